@@ -1,0 +1,35 @@
+# One image for both apps (payments-api and webhook-dispatcher).
+#   docker build -t payhook .                                  runs payments-api by default
+#   docker build -t payhook --build-arg APP=webhook-dispatcher .  changes the default
+#   docker run -e APP=webhook-dispatcher payhook                  or choose at run time
+# docker-compose.yml instead overrides the command of its dispatcher service.
+# Node 20.19+ is required (Nest 12 is loaded through require(esm)).
+ARG NODE_IMAGE=node:22-bookworm-slim
+
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+# Dependencies first, so source edits do not invalidate this layer.
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY nest-cli.json tsconfig.json tsconfig.build.json ./
+COPY apps ./apps
+COPY libs ./libs
+# Builds both apps into dist/apps/<app>/apps/<app>/src/main.js, then drops dev dependencies.
+RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+
+FROM ${NODE_IMAGE} AS runtime
+ARG APP=payments-api
+ENV NODE_ENV=production \
+    APP=${APP}
+WORKDIR /app
+# Root-owned and read-only to the app user: the process never writes to its own code.
+COPY --from=build /app/package.json ./package.json
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+USER node
+# 3000: payments-api (PORT). 3001: webhook-dispatcher health and metrics (DISPATCHER_PORT).
+EXPOSE 3000 3001
+# No HEALTHCHECK here: the port and the checks differ per app, so compose defines one per service.
+# `exec` replaces the shell with node, so node gets SIGTERM. Run with an init (`docker run --init`,
+# `init: true` in compose): after its graceful shutdown Nest re-raises the signal, which PID 1 ignores.
+CMD ["sh", "-c", "exec node --enable-source-maps \"dist/apps/${APP}/apps/${APP}/src/main.js\""]

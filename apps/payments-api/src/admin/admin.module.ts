@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { ApiKeysAdminController } from './api-keys.admin.controller';
+import { OnboardingModule } from '../onboarding/onboarding.module';
+import { PaymentsModule } from '../payments/payments.module';
+import { MerchantsAdminController } from './merchants.admin.controller';
+import { PaymentsAdminController } from './payments.admin.controller';
+
+/** The operator API (/admin/v1), behind ADMIN_TOKEN. */
+@Module({
+  imports: [PaymentsModule, OnboardingModule],
+  controllers: [MerchantsAdminController, ApiKeysAdminController, PaymentsAdminController],
+})
+export class AdminModule {}

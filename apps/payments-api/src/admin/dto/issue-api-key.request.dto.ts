@@ -1,0 +1,8 @@
+import { API_KEY_MODES, type ApiKeyMode } from '@payhook/contracts';
+import { IsDefined, IsIn } from 'class-validator';
+
+export class IssueApiKeyRequestDto {
+  @IsDefined()
+  @IsIn(API_KEY_MODES, { message: 'must be "test" or "live"' })
+  mode!: ApiKeyMode;
+}

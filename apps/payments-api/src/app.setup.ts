@@ -1,0 +1,38 @@
+import type { INestApplication, LogLevel, LoggerService } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { PaymentsApiEnv } from './config/payments-api.env';
+import { ApiExceptionFilter } from './errors/api-exception.filter';
+import { BodyErrorInterceptor } from './http/body-error.interceptor';
+import { jsonBodyMiddleware } from './http/json-body';
+import { requestIdMiddleware } from './http/request-id.middleware';
+import { RequestValidationPipe } from './http/request-validation.pipe';
+import { PaymentsApiModule } from './payments-api.module';
+
+/** Builds the API for a validated configuration; main.ts and the tests both use it. */
+export async function createPaymentsApi(
+  env: PaymentsApiEnv,
+  options: { logger?: LogLevel[] | LoggerService } = {},
+): Promise<INestApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(PaymentsApiModule.forRoot(env), {
+    bodyParser: false,
+    bufferLogs: true,
+    // Shutdown must not wait on idle keep-alive connections of clients.
+    forceCloseConnections: true,
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
+  return setupApp(app);
+}
+
+/** Everything between Nest and the network. */
+export function setupApp(app: NestExpressApplication): NestExpressApplication {
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requestIdMiddleware);
+  app.use(jsonBodyMiddleware);
+  app.useGlobalFilters(new ApiExceptionFilter());
+  app.useGlobalInterceptors(new BodyErrorInterceptor());
+  app.useGlobalPipes(new RequestValidationPipe());
+  app.enableShutdownHooks();
+  return app;
+}

@@ -1,0 +1,48 @@
+import { CommonEnv, ToInteger } from '@payhook/config';
+import { Expose } from 'class-transformer';
+import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+
+const HTTP_URL = /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/;
+
+/** payments-api configuration (DESIGN.md §2), validated before Nest boots. */
+export class PaymentsApiEnv extends CommonEnv {
+  @Expose()
+  @ToInteger()
+  @IsInt({ message: 'must be a whole number from 1 to 65535' })
+  @Min(1, { message: 'must be a whole number from 1 to 65535' })
+  @Max(65535, { message: 'must be a whole number from 1 to 65535' })
+  PORT = 3000;
+
+  @Expose()
+  @Matches(HTTP_URL, { message: 'must be an absolute http(s) URL without query' })
+  BASE_URL = 'http://localhost:3000';
+
+  @Expose()
+  @Matches(HTTP_URL, { message: 'must be an absolute http(s) URL without query' })
+  PAY_URL = 'http://localhost:3000';
+
+  @Expose()
+  @IsOptional()
+  @Matches(/^[\x21-\x7e]+$/, { message: 'must be printable ASCII without spaces (it is sent as a Bearer token)' })
+  ADMIN_TOKEN?: string;
+
+  @Expose()
+  @ToInteger()
+  @IsInt({ message: 'must be a whole number of seconds from 60 to 604,800' })
+  @Min(60, { message: 'must be a whole number of seconds from 60 to 604,800' })
+  @Max(604_800, { message: 'must be a whole number of seconds from 60 to 604,800' })
+  PAYMENT_TTL_SECONDS = 1800;
+
+  @Expose()
+  @ToInteger()
+  @IsInt({ message: 'must be a whole number of hours from 1 to 720' })
+  @Min(1, { message: 'must be a whole number of hours from 1 to 720' })
+  @Max(720, { message: 'must be a whole number of hours from 1 to 720' })
+  IDEMPOTENCY_TTL_HOURS = 24;
+
+  @Expose()
+  @ToInteger()
+  @IsInt({ message: 'must be a whole number of 0 or more (0 turns rate limiting off)' })
+  @Min(0, { message: 'must be a whole number of 0 or more (0 turns rate limiting off)' })
+  RATE_LIMIT_PER_SECOND = 100;
+}

@@ -1,0 +1,94 @@
+import { Body, Controller, Get, Inject, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import type { CookieOptions, Request, Response } from 'express';
+import { randomBytes } from 'node:crypto';
+import { PaymentsApiEnv } from '../config/payments-api.env';
+import { formField, readCookie, sameToken } from '../html/cookies';
+import { newNonce, redirectSeeOther, sendHtml } from '../html/html-response';
+import { ConsoleAuthService } from './console-auth.service';
+import { ConsoleExceptionFilter } from './console-exception.filter';
+import { renderConsoleError } from './console-layout.view';
+import { renderLogin } from './console-login.view';
+import { LOGIN_CSRF_COOKIE, SESSION_COOKIE, SESSION_TTL_HOURS, type ConsoleSession } from './console-session';
+import { ConsoleSessionGuard } from './console-session.guard';
+import { CurrentConsoleSession } from './current-console-session.decorator';
+
+/** Log in with the console login set at approval, and log out. */
+@Controller('console')
+@UseFilters(ConsoleExceptionFilter)
+export class ConsoleAuthController {
+  private readonly secureCookies: boolean;
+
+  constructor(
+    private readonly auth: ConsoleAuthService,
+    @Inject(PaymentsApiEnv) env: PaymentsApiEnv,
+  ) {
+    // Secure wherever payhook is served over https; plain http only on a local machine.
+    this.secureCookies = env.BASE_URL.startsWith('https://') || env.PAY_URL.startsWith('https://');
+  }
+
+  @Get('login')
+  async showLogin(@Req() request: Request, @Res() response: Response): Promise<void> {
+    const token = readCookie(request, SESSION_COOKIE);
+    if (token && (await this.auth.session(token))) return redirectSeeOther(response, '/console/payments');
+    const nonce = newNonce();
+    sendHtml(response, 200, renderLogin(nonce, { csrf: this.loginCsrf(request, response) }), nonce);
+  }
+
+  @Post('login')
+  async login(@Body() body: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
+    const nonce = newNonce();
+    // Double-submit: a cross-site form cannot read our cookie to copy it into the form (login CSRF).
+    if (!sameToken(readCookie(request, LOGIN_CSRF_COOKIE), formField(body, 'csrf'))) {
+      const page = renderConsoleError(nonce, 'Form expired', 'This login form has expired. Open the login page again.');
+      return sendHtml(response, 403, page, nonce);
+    }
+    const email = formField(body, 'email') ?? '';
+    const result = await this.auth.login(email, formField(body, 'password') ?? '');
+    switch (result.kind) {
+      case 'signed_in':
+        response.cookie(SESSION_COOKIE, result.token, this.sessionCookie());
+        return redirectSeeOther(response, '/console/payments');
+      case 'refused': {
+        const form = { csrf: this.loginCsrf(request, response), email, error: 'Wrong email or password.' };
+        return sendHtml(response, 401, renderLogin(nonce, form), nonce);
+      }
+      case 'locked': {
+        const minutes = Math.max(1, Math.ceil((result.until.getTime() - Date.now()) / 60_000));
+        const error =
+          'Too many wrong passwords for this email. Logging in is paused for this email for ' +
+          `${minutes} more minute${minutes === 1 ? '' : 's'}; try again then.`;
+        const form = { csrf: this.loginCsrf(request, response), email, error };
+        return sendHtml(response, 429, renderLogin(nonce, form), nonce);
+      }
+    }
+  }
+
+  @Post('logout')
+  @UseGuards(ConsoleSessionGuard)
+  async logout(@CurrentConsoleSession() session: ConsoleSession, @Res() response: Response): Promise<void> {
+    await this.auth.logout(session);
+    response.clearCookie(SESSION_COOKIE, { ...this.sessionCookie(), maxAge: undefined });
+    redirectSeeOther(response, '/console/login');
+  }
+
+  private sessionCookie(): CookieOptions {
+    return {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: this.secureCookies,
+      path: '/console',
+      maxAge: SESSION_TTL_HOURS * 3_600_000,
+    };
+  }
+
+  private loginCsrf(request: Request, response: Response): string {
+    const csrf = readCookie(request, LOGIN_CSRF_COOKIE) ?? randomBytes(24).toString('base64url');
+    response.cookie(LOGIN_CSRF_COOKIE, csrf, {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: this.secureCookies,
+      path: '/console/login',
+    });
+    return csrf;
+  }
+}

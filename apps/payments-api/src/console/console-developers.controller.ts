@@ -1,0 +1,93 @@
+import { Body, Controller, Get, Post, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
+import type { Response } from 'express';
+import { formField } from '../html/cookies';
+import { newNonce, redirectSeeOther, sendHtml } from '../html/html-response';
+import { ConsoleDevelopersService } from './console-developers.service';
+import { renderDevelopers, renderRotateConfirm, type DevelopersModel } from './console-developers.view';
+import { ConsoleExceptionFilter } from './console-exception.filter';
+import type { ConsoleMode, ConsoleSession } from './console-session';
+import { ConsoleSessionGuard } from './console-session.guard';
+import { CurrentConsoleSession } from './current-console-session.decorator';
+
+const NOTICES: Record<string, string> = {
+  'url-saved': 'Webhook URL saved. It receives events from now on; older events are not resent by this.',
+  'secret-rotated': 'Signing secret rotated: the new secret signs every webhook from now on.',
+  'test-started': 'Integration test started: this page updates until it finishes.',
+};
+
+/** The form's mode: both modes' endpoints are on one page, so each form says which it changes. */
+const formMode = (body: unknown): ConsoleMode => (formField(body, 'mode') === 'live' ? 'live' : 'test');
+
+@Controller('console/developers')
+@UseGuards(ConsoleSessionGuard)
+@UseFilters(ConsoleExceptionFilter)
+export class ConsoleDevelopersController {
+  constructor(private readonly developers: ConsoleDevelopersService) {}
+
+  @Get()
+  async show(
+    @CurrentConsoleSession() session: ConsoleSession,
+    @Query('notice') notice: unknown,
+    @Res() response: Response,
+  ): Promise<void> {
+    await this.render(response, 200, session, {
+      notice: typeof notice === 'string' ? (NOTICES[notice] ?? null) : null,
+    });
+  }
+
+  @Post('webhook-endpoint')
+  async setUrl(
+    @CurrentConsoleSession() session: ConsoleSession,
+    @Body() body: unknown,
+    @Res() response: Response,
+  ): Promise<void> {
+    const mode = formMode(body);
+    const url = (formField(body, 'url') ?? '').trim();
+    const result = await this.developers.setWebhookUrl(session.merchant, mode, url);
+    if (result.kind === 'refused') {
+      return this.render(response, 400, session, { error: result.message, rejected: { mode, url } });
+    }
+    redirectSeeOther(response, `/console/developers?notice=url-saved#endpoint-${mode}`);
+  }
+
+  /** The confirmation step: nothing changes until its form is sent. */
+  @Get('rotate-secret')
+  confirmRotate(
+    @CurrentConsoleSession() session: ConsoleSession,
+    @Query('mode') mode: unknown,
+    @Res() response: Response,
+  ): void {
+    const nonce = newNonce();
+    sendHtml(response, 200, renderRotateConfirm(nonce, session, mode === 'live' ? 'live' : 'test'), nonce);
+  }
+
+  @Post('rotate-secret')
+  async rotate(
+    @CurrentConsoleSession() session: ConsoleSession,
+    @Body() body: unknown,
+    @Res() response: Response,
+  ): Promise<void> {
+    const mode = formMode(body);
+    const result = await this.developers.rotateSecret(session.merchant, mode);
+    if (result.kind === 'refused') return this.render(response, 400, session, { error: result.message });
+    redirectSeeOther(response, `/console/developers?notice=secret-rotated#endpoint-${mode}`);
+  }
+
+  @Post('integration-tests')
+  async runIntegrationTest(@CurrentConsoleSession() session: ConsoleSession, @Res() response: Response): Promise<void> {
+    await this.developers.runIntegrationTest(session.merchant);
+    redirectSeeOther(response, '/console/developers?notice=test-started#go-live');
+  }
+
+  private async render(
+    response: Response,
+    status: number,
+    session: ConsoleSession,
+    extra: Partial<Pick<DevelopersModel, 'notice' | 'error' | 'rejected'>>,
+  ): Promise<void> {
+    const overview = await this.developers.overview(session.merchant);
+    const nonce = newNonce();
+    const model: DevelopersModel = { session, overview, notice: null, error: null, ...extra };
+    sendHtml(response, status, renderDevelopers(nonce, model), nonce);
+  }
+}

@@ -1,0 +1,177 @@
+import type { MerchantStatus } from '@payhook/contracts';
+import { html } from '../html/html';
+import type { ApiKeyEntity } from '../merchants/api-key.entity';
+import type { IntegrationTestView } from '../onboarding/integration-test.record';
+import type { WebhookEndpointRecord } from '../webhook-endpoints/webhook-endpoint.record';
+import type { DevelopersOverview } from './console-developers.service';
+import { badge, consolePage, csrfField, messages, timeIn } from './console-layout.view';
+import type { ConsoleMode, ConsoleSession } from './console-session';
+
+/** Reload while an integration test runs, so its result appears without script. */
+const RUNNING_REFRESH_SECONDS = 2;
+
+const STATUS_TEXT: Record<MerchantStatus, string> = {
+  review: 'payhook is reviewing your account.',
+  integrating:
+    'Approved. Point the test webhook endpoint at your server and run the integration test; live mode opens when it passes.',
+  live: 'Live: the integration test passed and live keys work.',
+};
+
+export interface DevelopersModel {
+  session: ConsoleSession;
+  overview: DevelopersOverview;
+  notice: string | null;
+  error: string | null;
+  /** The form a refused change came from, with what was typed. */
+  rejected?: { mode: ConsoleMode; url: string };
+}
+
+function goLiveCard(model: DevelopersModel) {
+  const { session, overview } = model;
+  const zone = session.merchant.timeZone;
+  const runs = overview.runs.map(
+    (run: IntegrationTestView) => html`<section class="event" aria-label="Integration test ${run.id}">
+      <h3>${badge(run.status)} <code>${run.id}</code></h3>
+      <p class="muted">Started ${timeIn(run.startedAt, zone)} · finished ${timeIn(run.finishedAt, zone)}</p>
+      <div class="scroll">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Scenario</th>
+              <th scope="col">Status</th>
+              <th scope="col">Detail</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${run.scenarios.map(
+              (scenario) => html`<tr>
+                <td>${scenario.name}</td>
+                <td>${badge(scenario.status)}</td>
+                <td>${scenario.detail || html`<span class="muted">—</span>`}</td>
+              </tr>`,
+            )}
+          </tbody>
+        </table>
+      </div>
+    </section>`,
+  );
+  return html`<div class="card" id="go-live">
+    <h2>Go live</h2>
+    <p>${badge(session.merchant.status)} ${STATUS_TEXT[session.merchant.status]}</p>
+    <form method="post" action="/console/developers/integration-tests" class="actions">
+      ${csrfField(session)}
+      <button type="submit">Run integration test</button>
+    </form>
+    ${runs.length === 0 ? html`<p class="muted">No integration test has run yet.</p>` : runs}
+  </div>`;
+}
+
+function endpointCard(model: DevelopersModel, mode: ConsoleMode, endpoint: WebhookEndpointRecord | null) {
+  const { session } = model;
+  const locked = mode === 'live' && session.merchant.status !== 'live';
+  const typed = model.rejected?.mode === mode ? model.rejected.url : (endpoint?.url ?? '');
+  const form = locked
+    ? html`<p class="muted">Live mode opens once the integration test passes.</p>`
+    : html`<form method="post" action="/console/developers/webhook-endpoint" class="inline">
+        ${csrfField(session)}
+        <input type="hidden" name="mode" value="${mode}" />
+        <label
+          >${mode === 'test' ? 'Test' : 'Live'} webhook URL
+          <input type="url" name="url" value="${typed}" required maxlength="2048" placeholder="https://shop.example/webhooks"
+        /></label>
+        <button type="submit">Save URL</button>
+      </form>`;
+  const secret = endpoint
+    ? html`<details>
+          <summary>Reveal signing secret</summary>
+          <p><code class="secret">${endpoint.signingSecret}</code></p>
+        </details>
+        <div class="actions">
+          <a class="button secondary" href="/console/developers/rotate-secret?mode=${mode}">Rotate signing secret…</a>
+        </div>`
+    : null;
+  return html`<section class="event" id="endpoint-${mode}" aria-label="${mode} webhook endpoint">
+    <h3>${mode === 'test' ? 'Test' : 'Live'} mode</h3>
+    <p>${endpoint ? html`Sends to <code>${endpoint.url}</code>` : html`<span class="muted">No endpoint set.</span>`}</p>
+    ${form} ${secret}
+  </section>`;
+}
+
+function keysCard(keys: ApiKeyEntity[], zone: string) {
+  const rows = keys.map(
+    (key) => html`<tr>
+      <td data-label="Mode">${key.mode}</td>
+      <td data-label="Key"><code>svc_${key.mode}_…${key.keyLast4}</code></td>
+      <td data-label="Created">${timeIn(key.createdAt, zone)}</td>
+      <td data-label="Last used">
+        ${key.lastUsedAt ? timeIn(key.lastUsedAt, zone) : html`<span class="muted">never</span>`}
+      </td>
+      <td data-label="State">${key.revokedAt ? html`revoked ${timeIn(key.revokedAt, zone)}` : 'active'}</td>
+    </tr>`,
+  );
+  return html`<div class="card" id="api-keys">
+    <h2>API keys</h2>
+    ${
+      keys.length === 0
+        ? html`<p class="muted">No API keys yet: payhook issues them.</p>`
+        : html`<div class="scroll">
+            <table class="stack">
+              <thead>
+                <tr>
+                  <th scope="col">Mode</th>
+                  <th scope="col">Key</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Last used</th>
+                  <th scope="col">State</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${rows}
+              </tbody>
+            </table>
+          </div>`
+    }
+    <p class="muted">A key is shown in full only once, when payhook issues it. Last use is recorded to the minute.</p>
+  </div>`;
+}
+
+export function renderDevelopers(nonce: string, model: DevelopersModel): string {
+  const { session, overview } = model;
+  const running = overview.runs.some((run) => run.status === 'running');
+  const body = html`<h1>Developers</h1>
+    <p class="zone">Times in ${session.merchant.timeZone}.</p>
+    ${messages(model.notice, model.error)} ${goLiveCard(model)}
+    <div class="card" id="webhooks">
+      <h2>Webhook endpoints</h2>
+      ${endpointCard(model, 'test', overview.endpoints.test)} ${endpointCard(model, 'live', overview.endpoints.live)}
+    </div>
+    ${keysCard(overview.keys, session.merchant.timeZone)}`;
+  return consolePage(
+    {
+      title: 'Developers',
+      nonce,
+      session,
+      section: 'developers',
+      refreshSeconds: running ? RUNNING_REFRESH_SECONDS : undefined,
+      refreshUrl: '/console/developers#go-live',
+    },
+    body,
+  );
+}
+
+export function renderRotateConfirm(nonce: string, session: ConsoleSession, mode: ConsoleMode): string {
+  const body = html`<div class="card">
+    <h1>Rotate the ${mode} signing secret?</h1>
+    <p>
+      A new secret signs every ${mode} webhook from now on, retries of older events included. The current secret stops
+      working at once: update your server's secret right after rotating.
+    </p>
+    <form method="post" action="/console/developers/rotate-secret" class="actions">
+      ${csrfField(session)}
+      <input type="hidden" name="mode" value="${mode}" />
+      <button type="submit" class="danger">Rotate secret</button>
+      <a class="button secondary" href="/console/developers#endpoint-${mode}">Cancel</a>
+    </form>
+  </div>`;
+  return consolePage({ title: 'Rotate signing secret', nonce, session, section: 'developers' }, body);
+}

@@ -1,0 +1,54 @@
+import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import { ERROR_CODES, PayhookError } from '@payhook/contracts';
+import type { Request, Response } from 'express';
+import { newNonce, redirectSeeOther, sendHtml } from '../html/html-response';
+import { requestIdOf } from '../http/request-id.middleware';
+import { renderConsoleError } from './console-layout.view';
+import { ConsoleException } from './console.exception';
+
+const NOT_FOUND = 'There is nothing here, or it belongs to another account or mode.';
+
+/**
+ * The console's errors are pages, not JSON: a missing session goes to the login form, a refused
+ * form gets a 403 page, anything unknown (another merchant's payment included) a 404 page that
+ * says nothing about what exists.
+ */
+@Catch()
+export class ConsoleExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Console');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const request = host.switchToHttp().getRequest<Request>();
+    const response = host.switchToHttp().getResponse<Response>();
+    if (response.headersSent) return;
+    const nonce = newNonce();
+    const page = (status: number, title: string, message: string) =>
+      sendHtml(response, status, renderConsoleError(nonce, title, message), nonce);
+
+    if (exception instanceof ConsoleException) {
+      switch (exception.reason) {
+        case 'login_required':
+          return redirectSeeOther(response, '/console/login');
+        case 'csrf_invalid':
+          return page(403, 'Form expired', `${exception.message} Go back, reload the page and try again.`);
+        case 'not_found':
+          return page(404, 'Not found', NOT_FOUND);
+      }
+    }
+    if (exception instanceof PayhookError && exception.code === 'resource_not_found') {
+      return page(404, 'Not found', NOT_FOUND);
+    }
+    if (exception instanceof PayhookError && ERROR_CODES[exception.code].status < 500) {
+      return page(ERROR_CODES[exception.code].status, 'Not possible', exception.message);
+    }
+    if (exception instanceof HttpException && exception.getStatus() === 404) {
+      return page(404, 'Not found', NOT_FOUND);
+    }
+    const requestId = requestIdOf(request);
+    this.logger.error(
+      `${requestId} ${request.method} ${request.path} failed`,
+      exception instanceof Error ? exception.stack : String(exception),
+    );
+    page(500, 'Something went wrong', `Something went wrong on our side. Quote ${requestId} when asking.`);
+  }
+}

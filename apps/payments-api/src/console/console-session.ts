@@ -1,0 +1,35 @@
+import type { MerchantStatus } from '@payhook/contracts';
+import type { MerchantScope } from '../payments/payment.record';
+
+/** The cookie holds only the random token; the database keeps its SHA-256 as the session id. */
+export const SESSION_COOKIE = 'payhook_console';
+/** Double-submit cookie of the login form, the one form used before there is a session. */
+export const LOGIN_CSRF_COOKIE = 'payhook_console_login';
+export const SESSION_TTL_HOURS = 12;
+
+export interface ConsoleMerchant {
+  id: string;
+  name: string;
+  status: MerchantStatus;
+  timeZone: string;
+}
+
+/** A signed-in console user: one merchant, and the CSRF token every form of the session carries. */
+export interface ConsoleSession {
+  id: string;
+  csrfToken: string;
+  merchant: ConsoleMerchant;
+}
+
+export type ConsoleMode = 'test' | 'live';
+
+/** `?mode=live|test`; without one, test until the merchant is live, then live. */
+export function modeOf(value: unknown, merchant: ConsoleMerchant): ConsoleMode {
+  if (value === 'live' || value === 'test') return value;
+  return merchant.status === 'live' ? 'live' : 'test';
+}
+
+/** Every console query goes through this: the session's merchant and the mode on screen. */
+export function scopeOf(merchant: ConsoleMerchant, mode: ConsoleMode): MerchantScope {
+  return { merchantId: merchant.id, livemode: mode === 'live' };
+}

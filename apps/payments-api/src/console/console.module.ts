@@ -1,0 +1,38 @@
+import { Module } from '@nestjs/common';
+import { EventsModule } from '../events/events.module';
+import { OnboardingModule } from '../onboarding/onboarding.module';
+import { PaymentsModule } from '../payments/payments.module';
+import { WebhookEndpointsModule } from '../webhook-endpoints/webhook-endpoints.module';
+import { ConsoleAuthController } from './console-auth.controller';
+import { ConsoleAuthService } from './console-auth.service';
+import { ConsoleDevelopersController } from './console-developers.controller';
+import { ConsoleDevelopersService } from './console-developers.service';
+import { ConsoleFallbackController } from './console-fallback.controller';
+import { ConsoleLoginFailuresRepository } from './console-login-failures.repository';
+import { ConsolePaymentsController } from './console-payments.controller';
+import { ConsolePaymentsService } from './console-payments.service';
+import { ConsoleSessionGuard } from './console-session.guard';
+import { ConsoleSessionsRepository } from './console-sessions.repository';
+import { ConsoleSettingsController } from './console-settings.controller';
+
+/** The merchant console under /console: server-rendered pages over the same services as the API. */
+@Module({
+  imports: [PaymentsModule, EventsModule, WebhookEndpointsModule, OnboardingModule],
+  controllers: [
+    ConsoleAuthController,
+    ConsolePaymentsController,
+    ConsoleDevelopersController,
+    ConsoleSettingsController,
+    // Last: it answers every /console address the others do not.
+    ConsoleFallbackController,
+  ],
+  providers: [
+    ConsoleAuthService,
+    ConsoleSessionsRepository,
+    ConsoleLoginFailuresRepository,
+    ConsoleSessionGuard,
+    ConsolePaymentsService,
+    ConsoleDevelopersService,
+  ],
+})
+export class ConsoleModule {}

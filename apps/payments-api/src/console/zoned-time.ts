@@ -1,0 +1,108 @@
+/**
+ * Times in the merchant's time zone, always with the zone named: `2026-11-21 14:05:09 KST`.
+ *
+ * Intl names the zone (timeZoneName 'short'), but for many zones ICU's English data has no
+ * abbreviation and prints an offset such as `GMT+9`. Only then, and only for the common zones
+ * below, is the offset replaced by the conventional abbreviation; any other zone keeps the offset
+ * Intl printed, which still names the instant exactly.
+ */
+const ABBREVIATIONS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  'Asia/Seoul': { 'GMT+9': 'KST' },
+  'Asia/Tokyo': { 'GMT+9': 'JST' },
+  'Asia/Hong_Kong': { 'GMT+8': 'HKT' },
+  'Asia/Singapore': { 'GMT+8': 'SGT' },
+  'Asia/Kolkata': { 'GMT+5:30': 'IST' },
+  'Europe/London': { 'GMT+1': 'BST' },
+  'Europe/Berlin': { 'GMT+1': 'CET', 'GMT+2': 'CEST' },
+  'Europe/Paris': { 'GMT+1': 'CET', 'GMT+2': 'CEST' },
+  'Europe/Amsterdam': { 'GMT+1': 'CET', 'GMT+2': 'CEST' },
+  'Europe/Madrid': { 'GMT+1': 'CET', 'GMT+2': 'CEST' },
+  'Europe/Rome': { 'GMT+1': 'CET', 'GMT+2': 'CEST' },
+  'Australia/Sydney': { 'GMT+10': 'AEST', 'GMT+11': 'AEDT' },
+  'Australia/Melbourne': { 'GMT+10': 'AEST', 'GMT+11': 'AEDT' },
+  'Pacific/Auckland': { 'GMT+12': 'NZST', 'GMT+13': 'NZDT' },
+};
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** Formatting is the costly part of Intl; one formatter per zone serves every request. */
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      timeZoneName: 'short',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    });
+    formatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
+interface LocalParts {
+  year: string;
+  month: string;
+  day: string;
+  hour: string;
+  minute: string;
+  second: string;
+  timeZoneName: string;
+}
+
+function localParts(instant: number, timeZone: string): LocalParts {
+  const parts: Record<string, string> = {};
+  for (const part of formatterFor(timeZone).formatToParts(instant)) parts[part.type] = part.value;
+  return parts as unknown as LocalParts;
+}
+
+/** The zone's name at that instant: Intl's abbreviation, a conventional one for a bare offset, or the offset. */
+export function zoneAbbreviation(timeZone: string, printed: string): string {
+  if (!/^GMT[+-]/.test(printed)) return printed;
+  return ABBREVIATIONS[timeZone]?.[printed] ?? printed;
+}
+
+/** `2026-03-08 15:30:00 KST`. */
+export function formatInZone(date: Date, timeZone: string): string {
+  const p = localParts(date.getTime(), timeZone);
+  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second} ${zoneAbbreviation(timeZone, p.timeZoneName)}`;
+}
+
+/** `2026-03-08`: the calendar day of an instant in the zone. */
+export function dayInZone(date: Date | number, timeZone: string): string {
+  const p = localParts(typeof date === 'number' ? date : date.getTime(), timeZone);
+  return `${p.year}-${p.month}-${p.day}`;
+}
+
+/** How far the zone's wall clock is ahead of UTC at that instant, in ms. */
+function offsetMs(instant: number, timeZone: string): number {
+  const p = localParts(instant, timeZone);
+  const wall = Date.UTC(+p.year, +p.month - 1, +p.day, +p.hour, +p.minute, +p.second);
+  return wall - (instant - (((instant % 1000) + 1000) % 1000));
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The first instant of a calendar day (`YYYY-MM-DD`) in the zone: its midnight, or where a DST
+ * change skips midnight, the moment the day begins. Each offset in force around that day gives one
+ * candidate; the earliest that already falls on the day is the answer.
+ */
+export function startOfDayInZone(day: string, timeZone: string): Date {
+  const [year, month, date] = day.split('-').map(Number);
+  const wallMidnight = Date.UTC(year, month - 1, date);
+  const candidates = [-DAY_MS, 0, DAY_MS].map((shift) => wallMidnight - offsetMs(wallMidnight + shift, timeZone));
+  const onTheDay = candidates.filter((candidate) => dayInZone(candidate, timeZone) >= day);
+  return new Date(Math.min(...(onTheDay.length > 0 ? onTheDay : candidates)));
+}
+
+/** The day after `YYYY-MM-DD`, as `YYYY-MM-DD` (calendar arithmetic, no zone involved). */
+export function nextDay(day: string): string {
+  const [year, month, date] = day.split('-').map(Number);
+  return new Date(Date.UTC(year, month - 1, date + 1)).toISOString().slice(0, 10);
+}

@@ -1,0 +1,135 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DeliveryStatus, EventType, WebhookAttemptView } from '@payhook/contracts';
+import { inTransaction, sqlRows, type Sql } from '@payhook/persistence';
+import { DataSource } from 'typeorm';
+import type { KeysetCursor } from '../http/keyset-cursor';
+import { enqueueDelivery } from '../outbox/outbox.repository';
+import type { MerchantScope } from '../payments/payment.record';
+import type { EventRecord } from './event.record';
+
+export interface NewEvent {
+  id: string;
+  merchantId: string;
+  livemode: boolean;
+  type: EventType;
+  paymentId: string;
+  body: string;
+  createdAt: Date;
+}
+
+export interface EventFilter {
+  type?: EventType;
+  paymentId?: string;
+  after?: KeysetCursor;
+  limit: number;
+}
+
+interface EventRow {
+  id: string;
+  livemode: boolean;
+  body: string;
+  created_at: Date;
+  delivery_status: DeliveryStatus;
+  undelivered_reason: string | null;
+}
+
+const EVENT_COLUMNS = 'id, livemode, body, created_at, delivery_status, undelivered_reason';
+
+const toRecord = (row: EventRow): EventRecord => ({
+  id: row.id,
+  livemode: row.livemode,
+  body: row.body,
+  createdAt: row.created_at,
+  deliveryStatus: row.delivery_status,
+  undeliveredReason: row.undelivered_reason,
+});
+
+@Injectable()
+export class EventsRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** Inside the transaction of the change the event announces, with its outbox row. */
+  static async insertWithDelivery(sql: Sql, event: NewEvent): Promise<void> {
+    await sql(
+      `INSERT INTO events (id, merchant_id, livemode, type, payment_id, body, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [event.id, event.merchantId, event.livemode, event.type, event.paymentId, event.body, event.createdAt],
+    );
+    await enqueueDelivery(sql, { eventId: event.id, retryStep: 0, manual: false });
+  }
+
+  async findById(scope: MerchantScope, id: string): Promise<EventRecord | null> {
+    const rows = await sqlRows<EventRow>(
+      this.db,
+      `SELECT ${EVENT_COLUMNS} FROM events WHERE id = $1 AND merchant_id = $2 AND livemode = $3`,
+      [id, scope.merchantId, scope.livemode],
+    );
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
+  async attempts(eventId: string): Promise<WebhookAttemptView[]> {
+    const rows = await sqlRows<{
+      id: string;
+      number: number;
+      started_at: Date;
+      duration_ms: number;
+      response_status: number | null;
+      response_body: string | null;
+      error: string | null;
+    }>(
+      this.db,
+      `SELECT id, number, started_at, duration_ms, response_status, response_body, error
+       FROM webhook_attempts WHERE event_id = $1 ORDER BY number`,
+      [eventId],
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      number: row.number,
+      startedAt: row.started_at.toISOString(),
+      durationMs: row.duration_ms,
+      responseStatus: row.response_status,
+      responseBody: row.response_body,
+      error: row.error,
+    }));
+  }
+
+  async list(scope: MerchantScope, filter: EventFilter): Promise<EventRecord[]> {
+    const params: unknown[] = [scope.merchantId, scope.livemode];
+    const where = ['merchant_id = $1', 'livemode = $2'];
+    const bind = (value: unknown) => `$${params.push(value)}`;
+    if (filter.type !== undefined) where.push(`type = ${bind(filter.type)}`);
+    if (filter.paymentId !== undefined) where.push(`payment_id = ${bind(filter.paymentId)}`);
+    if (filter.after) where.push(`(created_at, id) < (${bind(filter.after.createdAt)}, ${bind(filter.after.id)})`);
+    const rows = await sqlRows<EventRow>(
+      this.db,
+      `SELECT ${EVENT_COLUMNS} FROM events WHERE ${where.join(' AND ')}
+       ORDER BY created_at DESC, id DESC LIMIT ${bind(filter.limit + 1)}`,
+      params,
+    );
+    return rows.map(toRecord);
+  }
+
+  async existsAt(scope: MerchantScope, position: KeysetCursor): Promise<boolean> {
+    const rows = await sqlRows(
+      this.db,
+      `SELECT 1 FROM events WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND created_at = $4`,
+      [position.id, scope.merchantId, scope.livemode, position.createdAt],
+    );
+    return rows.length === 1;
+  }
+
+  /** Queues one more attempt of the same event; false when the caller has no such event. */
+  async requestRedelivery(scope: MerchantScope, id: string): Promise<boolean> {
+    return inTransaction(this.db, async (sql) => {
+      const found = await sql(`SELECT 1 FROM events WHERE id = $1 AND merchant_id = $2 AND livemode = $3`, [
+        id,
+        scope.merchantId,
+        scope.livemode,
+      ]);
+      if (found.length === 0) return false;
+      await enqueueDelivery(sql, { eventId: id, retryStep: 0, manual: true });
+      return true;
+    });
+  }
+}

@@ -1,0 +1,53 @@
+import { Injectable } from '@nestjs/common';
+import type { EventType, EventView, ListEnvelope } from '@payhook/contracts';
+import { decodeCursor, encodeCursor } from '../http/keyset-cursor';
+import type { MerchantScope } from '../payments/payment.record';
+import type { ListEventsQueryDto } from './dto/list-events.query.dto';
+import { toEventSummaryView, toEventView, type EventSummaryView } from './event.record';
+import { EventException } from './event.exception';
+import { EventsRepository, type EventFilter } from './events.repository';
+
+const DEFAULT_PAGE_SIZE = 20;
+
+@Injectable()
+export class EventsService {
+  constructor(private readonly events: EventsRepository) {}
+
+  async get(scope: MerchantScope, id: string): Promise<EventView> {
+    const event = await this.events.findById(scope, id);
+    if (!event) throw notFound(id);
+    return toEventView(event, await this.events.attempts(id));
+  }
+
+  async list(scope: MerchantScope, query: ListEventsQueryDto): Promise<ListEnvelope<EventSummaryView>> {
+    const filter: EventFilter = { limit: query.limit ? Number(query.limit) : DEFAULT_PAGE_SIZE };
+    if (query.type !== undefined) filter.type = query.type as EventType;
+    if (query.paymentId !== undefined) filter.paymentId = query.paymentId;
+    if (query.cursor !== undefined) {
+      const cursor = decodeCursor(query.cursor, 'event');
+      if (!cursor || !(await this.events.existsAt(scope, cursor))) {
+        throw new EventException('parameter_invalid', 'cursor is not a cursor this API returned.', 'cursor');
+      }
+      filter.after = cursor;
+    }
+    const rows = await this.events.list(scope, filter);
+    const page = rows.slice(0, filter.limit);
+    const last = page.at(-1);
+    const hasMore = rows.length > filter.limit;
+    return {
+      data: page.map(toEventSummaryView),
+      hasMore,
+      nextCursor: hasMore && last ? encodeCursor(last) : null,
+    };
+  }
+
+  /** Same event id and body; the dispatcher signs it afresh. Works whatever the delivery status. */
+  async redeliver(scope: MerchantScope, id: string): Promise<{ eventId: string; status: 'queued' }> {
+    if (!(await this.events.requestRedelivery(scope, id))) throw notFound(id);
+    return { eventId: id, status: 'queued' };
+  }
+}
+
+function notFound(id: string): EventException {
+  return new EventException('resource_not_found', `No such event: ${id}.`, 'id');
+}

@@ -1,0 +1,62 @@
+import { PayhookError } from '@payhook/contracts';
+import { json, urlencoded, type NextFunction, type Request, type Response } from 'express';
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+const BODY_ERROR = Symbol('bodyError');
+type WithBodyError = Request & { [BODY_ERROR]?: PayhookError };
+
+const parseJson = json({ limit: MAX_BODY_BYTES, strict: true, type: () => true });
+/** The payment screen's buttons and the merchant console's forms are plain HTML forms. */
+const parseForm = urlencoded({ limit: '8kb', extended: false, type: () => true });
+
+/**
+ * Parses JSON bodies but does not answer on failure: the error is kept on the request and
+ * raised by BodyErrorInterceptor after the guards, so a caller without a valid key learns
+ * 401 before anything about its body.
+ */
+export function jsonBodyMiddleware(request: Request, response: Response, next: NextFunction): void {
+  if (!hasBody(request)) return next();
+  if (request.path.startsWith('/p/') || request.path.startsWith('/console/')) {
+    return parseForm(request, response, () => next());
+  }
+  if (!isJson(request.headers['content-type'])) {
+    (request as WithBodyError)[BODY_ERROR] = new PayhookError(
+      'unsupported_media_type',
+      'Send the body as JSON with "Content-Type: application/json".',
+    );
+    // Drain the body so the connection can be reused.
+    request.resume();
+    return next();
+  }
+  parseJson(request, response, (error?: unknown) => {
+    if (error) (request as WithBodyError)[BODY_ERROR] = toBodyError(error);
+    next();
+  });
+}
+
+export function bodyErrorOf(request: Request): PayhookError | undefined {
+  return (request as WithBodyError)[BODY_ERROR];
+}
+
+function hasBody(request: Request): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+function isJson(contentType: string | undefined): boolean {
+  if (!contentType) return false;
+  const mediaType = contentType.split(';')[0].trim().toLowerCase();
+  return mediaType === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType);
+}
+
+function toBodyError(error: unknown): PayhookError {
+  const type = (error as { type?: string }).type;
+  if (type === 'entity.too.large') {
+    return new PayhookError('payload_too_large', `The body is larger than ${MAX_BODY_BYTES / 1024} KiB.`);
+  }
+  if (type === 'charset.unsupported' || type === 'encoding.unsupported') {
+    return new PayhookError('unsupported_media_type', 'Send the body as UTF-8 JSON.');
+  }
+  return new PayhookError('body_invalid_json', 'The body is not valid JSON.');
+}

@@ -1,0 +1,61 @@
+import { ValidateBy, type ValidationOptions } from 'class-validator';
+
+export const MAX_URL_LENGTH = 2048;
+
+/**
+ * An absolute http(s) URL with a host, at most 2,048 characters. The `//` is required in the text
+ * itself: WHATWG parsing would repair `https:shop.example`, but a browser following a redirect to
+ * the stored string would not.
+ */
+export function isHttpUrl(value: unknown): value is string {
+  if (typeof value !== 'string' || value.length > MAX_URL_LENGTH || !/^https?:\/\/[^/\\]/i.test(value)) return false;
+  // Control characters would be repaired by the parser but stored raw (and Postgres refuses NUL).
+  if (/\p{C}/u.test(value)) return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+export const IsHttpUrl = (options?: ValidationOptions) =>
+  ValidateBy(
+    {
+      name: 'isHttpUrl',
+      validator: {
+        validate: isHttpUrl,
+        defaultMessage: () => 'must be an absolute http(s) URL of at most 2048 characters',
+      },
+    },
+    options,
+  );
+
+/** 1..max characters (code points), none of them a control, format or unassigned character. */
+export const IsPrintableText = (max: number, options?: ValidationOptions) =>
+  ValidateBy(
+    {
+      name: 'isPrintableText',
+      validator: {
+        validate: (value: unknown) =>
+          typeof value === 'string' && /^[^\p{C}]+$/u.test(value) && [...value].length <= max,
+        defaultMessage: () => `must be 1 to ${max} printable characters`,
+      },
+    },
+    options,
+  );
+
+export function isHttpsUrl(value: string): boolean {
+  return /^https:\/\//i.test(value);
+}
+
+/** An IANA time zone name that this runtime knows, such as Asia/Seoul (the operator API and the console). */
+export function isIanaTimeZone(value: unknown): value is string {
+  if (typeof value !== 'string' || !/^[A-Za-z_]+(\/[A-Za-z0-9_+-]+)*$/.test(value)) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { sqlRows } from '@payhook/persistence';
+import { DataSource } from 'typeorm';
+
+export interface StoredResponse {
+  fingerprint: string;
+  status: number;
+  body: string;
+}
+
+export interface IdempotencyScope {
+  merchantId: string;
+  livemode: boolean;
+}
+
+/** Reads and forgets remembered responses; claiming a key happens with the write it guards. */
+@Injectable()
+export class IdempotencyKeysRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async findStoredResponse(scope: IdempotencyScope, key: string): Promise<StoredResponse | null> {
+    const rows = await sqlRows<{ fingerprint: string; response_status: number; response_body: string }>(
+      this.db,
+      `SELECT fingerprint, response_status, response_body FROM idempotency_keys
+       WHERE merchant_id = $1 AND livemode = $2 AND key = $3 AND expires_at > now()`,
+      [scope.merchantId, scope.livemode, key],
+    );
+    const [row] = rows;
+    return row ? { fingerprint: row.fingerprint, status: row.response_status, body: row.response_body } : null;
+  }
+
+  /** Deletes one batch of keys past IDEMPOTENCY_TTL_HOURS; returns how many went. */
+  async purgeExpired(batchSize: number): Promise<number> {
+    const rows = await sqlRows(
+      this.db,
+      `DELETE FROM idempotency_keys WHERE ctid = ANY (ARRAY(
+         SELECT ctid FROM idempotency_keys WHERE expires_at <= now() LIMIT $1 FOR UPDATE SKIP LOCKED))
+       RETURNING 1`,
+      [batchSize],
+    );
+    return rows.length;
+  }
+}

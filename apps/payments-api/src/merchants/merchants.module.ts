@@ -1,0 +1,18 @@
+import { Global, Module } from '@nestjs/common';
+import { ApiKeyAuthenticator, ApiKeyResolver } from '@payhook/auth';
+import { ApiKeyLookup } from './api-key-lookup';
+import { MerchantsRepository } from './merchants.repository';
+import { MerchantsService } from './merchants.service';
+
+/** Global so that every feature's ApiKeyGuard shares the one ApiKeyAuthenticator. */
+@Global()
+@Module({
+  providers: [
+    MerchantsRepository,
+    MerchantsService,
+    ApiKeyAuthenticator,
+    { provide: ApiKeyResolver, useClass: ApiKeyLookup },
+  ],
+  exports: [MerchantsService, ApiKeyAuthenticator, ApiKeyResolver],
+})
+export class MerchantsModule {}

@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { WEBHOOK_DELIVERY_REQUESTED_V1, type WebhookDeliveryRequestedV1 } from '@payhook/contracts';
+import { WEBHOOK_DELIVER_ROUTING_KEY } from '@payhook/messaging';
+import { inTransaction, sqlRows, type Sql } from '@payhook/persistence';
+import { DataSource } from 'typeorm';
+
+export interface OutboxRow {
+  id: string;
+  routing_key: string;
+  message_type: string;
+  payload: string;
+}
+
+/** Builds the outbox row for a delivery request; commit it with the change it announces. */
+export async function enqueueDelivery(
+  sql: Sql,
+  request: Omit<WebhookDeliveryRequestedV1, 'type' | 'requestedAt'>,
+): Promise<void> {
+  const message: WebhookDeliveryRequestedV1 = {
+    type: WEBHOOK_DELIVERY_REQUESTED_V1,
+    ...request,
+    requestedAt: new Date().toISOString(),
+  };
+  await sql(`INSERT INTO outbox (routing_key, message_type, payload) VALUES ($1, $2, $3)`, [
+    WEBHOOK_DELIVER_ROUTING_KEY,
+    message.type,
+    JSON.stringify(message),
+  ]);
+}
+
+@Injectable()
+export class OutboxRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /**
+   * Locks a batch of unpublished rows (other relays skip them), hands them to `publish`, and marks
+   * them published only when it resolves, all in one transaction: a crash or a failed confirm
+   * leaves them unpublished for the next pass.
+   */
+  async publishBatch(limit: number, publish: (rows: OutboxRow[]) => Promise<void>): Promise<number> {
+    return inTransaction(this.db, async (sql) => {
+      const rows = await sql<OutboxRow>(
+        `SELECT id, routing_key, message_type, payload FROM outbox
+         WHERE published_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        [limit],
+      );
+      if (rows.length === 0) return 0;
+      await publish(rows);
+      await sql(`UPDATE outbox SET published_at = now() WHERE id = ANY($1::bigint[])`, [rows.map((row) => row.id)]);
+      return rows.length;
+    });
+  }
+
+  /** Published rows are kept a day for inspection, then deleted in batches. */
+  async purgePublished(olderThanHours: number, batchSize: number): Promise<number> {
+    const rows = await sqlRows(
+      this.db,
+      `DELETE FROM outbox WHERE id = ANY (ARRAY(
+         SELECT id FROM outbox WHERE published_at < now() - make_interval(hours => $1) LIMIT $2))
+       RETURNING 1`,
+      [olderThanHours, batchSize],
+    );
+    return rows.length;
+  }
+}

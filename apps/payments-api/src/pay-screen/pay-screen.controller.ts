@@ -1,0 +1,82 @@
+import { Body, Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { randomBytes } from 'node:crypto';
+import { PaymentsApiEnv } from '../config/payments-api.env';
+import { formField, readCookie, sameToken } from '../html/cookies';
+import { newNonce, redirectSeeOther, sendHtml as send } from '../html/html-response';
+import { returnUrlWith } from './format';
+import { PayScreenService } from './pay-screen.service';
+import {
+  PAY_SCREEN_ACTIONS,
+  renderForbidden,
+  renderNotFound,
+  renderPayScreen,
+  type PayScreenAction,
+} from './pay-screen.view';
+
+const CSRF_COOKIE = 'payhook_csrf';
+
+/**
+ * The page a merchant's customer sees at payUrl. Plain server-rendered HTML without script; the
+ * suffix in the path is the only key, so every answer is uncacheable and unframeable.
+ */
+@Controller('p')
+export class PayScreenController {
+  private readonly secureCookies: boolean;
+
+  constructor(
+    private readonly screen: PayScreenService,
+    @Inject(PaymentsApiEnv) env: PaymentsApiEnv,
+  ) {
+    this.secureCookies = env.PAY_URL.startsWith('https://');
+  }
+
+  @Get(':suffix')
+  async show(@Param('suffix') suffix: string, @Req() request: Request, @Res() response: Response): Promise<void> {
+    const nonce = newNonce();
+    const payment = await this.screen.find(suffix);
+    if (!payment) return send(response, 404, renderNotFound(nonce), nonce);
+    if (payment.status !== 'pending') {
+      // A finished payment sends the user back (DESIGN.md §4); the body still shows the final state
+      // and a button back, for anything that does not follow redirects.
+      response.location(returnUrlWith(payment.returnUrl, payment));
+      return send(response, 303, renderPayScreen(payment, '', nonce), nonce);
+    }
+    // Double-submit token: a cross-site form cannot read our cookie to copy it into the form.
+    const csrf = readCookie(request, CSRF_COOKIE) ?? randomBytes(24).toString('base64url');
+    response.cookie(CSRF_COOKIE, csrf, {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: this.secureCookies,
+      path: '/p/',
+    });
+    send(response, 200, renderPayScreen(payment, csrf, nonce), nonce, [new URL(payment.returnUrl).origin]);
+  }
+
+  @Post(':suffix/:action')
+  async act(
+    @Param('suffix') suffix: string,
+    @Param('action') action: string,
+    @Body() body: unknown,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    const nonce = newNonce();
+    if (!(PAY_SCREEN_ACTIONS as readonly string[]).includes(action)) {
+      return send(response, 404, renderNotFound(nonce), nonce);
+    }
+    if (!sameToken(readCookie(request, CSRF_COOKIE), formField(body, 'csrf'))) {
+      return send(response, 403, renderForbidden(nonce, 'This form has expired. Open the payment page again.'), nonce);
+    }
+    const result = await this.screen.act(suffix, action as PayScreenAction);
+    switch (result.kind) {
+      case 'not_found':
+        return send(response, 404, renderNotFound(nonce), nonce);
+      case 'live_mode':
+        return send(response, 403, renderForbidden(nonce, 'Live payments complete when the funds arrive.'), nonce);
+      case 'redirect':
+        // form-action also covers the 303 back to the merchant that follows a button.
+        redirectSeeOther(response, result.location, [new URL(result.location).origin]);
+    }
+  }
+}

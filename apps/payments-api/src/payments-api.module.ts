@@ -1,0 +1,55 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { ADMIN_TOKEN, RATE_LIMIT_PER_SECOND } from '@payhook/auth';
+import { AmqpModule } from '@payhook/messaging';
+import { typeOrmRootModule } from '@payhook/persistence';
+import { AdminModule } from './admin/admin.module';
+import { EchoController } from './bench/echo.controller';
+import { PaymentsApiEnv } from './config/payments-api.env';
+import { ConsoleModule } from './console/console.module';
+import { EventsModule } from './events/events.module';
+import { HealthModule } from './health/health.module';
+import { ApiKeyEntity } from './merchants/api-key.entity';
+import { MerchantEntity } from './merchants/merchant.entity';
+import { MerchantsModule } from './merchants/merchants.module';
+import { OnboardingModule } from './onboarding/onboarding.module';
+import { OutboxModule } from './outbox/outbox.module';
+import { PayScreenModule } from './pay-screen/pay-screen.module';
+import { PaymentsModule } from './payments/payments.module';
+import { WebhookEndpointsModule } from './webhook-endpoints/webhook-endpoints.module';
+
+@Module({})
+export class PaymentsApiModule {
+  /** The whole API for one validated configuration; tests pass their own. */
+  static forRoot(env: PaymentsApiEnv): DynamicModule {
+    return {
+      module: PaymentsApiModule,
+      global: true,
+      imports: [
+        typeOrmRootModule({
+          url: env.DATABASE_URL,
+          entities: [MerchantEntity, ApiKeyEntity],
+          applicationName: 'payhook-payments-api',
+          poolSize: 20,
+        }),
+        AmqpModule.forRoot({ url: env.AMQP_URL, connectionName: 'payhook-payments-api' }),
+        MerchantsModule,
+        PaymentsModule,
+        AdminModule,
+        WebhookEndpointsModule,
+        EventsModule,
+        OutboxModule,
+        PayScreenModule,
+        OnboardingModule,
+        ConsoleModule,
+        HealthModule,
+      ],
+      controllers: process.env.PAYHOOK_BENCH_ECHO === '1' ? [EchoController] : [],
+      providers: [
+        { provide: PaymentsApiEnv, useValue: env },
+        { provide: ADMIN_TOKEN, useValue: env.ADMIN_TOKEN },
+        { provide: RATE_LIMIT_PER_SECOND, useValue: env.RATE_LIMIT_PER_SECOND },
+      ],
+      exports: [PaymentsApiEnv, ADMIN_TOKEN, RATE_LIMIT_PER_SECOND],
+    };
+  }
+}

@@ -1,0 +1,32 @@
+import type { CreatedPaymentView, PaymentStatus, PaymentView } from '@payhook/contracts';
+import type { PaymentRecord } from './payment.record';
+
+/** Status as callers see it: a pending payment past expiresAt already counts as expired. */
+export function effectiveStatus(payment: PaymentRecord, now = new Date()): PaymentStatus {
+  return payment.status === 'pending' && payment.expiresAt <= now ? 'expired' : payment.status;
+}
+
+export function payUrlOf(payUrlBase: string, suffix: string): string {
+  return `${payUrlBase.replace(/\/+$/, '')}/p/${suffix}`;
+}
+
+export function toCreatedView(payment: PaymentRecord, payUrlBase: string): CreatedPaymentView {
+  return {
+    id: payment.id,
+    orderId: payment.orderId,
+    amount: payment.amount,
+    currency: payment.currency,
+    status: effectiveStatus(payment),
+    payUrl: payUrlOf(payUrlBase, payment.paySuffix),
+    expiresAt: payment.expiresAt.toISOString(),
+  };
+}
+
+export function toPaymentView(payment: PaymentRecord, payUrlBase: string): PaymentView {
+  return {
+    ...toCreatedView(payment, payUrlBase),
+    createdAt: payment.createdAt.toISOString(),
+    completedAt: payment.completedAt?.toISOString() ?? null,
+    livemode: payment.livemode,
+  };
+}

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { PaymentExpirySweeper } from './payment-expiry.sweeper';
+import { PaymentTransitionsService } from './payment-transitions.service';
+import { PaymentsController } from './payments.controller';
+import { PaymentsRepository } from './payments.repository';
+import { PaymentsService } from './payments.service';
+import { TestHelpersController } from './test-helpers.controller';
+
+@Module({
+  imports: [IdempotencyModule],
+  controllers: [PaymentsController, TestHelpersController],
+  providers: [PaymentsService, PaymentsRepository, PaymentTransitionsService, PaymentExpirySweeper],
+  exports: [PaymentsService, PaymentsRepository, PaymentTransitionsService],
+})
+export class PaymentsModule {}

@@ -1,0 +1,261 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { PaymentStatus } from '@payhook/contracts';
+import { DataSource } from 'typeorm';
+import { inTransaction, sqlRows, type Sql } from '@payhook/persistence';
+import type { KeysetCursor } from '../http/keyset-cursor';
+import type { MerchantScope, PaymentRecord } from './payment.record';
+
+export const ONE_ACTIVE_PER_ORDER = 'payments_one_active_per_order';
+
+export interface NewPayment {
+  payment: PaymentRecord;
+  idempotencyKey: string;
+  fingerprint: string;
+  responseBody: string;
+  idempotencyTtlHours: number;
+}
+
+export interface PaymentFilter {
+  statuses?: PaymentStatus[];
+  orderId?: string;
+  customerId?: string;
+  createdFrom?: Date;
+  createdTo?: Date;
+  after?: KeysetCursor;
+  limit: number;
+}
+
+const PAYMENT_COLUMNS = `id, merchant_id, livemode, order_id, customer_id, amount, currency, status,
+  return_url, pay_suffix, expires_at, created_at, completed_at`;
+
+/** Reads never show a pending payment past its expiresAt: the sweeper may not have run yet. */
+const EFFECTIVE_STATUS: Record<PaymentStatus, string> = {
+  pending: `(status = 'pending' AND expires_at > now())`,
+  expired: `(status = 'expired' OR (status = 'pending' AND expires_at <= now()))`,
+  completed: `status = 'completed'`,
+  failed: `status = 'failed'`,
+  canceled: `status = 'canceled'`,
+};
+
+@Injectable()
+export class PaymentsRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /**
+   * Claims the idempotency key and inserts the payment in one statement, so the create path
+   * costs one round trip. A key already held by a running request makes this statement wait
+   * on the unique index until that request commits (ADR 0001). Returns false when the key
+   * was already taken and is not expired: nothing was inserted.
+   */
+  async insertWithIdempotencyKey(input: NewPayment): Promise<boolean> {
+    const p = input.payment;
+    const rows = await sqlRows(
+      this.db,
+      `WITH claim AS (
+         INSERT INTO idempotency_keys AS k
+           (merchant_id, livemode, key, fingerprint, response_status, response_body, created_at, expires_at)
+         VALUES ($1, $2, $3, $4, 201, $5, now(), now() + make_interval(hours => $6))
+         ON CONFLICT (merchant_id, livemode, key) DO UPDATE
+           SET fingerprint = EXCLUDED.fingerprint, response_status = EXCLUDED.response_status,
+               response_body = EXCLUDED.response_body, created_at = EXCLUDED.created_at,
+               expires_at = EXCLUDED.expires_at
+           WHERE k.expires_at <= now()
+         RETURNING 1
+       )
+       INSERT INTO payments (id, merchant_id, livemode, order_id, customer_id, amount, currency, status,
+                             return_url, pay_suffix, expires_at, created_at)
+       SELECT $7, $1, $2, $8, $9, $10, $11, 'pending', $12, $13, $14, $15
+       WHERE EXISTS (SELECT 1 FROM claim)
+       RETURNING id`,
+      [
+        p.merchantId,
+        p.livemode,
+        input.idempotencyKey,
+        input.fingerprint,
+        input.responseBody,
+        input.idempotencyTtlHours,
+        p.id,
+        p.orderId,
+        p.customerId,
+        p.amount,
+        p.currency,
+        p.returnUrl,
+        p.paySuffix,
+        p.expiresAt,
+        p.createdAt,
+      ],
+      'create-payment',
+    );
+    return rows.length === 1;
+  }
+
+  /** The pending or completed payment that holds this order (the unique index allows one). */
+  async findActiveForOrder(scope: MerchantScope, orderId: string): Promise<PaymentRecord | null> {
+    const rows = await sqlRows<PaymentRow>(
+      this.db,
+      `SELECT ${PAYMENT_COLUMNS} FROM payments
+       WHERE merchant_id = $1 AND livemode = $2 AND order_id = $3 AND status IN ('pending', 'completed')`,
+      [scope.merchantId, scope.livemode, orderId],
+    );
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
+  async findById(scope: MerchantScope, id: string): Promise<PaymentRecord | null> {
+    const rows = await sqlRows<PaymentRow>(
+      this.db,
+      `SELECT ${PAYMENT_COLUMNS} FROM payments WHERE id = $1 AND merchant_id = $2 AND livemode = $3`,
+      [id, scope.merchantId, scope.livemode],
+    );
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
+  /**
+   * When a finished payment left `pending` (only transitions touch a payment after its creation);
+   * null while it is still pending. The console's state history shows it.
+   */
+  async findFinishedAt(scope: MerchantScope, id: string): Promise<Date | null> {
+    const rows = await sqlRows<{ updated_at: Date }>(
+      this.db,
+      `SELECT updated_at FROM payments WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND status <> 'pending'`,
+      [id, scope.merchantId, scope.livemode],
+    );
+    return rows[0]?.updated_at ?? null;
+  }
+
+  async existsAt(scope: MerchantScope, position: KeysetCursor): Promise<boolean> {
+    const rows = await sqlRows(
+      this.db,
+      `SELECT 1 FROM payments WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND created_at = $4`,
+      [position.id, scope.merchantId, scope.livemode, position.createdAt],
+    );
+    return rows.length === 1;
+  }
+
+  /** Newest first, keyset-paged on (created_at, id); fetches one extra row to tell hasMore. */
+  async list(scope: MerchantScope, filter: PaymentFilter): Promise<PaymentRecord[]> {
+    const params: unknown[] = [scope.merchantId, scope.livemode];
+    const where = ['merchant_id = $1', 'livemode = $2'];
+    const bind = (value: unknown) => `$${params.push(value)}`;
+    if (filter.statuses) where.push(`(${filter.statuses.map((s) => EFFECTIVE_STATUS[s]).join(' OR ')})`);
+    if (filter.orderId !== undefined) where.push(`order_id = ${bind(filter.orderId)}`);
+    if (filter.customerId !== undefined) where.push(`customer_id = ${bind(filter.customerId)}`);
+    if (filter.createdFrom) where.push(`created_at >= ${bind(filter.createdFrom)}`);
+    if (filter.createdTo) where.push(`created_at < ${bind(filter.createdTo)}`);
+    if (filter.after) where.push(`(created_at, id) < (${bind(filter.after.createdAt)}, ${bind(filter.after.id)})`);
+    const rows = await sqlRows<PaymentRow>(
+      this.db,
+      `SELECT ${PAYMENT_COLUMNS} FROM payments WHERE ${where.join(' AND ')}
+       ORDER BY created_at DESC, id DESC LIMIT ${bind(filter.limit + 1)}`,
+      params,
+    );
+    return rows.map(toRecord);
+  }
+
+  /** Runs `work` in one transaction; transitions and the rows they write commit together. */
+  transaction<R>(work: (sql: Sql) => Promise<R>): Promise<R> {
+    return inTransaction(this.db, work);
+  }
+
+  /**
+   * Compare-and-set from pending, inside the caller's transaction. Only an expiry may move a
+   * payment whose expiresAt has passed. Null when the payment is not (or no longer) pending.
+   * `scope` is null for the operator, who acts on any merchant's payment.
+   */
+  async transitionFromPending(
+    sql: Sql,
+    scope: MerchantScope | null,
+    id: string,
+    to: Exclude<PaymentStatus, 'pending'>,
+  ): Promise<PaymentRecord | null> {
+    const params: unknown[] = [id, to];
+    const scoped = scope ? `AND merchant_id = $3 AND livemode = $4` : '';
+    if (scope) params.push(scope.merchantId, scope.livemode);
+    // The database clock decides expiry here as in every read and in the sweeper.
+    const rows = await sql<PaymentRow>(
+      `UPDATE payments
+       SET status = $2, completed_at = CASE WHEN $2 = 'completed' THEN now() END, updated_at = now()
+       WHERE id = $1 ${scoped} AND status = 'pending' AND ($2 = 'expired' OR expires_at > now())
+       RETURNING ${PAYMENT_COLUMNS}`,
+      params,
+    );
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
+  /** For the payment screen: the suffix is the bearer secret, so no merchant scope applies. */
+  async findByPaySuffix(suffix: string): Promise<(PaymentRecord & { merchantName: string }) | null> {
+    const rows = await sqlRows<PaymentRow & { merchant_name: string }>(
+      this.db,
+      `SELECT p.*, m.name AS merchant_name
+       FROM payments p JOIN merchants m ON m.id = p.merchant_id WHERE p.pay_suffix = $1`,
+      [suffix],
+    );
+    return rows[0] ? { ...toRecord(rows[0]), merchantName: rows[0].merchant_name } : null;
+  }
+
+  /** For the operator: a payment by id, whoever it belongs to. */
+  async findAnyById(id: string): Promise<PaymentRecord | null> {
+    const rows = await sqlRows<PaymentRow>(this.db, `SELECT ${PAYMENT_COLUMNS} FROM payments WHERE id = $1`, [id]);
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
+  /** Compare-and-set from pending: a racing completion and expiry cannot both win. */
+  async expireIfOverdue(id: string): Promise<boolean> {
+    const rows = await sqlRows(
+      this.db,
+      `UPDATE payments SET status = 'expired', updated_at = now()
+       WHERE id = $1 AND status = 'pending' AND expires_at <= now() RETURNING id`,
+      [id],
+    );
+    return rows.length === 1;
+  }
+
+  /** The sweeper's batch: overdue pending payments become expired, several instances sharing the work. */
+  async expireOverdue(batchSize: number): Promise<number> {
+    const rows = await sqlRows(
+      this.db,
+      `UPDATE payments SET status = 'expired', updated_at = now()
+       WHERE id IN (SELECT id FROM payments WHERE status = 'pending' AND expires_at <= now()
+                    ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+         AND status = 'pending'
+       RETURNING id`,
+      [batchSize],
+    );
+    return rows.length;
+  }
+}
+
+interface PaymentRow {
+  id: string;
+  merchant_id: string;
+  livemode: boolean;
+  order_id: string;
+  customer_id: string;
+  amount: string;
+  currency: 'KRW';
+  status: PaymentStatus;
+  return_url: string;
+  pay_suffix: string;
+  expires_at: Date;
+  created_at: Date;
+  completed_at: Date | null;
+}
+
+function toRecord(row: PaymentRow): PaymentRecord {
+  return {
+    id: row.id,
+    merchantId: row.merchant_id,
+    livemode: row.livemode,
+    orderId: row.order_id,
+    customerId: row.customer_id,
+    // bigint arrives as text; amounts stay below 2^53 (max 10^10), so a number is exact.
+    amount: Number(row.amount),
+    currency: row.currency,
+    status: row.status,
+    returnUrl: row.return_url,
+    paySuffix: row.pay_suffix,
+    expiresAt: row.expires_at,
+    createdAt: row.created_at,
+    completedAt: row.completed_at,
+  };
+}

@@ -1,0 +1,31 @@
+import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+
+/**
+ * Runs `tick()` every `intervalMs` from boot to shutdown, never two ticks at once.
+ * A failed tick is logged and retried at the next interval; it never crashes the process.
+ */
+export abstract class PeriodicTask implements OnApplicationBootstrap, OnApplicationShutdown {
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  protected abstract readonly intervalMs: number;
+  protected readonly logger = new Logger(this.constructor.name);
+
+  protected abstract tick(): Promise<void>;
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => this.runOnce(), this.intervalMs);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  private runOnce(): void {
+    if (this.running) return;
+    this.running = this.tick()
+      .catch((error: unknown) => this.logger.error(`tick failed: ${String(error)}`))
+      .finally(() => (this.running = undefined));
+  }
+}

@@ -1,0 +1,3 @@
+import { PayhookError } from '@payhook/contracts';
+
+export class WebhookEndpointException extends PayhookError {}

@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { sqlRows } from '@payhook/persistence';
+import { DataSource } from 'typeorm';
+import type { MerchantScope } from '../payments/payment.record';
+import type { WebhookEndpointRecord } from './webhook-endpoint.record';
+
+interface EndpointRow {
+  merchant_id: string;
+  livemode: boolean;
+  url: string;
+  signing_secret: string;
+}
+
+const toRecord = (row: EndpointRow): WebhookEndpointRecord => ({
+  merchantId: row.merchant_id,
+  livemode: row.livemode,
+  url: row.url,
+  signingSecret: row.signing_secret,
+});
+
+@Injectable()
+export class WebhookEndpointsRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async find(scope: MerchantScope): Promise<WebhookEndpointRecord | null> {
+    const rows = await sqlRows<EndpointRow>(
+      this.db,
+      `SELECT merchant_id, livemode, url, signing_secret FROM webhook_endpoints WHERE merchant_id = $1 AND livemode = $2`,
+      [scope.merchantId, scope.livemode],
+    );
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
+  /** Sets the URL; a new endpoint gets `newSecret`, an existing one keeps its secret. */
+  async upsertUrl(scope: MerchantScope, url: string, newSecret: string): Promise<WebhookEndpointRecord> {
+    const rows = await sqlRows<EndpointRow>(
+      this.db,
+      `INSERT INTO webhook_endpoints (merchant_id, livemode, url, signing_secret) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (merchant_id, livemode) DO UPDATE SET url = EXCLUDED.url, updated_at = now()
+       RETURNING merchant_id, livemode, url, signing_secret`,
+      [scope.merchantId, scope.livemode, url, newSecret],
+    );
+    return toRecord(rows[0]);
+  }
+
+  async replaceSecret(scope: MerchantScope, secret: string): Promise<WebhookEndpointRecord | null> {
+    const rows = await sqlRows<EndpointRow>(
+      this.db,
+      `UPDATE webhook_endpoints SET signing_secret = $3, updated_at = now()
+       WHERE merchant_id = $1 AND livemode = $2
+       RETURNING merchant_id, livemode, url, signing_secret`,
+      [scope.merchantId, scope.livemode, secret],
+    );
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+}

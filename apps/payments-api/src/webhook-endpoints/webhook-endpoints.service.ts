@@ -1,0 +1,48 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { randomBase62 } from '@payhook/contracts';
+import { PaymentsApiEnv } from '../config/payments-api.env';
+import { isHttpsUrl } from '../http/validators';
+import type { MerchantScope } from '../payments/payment.record';
+import { WebhookEndpointException } from './webhook-endpoint.exception';
+import type { WebhookEndpointRecord } from './webhook-endpoint.record';
+import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
+
+/** `whsec_` + 32 base62 characters (≈190 bits). */
+const newSigningSecret = () => `whsec_${randomBase62(32)}`;
+
+@Injectable()
+export class WebhookEndpointsService {
+  constructor(
+    private readonly endpoints: WebhookEndpointsRepository,
+    @Inject(PaymentsApiEnv) private readonly env: PaymentsApiEnv,
+  ) {}
+
+  async get(scope: MerchantScope): Promise<WebhookEndpointRecord> {
+    const endpoint = await this.endpoints.find(scope);
+    if (!endpoint) throw this.notSet(scope);
+    return endpoint;
+  }
+
+  /** Setting an endpoint does not by itself send older events (DESIGN.md §5). */
+  put(scope: MerchantScope, url: string): Promise<WebhookEndpointRecord> {
+    if (scope.livemode && !this.env.allowPrivateWebhookUrls && !isHttpsUrl(url)) {
+      throw new WebhookEndpointException('parameter_invalid', 'url must use https with a live key.', 'url');
+    }
+    return this.endpoints.upsertUrl(scope, url, newSigningSecret());
+  }
+
+  /** The new secret signs every attempt from now on, retries of older events included. */
+  async rotateSecret(scope: MerchantScope): Promise<WebhookEndpointRecord> {
+    const endpoint = await this.endpoints.replaceSecret(scope, newSigningSecret());
+    if (!endpoint) throw this.notSet(scope);
+    return endpoint;
+  }
+
+  private notSet(scope: MerchantScope): WebhookEndpointException {
+    const mode = scope.livemode ? 'live' : 'test';
+    return new WebhookEndpointException(
+      'resource_not_found',
+      `No webhook endpoint is set for ${mode} mode yet: PUT /v1/webhook-endpoint {url} first.`,
+    );
+  }
+}

@@ -1,0 +1,28 @@
+import { CommonEnv, ToInteger, parseDurationList } from '@payhook/config';
+import { Expose } from 'class-transformer';
+import { IsInt, Max, Min, ValidateBy } from 'class-validator';
+
+/** webhook-dispatcher configuration (DESIGN.md §2), validated before Nest boots. */
+export class WebhookDispatcherEnv extends CommonEnv {
+  @Expose()
+  @ToInteger()
+  @IsInt({ message: 'must be a whole number from 1 to 65535' })
+  @Min(1, { message: 'must be a whole number from 1 to 65535' })
+  @Max(65535, { message: 'must be a whole number from 1 to 65535' })
+  DISPATCHER_PORT = 3001;
+
+  @Expose()
+  @ValidateBy({
+    name: 'isDurationList',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && parseDurationList(value) !== null,
+      defaultMessage: () => 'must be a comma list of durations such as 5s,5m,30m,2h',
+    },
+  })
+  WEBHOOK_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
+
+  /** Waits before attempts 2..N, in milliseconds. */
+  get retryScheduleMs(): number[] {
+    return parseDurationList(this.WEBHOOK_RETRY_SCHEDULE) ?? [];
+  }
+}

@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import type { WebhookDeliveryRequestedV1 } from '@payhook/contracts';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** Prometheus metrics of the dispatcher, served on DISPATCHER_PORT /metrics. */
+@Injectable()
+export class DeliveryMetrics {
+  readonly registry = new Registry();
+
+  private readonly attempts = new Counter({
+    name: 'payhook_webhook_attempts_total',
+    help: 'Webhook delivery attempts by outcome and kind',
+    labelNames: ['outcome', 'kind'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly attemptDuration = new Histogram({
+    name: 'payhook_webhook_attempt_duration_seconds',
+    help: 'Duration of one webhook delivery attempt',
+    labelNames: ['outcome'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+
+  private readonly queueLag = new Histogram({
+    name: 'payhook_webhook_queue_lag_seconds',
+    help: 'Time from the delivery request (completion or redeliver) to the start of its first attempt',
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [this.registry],
+  });
+
+  readonly poisonMessages = new Counter({
+    name: 'payhook_webhook_poison_messages_total',
+    help: 'Messages sent to the dead-letter queue',
+    registers: [this.registry],
+  });
+
+  readonly deferrals = new Counter({
+    name: 'payhook_webhook_deferrals_total',
+    help: 'Deliveries put back because their endpoint already had the most attempts in flight',
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, prefix: 'payhook_dispatcher_' });
+  }
+
+  observeAttempt(ok: boolean, durationMs: number, message: WebhookDeliveryRequestedV1, startedAt: Date): void {
+    const outcome = ok ? 'succeeded' : 'failed';
+    this.attempts.inc({ outcome, kind: message.manual ? 'manual' : message.retryStep === 0 ? 'first' : 'retry' });
+    this.attemptDuration.observe({ outcome }, durationMs / 1000);
+    // Retries wait on purpose; only first and manual attempts say how far behind the queue is.
+    if (message.retryStep === 0) {
+      this.queueLag.observe(Math.max(0, startedAt.getTime() - Date.parse(message.requestedAt)) / 1000);
+    }
+  }
+}

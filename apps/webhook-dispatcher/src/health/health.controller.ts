@@ -1,0 +1,41 @@
+import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { AMQP_CONNECTION } from '@payhook/messaging';
+import type { AmqpConnectionManager } from 'amqp-connection-manager';
+import type { Response } from 'express';
+import { DataSource } from 'typeorm';
+import { DeliveryMetrics } from '../deliveries/delivery.metrics';
+
+@Controller()
+export class HealthController {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(AMQP_CONNECTION) private readonly broker: AmqpConnectionManager,
+    private readonly metrics: DeliveryMetrics,
+  ) {}
+
+  /** Liveness: the process answers. Restarting it would not fix a broker or database outage. */
+  @Get('health')
+  health() {
+    return { data: { status: 'ok' } };
+  }
+
+  /** Readiness: 200 while both Postgres and RabbitMQ answer; 503 otherwise. */
+  @Get('ready')
+  async ready(@Res({ passthrough: true }) response: Response) {
+    const database = await this.db.query('SELECT 1').then(
+      () => 'up' as const,
+      () => 'down' as const,
+    );
+    const broker = this.broker.isConnected() ? ('up' as const) : ('down' as const);
+    const ok = database === 'up' && broker === 'up';
+    if (!ok) response.status(503);
+    return { data: { status: ok ? 'ok' : 'degraded', database, broker } };
+  }
+
+  @Get('metrics')
+  @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
+  scrape(): Promise<string> {
+    return this.metrics.registry.metrics();
+  }
+}

@@ -1,0 +1,207 @@
+#!/usr/bin/env node
+// npm run test:faults: money and webhooks survive crashes. During a flow of completed payments the
+// dispatcher is killed (-9) twice, RabbitMQ is stopped and started, and the API is killed (-9) and
+// restarted. Afterwards every completed payment's event must have reached the receiver at least
+// once; duplicates are counted and reported. Also: 1,000 concurrent creates with one
+// Idempotency-Key make one payment. Exits non-zero on any loss. FAULTS_PAYMENTS (2000) sets the size.
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { Agent } from 'undici';
+import {
+  PG,
+  apiClient,
+  appEnv,
+  freshDatabase,
+  freshVhost,
+  sleep,
+  startApp,
+  startReceiver,
+  stopApp,
+  waitHealthy,
+} from './harness.mjs';
+
+const TOTAL = Number(process.env.FAULTS_PAYMENTS ?? 2000);
+const RATE = 100; // completions per second
+const DB = 'payhook_faults';
+const VHOST = 'payhook_faults';
+const ADMIN = 'faults-admin-token';
+const API_PORT = 3200;
+const DISPATCHER_PORT = 3201;
+const API = `http://127.0.0.1:${API_PORT}`;
+const env = appEnv(DB, VHOST);
+const apiEnv = { ...env, PORT: String(API_PORT), ADMIN_TOKEN: ADMIN, RATE_LIMIT_PER_SECOND: '0' };
+const dispatcherEnv = {
+  ...env,
+  DISPATCHER_PORT: String(DISPATCHER_PORT),
+  WEBHOOK_RETRY_SCHEDULE: '1s,2s,5s,10s,20s',
+  WEBHOOK_TIMEOUT_MS: '2000',
+};
+const log = (line) => console.log(`[faults] ${line}`);
+
+const startApi = () => startApp('payments-api', apiEnv, `${API}/health`);
+const startDispatcher = () =>
+  startApp('webhook-dispatcher', dispatcherEnv, `http://127.0.0.1:${DISPATCHER_PORT}/health`);
+
+function rabbit(...args) {
+  execFileSync('rabbitmqctl', ['-q', ...args], { stdio: 'ignore' });
+}
+
+async function oneKeyManyCreates(client, key) {
+  const burst = new Agent({ connections: 1000 });
+  const body = JSON.stringify({
+    orderId: `one-key-${randomBytes(4).toString('hex')}`,
+    customerId: 'faults',
+    amount: 5000,
+    currency: 'KRW',
+    returnUrl: 'https://shop.example/r',
+  });
+  const answers = await Promise.all(
+    Array.from({ length: 1000 }, () =>
+      fetch(`${API}/v1/payments`, {
+        method: 'POST',
+        dispatcher: burst,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': 'one-key' },
+        body,
+      }).then(async (response) => ({ status: response.status, body: await response.text() })),
+    ),
+  );
+  await burst.close();
+  const created = answers.filter((a) => a.status === 201);
+  const ids = new Set(created.map((a) => JSON.parse(a.body).data.id));
+  const others = answers.filter((a) => a.status !== 201 && a.status !== 409).map((a) => a.status);
+  return { created: created.length, distinctIds: ids.size, unexpected: others };
+}
+
+/** POST until the API answers; a 409 means the completion already happened before a crash. */
+async function complete(client, key, paymentId) {
+  for (;;) {
+    try {
+      const { status } = await client.call('POST', `/v1/test-helpers/payments/${paymentId}/complete`, undefined, {
+        authorization: `Bearer ${key}`,
+      });
+      if (status === 200 || status === 409) return;
+    } catch {
+      // the API is down for its restart
+    }
+    await sleep(200);
+  }
+}
+
+async function main() {
+  await freshDatabase(DB);
+  freshVhost(VHOST);
+  const receiver = await startReceiver(3299);
+  let api = await startApi();
+  let dispatcher = await startDispatcher();
+  const client = apiClient(API);
+  const failures = [];
+  try {
+    const admin = { authorization: `Bearer ${ADMIN}` };
+    const merchant = (await client.call('POST', '/admin/v1/merchants', { name: 'Faults Shop' }, admin)).body.data;
+    const key = (await client.call('POST', `/admin/v1/merchants/${merchant.id}/api-keys`, { mode: 'test' }, admin)).body
+      .data.key;
+    const auth = { authorization: `Bearer ${key}` };
+    await client.call('PUT', '/v1/webhook-endpoint', { url: receiver.url }, auth);
+
+    log('1,000 concurrent creates with one Idempotency-Key');
+    const burst = await oneKeyManyCreates(client, key);
+    log(
+      `  ${burst.created} × 201, ${burst.distinctIds} distinct payment id(s), unexpected statuses: ${burst.unexpected.length}`,
+    );
+    if (burst.distinctIds !== 1 || burst.unexpected.length > 0)
+      failures.push('one Idempotency-Key made more than one payment');
+
+    log(`creating ${TOTAL} payments`);
+    const ids = [];
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        while (next < TOTAL) {
+          const index = next++;
+          const orderId = `faults-${index}-${randomBytes(4).toString('hex')}`;
+          const { status, body } = await client.call(
+            'POST',
+            '/v1/payments',
+            { orderId, customerId: 'faults', amount: 15000, currency: 'KRW', returnUrl: 'https://shop.example/r' },
+            { ...auth, 'idempotency-key': orderId },
+          );
+          if (status !== 201) throw new Error(`create answered ${status}`);
+          ids[index] = body.data.id;
+        }
+      }),
+    );
+
+    log(`completing ${TOTAL} at ${RATE}/s while injecting faults`);
+    const seconds = TOTAL / RATE;
+    const faults = (async () => {
+      await sleep(seconds * 150);
+      log('  kill -9 webhook-dispatcher (1/2)');
+      await stopApp(dispatcher, 'SIGKILL');
+      await sleep(1000);
+      dispatcher = await startDispatcher();
+      await sleep(seconds * 150);
+      log('  rabbitmqctl stop_app / start_app');
+      rabbit('stop_app');
+      await sleep(3000);
+      rabbit('start_app');
+      rabbit('await_startup');
+      await sleep(seconds * 150);
+      log('  kill -9 webhook-dispatcher (2/2)');
+      await stopApp(dispatcher, 'SIGKILL');
+      await sleep(1000);
+      dispatcher = await startDispatcher();
+      await sleep(seconds * 100);
+      log('  kill -9 payments-api, then start it again');
+      await stopApp(api, 'SIGKILL');
+      await sleep(1000);
+      api = await startApi();
+    })();
+    const started = Date.now();
+    const completions = [];
+    for (let i = 0; i < ids.length; i++) {
+      const wait = started + (i * 1000) / RATE - Date.now();
+      if (wait > 0) await sleep(wait);
+      completions.push(complete(client, key, ids[i]));
+    }
+    await Promise.all([...completions, faults]);
+    await waitHealthy(`http://127.0.0.1:${DISPATCHER_PORT}/ready`, 'webhook-dispatcher');
+
+    const db = new pg.Client({ connectionString: `${PG}/${DB}` });
+    await db.connect();
+    const completed = (
+      await db.query(`SELECT count(*)::int AS n FROM payments WHERE merchant_id = $1 AND status = 'completed'`, [
+        merchant.id,
+      ])
+    ).rows[0].n;
+    await db.end();
+
+    log(`waiting for ${completed} events at the receiver`);
+    const deadline = Date.now() + 180_000;
+    let stats = await receiver.stats();
+    while (stats.distinct < completed && Date.now() < deadline) {
+      await sleep(500);
+      stats = await receiver.stats();
+    }
+    const duplicates = stats.deliveries - stats.distinct;
+    log(`completed payments: ${completed}; distinct events received: ${stats.distinct}; duplicates: ${duplicates}`);
+    if (completed !== TOTAL) failures.push(`${TOTAL - completed} payments did not complete`);
+    if (stats.distinct !== completed)
+      failures.push(`${completed - stats.distinct} completed payments never reached the receiver`);
+  } finally {
+    await stopApp(dispatcher);
+    await stopApp(api);
+    receiver.child.kill();
+    await client.close();
+  }
+  if (failures.length > 0) {
+    console.error(`[faults] FAILED: ${failures.join('; ')}`);
+    process.exit(1);
+  }
+  log('passed: nothing lost');
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

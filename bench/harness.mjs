@@ -1,0 +1,114 @@
+// Shared by bench/run.mjs and bench/faults.mjs: a fresh database and vhost, the built apps as
+// real processes, and the receiver process.
+import { execFileSync, fork, spawn } from 'node:child_process';
+import { createWriteStream, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { Agent } from 'undici';
+
+export const root = join(import.meta.dirname, '..');
+export const PG = 'postgres://postgres@127.0.0.1:5432';
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function freshDatabase(name) {
+  const admin = new pg.Client({ connectionString: `${PG}/postgres` });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.end();
+}
+
+export function freshVhost(vhost) {
+  try {
+    execFileSync('rabbitmqctl', ['-q', 'delete_vhost', vhost], { stdio: 'ignore' });
+  } catch {
+    // did not exist
+  }
+  execFileSync('rabbitmqctl', ['-q', 'add_vhost', vhost]);
+  execFileSync('rabbitmqctl', ['-q', 'set_permissions', '-p', vhost, 'guest', '.*', '.*', '.*']);
+}
+
+export function appEnv(database, vhost) {
+  return {
+    DATABASE_URL: `${PG}/${database}`,
+    AMQP_URL: `amqp://guest:guest@127.0.0.1:5672/${vhost}`,
+    AMQP_NAMESPACE: 'bench',
+    NODE_ENV: 'production',
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+  };
+}
+
+export async function waitHealthy(url, what, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const ok = await fetch(url).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ok) return;
+    await sleep(100);
+  }
+  throw new Error(`${what} did not become healthy at ${url}`);
+}
+
+/** Starts a built app (`npm run build` first) and waits for its health URL. */
+export async function startApp(app, env, healthUrl) {
+  const entry = join(root, 'dist/apps', app, 'apps', app, 'src/main.js');
+  // BENCH_APP_LOGS=dir keeps each app's output in dir/<app>-<pid>.log for a look afterwards.
+  const logs = process.env.BENCH_APP_LOGS;
+  const child = spawn(process.execPath, [entry], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', logs ? 'pipe' : 'ignore', 'inherit'],
+  });
+  if (logs) child.stdout.pipe(createWriteStream(join(logs, `${app}-${child.pid}.log`)));
+  await waitHealthy(healthUrl, app);
+  return child;
+}
+
+/** SIGTERM (graceful) by default; after `graceMs` without an exit, SIGKILL, and say so. */
+export async function stopApp(child, signal = 'SIGTERM', graceMs = 30_000) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', () => resolve(true)));
+  child.kill(signal);
+  const timely = await Promise.race([exited, sleep(graceMs).then(() => false)]);
+  if (!timely) {
+    console.error(`[bench] pid ${child.pid} did not exit within ${graceMs} ms of ${signal}; killing it`);
+    child.kill('SIGKILL');
+    await exited;
+  }
+}
+
+/** Peak resident set size (VmHWM) of a live process, in MiB. */
+export function peakRssMiB(pid) {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmHWM:'));
+  return Number(line.split(/\s+/)[1]) / 1024;
+}
+
+export async function startReceiver(port) {
+  const child = fork(join(import.meta.dirname, 'receiver.mjs'), { env: { PORT: String(port) } });
+  await new Promise((resolve) => child.once('message', resolve));
+  const base = `http://127.0.0.1:${port}`;
+  return {
+    child,
+    url: `${base}/webhooks`,
+    stats: async () => (await fetch(`${base}/stats`)).json(),
+    reset: () => fetch(`${base}/reset`, { method: 'POST' }),
+  };
+}
+
+/** JSON over HTTP to the API, with a keep-alive pool. */
+export function apiClient(baseUrl) {
+  const agent = new Agent({ connections: 64, keepAliveTimeout: 30_000 });
+  const call = async (method, path, body, headers = {}) => {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      dispatcher: agent,
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  };
+  return { call, close: () => agent.close() };
+}

@@ -1,0 +1,48 @@
+// The merchant side of `npm run bench`, in its own process so that it does not share a core's
+// time with the code under test. Answers 200 to every webhook and remembers when each event came.
+import { createServer } from 'node:http';
+
+const arrivals = new Map(); // event id -> [arrival ms, completion ms from the body]
+let deliveries = 0;
+
+const server = createServer((request, response) => {
+  if (request.method === 'GET' && request.url === '/stats') {
+    const latencies = [...arrivals.values()].map(([arrived, completed]) => arrived - completed);
+    const times = [...arrivals.values()].map(([arrived]) => arrived);
+    response.end(
+      JSON.stringify({
+        deliveries,
+        distinct: arrivals.size,
+        latencies,
+        first: times.length ? Math.min(...times) : null,
+        last: times.length ? Math.max(...times) : null,
+      }),
+    );
+    return;
+  }
+  if (request.method === 'POST' && request.url === '/reset') {
+    arrivals.clear();
+    deliveries = 0;
+    response.end('{}');
+    return;
+  }
+  const chunks = [];
+  request.on('data', (chunk) => chunks.push(chunk));
+  request.on('end', () => {
+    const now = Date.now();
+    deliveries += 1;
+    const id = request.headers['service-event-id'];
+    if (id && !arrivals.has(id)) {
+      let completedAt = now;
+      try {
+        completedAt = Date.parse(JSON.parse(Buffer.concat(chunks).toString()).data.completedAt);
+      } catch {
+        // not an event body (the ceiling loop): latency is not measured for it
+      }
+      arrivals.set(id, [now, completedAt]);
+    }
+    response.end('ok');
+  });
+});
+server.keepAliveTimeout = 60_000;
+server.listen(Number(process.env.PORT ?? 3199), '127.0.0.1', () => process.send?.('ready'));

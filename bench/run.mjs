@@ -1,0 +1,424 @@
+#!/usr/bin/env node
+// npm run bench: every figure as a ratio against a ceiling measured in the same run on this machine.
+// Starts the built apps as real processes on a fresh database and RabbitMQ vhost of its own,
+// prints a table and writes BENCHMARKS.md. Tunables: BENCH_ROUNDS (3), BENCH_SECONDS (10).
+import autocannon from 'autocannon';
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { Agent } from 'undici';
+import {
+  PG,
+  apiClient,
+  appEnv,
+  freshDatabase,
+  freshVhost,
+  peakRssMiB,
+  root,
+  sleep,
+  startApp,
+  startReceiver,
+  stopApp,
+} from './harness.mjs';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = 50;
+const LATENCY_RATE = 200; // completions per second
+const LATENCY_SECONDS = Number(process.env.BENCH_LATENCY_SECONDS ?? 30);
+const QUEUED_EVENTS = Number(process.env.BENCH_QUEUED_EVENTS ?? 20_000);
+const DB = 'payhook_bench';
+const VHOST = 'payhook_bench';
+const ADMIN = 'bench-admin-token';
+const API_PORT = 3100;
+const RECEIVER_PORT = 3199;
+const API = `http://127.0.0.1:${API_PORT}`;
+const client = apiClient(API);
+const commonEnv = appEnv(DB, VHOST);
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+const percentile = (xs, p) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+};
+const log = (line) => console.log(`[bench] ${line}`);
+
+async function http(method, path, body, headers = {}) {
+  const response = await client.call(method, path, body, headers);
+  if (response.status >= 400)
+    throw new Error(`${method} ${path} → ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body;
+}
+
+// ---------- measurements ----------
+
+let sequence = 0;
+const paymentBody = () => ({
+  orderId: `bench-${process.pid}-${++sequence}-${randomBytes(4).toString('hex')}`,
+  customerId: 'bench-customer',
+  amount: 15000,
+  currency: 'KRW',
+  returnUrl: 'https://shop.example/return',
+});
+
+function cannon(path, headers, makeBody) {
+  return new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url: `${API}${path}`,
+        connections: CONNECTIONS,
+        duration: SECONDS,
+        requests: [
+          {
+            method: 'POST',
+            setupRequest: (request) => {
+              const body = makeBody();
+              return {
+                ...request,
+                headers: { ...headers, 'content-type': 'application/json', 'idempotency-key': body.orderId },
+                body: JSON.stringify(body),
+              };
+            },
+          },
+        ],
+      },
+      (error, result) => {
+        if (error) return reject(error);
+        if (result.non2xx > 0 || result.errors > 0) {
+          return reject(new Error(`${path}: ${result.non2xx} non-2xx answers, ${result.errors} errors`));
+        }
+        resolve({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 });
+      },
+    );
+  });
+}
+
+/** The create statement of PaymentsRepository, replayed with plain pg: the database ceiling. */
+async function databaseCeiling(merchantId) {
+  const pool = new pg.Pool({ connectionString: `${PG}/${DB}`, max: 20 });
+  const deadline = Date.now() + SECONDS * 1000;
+  let done = 0;
+  const worker = async () => {
+    while (Date.now() < deadline) {
+      const body = paymentBody();
+      const id = `pay_${randomBytes(18).toString('base64url')}`;
+      await pool.query(
+        `WITH claim AS (
+           INSERT INTO idempotency_keys AS k
+             (merchant_id, livemode, key, fingerprint, response_status, response_body, created_at, expires_at)
+           VALUES ($1, false, $2, $3, 201, $4, now(), now() + interval '24 hours')
+           ON CONFLICT (merchant_id, livemode, key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint
+             WHERE k.expires_at <= now()
+           RETURNING 1)
+         INSERT INTO payments (id, merchant_id, livemode, order_id, customer_id, amount, currency, status,
+                               return_url, pay_suffix, expires_at, created_at)
+         SELECT $5, $1, false, $6, $7, $8, 'KRW', 'pending', $9, $10, now() + interval '30 minutes', now()
+         WHERE EXISTS (SELECT 1 FROM claim) RETURNING id`,
+        [
+          merchantId,
+          `db-${body.orderId}`,
+          randomBytes(32).toString('hex'),
+          JSON.stringify({ data: { id } }),
+          id,
+          body.orderId,
+          body.customerId,
+          body.amount,
+          body.returnUrl,
+          randomBytes(24).toString('base64url'),
+        ],
+      );
+      done += 1;
+    }
+  };
+  const started = Date.now();
+  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
+  const rps = done / ((Date.now() - started) / 1000);
+  await pool.end();
+  return { rps };
+}
+
+async function rounds(measure) {
+  const results = [];
+  for (let i = 0; i < ROUNDS; i++) results.push(await measure());
+  const pick = (key) => {
+    const values = results.map((r) => r[key]).filter((v) => v !== undefined);
+    return values.length ? { median: median(values), min: Math.min(...values), max: Math.max(...values) } : undefined;
+  };
+  return { rps: pick('rps'), p50: pick('p50'), p99: pick('p99') };
+}
+
+async function completionLatency(key, receiver) {
+  await receiver.reset();
+  const total = LATENCY_RATE * LATENCY_SECONDS;
+  const auth = { authorization: `Bearer ${key}` };
+  log(`creating ${total} payments to complete`);
+  const ids = [];
+  const create = async () => {
+    while (ids.length < total) {
+      const body = paymentBody();
+      const { data } = await http('POST', '/v1/payments', body, { ...auth, 'idempotency-key': body.orderId });
+      ids.push(data.id);
+    }
+  };
+  await Promise.all(Array.from({ length: 20 }, create));
+  log(`completing ${LATENCY_RATE}/s for ${LATENCY_SECONDS} s`);
+  const started = Date.now();
+  const inflight = [];
+  for (let i = 0; i < total; i++) {
+    const due = started + (i * 1000) / LATENCY_RATE;
+    const wait = due - Date.now();
+    if (wait > 0) await sleep(wait);
+    inflight.push(http('POST', `/v1/test-helpers/payments/${ids[i]}/complete`, undefined, auth));
+  }
+  await Promise.all(inflight);
+  const deadline = Date.now() + 60_000;
+  let stats = await receiver.stats();
+  while (stats.distinct < total && Date.now() < deadline) {
+    await sleep(200);
+    stats = await receiver.stats();
+  }
+  return {
+    completed: total,
+    delivered: stats.distinct,
+    duplicates: stats.deliveries - stats.distinct,
+    p50: percentile(stats.latencies, 50),
+    p99: percentile(stats.latencies, 99),
+  };
+}
+
+/** 20,000 events written straight into the tables with their outbox rows, then published by the relay. */
+async function queueEvents(merchantId, count) {
+  const db = new pg.Client({ connectionString: `${PG}/${DB}` });
+  await db.connect();
+  const tag = randomBytes(4).toString('hex');
+  await db.query(
+    `WITH p AS (
+       INSERT INTO payments (id, merchant_id, livemode, order_id, customer_id, amount, currency, status, return_url,
+                             pay_suffix, expires_at, created_at, completed_at)
+       SELECT 'pay_' || $2 || lpad(g::text, 20, '0'), $1, false, 'q-' || $2 || '-' || g, 'bench', 15000, 'KRW',
+              'completed', 'https://shop.example', 's' || $2 || g, now() + interval '1 hour', now(), now()
+       FROM generate_series(1, $3) g RETURNING id, order_id
+     ), e AS (
+       INSERT INTO events (id, merchant_id, livemode, type, payment_id, body, created_at)
+       SELECT 'evt_' || substr(id, 5), $1, false, 'payment.completed', id,
+              json_build_object('id', 'evt_' || substr(id, 5), 'type', 'payment.completed',
+                'createdAt', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                'data', json_build_object('paymentId', id, 'orderId', order_id, 'amount', 15000, 'currency', 'KRW',
+                  'completedAt', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))::text,
+              now()
+       FROM p RETURNING id
+     )
+     INSERT INTO outbox (routing_key, message_type, payload)
+     SELECT 'webhook.deliver', 'webhook.delivery-requested.v1',
+            json_build_object('type', 'webhook.delivery-requested.v1', 'eventId', id, 'retryStep', 0,
+                              'manual', false, 'requestedAt', now())::text
+     FROM e`,
+    [merchantId, tag, count],
+  );
+  for (;;) {
+    const { rows } = await db.query(`SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL`);
+    if (rows[0].n === 0) break;
+    await sleep(200);
+  }
+  await db.end();
+}
+
+async function dispatcherThroughput(instances, merchantId, receiver) {
+  await receiver.reset();
+  await queueEvents(merchantId, QUEUED_EVENTS);
+  log(`${QUEUED_EVENTS} events queued; starting ${instances} dispatcher(s)`);
+  const dispatchers = [];
+  for (let i = 0; i < instances; i++) {
+    const port = 3101 + i;
+    dispatchers.push(
+      await startApp(
+        'webhook-dispatcher',
+        { ...commonEnv, DISPATCHER_PORT: String(port) },
+        `http://127.0.0.1:${port}/health`,
+      ),
+    );
+  }
+  let stats = await receiver.stats();
+  const deadline = Date.now() + 300_000;
+  while (stats.distinct < QUEUED_EVENTS && Date.now() < deadline) {
+    await sleep(250);
+    stats = await receiver.stats();
+  }
+  const rss = Math.max(...dispatchers.map((d) => peakRssMiB(d.pid)));
+  log(`delivered ${stats.distinct}; stopping the dispatcher(s)`);
+  await Promise.all(dispatchers.map((dispatcher) => stopApp(dispatcher)));
+  const seconds = (stats.last - stats.first) / 1000;
+  return { rps: stats.distinct / seconds, delivered: stats.distinct, rss };
+}
+
+/** A plain undici keep-alive POST loop to the same receiver, 10 at a time: the delivery ceiling. */
+async function deliveryCeiling(receiver) {
+  await receiver.reset();
+  const client = new Agent({ connections: 10, keepAliveTimeout: 30_000 });
+  const body = JSON.stringify({ id: 'evt_x', type: 'payment.completed', data: { amount: 15000 } });
+  let next = 0;
+  const started = Date.now();
+  const worker = async () => {
+    while (next < QUEUED_EVENTS) {
+      const n = next++;
+      const response = await fetch(receiver.url, {
+        method: 'POST',
+        dispatcher: client,
+        headers: {
+          'content-type': 'application/json',
+          'service-event-id': `evt_ceiling_${n}`,
+          'service-signature': 't=1,v1=x',
+        },
+        body,
+      });
+      await response.text();
+    }
+  };
+  await Promise.all(Array.from({ length: 10 }, worker));
+  const rps = QUEUED_EVENTS / ((Date.now() - started) / 1000);
+  await client.close();
+  return { rps };
+}
+
+// ---------- report ----------
+
+const fmt = (n, digits = 0) =>
+  n === undefined ? '–' : n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const range = (m, digits = 0) => (m ? `${fmt(m.median, digits)} (${fmt(m.min, digits)}–${fmt(m.max, digits)})` : '–');
+const verdict = (ok) => (ok ? 'met' : '**missed**');
+
+function machine() {
+  const pgVersion = execFileSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-tAc', 'SHOW server_version'])
+    .toString()
+    .trim();
+  let rabbit = 'unknown';
+  try {
+    rabbit = execFileSync('rabbitmqctl', ['version']).toString().trim();
+  } catch {
+    // not on PATH
+  }
+  return `${os.cpus().length} × ${os.cpus()[0].model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}; Node ${process.version}, PostgreSQL ${pgVersion}, RabbitMQ ${rabbit}`;
+}
+
+async function main() {
+  await freshDatabase(DB);
+  freshVhost(VHOST);
+  const receiver = await startReceiver(RECEIVER_PORT);
+  const api = await startApp(
+    'payments-api',
+    { ...commonEnv, PORT: String(API_PORT), ADMIN_TOKEN: ADMIN, RATE_LIMIT_PER_SECOND: '0', PAYHOOK_BENCH_ECHO: '1' },
+    `${API}/health`,
+  );
+  try {
+    const adminAuth = { authorization: `Bearer ${ADMIN}` };
+    const merchant = (await http('POST', '/admin/v1/merchants', { name: 'Bench Shop' }, adminAuth)).data;
+    const key = (await http('POST', `/admin/v1/merchants/${merchant.id}/api-keys`, { mode: 'test' }, adminAuth)).data
+      .key;
+    await http('PUT', '/v1/webhook-endpoint', { url: receiver.url }, { authorization: `Bearer ${key}` });
+    const auth = { authorization: `Bearer ${key}` };
+
+    log(`framework ceiling: POST /bench/echo, ${CONNECTIONS} connections, ${ROUNDS} × ${SECONDS} s`);
+    const echo = await rounds(() => cannon('/bench/echo', auth, paymentBody));
+    log(`database ceiling: the create statement over plain pg, ${CONNECTIONS} concurrent`);
+    const database = await rounds(() => databaseCeiling(merchant.id));
+    log(`create: POST /v1/payments, ${CONNECTIONS} connections`);
+    const create = await rounds(() => cannon('/v1/payments', auth, paymentBody));
+
+    const dispatcher = await startApp(
+      'webhook-dispatcher',
+      { ...commonEnv, DISPATCHER_PORT: '3101' },
+      'http://127.0.0.1:3101/health',
+    );
+    const latency = await completionLatency(key, receiver);
+    const dispatcherRssLatency = peakRssMiB(dispatcher.pid);
+    await stopApp(dispatcher);
+
+    log('delivery ceiling: undici keep-alive POST loop, 10 at a time');
+    const ceiling = await rounds(() => deliveryCeiling(receiver));
+    log('dispatcher throughput, 1 instance');
+    const one = await rounds(() => dispatcherThroughput(1, merchant.id, receiver));
+    log('dispatcher throughput, 2 instances');
+    const two = await rounds(() => dispatcherThroughput(2, merchant.id, receiver));
+    const apiRss = peakRssMiB(api.pid);
+
+    const lowerCeiling = Math.min(echo.rps.median, database.rps.median);
+    const createRatio = create.rps.median / lowerCeiling;
+    const oneRatio = one.rps.median / ceiling.rps.median;
+    const dispatcherRss = dispatcherRssLatency; // the dispatcher's peak during the steady-rate run
+    const rows = [
+      [
+        'Framework ceiling: POST /bench/echo (req/s)',
+        range(echo.rps),
+        `p50 ${range(echo.p50)} ms, p99 ${range(echo.p99)} ms`,
+        '',
+      ],
+      ['Database ceiling: create statement over plain pg (tx/s)', range(database.rps), '', ''],
+      [
+        'Create payment: POST /v1/payments (req/s)',
+        range(create.rps),
+        `${fmt(createRatio, 2)} × lower ceiling; p50 ${range(create.p50)} ms, p99 ${range(create.p99)} ms`,
+        `≥ 0.5 and p99 < 100 ms: ${verdict(createRatio >= 0.5 && create.p99.median < 100)}`,
+      ],
+      [
+        `Completion → webhook at ${LATENCY_RATE}/s for ${LATENCY_SECONDS} s (ms)`,
+        `p50 ${fmt(latency.p50)}, p99 ${fmt(latency.p99)}`,
+        `${latency.delivered}/${latency.completed} delivered, ${latency.duplicates} duplicates`,
+        `p50 ≤ 50, p99 ≤ 250, none lost: ${verdict(latency.p50 <= 50 && latency.p99 <= 250 && latency.delivered === latency.completed)}`,
+      ],
+      ['Delivery ceiling: undici keep-alive loop, 10 in flight (req/s)', range(ceiling.rps), '', ''],
+      [
+        `Dispatcher, 1 instance, ${QUEUED_EVENTS.toLocaleString('en-US')} queued (deliveries/s)`,
+        range(one.rps),
+        `${fmt(oneRatio, 2)} × delivery ceiling`,
+        `≥ 0.5: ${verdict(oneRatio >= 0.5)}`,
+      ],
+      [
+        'Dispatcher, 2 instances (deliveries/s)',
+        range(two.rps),
+        `${fmt(two.rps.median / ceiling.rps.median, 2)} × delivery ceiling`,
+        '',
+      ],
+      [
+        'Peak RSS (MiB)',
+        `api ${fmt(apiRss)}, dispatcher ${fmt(dispatcherRss)}`,
+        'VmHWM of each process',
+        `≤ 256 each: ${verdict(apiRss <= 256 && dispatcherRss <= 256)}`,
+      ],
+    ];
+    const table = [
+      '| measure | median (min–max) | ratio and detail | target |',
+      '|---|---|---|---|',
+      ...rows.map((r) => `| ${r.join(' | ')} |`),
+    ].join('\n');
+    console.log(`\n${table}\n`);
+    const report = `# Benchmarks
+
+Produced by \`npm run bench\` (${ROUNDS} rounds of ${SECONDS} s for the HTTP figures; medians with min–max).
+Every figure is set against a ceiling measured in the same run on the same machine: the framework
+ceiling is a bare JSON echo route in the same Nest/express app and middleware; the database ceiling
+is the create statement replayed over plain \`pg\` with the same concurrency; the delivery ceiling is
+a plain undici keep-alive POST loop to the same receiver with 10 requests in flight (the dispatcher's
+per-endpoint limit per instance). Load is generated on the same machine (autocannon, 50 connections),
+so the load generator competes with the code under test for the same cores.
+
+- Machine: ${machine()}
+- Command: \`npm run bench\` (${new Date().toISOString().slice(0, 10)})
+
+${table}
+`;
+    writeFileSync(join(root, 'BENCHMARKS.md'), report);
+    log('wrote BENCHMARKS.md');
+  } finally {
+    await stopApp(api);
+    receiver.child.kill();
+    await client.close();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,122 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+/** libs are reached only through their index: `@payhook/<lib>`, never a path into them. */
+const noDeepLibImports = {
+  group: ['**/libs/*/src/**', '@payhook/*/**'],
+  message: 'Import a lib as @payhook/<lib>, never past its index.ts.',
+};
+const noApps = { group: ['**/apps/**'], message: 'libs never import apps.' };
+const frameworkOf = (who) =>
+  ['@nestjs/*', 'typeorm', 'pg', 'amqplib', 'amqp-connection-manager', 'express'].map((name) => ({
+    group: [name],
+    message: `${who} import no framework.`,
+  }));
+const framework = frameworkOf('contracts and signing');
+const otherApp = (app) => ({
+  group: [`**/${app}/**`],
+  message: 'The two apps never import each other; share code through libs/.',
+});
+
+export default tseslint.config(
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      'jest.config.js',
+      'eslint.config.mjs',
+      'scripts/**',
+      'bench/**',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      // Nest's abstract-class tokens and module classes are empty on purpose.
+      '@typescript-eslint/no-extraneous-class': 'off',
+      'no-restricted-imports': ['error', { patterns: [noDeepLibImports] }],
+    },
+  },
+  {
+    files: ['apps/payments-api/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noDeepLibImports, otherApp('webhook-dispatcher')] }] },
+  },
+  {
+    files: ['apps/webhook-dispatcher/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noDeepLibImports, otherApp('payments-api')] }] },
+  },
+  {
+    files: ['libs/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [noApps, { group: ['@payhook/*/**'], message: noDeepLibImports.message }] },
+      ],
+    },
+  },
+  {
+    files: ['libs/contracts/**', 'libs/signing/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [noApps, ...framework, { group: ['@payhook/*'], message: 'contracts and signing stand alone.' }] },
+      ],
+    },
+  },
+  {
+    // The merchant SDK runs in any Node server: node built-ins, signing and contracts, nothing else of ours.
+    files: ['libs/sdk/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            noApps,
+            ...frameworkOf('The sdk (usable without Nest) must'),
+            { group: ['@payhook/*/**'], message: noDeepLibImports.message },
+            {
+              group: ['@payhook/*', '!@payhook/signing', '!@payhook/contracts'],
+              message: 'The sdk builds only on @payhook/signing and @payhook/contracts.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The example merchant is what a merchant writes: it reaches payhook only through the public SDK.
+    files: ['examples/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/apps/**', '**/libs/**'], message: 'The example uses payhook only through @payhook/sdk.' },
+            { group: ['@payhook/*', '!@payhook/sdk'], message: 'The example uses payhook only through @payhook/sdk.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.spec.ts', '**/*.integration-spec.ts', 'test/**'],
+    rules: {
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/require-await': 'off',
+      '@typescript-eslint/unbound-method': 'off',
+      'no-restricted-imports': 'off',
+    },
+  },
+);

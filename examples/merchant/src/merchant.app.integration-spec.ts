@@ -1,0 +1,375 @@
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+} from 'node:http';
+import { type AddressInfo } from 'node:net';
+
+import { newId, type PaymentCompletedEvent } from '@payhook/contracts';
+import { signWebhook } from '@payhook/signing';
+import { Client } from 'pg';
+import request from 'supertest';
+
+import { POSTGRES_URL } from '../../../test/support/test-env';
+import { createMerchantApp, type MerchantApp } from './merchant.app';
+
+const SECRET = 'whsec_example_merchant_test';
+const PUBLIC_URL = 'http://shop.example';
+const silent = { log: () => undefined, warn: () => undefined, error: () => undefined };
+
+interface PaymentRequest {
+  headers: IncomingHttpHeaders;
+  body: { orderId: string; customerId: string; amount: number; currency: string; returnUrl: string };
+}
+
+/** Plays payhook's POST /v1/payments: records what it was sent and answers like the real API. */
+class FakePayhook {
+  readonly requests: PaymentRequest[] = [];
+  /** Set to make the next create answer with this error instead. */
+  failNext: { status: number; code: string } | undefined;
+  private server: Server | undefined;
+
+  async start(): Promise<string> {
+    this.server = createServer((req, res) => {
+      let raw = '';
+      req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
+      req.on('end', () => {
+        if (req.method !== 'POST' || req.url !== '/v1/payments') {
+          res.writeHead(404).end();
+          return;
+        }
+        const body = JSON.parse(raw) as PaymentRequest['body'];
+        this.requests.push({ headers: req.headers, body });
+        const failure = this.failNext;
+        this.failNext = undefined;
+        res.setHeader('Content-Type', 'application/json');
+        if (failure) {
+          res.writeHead(failure.status).end(
+            JSON.stringify({
+              error: { type: 'invalid_request_error', code: failure.code, message: 'no', requestId: 'req_1' },
+            }),
+          );
+          return;
+        }
+        const id = newId('payment');
+        res.writeHead(201).end(
+          JSON.stringify({
+            data: {
+              id,
+              orderId: body.orderId,
+              amount: body.amount,
+              currency: 'KRW',
+              status: 'pending',
+              payUrl: `http://pay.example/p/${id.slice(4)}`,
+              expiresAt: new Date(Date.now() + 1_800_000).toISOString(),
+            },
+          }),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+}
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+async function admin<T>(run: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: withDatabase(POSTGRES_URL, 'postgres') });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+}
+
+function eventFor(order: { orderId: string; paymentId: string; amount: number }): PaymentCompletedEvent {
+  const now = new Date().toISOString();
+  return {
+    id: newId('event'),
+    type: 'payment.completed',
+    createdAt: now,
+    data: {
+      paymentId: order.paymentId,
+      orderId: order.orderId,
+      amount: order.amount,
+      currency: 'KRW',
+      completedAt: now,
+    },
+  };
+}
+
+describe('example merchant (createMerchantApp)', () => {
+  const databaseName = `example_merchant_${randomBytes(4).toString('hex')}_test`;
+  const databaseUrl = withDatabase(POSTGRES_URL, databaseName);
+  const payhook = new FakePayhook();
+  let merchant: MerchantApp;
+  let db: Client;
+
+  beforeAll(async () => {
+    await admin((client) => client.query(`CREATE DATABASE "${databaseName}"`));
+    const payhookBaseUrl = await payhook.start();
+    merchant = await createMerchantApp({
+      payhookBaseUrl,
+      apiKey: 'svc_test_example',
+      webhookSecret: () => SECRET,
+      databaseUrl,
+      publicUrl: `${PUBLIC_URL}/`,
+      logger: silent,
+    });
+    db = new Client({ connectionString: databaseUrl });
+    await db.connect();
+  });
+
+  afterAll(async () => {
+    await db?.end();
+    await merchant?.close();
+    await payhook.stop();
+    await admin((client) => client.query(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`));
+  });
+
+  async function placeOrder(amount = 15000) {
+    const res = await request(merchant.app).post('/orders').send({ amount }).expect(303);
+    const created = payhook.requests.at(-1);
+    if (!created) throw new Error('no payment was created');
+    const { rows } = await db.query<{ payment_id: string }>('SELECT payment_id FROM orders WHERE id = $1', [
+      created.body.orderId,
+    ]);
+    return { res, created, orderId: created.body.orderId, paymentId: rows[0].payment_id, amount };
+  }
+
+  function deliver(body: string, headers: { signature?: string; eventId?: string }) {
+    const req = request(merchant.app).post('/webhooks').set('Content-Type', 'application/json');
+    if (headers.signature !== undefined) req.set('Service-Signature', headers.signature);
+    if (headers.eventId !== undefined) req.set('Service-Event-Id', headers.eventId);
+    return req.send(body);
+  }
+
+  function deliverSigned(event: PaymentCompletedEvent, t = Math.floor(Date.now() / 1000)) {
+    const body = JSON.stringify(event);
+    return deliver(body, { signature: signWebhook(SECRET, body, t), eventId: event.id });
+  }
+
+  async function orderStatus(orderId: string): Promise<string> {
+    const { rows } = await db.query<{ status: string }>('SELECT status FROM orders WHERE id = $1', [orderId]);
+    return rows[0].status;
+  }
+
+  async function creditedRows(eventId: string): Promise<number> {
+    const { rows } = await db.query('SELECT 1 FROM credited_events WHERE event_id = $1', [eventId]);
+    return rows.length;
+  }
+
+  describe('POST /orders', () => {
+    it('creates the order and a payment for it, and sends the customer to payUrl with 303', async () => {
+      const { res, created, orderId, paymentId } = await placeOrder(15000);
+      expect(res.headers.location).toMatch(/^http:\/\/pay\.example\/p\//);
+      expect(paymentId).toMatch(/^pay_/);
+      expect(created.body).toEqual({
+        orderId,
+        customerId: 'guest',
+        amount: 15000,
+        currency: 'KRW',
+        returnUrl: `${PUBLIC_URL}/orders/${orderId}/return`,
+      });
+      expect(created.headers.authorization).toBe('Bearer svc_test_example');
+      expect(created.headers['idempotency-key']).toBe(`order-${orderId}`);
+      await expect(orderStatus(orderId)).resolves.toBe('awaiting_payment');
+    });
+
+    it('answers JSON {orderId, payUrl} when asked for JSON', async () => {
+      const res = await request(merchant.app)
+        .post('/orders')
+        .set('Accept', 'application/json')
+        .send({ amount: 2500, customerId: 'customer-7' })
+        .expect(201);
+      const created = payhook.requests.at(-1);
+      expect(res.body).toEqual({ orderId: created?.body.orderId, payUrl: expect.stringMatching(/^http:\/\/pay/) });
+      expect(created?.body.customerId).toBe('customer-7');
+    });
+
+    it('takes a form post from the shop page', async () => {
+      await request(merchant.app).post('/orders').type('form').send('amount=700').expect(303);
+      expect(payhook.requests.at(-1)?.body.amount).toBe(700);
+    });
+
+    it.each([[0], [-5], [1.5], ['15000x'], [null], [10_000_000_001]])('refuses amount %p with 400', async (amount) => {
+      const before = payhook.requests.length;
+      await request(merchant.app).post('/orders').send({ amount }).expect(400);
+      expect(payhook.requests).toHaveLength(before);
+    });
+
+    it('answers 502 when payhook refuses the payment, without retrying a 4xx', async () => {
+      const before = payhook.requests.length;
+      payhook.failNext = { status: 400, code: 'parameter_invalid' };
+      await request(merchant.app).post('/orders').send({ amount: 100 }).expect(502);
+      expect(payhook.requests).toHaveLength(before + 1);
+    });
+  });
+
+  describe('POST /webhooks', () => {
+    it('credits a correctly signed payment.completed once', async () => {
+      const order = await placeOrder(15000);
+      const event = eventFor(order);
+      const res = await deliverSigned(event).expect(200);
+      expect(res.body).toMatchObject({ outcome: 'credited' });
+      await expect(orderStatus(order.orderId)).resolves.toBe('paid');
+      await expect(creditedRows(event.id)).resolves.toBe(1);
+    });
+
+    it('answers 200 to the same event again (a retry, fresh signature) and credits nothing more', async () => {
+      const order = await placeOrder(9000);
+      const event = eventFor(order);
+      await deliverSigned(event).expect(200);
+      const again = await deliverSigned(event, Math.floor(Date.now() / 1000) + 1).expect(200);
+      expect(again.body).toMatchObject({ outcome: 'duplicate' });
+      await expect(creditedRows(event.id)).resolves.toBe(1);
+      await expect(orderStatus(order.orderId)).resolves.toBe('paid');
+    });
+
+    it('answers 200 to both of two simultaneous deliveries of one event, and credits once', async () => {
+      const order = await placeOrder(4000);
+      const event = eventFor(order);
+      const answers = await Promise.all([deliverSigned(event), deliverSigned(event), deliverSigned(event)]);
+      expect(answers.map((res) => res.status)).toEqual([200, 200, 200]);
+      expect(answers.map((res) => (res.body as { outcome: string }).outcome).sort()).toEqual([
+        'credited',
+        'duplicate',
+        'duplicate',
+      ]);
+      await expect(creditedRows(event.id)).resolves.toBe(1);
+    });
+
+    it('refuses a bad signature with 400 and credits nothing', async () => {
+      const order = await placeOrder(12000);
+      const event = eventFor(order);
+      const body = JSON.stringify(event);
+      const t = Math.floor(Date.now() / 1000);
+      await deliver(body, { signature: signWebhook('whsec_someone_else', body, t), eventId: event.id }).expect(400);
+      await expect(creditedRows(event.id)).resolves.toBe(0);
+      await expect(orderStatus(order.orderId)).resolves.toBe('awaiting_payment');
+    });
+
+    it('refuses a tampered body (signed for another amount) with 400', async () => {
+      const order = await placeOrder(12000);
+      const event = eventFor(order);
+      const signed = JSON.stringify({ ...event, data: { ...event.data, amount: 1 } });
+      const header = signWebhook(SECRET, signed);
+      await deliver(JSON.stringify(event), { signature: header, eventId: event.id }).expect(400);
+      await expect(creditedRows(event.id)).resolves.toBe(0);
+    });
+
+    it('refuses a stale timestamp (a valid HMAC, 10 minutes old) with 400', async () => {
+      const order = await placeOrder(13000);
+      const event = eventFor(order);
+      const res = await deliverSigned(event, Math.floor(Date.now() / 1000) - 600).expect(400);
+      expect(res.body).toEqual({ error: 'timestamp_out_of_tolerance' });
+      await expect(creditedRows(event.id)).resolves.toBe(0);
+      await expect(orderStatus(order.orderId)).resolves.toBe('awaiting_payment');
+    });
+
+    describe('refuses the malformed headers of the review scenario with 400', () => {
+      it.each([
+        ['missing', () => undefined],
+        ['v1=…,t=… order', (t: number, v1: string) => `v1=${v1},t=${t}`],
+        ['uppercase hex', (t: number, v1: string) => `t=${t},v1=${v1.toUpperCase()}`],
+        ['a space after the comma', (t: number, v1: string) => `t=${t}, v1=${v1}`],
+        ['no v1', (t: number) => `t=${t}`],
+      ])('%s', async (_case, build: (t: number, v1: string) => string | undefined) => {
+        const order = await placeOrder(3000);
+        const event = eventFor(order);
+        const body = JSON.stringify(event);
+        const t = Math.floor(Date.now() / 1000);
+        const v1 = signWebhook(SECRET, body, t).split('v1=')[1];
+        await deliver(body, { signature: build(t, v1), eventId: event.id }).expect(400);
+        await expect(creditedRows(event.id)).resolves.toBe(0);
+      });
+    });
+
+    it('refuses a Service-Event-Id that differs from the body id', async () => {
+      const order = await placeOrder(3000);
+      const event = eventFor(order);
+      const body = JSON.stringify(event);
+      await deliver(body, { signature: signWebhook(SECRET, body), eventId: newId('event') }).expect(400);
+      await expect(creditedRows(event.id)).resolves.toBe(0);
+    });
+
+    it('answers 200 to an event for an order it does not know (the integration test pays its own orders)', async () => {
+      const event = eventFor({ orderId: 'itest-order-1', paymentId: newId('payment'), amount: 1000 });
+      const res = await deliverSigned(event).expect(200);
+      expect(res.body).toMatchObject({ outcome: 'not_credited' });
+      await expect(creditedRows(event.id)).resolves.toBe(1);
+    });
+
+    it('does not mark an order paid for another amount', async () => {
+      const order = await placeOrder(50000);
+      const res = await deliverSigned(eventFor({ ...order, amount: 500 })).expect(200);
+      expect(res.body).toMatchObject({ outcome: 'not_credited' });
+      await expect(orderStatus(order.orderId)).resolves.toBe('awaiting_payment');
+    });
+
+    it('answers 413 to a body over 64 KiB', async () => {
+      const body = JSON.stringify({ padding: 'x'.repeat(70_000) });
+      await deliver(body, { signature: signWebhook(SECRET, body) }).expect(413);
+    });
+
+    it('answers 413 to a chunked body (no Content-Length) that grows past 64 KiB', async () => {
+      const server = merchant.app.listen(0, '127.0.0.1');
+      await once(server, 'listening');
+      try {
+        const { port } = server.address() as AddressInfo;
+        const req = httpRequest({ port, host: '127.0.0.1', method: 'POST', path: '/webhooks' });
+        req.setHeader('Content-Type', 'application/json');
+        req.setHeader('Service-Signature', signWebhook(SECRET, 'x'));
+        for (let i = 0; i < 4; i++) req.write('x'.repeat(30_000));
+        req.end();
+        const [res] = (await once(req, 'response')) as [IncomingMessage];
+        res.resume();
+        expect(req.getHeader('content-length')).toBeUndefined();
+        expect(res.statusCode).toBe(413);
+      } finally {
+        server.close();
+      }
+    });
+  });
+
+  describe('GET /orders/:id/return', () => {
+    it('shows the status from the database, not from the query', async () => {
+      const order = await placeOrder(15000);
+      const waiting = await request(merchant.app)
+        .get(`/orders/${order.orderId}/return?paymentId=${order.paymentId}&status=completed`)
+        .expect(200);
+      expect(waiting.text).toContain('waiting for payment');
+      expect(waiting.text).toContain('₩15,000');
+
+      await deliverSigned(eventFor(order)).expect(200);
+      const paid = await request(merchant.app).get(`/orders/${order.orderId}/return`).expect(200);
+      expect(paid.text).toContain('<strong>paid</strong>');
+    });
+
+    it('escapes what the query says', async () => {
+      const order = await placeOrder(1000);
+      const res = await request(merchant.app)
+        .get(`/orders/${order.orderId}/return?status=${encodeURIComponent('<script>x</script>')}`)
+        .expect(200);
+      expect(res.text).not.toContain('<script>');
+    });
+
+    it('answers 404 for an unknown order', async () => {
+      await request(merchant.app).get('/orders/ord_unknown/return').expect(404);
+    });
+  });
+});

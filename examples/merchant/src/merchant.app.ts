@@ -1,0 +1,266 @@
+import { randomBytes } from 'node:crypto';
+
+import {
+  PayhookApiError,
+  PayhookClient,
+  PayhookConnectionError,
+  rawJsonBody,
+  verifyWebhook,
+  WEBHOOK_HEADERS,
+  WebhookVerificationError,
+  type PaymentCompletedEvent,
+  type RequestWithRawBody,
+} from '@payhook/sdk';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { Pool } from 'pg';
+
+export interface MerchantAppOptions {
+  /** Where payhook's API answers, e.g. http://localhost:3000. */
+  payhookBaseUrl: string;
+  /** A payhook API key, `svc_test_…` while integrating. */
+  apiKey: string;
+  /** The webhook signing secret (`whsec_…`); a function lets a rotated secret take effect without a restart. */
+  webhookSecret: string | (() => string);
+  /** This merchant's own Postgres database (it must exist). */
+  databaseUrl: string;
+  /** Where customers reach this server; the return URL sent to payhook is built from it. */
+  publicUrl: string;
+  /** Where the app writes one line per notable event; console by default. */
+  logger?: Pick<Console, 'log' | 'warn' | 'error'>;
+}
+
+export interface MerchantApp {
+  app: express.Express;
+  /** Closes the database pool; close the HTTP server first. */
+  close(): Promise<void>;
+}
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS orders (
+    id text PRIMARY KEY,
+    amount bigint NOT NULL CHECK (amount > 0),
+    status text NOT NULL DEFAULT 'awaiting_payment',
+    payment_id text,
+    created_at timestamptz NOT NULL DEFAULT now()
+  );
+  CREATE TABLE IF NOT EXISTS credited_events (
+    event_id text PRIMARY KEY,
+    order_id text NOT NULL,
+    credited_at timestamptz NOT NULL DEFAULT now()
+  );
+`;
+
+const MAX_AMOUNT = 10_000_000_000;
+
+interface OrderRow {
+  id: string;
+  amount: string;
+  status: 'awaiting_payment' | 'paid';
+  payment_id: string | null;
+}
+
+/** What the webhook did: credited the order, recorded an event that matched no order, or saw a repeat. */
+export type CreditOutcome = 'credited' | 'not_credited' | 'duplicate';
+
+/**
+ * A small merchant server built on @payhook/sdk: it sells orders, sends the customer to payhook's payment
+ * screen, and marks an order paid when a verified payment.completed webhook arrives, once per event id.
+ */
+export async function createMerchantApp(options: MerchantAppOptions): Promise<MerchantApp> {
+  const logger = options.logger ?? console;
+  const publicUrl = options.publicUrl.replace(/\/+$/, '');
+  const secret = () => (typeof options.webhookSecret === 'function' ? options.webhookSecret() : options.webhookSecret);
+  const payhook = new PayhookClient({ apiKey: options.apiKey, baseUrl: options.payhookBaseUrl });
+
+  const pool = new Pool({ connectionString: options.databaseUrl, max: 10 });
+  try {
+    await pool.query(SCHEMA);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+
+  const app = express();
+  app.disable('x-powered-by');
+
+  app.get('/', (_req, res) => {
+    res.type('html').send(
+      page(
+        'Example shop',
+        `<form method="post" action="/orders">
+           <label>Amount (KRW) <input name="amount" type="number" min="1" value="15000" required></label>
+           <button type="submit">Pay with payhook</button>
+         </form>`,
+      ),
+    );
+  });
+
+  // Orders take ordinary parsed bodies: JSON from scripts, a form from the page above.
+  app.post(
+    '/orders',
+    express.json({ limit: '16kb' }),
+    express.urlencoded({ extended: false, limit: '16kb' }),
+    async (req: Request, res: Response) => {
+      const body: unknown = req.body;
+      const amount = parseAmount(isRecord(body) ? body.amount : undefined);
+      if (amount === undefined) {
+        res.status(400).json({ error: `amount must be a whole number of won from 1 to ${MAX_AMOUNT}` });
+        return;
+      }
+      const customerId =
+        isRecord(body) && typeof body.customerId === 'string' && body.customerId !== '' ? body.customerId : 'guest';
+
+      // 1. The order exists in our database before payhook hears of it.
+      const orderId = `ord_${randomBytes(12).toString('hex')}`;
+      await pool.query('INSERT INTO orders (id, amount) VALUES ($1, $2)', [orderId, amount]);
+
+      // 2. One payment per order: the key is derived from the order, so any retry replays, never pays twice.
+      let payUrl: string;
+      try {
+        const payment = await payhook.createPayment(
+          { orderId, customerId, amount, currency: 'KRW', returnUrl: `${publicUrl}/orders/${orderId}/return` },
+          { idempotencyKey: `order-${orderId}` },
+        );
+        await pool.query('UPDATE orders SET payment_id = $2 WHERE id = $1', [orderId, payment.id]);
+        payUrl = payment.payUrl;
+      } catch (error) {
+        if (!(error instanceof PayhookApiError || error instanceof PayhookConnectionError)) throw error;
+        logger.error(`order ${orderId}: creating the payment failed: ${error.message}`);
+        res.status(502).json({ error: 'The payment could not be started; please try again.', orderId });
+        return;
+      }
+
+      // 3. Send the customer to payhook's payment screen (or hand the URL to a script that asked for JSON).
+      if (req.accepts(['text/html', 'application/json']) === 'application/json') {
+        res.status(201).json({ orderId, payUrl });
+      } else {
+        res.redirect(303, payUrl);
+      }
+    },
+  );
+
+  // Where payhook sends the customer back. The query (paymentId, status) is only a hint anyone can type:
+  // the order is paid when our database says so, and only a verified webhook writes that.
+  app.get('/orders/:id/return', async (req: Request<{ id: string }>, res: Response) => {
+    const { rows } = await pool.query<OrderRow>('SELECT id, amount, status, payment_id FROM orders WHERE id = $1', [
+      req.params.id,
+    ]);
+    const order = rows[0];
+    res.set('Cache-Control', 'no-store');
+    if (!order) {
+      res.status(404).type('html').send(page('Order not found', '<p>We do not know this order.</p>'));
+      return;
+    }
+    const amount = `₩${Number(order.amount).toLocaleString('en-US')}`;
+    const reported = typeof req.query.status === 'string' ? req.query.status : undefined;
+    const body =
+      order.status === 'paid'
+        ? `<p>Thank you! Order <code>${escapeHtml(order.id)}</code> (${amount}) is <strong>paid</strong>.</p>`
+        : `<p>Order <code>${escapeHtml(order.id)}</code> (${amount}) is <strong>waiting for payment</strong>.</p>
+           ${reported ? `<p>The payment screen reported: ${escapeHtml(reported)}.</p>` : ''}
+           <p>This page refreshes until payhook confirms the payment.</p>`;
+    const refresh = order.status === 'paid' ? '' : '<meta http-equiv="refresh" content="3">';
+    res.type('html').send(page(`Order ${order.id}`, body, refresh));
+  });
+
+  // payhook's webhook. The body is kept as raw bytes (no JSON parser on this route): the signature covers them.
+  app.post('/webhooks', rawJsonBody({ limitBytes: 64 * 1024 }), async (req: Request, res: Response) => {
+    const { rawBody } = req as Request & RequestWithRawBody;
+    let event: PaymentCompletedEvent;
+    try {
+      event = verifyWebhook(rawBody, req.get(WEBHOOK_HEADERS.signature), secret(), {
+        eventIdHeader: req.get(WEBHOOK_HEADERS.eventId),
+      });
+    } catch (error) {
+      if (!(error instanceof WebhookVerificationError)) throw error;
+      // Forged, tampered, stale or malformed: refuse it and credit nothing.
+      logger.warn(`webhook refused: ${error.reason}`);
+      res.status(400).json({ error: error.reason });
+      return;
+    }
+
+    const outcome = await creditOnce(pool, event);
+    logger.log(`webhook ${event.id} for order ${event.data.orderId}: ${outcome}`);
+    // 200 for a repeat too: the event is handled, and anything else would only make payhook send it again.
+    res.status(200).json({ received: true, outcome });
+  });
+
+  app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) {
+      next(error);
+      return;
+    }
+    const status = httpStatusOf(error);
+    if (status >= 500) logger.error(error);
+    // A 5xx to a webhook makes payhook retry it later, which is what we want after a database hiccup.
+    res.status(status).json({ error: status >= 500 ? 'internal error' : 'bad request' });
+  });
+
+  return { app, close: () => pool.end() };
+}
+
+/**
+ * Records the event id and marks its order paid, in one transaction. The primary key on event_id makes the
+ * insert a no-op for an id already seen, so concurrent or repeated deliveries of one event credit at most once.
+ */
+export async function creditOnce(pool: Pool, event: PaymentCompletedEvent): Promise<CreditOutcome> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const inserted = await client.query(
+      'INSERT INTO credited_events (event_id, order_id) VALUES ($1, $2) ON CONFLICT (event_id) DO NOTHING',
+      [event.id, event.data.orderId],
+    );
+    let outcome: CreditOutcome = 'duplicate';
+    if (inserted.rowCount === 1) {
+      // Only the amount we asked for pays the order; an order already paid stays paid once.
+      const paid = await client.query(
+        `UPDATE orders SET status = 'paid', payment_id = $2
+          WHERE id = $1 AND amount = $3 AND status <> 'paid'`,
+        [event.data.orderId, event.data.paymentId, event.data.amount],
+      );
+      outcome = paid.rowCount === 1 ? 'credited' : 'not_credited';
+    }
+    await client.query('COMMIT');
+    return outcome;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+function parseAmount(value: unknown): number | undefined {
+  const amount = typeof value === 'string' && /^\d{1,11}$/.test(value) ? Number(value) : value;
+  if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount < 1 || amount > MAX_AMOUNT) {
+    return undefined;
+  }
+  return amount;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function httpStatusOf(error: unknown): number {
+  const status = isRecord(error) ? (error.status ?? error.statusCode) : undefined;
+  return typeof status === 'number' && status >= 400 && status < 600 ? status : 500;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+function page(title: string, body: string, head = ''): string {
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">${head}
+<title>${escapeHtml(title)}</title></head>
+<body style="font-family: system-ui, sans-serif; max-width: 32rem; margin: 3rem auto; padding: 0 1rem">
+<h1>${escapeHtml(title)}</h1>
+${body}
+</body>
+</html>
+`;
+}

@@ -1,0 +1,43 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { hashApiKey } from './api-key';
+import { ApiKeyResolver, RATE_LIMIT_PER_SECOND, type AuthContext } from './auth-context';
+import { RateLimiter } from './rate-limiter';
+import { TtlCache } from './ttl-cache';
+
+/**
+ * Resolved keys are cached briefly to spare the create path a round trip; the TTL is what
+ * bounds how long a revoked key keeps working (DESIGN.md §6: at most 5 s).
+ */
+export const API_KEY_CACHE_TTL_MS = 2_000;
+
+/**
+ * The one key cache and rate limiter of an API instance. Nest builds a guard per module that uses
+ * it, so this state lives in a singleton provider instead: a key's limit must not multiply by the
+ * number of route families.
+ */
+@Injectable()
+export class ApiKeyAuthenticator {
+  private readonly cache = new TtlCache<AuthContext>(API_KEY_CACHE_TTL_MS);
+  private readonly rateLimiter: RateLimiter;
+
+  constructor(
+    private readonly resolver: ApiKeyResolver,
+    @Inject(RATE_LIMIT_PER_SECOND) ratePerSecond: number,
+  ) {
+    this.rateLimiter = new RateLimiter(ratePerSecond);
+  }
+
+  async resolve(key: string): Promise<AuthContext | null> {
+    const keyHash = hashApiKey(key);
+    const cached = this.cache.get(keyHash);
+    if (cached) return cached;
+    const resolved = await this.resolver.resolve(keyHash);
+    if (resolved) this.cache.set(keyHash, resolved);
+    return resolved;
+  }
+
+  /** 0 when the key may make this request; otherwise the seconds to wait. */
+  takeToken(keyId: string): number {
+    return this.rateLimiter.take(keyId);
+  }
+}

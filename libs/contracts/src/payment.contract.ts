@@ -1,0 +1,24 @@
+export const PAYMENT_STATUSES = ['pending', 'completed', 'failed', 'canceled', 'expired'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+export const CURRENCY = 'KRW';
+export const MIN_AMOUNT = 1;
+export const MAX_AMOUNT = 10_000_000_000;
+
+/** The payment as create returns it (spec §2.1). */
+export interface CreatedPaymentView {
+  id: string;
+  orderId: string;
+  amount: number;
+  currency: typeof CURRENCY;
+  status: PaymentStatus;
+  payUrl: string;
+  expiresAt: string;
+}
+
+/** The payment as get and list return it (DESIGN.md §4). */
+export interface PaymentView extends CreatedPaymentView {
+  createdAt: string;
+  completedAt: string | null;
+  livemode: boolean;
+}

@@ -1,0 +1,3 @@
+export * from './amqp-connection';
+export * from './amqp.module';
+export * from './webhook-topology';

@@ -1,0 +1,80 @@
+import type { ConfirmChannel } from 'amqplib';
+import { namespaced } from './amqp-connection';
+
+export const WEBHOOK_DELIVER_ROUTING_KEY = 'webhook.deliver';
+
+/** Names of everything the webhook path uses on the broker, under one namespace. */
+export interface WebhookTopology {
+  /** Direct exchange the outbox relay publishes delivery requests to. */
+  exchange: string;
+  deliverRoutingKey: string;
+  /** Competing consumers (webhook-dispatcher instances) read this durable queue. */
+  deliveryQueue: string;
+  /** Poison messages (unparseable, unknown event) end here for a person to look at. */
+  deadLetterExchange: string;
+  deadLetterQueue: string;
+  /** Short wait for work put back because its endpoint already has enough in flight. */
+  deferQueue: string;
+  deferDelayMs: number;
+}
+
+export function webhookTopology(namespace: string): WebhookTopology {
+  return {
+    exchange: namespaced(namespace, 'webhooks'),
+    deliverRoutingKey: WEBHOOK_DELIVER_ROUTING_KEY,
+    deliveryQueue: namespaced(namespace, 'webhook-deliveries'),
+    deadLetterExchange: namespaced(namespace, 'webhooks.dead-letter'),
+    deadLetterQueue: namespaced(namespace, 'webhook-deliveries.dead'),
+    deferQueue: namespaced(namespace, 'webhook-wait.defer'),
+    deferDelayMs: 1_000,
+  };
+}
+
+/**
+ * The retry wait for one step of WEBHOOK_RETRY_SCHEDULE: messages sit here with a per-message
+ * expiration and are dead-lettered back to the delivery queue when it runs out. The wait lives in
+ * RabbitMQ, so it survives any dispatcher restart.
+ */
+export function retryWaitQueue(namespace: string, delayMs: number): string {
+  return namespaced(namespace, `webhook-wait.${delayMs}ms`);
+}
+
+const backToDelivery = (topology: WebhookTopology): Record<string, string> => ({
+  'x-dead-letter-exchange': topology.exchange,
+  'x-dead-letter-routing-key': topology.deliverRoutingKey,
+});
+
+/**
+ * Declares (idempotently) the durable exchange, delivery queue and dead-letter place. Both apps call
+ * it: the relay must never publish before the queue exists, or the broker would drop the message.
+ */
+export async function declareWebhookTopology(channel: ConfirmChannel, topology: WebhookTopology): Promise<void> {
+  await channel.assertExchange(topology.exchange, 'direct', { durable: true });
+  await channel.assertExchange(topology.deadLetterExchange, 'fanout', { durable: true });
+  await channel.assertQueue(topology.deadLetterQueue, { durable: true });
+  await channel.bindQueue(topology.deadLetterQueue, topology.deadLetterExchange, '');
+  await channel.assertQueue(topology.deliveryQueue, {
+    durable: true,
+    arguments: { 'x-dead-letter-exchange': topology.deadLetterExchange },
+  });
+  await channel.bindQueue(topology.deliveryQueue, topology.exchange, topology.deliverRoutingKey);
+}
+
+/** The dispatcher's extra queues: one wait queue per retry delay and the defer queue. */
+export async function declareRetryQueues(
+  channel: ConfirmChannel,
+  namespace: string,
+  topology: WebhookTopology,
+  delaysMs: number[],
+): Promise<void> {
+  for (const delayMs of new Set(delaysMs)) {
+    await channel.assertQueue(retryWaitQueue(namespace, delayMs), {
+      durable: true,
+      arguments: backToDelivery(topology),
+    });
+  }
+  await channel.assertQueue(topology.deferQueue, {
+    durable: true,
+    arguments: { ...backToDelivery(topology), 'x-message-ttl': topology.deferDelayMs },
+  });
+}

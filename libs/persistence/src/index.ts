@@ -1,0 +1,6 @@
+export * from './data-source';
+export * from './database-url';
+export * from './ensure-database';
+export * from './pg-errors';
+export * from './sql';
+export * from './typeorm-root.module';

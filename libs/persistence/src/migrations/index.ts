@@ -1,0 +1,12 @@
+import { InitialSchema1763700000000 } from './1763700000000-initial-schema';
+import { Webhooks1763800000000 } from './1763800000000-webhooks';
+import { IntegrationTests1763900000000 } from './1763900000000-integration-tests';
+import { Console1764000000000 } from './1764000000000-console';
+
+/** Listed explicitly: bundled builds cannot glob, and the order is the history. */
+export const MIGRATIONS = [
+  InitialSchema1763700000000,
+  Webhooks1763800000000,
+  IntegrationTests1763900000000,
+  Console1764000000000,
+];

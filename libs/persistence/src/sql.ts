@@ -1,0 +1,46 @@
+import type { Pool, PoolClient } from 'pg';
+import type { DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+
+/** Runs one parameterised statement and returns its rows. */
+export type Sql = <T = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<T[]>;
+
+function poolOf(db: DataSource): Pool {
+  return (db.driver as PostgresDriver).master as Pool;
+}
+
+/**
+ * One statement on the data source's pool, returning its rows whatever the command (TypeORM's
+ * `query()` shapes UPDATE results differently). Hot paths use it to skip a query runner.
+ */
+export async function sqlRows<T>(
+  db: DataSource,
+  text: string,
+  params: unknown[] = [],
+  /** A name makes it a prepared statement: Postgres parses and plans it once per connection. */
+  name?: string,
+): Promise<T[]> {
+  const result = await poolOf(db).query(name ? { name, text, values: params } : { text, values: params });
+  return result.rows as T[];
+}
+
+/** Runs `work` in one transaction on one pooled connection: committed if it resolves, else rolled back. */
+export async function inTransaction<R>(db: DataSource, work: (sql: Sql) => Promise<R>): Promise<R> {
+  const client: PoolClient = await poolOf(db).connect();
+  const sql: Sql = async <T>(text: string, params: unknown[] = []) => (await client.query(text, params)).rows as T[];
+  let broken: Error | undefined;
+  try {
+    await client.query('BEGIN');
+    const result = await work(sql);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    // A connection that cannot even roll back is destroyed rather than returned to the pool.
+    await client.query('ROLLBACK').catch((rollbackError: unknown) => {
+      broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+    });
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}

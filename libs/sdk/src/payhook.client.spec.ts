@@ -1,0 +1,313 @@
+import { type CreatedPaymentView, type PaymentView } from '@payhook/contracts';
+
+import {
+  PayhookApiError,
+  PayhookClient,
+  PayhookConnectionError,
+  type CreatePaymentBody,
+  type PayhookFetch,
+} from './payhook.client';
+
+const BODY: CreatePaymentBody = {
+  orderId: 'order-1001',
+  customerId: 'customer-7',
+  amount: 15000,
+  currency: 'KRW',
+  returnUrl: 'https://shop.example/orders/1001/return',
+};
+
+const CREATED: CreatedPaymentView = {
+  id: 'pay_9hG3kL2mN8pQ4rS7tV1wX5yZ',
+  orderId: 'order-1001',
+  amount: 15000,
+  currency: 'KRW',
+  status: 'pending',
+  payUrl: 'http://localhost:3000/p/abc',
+  expiresAt: '2030-01-01T00:30:00.000Z',
+};
+
+const PAYMENT: PaymentView = { ...CREATED, createdAt: '2030-01-01T00:00:00.000Z', completedAt: null, livemode: false };
+
+type Call = { url: string; method: string; headers: Record<string, string>; body?: string };
+type Reply = Response | Error;
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json', 'Request-Id': 'req_header', ...headers },
+  });
+}
+
+function apiError(status: number, code: string, extra: Record<string, unknown> = {}, headers = {}): Response {
+  return json(
+    status,
+    { error: { type: 'x', code, message: `${code} message`, requestId: 'req_body', ...extra } },
+    headers,
+  );
+}
+
+/** A fetch that answers from a script, one reply per call, and records what it was sent. */
+function fakeFetch(...replies: Reply[]) {
+  const calls: Call[] = [];
+  const fetch = jest.fn<ReturnType<PayhookFetch>, Parameters<PayhookFetch>>(async (url, init) => {
+    calls.push({ url, method: init.method, headers: init.headers, body: init.body });
+    const reply = replies.shift();
+    if (reply === undefined) throw new Error('fake fetch: no reply scripted');
+    if (reply instanceof Error) throw reply;
+    return reply;
+  });
+  return { fetch, calls };
+}
+
+function client(fetch: PayhookFetch, options: Partial<ConstructorParameters<typeof PayhookClient>[0]> = {}) {
+  return new PayhookClient({ apiKey: 'svc_test_abc', fetch, retryBaseDelayMs: 1, ...options });
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (error: unknown) => error,
+  );
+}
+
+describe('PayhookClient', () => {
+  describe('createPayment', () => {
+    it('POSTs the body with auth, JSON and an Idempotency-Key, and returns the unwrapped payment', async () => {
+      const { fetch, calls } = fakeFetch(json(201, { data: CREATED }));
+      await expect(client(fetch, { baseUrl: 'http://api.test/' }).createPayment(BODY)).resolves.toEqual(CREATED);
+      expect(calls).toHaveLength(1);
+      const [call] = calls;
+      expect(call.url).toBe('http://api.test/v1/payments');
+      expect(call.method).toBe('POST');
+      expect(JSON.parse(call.body ?? '')).toEqual(BODY);
+      expect(call.headers).toMatchObject({
+        Authorization: 'Bearer svc_test_abc',
+        'Content-Type': 'application/json',
+        Accept: 'application/json',
+      });
+      expect(call.headers['User-Agent']).toMatch(/^payhook-node\//);
+      expect(call.headers['Idempotency-Key']).toMatch(/^[0-9a-f-]{36}$/);
+    });
+
+    it('uses the caller-given Idempotency-Key', async () => {
+      const { fetch, calls } = fakeFetch(json(201, { data: CREATED }));
+      await client(fetch).createPayment(BODY, { idempotencyKey: 'order-1001' });
+      expect(calls[0].headers['Idempotency-Key']).toBe('order-1001');
+    });
+
+    it('makes a fresh random key per call', async () => {
+      const { fetch, calls } = fakeFetch(json(201, { data: CREATED }), json(201, { data: CREATED }));
+      const payhook = client(fetch);
+      await payhook.createPayment(BODY);
+      await payhook.createPayment(BODY);
+      expect(calls[0].headers['Idempotency-Key']).not.toBe(calls[1].headers['Idempotency-Key']);
+    });
+
+    it('sends the same generated Idempotency-Key and body on every retry', async () => {
+      const { fetch, calls } = fakeFetch(
+        new TypeError('fetch failed'),
+        apiError(500, 'internal_error'),
+        apiError(409, 'idempotency_key_in_use'),
+        json(201, { data: CREATED }),
+      );
+      await expect(client(fetch).createPayment(BODY)).resolves.toEqual(CREATED);
+      expect(calls).toHaveLength(4);
+      const keys = new Set(calls.map((call) => call.headers['Idempotency-Key']));
+      expect(keys.size).toBe(1);
+      expect(new Set(calls.map((call) => call.body)).size).toBe(1);
+    });
+
+    it.each([
+      [400, 'parameter_invalid'],
+      [401, 'api_key_invalid'],
+      [403, 'live_mode_locked'],
+      [404, 'resource_not_found'],
+      [409, 'order_already_active'],
+      [413, 'payload_too_large'],
+      [422, 'idempotency_key_reused'],
+    ])('does not retry %i %s', async (status, code) => {
+      const { fetch, calls } = fakeFetch(apiError(status, code, { param: 'amount' }));
+      const error = await rejection(client(fetch).createPayment(BODY));
+      expect(calls).toHaveLength(1);
+      expect(error).toBeInstanceOf(PayhookApiError);
+      expect(error).toMatchObject({
+        name: 'PayhookApiError',
+        status,
+        code,
+        message: `${code} message`,
+        param: 'amount',
+        requestId: 'req_body',
+      });
+    });
+
+    it('gives up after maxRetries and throws the last API error', async () => {
+      const { fetch, calls } = fakeFetch(
+        apiError(503, 'internal_error'),
+        apiError(502, 'internal_error'),
+        apiError(500, 'internal_error', { requestId: 'req_last' }),
+      );
+      const error = await rejection(client(fetch, { maxRetries: 2 }).createPayment(BODY));
+      expect(calls).toHaveLength(3);
+      expect(error).toMatchObject({ status: 500, code: 'internal_error', requestId: 'req_last' });
+    });
+
+    it('throws a PayhookConnectionError when the API never answers', async () => {
+      const { fetch, calls } = fakeFetch(new TypeError('fetch failed'), new TypeError('fetch failed'));
+      const error = await rejection(client(fetch, { maxRetries: 1 }).createPayment(BODY));
+      expect(calls).toHaveLength(2);
+      expect(error).toBeInstanceOf(PayhookConnectionError);
+      expect((error as Error).message).toContain('POST http://localhost:3000/v1/payments');
+    });
+
+    it('does not retry at all with maxRetries 0', async () => {
+      const { fetch, calls } = fakeFetch(apiError(500, 'internal_error'));
+      await expect(client(fetch, { maxRetries: 0 }).createPayment(BODY)).rejects.toBeInstanceOf(PayhookApiError);
+      expect(calls).toHaveLength(1);
+    });
+
+    it('reports a body that is not the API JSON as unexpected_response with the header request id', async () => {
+      const html = new Response('<html>Bad gateway</html>', { status: 502, headers: { 'Request-Id': 'req_h' } });
+      const { fetch } = fakeFetch(html);
+      const error = await rejection(client(fetch, { maxRetries: 0 }).createPayment(BODY));
+      expect(error).toMatchObject({ status: 502, code: 'unexpected_response', requestId: 'req_h' });
+    });
+
+    it('retries an HTML 502 from a proxy', async () => {
+      const { fetch, calls } = fakeFetch(new Response('<html>', { status: 502 }), json(201, { data: CREATED }));
+      await expect(client(fetch).createPayment(BODY)).resolves.toEqual(CREATED);
+      expect(calls).toHaveLength(2);
+    });
+  });
+
+  describe('waiting between retries', () => {
+    beforeEach(() => jest.useFakeTimers());
+    afterEach(() => {
+      jest.useRealTimers();
+      jest.restoreAllMocks();
+    });
+
+    it('honours Retry-After seconds on 429, with the same key', async () => {
+      const { fetch, calls } = fakeFetch(
+        apiError(429, 'rate_limited', {}, { 'Retry-After': '2' }),
+        json(201, { data: CREATED }),
+      );
+      const result = client(fetch, { retryBaseDelayMs: 10_000 }).createPayment(BODY);
+      await jest.advanceTimersByTimeAsync(1_999);
+      expect(calls).toHaveLength(1);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(calls).toHaveLength(2);
+      await expect(result).resolves.toEqual(CREATED);
+      expect(calls[1].headers['Idempotency-Key']).toBe(calls[0].headers['Idempotency-Key']);
+    });
+
+    it('honours Retry-After as an HTTP date', async () => {
+      jest.setSystemTime(new Date('2030-01-01T00:00:00.000Z'));
+      const { fetch, calls } = fakeFetch(
+        apiError(429, 'rate_limited', {}, { 'Retry-After': 'Tue, 01 Jan 2030 00:00:03 GMT' }),
+        json(200, { data: PAYMENT }),
+      );
+      const result = client(fetch).getPayment(PAYMENT.id);
+      await jest.advanceTimersByTimeAsync(2_999);
+      expect(calls).toHaveLength(1);
+      await jest.advanceTimersByTimeAsync(1);
+      await expect(result).resolves.toEqual(PAYMENT);
+    });
+
+    it('does not sleep through a Retry-After over a minute: the 429 is thrown', async () => {
+      const { fetch, calls } = fakeFetch(apiError(429, 'rate_limited', {}, { 'Retry-After': '3600' }));
+      await expect(client(fetch).createPayment(BODY)).rejects.toMatchObject({ status: 429, code: 'rate_limited' });
+      expect(calls).toHaveLength(1);
+    });
+
+    it('backs off exponentially from retryBaseDelayMs, with jitter of at most half a step', async () => {
+      jest.spyOn(Math, 'random').mockReturnValue(0.999_999);
+      const { fetch, calls } = fakeFetch(
+        apiError(500, 'internal_error'),
+        apiError(500, 'internal_error'),
+        json(201, { data: CREATED }),
+      );
+      const result = client(fetch, { retryBaseDelayMs: 100 }).createPayment(BODY);
+      await jest.advanceTimersByTimeAsync(99);
+      expect(calls).toHaveLength(1);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(calls).toHaveLength(2);
+      await jest.advanceTimersByTimeAsync(199);
+      expect(calls).toHaveLength(2);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(calls).toHaveLength(3);
+      await expect(result).resolves.toEqual(CREATED);
+    });
+  });
+
+  describe('getPayment', () => {
+    it('GETs the payment by id, without an Idempotency-Key, and returns it unwrapped', async () => {
+      const { fetch, calls } = fakeFetch(json(200, { data: PAYMENT }));
+      await expect(client(fetch).getPayment(PAYMENT.id)).resolves.toEqual(PAYMENT);
+      expect(calls[0]).toMatchObject({ method: 'GET', url: `http://localhost:3000/v1/payments/${PAYMENT.id}` });
+      expect(calls[0].headers['Idempotency-Key']).toBeUndefined();
+      expect(calls[0].headers['Content-Type']).toBeUndefined();
+      expect(calls[0].body).toBeUndefined();
+    });
+
+    it('escapes the id into one path segment', async () => {
+      const { fetch, calls } = fakeFetch(apiError(404, 'resource_not_found'));
+      await expect(client(fetch).getPayment('../admin?x=1')).rejects.toMatchObject({ status: 404 });
+      expect(calls[0].url).toBe('http://localhost:3000/v1/payments/..%2Fadmin%3Fx%3D1');
+    });
+
+    it('retries a network error', async () => {
+      const { fetch, calls } = fakeFetch(new TypeError('fetch failed'), json(200, { data: PAYMENT }));
+      await expect(client(fetch).getPayment(PAYMENT.id)).resolves.toEqual(PAYMENT);
+      expect(calls).toHaveLength(2);
+    });
+  });
+
+  describe('listPayments', () => {
+    it('sends the filters as query parameters and returns the page', async () => {
+      const page = { data: [PAYMENT], hasMore: true, nextCursor: 'cur_1' };
+      const { fetch, calls } = fakeFetch(json(200, page));
+      await expect(
+        client(fetch).listPayments({
+          status: ['pending', 'completed'],
+          orderId: 'order-1001',
+          createdFrom: new Date('2030-01-01T00:00:00.000Z'),
+          createdTo: '2030-01-02T00:00:00.000Z',
+          limit: 50,
+          cursor: 'cur_0',
+        }),
+      ).resolves.toEqual(page);
+      const url = new URL(calls[0].url);
+      expect(url.pathname).toBe('/v1/payments');
+      expect(Object.fromEntries(url.searchParams)).toEqual({
+        status: 'pending,completed',
+        orderId: 'order-1001',
+        createdFrom: '2030-01-01T00:00:00.000Z',
+        createdTo: '2030-01-02T00:00:00.000Z',
+        limit: '50',
+        cursor: 'cur_0',
+      });
+    });
+
+    it('sends no query string without filters', async () => {
+      const { fetch, calls } = fakeFetch(json(200, { data: [], hasMore: false, nextCursor: null }));
+      await client(fetch).listPayments();
+      expect(calls[0].url).toBe('http://localhost:3000/v1/payments');
+    });
+  });
+
+  it('uses globalThis.fetch by default', async () => {
+    const spy = jest.spyOn(globalThis, 'fetch').mockResolvedValue(json(200, { data: PAYMENT }));
+    await expect(new PayhookClient({ apiKey: 'svc_test_abc' }).getPayment(PAYMENT.id)).resolves.toEqual(PAYMENT);
+    expect(spy).toHaveBeenCalledTimes(1);
+    spy.mockRestore();
+  });
+
+  it('refuses bad options when constructed', () => {
+    expect(() => new PayhookClient({ apiKey: '' })).toThrow(TypeError);
+    expect(() => new PayhookClient({ apiKey: 'k', maxRetries: -1 })).toThrow(RangeError);
+    expect(() => new PayhookClient({ apiKey: 'k', baseUrl: 'not a url' })).toThrow('baseUrl must be');
+    expect(() => new PayhookClient({ apiKey: 'k', baseUrl: 'ftp://x' })).toThrow('baseUrl must be');
+  });
+});

@@ -1,0 +1,296 @@
+import { randomUUID } from 'node:crypto';
+
+import {
+  PAYHOOK_VERSION,
+  type CreatedPaymentView,
+  type ListEnvelope,
+  type PaymentStatus,
+  type PaymentView,
+} from '@payhook/contracts';
+
+/** The parts of the WHATWG fetch the client uses; `globalThis.fetch` fits, and so does a test fake. */
+export type PayhookFetch = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal },
+) => Promise<PayhookFetchResponse>;
+
+export interface PayhookFetchResponse {
+  status: number;
+  headers: { get(name: string): string | null };
+  text(): Promise<string>;
+}
+
+export interface PayhookClientOptions {
+  /** `svc_test_…` or `svc_live_…`. */
+  apiKey: string;
+  baseUrl?: string;
+  /** Retries after the first attempt, for failures that are safe to retry. */
+  maxRetries?: number;
+  fetch?: PayhookFetch;
+  /** First backoff step; doubles per retry, with jitter, up to 10 s. A Retry-After header overrides it. */
+  retryBaseDelayMs?: number;
+  /** One attempt's limit; a timed-out attempt counts as a network error. */
+  timeoutMs?: number;
+}
+
+export interface CreatePaymentBody {
+  orderId: string;
+  customerId: string;
+  amount: number;
+  currency: 'KRW';
+  returnUrl: string;
+}
+
+export interface CreatePaymentOptions {
+  /**
+   * Sent as Idempotency-Key. Derive it from your own order (and attempt) so that a retry after a crash or a
+   * timeout cannot create a second payment. When omitted, a random key is made once per call and reused by
+   * every retry of that call.
+   */
+  idempotencyKey?: string;
+}
+
+export interface ListPaymentsQuery {
+  status?: PaymentStatus | readonly PaymentStatus[];
+  orderId?: string;
+  customerId?: string;
+  /** Inclusive. */
+  createdFrom?: string | Date;
+  /** Exclusive. */
+  createdTo?: string | Date;
+  /** 1–100, 20 by default. */
+  limit?: number;
+  /** `nextCursor` of the previous page. */
+  cursor?: string;
+}
+
+/** An error answer of the payments API (DESIGN.md §3), or an answer that was not the API's JSON at all. */
+export class PayhookApiError extends Error {
+  override readonly name = 'PayhookApiError';
+
+  constructor(
+    readonly status: number,
+    /** An ErrorCode of DESIGN.md §3, or `unexpected_response` when the body was not an API error. */
+    readonly code: string,
+    message: string,
+    readonly param: string | undefined,
+    readonly requestId: string | undefined,
+  ) {
+    super(message);
+  }
+}
+
+/** The API could not be reached (connection refused, reset, DNS, timeout) on any attempt. */
+export class PayhookConnectionError extends Error {
+  override readonly name = 'PayhookConnectionError';
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+const MAX_BACKOFF_MS = 10_000;
+/** A Retry-After longer than this is not slept through: the error is returned to the caller instead. */
+const MAX_RETRY_AFTER_MS = 60_000;
+const USER_AGENT = `payhook-node/${PAYHOOK_VERSION}`;
+
+type Outcome<T> =
+  { kind: 'success'; value: T } | { kind: 'retry'; error: Error; delayMs?: number } | { kind: 'fail'; error: Error };
+
+/**
+ * A small typed client for the payments API. Every call retries what is safe to retry: network errors and
+ * timeouts, 5xx, 429 (after its Retry-After) and 409 `idempotency_key_in_use`. Other 4xx answers are the
+ * caller's to fix and are thrown at once as PayhookApiError.
+ */
+export class PayhookClient {
+  private readonly apiKey: string;
+  private readonly baseUrl: string;
+  private readonly maxRetries: number;
+  private readonly fetch: PayhookFetch;
+  private readonly retryBaseDelayMs: number;
+  private readonly timeoutMs: number;
+
+  constructor({
+    apiKey,
+    baseUrl = 'http://localhost:3000',
+    maxRetries = 3,
+    fetch = globalThis.fetch,
+    retryBaseDelayMs = 200,
+    timeoutMs = 30_000,
+  }: PayhookClientOptions) {
+    if (typeof apiKey !== 'string' || apiKey === '') throw new TypeError('PayhookClient needs an apiKey');
+    if (!Number.isSafeInteger(maxRetries) || maxRetries < 0) {
+      throw new RangeError('maxRetries must be a non-negative integer');
+    }
+    if (!Number.isFinite(retryBaseDelayMs) || retryBaseDelayMs < 0) {
+      throw new RangeError('retryBaseDelayMs must be a non-negative number');
+    }
+    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new RangeError('timeoutMs must be a positive number');
+    this.apiKey = apiKey;
+    this.baseUrl = normalizeBaseUrl(baseUrl);
+    this.maxRetries = maxRetries;
+    // Called as a plain function: some fetch implementations refuse to run with another `this`.
+    this.fetch = (url, init) => fetch(url, init);
+    this.retryBaseDelayMs = retryBaseDelayMs;
+    this.timeoutMs = timeoutMs;
+  }
+
+  /** POST /v1/payments. The same Idempotency-Key goes with every retry, so at most one payment is made. */
+  async createPayment(body: CreatePaymentBody, options: CreatePaymentOptions = {}): Promise<CreatedPaymentView> {
+    const idempotencyKey = options.idempotencyKey ?? randomUUID();
+    const envelope = await this.request<{ data: CreatedPaymentView }>('POST', '/v1/payments', {
+      body: JSON.stringify(body),
+      idempotencyKey,
+    });
+    return envelope.data;
+  }
+
+  /** GET /v1/payments/{id}. */
+  async getPayment(id: string): Promise<PaymentView> {
+    const envelope = await this.request<{ data: PaymentView }>('GET', `/v1/payments/${encodeURIComponent(id)}`);
+    return envelope.data;
+  }
+
+  /** GET /v1/payments: one page, newest first; pass `nextCursor` back as `cursor` while `hasMore`. */
+  async listPayments(query: ListPaymentsQuery = {}): Promise<ListEnvelope<PaymentView>> {
+    const params = new URLSearchParams();
+    const { status, orderId, customerId, createdFrom, createdTo, limit, cursor } = query;
+    if (status !== undefined) params.set('status', typeof status === 'string' ? status : status.join(','));
+    if (orderId !== undefined) params.set('orderId', orderId);
+    if (customerId !== undefined) params.set('customerId', customerId);
+    if (createdFrom !== undefined) params.set('createdFrom', toIso(createdFrom));
+    if (createdTo !== undefined) params.set('createdTo', toIso(createdTo));
+    if (limit !== undefined) params.set('limit', String(limit));
+    if (cursor !== undefined) params.set('cursor', cursor);
+    const search = params.toString();
+    return this.request<ListEnvelope<PaymentView>>('GET', `/v1/payments${search ? `?${search}` : ''}`);
+  }
+
+  private async request<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    { body, idempotencyKey }: { body?: string; idempotencyKey?: string } = {},
+  ): Promise<T> {
+    const headers: Record<string, string> = {
+      Authorization: `Bearer ${this.apiKey}`,
+      Accept: 'application/json',
+      'User-Agent': USER_AGENT,
+    };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    if (idempotencyKey !== undefined) headers['Idempotency-Key'] = idempotencyKey;
+
+    for (let attempt = 0; ; attempt++) {
+      const outcome = await this.attempt<T>(method, `${this.baseUrl}${path}`, headers, body);
+      if (outcome.kind === 'success') return outcome.value;
+      if (outcome.kind === 'fail' || attempt >= this.maxRetries) throw outcome.error;
+      const delayMs = outcome.delayMs ?? this.backoffMs(attempt);
+      if (delayMs > MAX_RETRY_AFTER_MS) throw outcome.error;
+      await sleep(delayMs);
+    }
+  }
+
+  private async attempt<T>(
+    method: string,
+    url: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+  ): Promise<Outcome<T>> {
+    let response: PayhookFetchResponse;
+    let text: string;
+    try {
+      response = await this.fetch(url, { method, headers, body, signal: AbortSignal.timeout(this.timeoutMs) });
+      text = await response.text();
+    } catch (error) {
+      const error_ = new PayhookConnectionError(`${method} ${url} failed: ${describeError(error)}`, { cause: error });
+      return { kind: 'retry', error: error_ };
+    }
+
+    const requestId = response.headers.get('request-id') ?? undefined;
+    const parsed = parseJson(text);
+    if (response.status >= 200 && response.status < 300) {
+      if (isRecord(parsed) && 'data' in parsed) return { kind: 'success', value: parsed as T };
+      return { kind: 'fail', error: unexpected(response.status, requestId) };
+    }
+
+    const error = toApiError(response.status, parsed, requestId);
+    const retryable =
+      response.status === 429 ||
+      response.status >= 500 ||
+      (response.status === 409 && error.code === 'idempotency_key_in_use');
+    if (!retryable) return { kind: 'fail', error };
+    return { kind: 'retry', error, delayMs: retryAfterMs(response.headers.get('retry-after')) };
+  }
+
+  /** Exponential backoff with jitter (50–100 % of the step), so clients that failed together spread out. */
+  private backoffMs(attempt: number): number {
+    const step = Math.min(MAX_BACKOFF_MS, this.retryBaseDelayMs * 2 ** attempt);
+    return Math.round(step * (0.5 + Math.random() / 2));
+  }
+}
+
+function normalizeBaseUrl(baseUrl: string): string {
+  const url = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new TypeError('baseUrl must be an absolute http(s) URL, such as http://localhost:3000');
+  }
+  return url.toString().replace(/\/+$/, '');
+}
+
+function toApiError(status: number, parsed: unknown, headerRequestId: string | undefined): PayhookApiError {
+  const error = isRecord(parsed) && isRecord(parsed.error) ? parsed.error : undefined;
+  if (!error || typeof error.code !== 'string') return unexpected(status, headerRequestId);
+  return new PayhookApiError(
+    status,
+    error.code,
+    typeof error.message === 'string' ? error.message : `payhook answered ${status} ${error.code}`,
+    typeof error.param === 'string' ? error.param : undefined,
+    typeof error.requestId === 'string' ? error.requestId : headerRequestId,
+  );
+}
+
+function unexpected(status: number, requestId: string | undefined): PayhookApiError {
+  return new PayhookApiError(
+    status,
+    'unexpected_response',
+    `payhook answered ${status} with a body that is not the API's JSON`,
+    undefined,
+    requestId,
+  );
+}
+
+/** Retry-After as delay-seconds or an HTTP date (RFC 9110 §10.2.3); undefined when absent or unreadable. */
+function retryAfterMs(header: string | null): number | undefined {
+  if (header === null) return undefined;
+  const value = header.trim();
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function toIso(value: string | Date): string {
+  return typeof value === 'string' ? value : value.toISOString();
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = (error as { cause?: unknown }).cause;
+    return cause instanceof Error ? `${error.message} (${cause.message})` : error.message;
+  }
+  return String(error);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

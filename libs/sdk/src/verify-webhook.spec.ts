@@ -1,0 +1,225 @@
+import { createHmac } from 'node:crypto';
+
+import { type PaymentCompletedEvent } from '@payhook/contracts';
+import { signWebhook } from '@payhook/signing';
+
+import { verifyWebhook, WebhookVerificationError, type WebhookVerificationErrorReason } from './verify-webhook';
+
+const SECRET = 'whsec_sdk_test_secret';
+const NOW = 1_700_000_000;
+const EVENT: PaymentCompletedEvent = {
+  id: 'evt_4kZ2pQ9vN7bX1cR8mT3wY6sL',
+  type: 'payment.completed',
+  createdAt: '2023-11-14T22:13:20.123Z',
+  data: {
+    paymentId: 'pay_9hG3kL2mN8pQ4rS7tV1wX5yZ',
+    orderId: 'order-1001',
+    amount: 15000,
+    currency: 'KRW',
+    completedAt: '2023-11-14T22:13:20.100Z',
+  },
+};
+const BODY = JSON.stringify(EVENT);
+
+function sign(body: Buffer | string, t = NOW, secret = SECRET): string {
+  return signWebhook(secret, body, t);
+}
+
+function reasonOf(run: () => unknown): WebhookVerificationErrorReason | 'no_error' {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof WebhookVerificationError) return error.reason;
+    throw error;
+  }
+  return 'no_error';
+}
+
+function verifyReason(
+  body: Buffer | string,
+  header: string | undefined,
+  options: Parameters<typeof verifyWebhook>[3] = {},
+  secret = SECRET,
+): WebhookVerificationErrorReason | 'no_error' {
+  return reasonOf(() => verifyWebhook(body, header, secret, { nowSeconds: NOW, ...options }));
+}
+
+describe('verifyWebhook', () => {
+  it('returns the typed event for a genuine delivery', () => {
+    const event = verifyWebhook(BODY, sign(BODY), SECRET, { nowSeconds: NOW });
+    expect(event).toEqual(EVENT);
+    expect(event.data.amount).toBe(15000);
+  });
+
+  it('accepts the body as a Buffer, byte for byte', () => {
+    expect(verifyWebhook(Buffer.from(BODY), sign(BODY), SECRET, { nowSeconds: NOW })).toEqual(EVENT);
+  });
+
+  it('accepts a header computed independently with createHmac', () => {
+    const v1 = createHmac('sha256', SECRET).update(`${NOW}.${BODY}`).digest('hex');
+    expect(verifyReason(BODY, `t=${NOW},v1=${v1}`)).toBe('no_error');
+  });
+
+  it('uses the current time when nowSeconds is not given', () => {
+    const fresh = signWebhook(SECRET, BODY);
+    expect(verifyWebhook(BODY, fresh, SECRET)).toEqual(EVENT);
+    expect(reasonOf(() => verifyWebhook(BODY, sign(BODY, NOW), SECRET))).toBe('timestamp_out_of_tolerance');
+  });
+
+  it('keeps multi-byte UTF-8 intact', () => {
+    const body = JSON.stringify({ ...EVENT, data: { ...EVENT.data, orderId: '주문-42' } });
+    const bytes = Buffer.from(body, 'utf8');
+    expect(verifyWebhook(bytes, sign(bytes), SECRET, { nowSeconds: NOW }).data.orderId).toBe('주문-42');
+  });
+
+  it('throws a WebhookVerificationError whose message carries no secret', () => {
+    let caught: unknown;
+    try {
+      verifyWebhook(BODY, sign(BODY, NOW, 'whsec_other'), SECRET, { nowSeconds: NOW });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(WebhookVerificationError);
+    expect(caught).toMatchObject({ name: 'WebhookVerificationError', reason: 'signature_mismatch' });
+    expect((caught as Error).message).not.toContain(SECRET);
+    expect((caught as Error).message).not.toContain('whsec_other');
+  });
+
+  describe('rejects tampering', () => {
+    it('tampered body (amount raised after signing)', () => {
+      const forged = BODY.replace('15000', '1500000');
+      expect(verifyReason(forged, sign(BODY))).toBe('signature_mismatch');
+    });
+
+    it('tampered body (one trailing byte)', () => {
+      expect(verifyReason(`${BODY}\n`, sign(BODY))).toBe('signature_mismatch');
+    });
+
+    it('re-serialized body with the same meaning', () => {
+      expect(verifyReason(JSON.stringify(EVENT, null, 2), sign(BODY))).toBe('signature_mismatch');
+    });
+
+    it('tampered header: one hex digit flipped', () => {
+      const header = sign(BODY);
+      const flipped = header.slice(0, -1) + (header.endsWith('0') ? '1' : '0');
+      expect(verifyReason(BODY, flipped)).toBe('signature_mismatch');
+    });
+
+    it('tampered header: t moved without re-signing', () => {
+      const v1 = sign(BODY).split('v1=')[1];
+      expect(verifyReason(BODY, `t=${NOW - 1},v1=${v1}`)).toBe('signature_mismatch');
+    });
+
+    it('wrong secret', () => {
+      expect(verifyReason(BODY, sign(BODY), {}, 'whsec_wrong')).toBe('signature_mismatch');
+    });
+  });
+
+  describe('timestamp tolerance', () => {
+    it('rejects a stale t with a valid HMAC (the integration test: 10 minutes old)', () => {
+      expect(verifyReason(BODY, sign(BODY, NOW - 600))).toBe('timestamp_out_of_tolerance');
+    });
+
+    it('accepts 300 s either way and rejects 301 s', () => {
+      expect(verifyReason(BODY, sign(BODY, NOW - 300))).toBe('no_error');
+      expect(verifyReason(BODY, sign(BODY, NOW + 300))).toBe('no_error');
+      expect(verifyReason(BODY, sign(BODY, NOW - 301))).toBe('timestamp_out_of_tolerance');
+      expect(verifyReason(BODY, sign(BODY, NOW + 301))).toBe('timestamp_out_of_tolerance');
+    });
+
+    it('honours toleranceSeconds', () => {
+      const header = sign(BODY, NOW - 30);
+      expect(verifyReason(BODY, header, { toleranceSeconds: 30 })).toBe('no_error');
+      expect(verifyReason(BODY, header, { toleranceSeconds: 29 })).toBe('timestamp_out_of_tolerance');
+    });
+
+    it('treats a negative tolerance as a programming error', () => {
+      expect(() => verifyWebhook(BODY, sign(BODY), SECRET, { nowSeconds: NOW, toleranceSeconds: -1 })).toThrow(
+        RangeError,
+      );
+    });
+  });
+
+  describe('rejects malformed headers', () => {
+    const v1 = sign(BODY).split('v1=')[1];
+
+    it.each([
+      ['missing', undefined, 'header_missing'],
+      ['empty', '', 'header_missing'],
+      ['v1 before t', `v1=${v1},t=${NOW}`, 'header_malformed'],
+      ['uppercase hex', `t=${NOW},v1=${v1.toUpperCase()}`, 'header_malformed'],
+      ['a space after the comma', `t=${NOW}, v1=${v1}`, 'header_malformed'],
+      ['no v1', `t=${NOW}`, 'header_malformed'],
+      ['an extra v0', `t=${NOW},v1=${v1},v0=${v1}`, 'header_malformed'],
+      ['63 hex chars', `t=${NOW},v1=${v1.slice(1)}`, 'header_malformed'],
+      ['a trailing newline', `t=${NOW},v1=${v1}\n`, 'header_malformed'],
+    ])('%s', (_case, header, reason) => {
+      expect(verifyReason(BODY, header)).toBe(reason);
+    });
+
+    it('a header array handed over by a lenient HTTP layer', () => {
+      const header = [sign(BODY)] as unknown as string;
+      expect(verifyReason(BODY, header)).toBe('header_malformed');
+    });
+  });
+
+  describe('rejects a signed body that is not a payment.completed event', () => {
+    const withData = (data: Record<string, unknown>) => JSON.stringify({ ...EVENT, data: { ...EVENT.data, ...data } });
+
+    it.each([
+      ['not JSON', '{"id":"evt_1",'],
+      ['a JSON array', JSON.stringify([EVENT])],
+      ['JSON null', 'null'],
+      ['a JSON string', JSON.stringify(BODY)],
+      ['another event type', JSON.stringify({ ...EVENT, type: 'payment.failed' })],
+      ['no id', JSON.stringify({ ...EVENT, id: undefined })],
+      ['an id that is not an event id', JSON.stringify({ ...EVENT, id: 'pay_4kZ2pQ9vN7bX1cR8mT3wY6sL' })],
+      ['no data', JSON.stringify({ ...EVENT, data: undefined })],
+      ['createdAt not a timestamp', JSON.stringify({ ...EVENT, createdAt: 'yesterday' })],
+      ['amount as a string', withData({ amount: '15000' })],
+      ['a fractional amount', withData({ amount: 15000.5 })],
+      ['a zero amount', withData({ amount: 0 })],
+      ['another currency', withData({ currency: 'USD' })],
+      ['an empty orderId', withData({ orderId: '' })],
+      ['a paymentId that is not a payment id', withData({ paymentId: 'order-1' })],
+      ['completedAt missing', withData({ completedAt: undefined })],
+    ])('%s', (_case, body) => {
+      expect(verifyReason(body, sign(body))).toBe('body_invalid');
+    });
+
+    it('bytes that are not valid UTF-8', () => {
+      const bytes = Buffer.concat([Buffer.from(BODY.slice(0, -2)), Buffer.from([0xff]), Buffer.from('"}')]);
+      expect(verifyReason(bytes, sign(bytes))).toBe('body_invalid');
+    });
+
+    it('checks the signature before parsing: an unsigned non-JSON body is a signature failure', () => {
+      expect(verifyReason('not json', sign(BODY))).toBe('signature_mismatch');
+    });
+  });
+
+  describe('Service-Event-Id', () => {
+    it('accepts a header equal to the body id', () => {
+      expect(verifyReason(BODY, sign(BODY), { eventIdHeader: EVENT.id })).toBe('no_error');
+    });
+
+    it.each([
+      ['another id', 'evt_0000000000000000000000'],
+      ['missing although asked for', undefined],
+      ['sent twice', [EVENT.id, EVENT.id]],
+    ])('rejects %s', (_case, eventIdHeader) => {
+      expect(verifyReason(BODY, sign(BODY), { eventIdHeader })).toBe('body_invalid');
+    });
+
+    it('is not checked when the caller does not pass it', () => {
+      expect(verifyReason(BODY, sign(BODY), {})).toBe('no_error');
+    });
+  });
+
+  it('refuses a parsed object instead of the raw bytes, loudly', () => {
+    expect(() => verifyWebhook(EVENT as unknown as string, sign(BODY), SECRET, { nowSeconds: NOW })).toThrow(TypeError);
+  });
+
+  it('refuses an empty secret, loudly', () => {
+    expect(() => verifyWebhook(BODY, sign(BODY), '', { nowSeconds: NOW })).toThrow(TypeError);
+  });
+});

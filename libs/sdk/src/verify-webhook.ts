@@ -1,0 +1,122 @@
+import { TextDecoder } from 'node:util';
+
+import { CURRENCY, isIdOf, MAX_AMOUNT, MIN_AMOUNT, type PaymentCompletedEvent } from '@payhook/contracts';
+import { verifyWebhookSignature, WebhookSignatureError, type WebhookSignatureErrorReason } from '@payhook/signing';
+
+/** Why a delivery was refused: the four signature reasons, or a body that is not a payment.completed event. */
+export type WebhookVerificationErrorReason = WebhookSignatureErrorReason | 'body_invalid';
+
+const BODY_INVALID_MESSAGE = 'Webhook body is not a valid payment.completed event';
+
+/**
+ * Thrown by verifyWebhook for every delivery a merchant must refuse (answer it with a 4xx and credit nothing).
+ * The message is fixed per reason: nothing derived from the secret or the expected signature leaks out.
+ */
+export class WebhookVerificationError extends Error {
+  override readonly name = 'WebhookVerificationError';
+
+  constructor(
+    readonly reason: WebhookVerificationErrorReason,
+    message: string = BODY_INVALID_MESSAGE,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+export interface VerifyWebhookOptions {
+  /** Accepted distance between the signature's `t` and now, in seconds; the spec's 300 by default. */
+  toleranceSeconds?: number;
+  /** The current unix time in seconds; for tests. */
+  nowSeconds?: number;
+  /**
+   * The `Service-Event-Id` request header as the HTTP layer hands it over. When given (even as undefined), it
+   * must equal the body's `id`: the header is not signed, so a mismatch means someone changed it.
+   */
+  eventIdHeader?: string | string[] | undefined;
+}
+
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
+/**
+ * Verifies a payhook webhook delivery and returns its event (spec §5.2, §6.1).
+ *
+ * Pass the raw request bytes exactly as received (see rawJsonBody()), never a re-serialized object: the
+ * signature covers the bytes. The signature is checked first and the body parsed only after it, so nothing
+ * unauthenticated is ever parsed. Throws WebhookVerificationError on any problem; a RangeError or TypeError
+ * means the call itself is wrong (bad tolerance, a parsed object instead of bytes).
+ */
+export function verifyWebhook(
+  rawBody: Buffer | string,
+  signatureHeader: string | undefined,
+  secret: string,
+  options: VerifyWebhookOptions = {},
+): PaymentCompletedEvent {
+  if (!Buffer.isBuffer(rawBody) && typeof rawBody !== 'string') {
+    throw new TypeError(
+      'verifyWebhook needs the raw request body as a Buffer or string; mount rawJsonBody() before any JSON parser',
+    );
+  }
+  if (typeof secret !== 'string' || secret === '') {
+    throw new TypeError('verifyWebhook needs the webhook signing secret (whsec_…)');
+  }
+
+  try {
+    verifyWebhookSignature(rawBody, signatureHeader, secret, {
+      toleranceSeconds: options.toleranceSeconds,
+      nowSeconds: options.nowSeconds,
+    });
+  } catch (error) {
+    if (error instanceof WebhookSignatureError) {
+      throw new WebhookVerificationError(error.reason, error.message, { cause: error });
+    }
+    throw error;
+  }
+
+  const event = parseEvent(rawBody);
+  if ('eventIdHeader' in options && options.eventIdHeader !== event.id) {
+    throw new WebhookVerificationError('body_invalid', 'Service-Event-Id header does not match the event id');
+  }
+  return event;
+}
+
+function parseEvent(rawBody: Buffer | string): PaymentCompletedEvent {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(typeof rawBody === 'string' ? rawBody : STRICT_UTF8.decode(rawBody));
+  } catch (error) {
+    throw new WebhookVerificationError('body_invalid', 'Webhook body is not valid UTF-8 JSON', { cause: error });
+  }
+  if (!isPaymentCompletedEvent(parsed)) throw new WebhookVerificationError('body_invalid');
+  return parsed;
+}
+
+function isPaymentCompletedEvent(value: unknown): value is PaymentCompletedEvent {
+  if (!isRecord(value) || !isRecord(value.data)) return false;
+  const { data } = value;
+  return (
+    typeof value.id === 'string' &&
+    isIdOf('event', value.id) &&
+    value.type === 'payment.completed' &&
+    isTimestamp(value.createdAt) &&
+    typeof data.paymentId === 'string' &&
+    isIdOf('payment', data.paymentId) &&
+    typeof data.orderId === 'string' &&
+    data.orderId.length > 0 &&
+    typeof data.amount === 'number' &&
+    Number.isSafeInteger(data.amount) &&
+    data.amount >= MIN_AMOUNT &&
+    data.amount <= MAX_AMOUNT &&
+    data.currency === CURRENCY &&
+    isTimestamp(data.completedAt)
+  );
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isTimestamp(value: unknown): value is string {
+  return typeof value === 'string' && ISO_TIMESTAMP.test(value) && !Number.isNaN(Date.parse(value));
+}

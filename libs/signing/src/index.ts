@@ -1,0 +1,2 @@
+export * from './signature-header';
+export * from './webhook-signature';

@@ -1,0 +1,2 @@
+export * from './private-address';
+export * from './webhook.http-client';

@@ -1,0 +1,165 @@
+import type { LoggerService } from '@nestjs/common';
+import fc from 'fast-check';
+import { PaymentsApiHarness, paymentBody, type TestMerchant } from '../support/payments-api.harness';
+
+/** Every line the API logs during the run, to prove no secret is ever written out. */
+class CapturingLogger implements LoggerService {
+  readonly lines: string[] = [];
+  private record = (...parts: unknown[]) => this.lines.push(parts.map((part) => JSON.stringify(part) ?? '').join(' '));
+  log = this.record;
+  error = this.record;
+  warn = this.record;
+  debug = this.record;
+  verbose = this.record;
+  fatal = this.record;
+}
+
+const RUNS = 400;
+
+/** A body close to valid, with any field replaced by anything: where parsers and validators break. */
+const nearlyValidBody = fc.record(
+  {
+    orderId: fc.oneof(fc.string(), fc.stringMatching(/^[A-Za-z0-9_.:-]{1,64}$/), fc.anything()),
+    customerId: fc.oneof(fc.string({ unit: 'grapheme' }), fc.anything()),
+    amount: fc.oneof(fc.integer(), fc.double(), fc.bigInt().map(String), fc.constant(1e308), fc.anything()),
+    currency: fc.oneof(fc.constant('KRW'), fc.string()),
+    returnUrl: fc.oneof(
+      fc.webUrl(),
+      fc.string(),
+      fc.constant('javascript:alert(1)'),
+      fc.constant('https://a.example/x\u0000y'),
+    ),
+    extra: fc.anything(),
+  },
+  { requiredKeys: [] },
+);
+
+describe('fuzzing the running API', () => {
+  let api: PaymentsApiHarness;
+  let merchant: TestMerchant;
+  const logger = new CapturingLogger();
+
+  beforeAll(async () => {
+    api = await PaymentsApiHarness.start({ RATE_LIMIT_PER_SECOND: '0' }, logger);
+    merchant = await api.merchantWithKey('test');
+  });
+  afterAll(() => api.stop());
+
+  function expectCleanAnswer(response: { status: number; text: string; headers: Record<string, string> }) {
+    expect(response.status).toBeLessThan(500);
+    expect(response.headers['request-id']).toMatch(/^req_/);
+    expect(response.text).not.toMatch(/\n\s+at |node_modules|Error:/);
+    if (response.status >= 400 && response.headers['content-type']?.startsWith('application/json')) {
+      const body = JSON.parse(response.text) as { error: { code: string; requestId: string } };
+      expect(body.error.requestId).toBe(response.headers['request-id']);
+    }
+  }
+
+  it('answers random create bodies and headers without a 5xx, and rejected ones leave no row', async () => {
+    let created = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(nearlyValidBody, fc.anything()),
+        fc.oneof(fc.string(), fc.constant(undefined)),
+        fc.constantFrom(
+          'application/json',
+          'application/json; charset=utf-8',
+          'text/plain',
+          'application/x-www-form-urlencoded',
+        ),
+        async (body, key, contentType) => {
+          let request = api.as(merchant).post('/v1/payments').set('Content-Type', contentType);
+          if (key !== undefined && /^[\t\x20-\x7e]*$/.test(key)) request = request.set('Idempotency-Key', key);
+          const response = await request.send(JSON.stringify(body) ?? 'undefined');
+          expectCleanAnswer(response);
+          if (response.status === 201 && !response.headers['idempotent-replayed']) created += 1;
+        },
+      ),
+      { numRuns: RUNS },
+    );
+    const rows = await api.sql<{ n: number }>(`SELECT count(*)::int AS n FROM payments WHERE merchant_id = $1`, [
+      merchant.merchantId,
+    ]);
+    expect(rows[0].n).toBe(created);
+  });
+
+  it('answers random raw bytes as bodies without a 5xx', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ maxLength: 256 }), async (bytes) => {
+        const response = await api
+          .as(merchant)
+          .post('/v1/payments')
+          .set('Content-Type', 'application/json')
+          .set('Idempotency-Key', 'raw-bytes')
+          .send(Buffer.from(bytes));
+        expectCleanAnswer(response);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('answers random list queries without a 5xx', async () => {
+    const param = fc.constantFrom(
+      'status',
+      'orderId',
+      'customerId',
+      'createdFrom',
+      'createdTo',
+      'limit',
+      'cursor',
+      'x',
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(param, fc.string()), { maxLength: 4 }), async (pairs) => {
+        const query = new URLSearchParams(pairs).toString();
+        const response = await api.as(merchant).get(`/v1/payments?${query}`);
+        expectCleanAnswer(response);
+        expect([200, 400]).toContain(response.status);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('answers random path ids without a 5xx', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('/v1/payments/', '/v1/events/', '/p/', '/admin/v1/merchants/', '/v1/integration-tests/'),
+        fc.string({ unit: 'binary', minLength: 1, maxLength: 80 }),
+        async (prefix, id) => {
+          const response = await api
+            .http()
+            .get(prefix + encodeURIComponent(id))
+            .set('Authorization', prefix.startsWith('/admin') ? 'Bearer test-admin-token' : `Bearer ${merchant.key}`);
+          expectCleanAnswer(response);
+          expect([400, 404]).toContain(response.status);
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('answers random Authorization headers with 401, never a 5xx', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string(), async (token) => {
+        if (!/^[\t\x20-\x7e]*$/.test(token)) return;
+        const response = await api.http().get('/v1/payments').set('Authorization', `Bearer ${token}`);
+        expectCleanAnswer(response);
+        expect(response.status).toBe(401);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('never writes an API key, signing secret or password to the logs', async () => {
+    const endpoint = await api.as(merchant).put('/v1/webhook-endpoint').send({ url: 'https://shop.example/hooks' });
+    const password = 'correct horse battery staple';
+    await api
+      .admin()
+      .post(`/admin/v1/merchants/${merchant.merchantId}/approve`)
+      .send({ consoleEmail: `${merchant.merchantId}@shop.example`, consolePassword: password });
+    await api.as(merchant).post('/v1/payments').set('Idempotency-Key', 'log-check').send(paymentBody());
+    const secrets = [merchant.key, endpoint.body.data.signingSecret as string, password, 'test-admin-token'];
+    const logged = logger.lines.join('\n');
+    for (const secret of secrets) expect(logged).not.toContain(secret);
+  });
+});

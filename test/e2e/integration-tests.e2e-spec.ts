@@ -1,0 +1,116 @@
+import type { INestApplication } from '@nestjs/common';
+import { isolatedServices, type IsolatedServices } from '../support/isolated-services';
+import { merchantEndpoint, type EndpointFlaw } from '../support/merchant-endpoint';
+import { PaymentsApiHarness, paymentBody } from '../support/payments-api.harness';
+import { pollUntil } from '../support/poll-until';
+import { startDispatcher } from '../support/webhook-dispatcher.harness';
+import { WebhookReceiver } from '../support/webhook-receiver';
+
+const TIMEOUT_MS = 1_000;
+
+describe('integration test (onboarding gate)', () => {
+  let api: PaymentsApiHarness;
+  let dispatcher: INestApplication;
+
+  let services: IsolatedServices;
+
+  beforeAll(async () => {
+    // Its own database and namespace: only this dispatcher, with this timeout, may deliver here.
+    services = await isolatedServices('itest');
+    [api, dispatcher] = await Promise.all([
+      PaymentsApiHarness.start({ ...services.env, WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS) }),
+      startDispatcher({ ...services.env, WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS), WEBHOOK_RETRY_SCHEDULE: '1h' }),
+    ]);
+  });
+  afterAll(async () => {
+    await dispatcher.close();
+    await api.stop();
+    await services.drop();
+  });
+
+  async function approvedMerchantWith(flaw?: EndpointFlaw) {
+    const merchant = await api.merchantWithKey('test');
+    await api
+      .admin()
+      .post(`/admin/v1/merchants/${merchant.merchantId}/approve`)
+      .send({ consoleEmail: `${merchant.merchantId}@shop.example`, consolePassword: 'correct horse battery' })
+      .expect(200);
+    const receiver = await WebhookReceiver.start();
+    let secret = '';
+    receiver.respondWith(merchantEndpoint(() => secret, flaw, TIMEOUT_MS));
+    const endpoint = await api.as(merchant).put('/v1/webhook-endpoint').send({ url: receiver.url }).expect(200);
+    secret = endpoint.body.data.signingSecret;
+    return { merchant, receiver };
+  }
+
+  async function runToEnd(key: string) {
+    const started = await api.as({ key }).post('/v1/integration-tests').expect(202);
+    expect(started.body.data).toEqual({ id: expect.stringMatching(/^itr_/), status: 'running' });
+    const run = await pollUntil(
+      async () => (await api.as({ key }).get(`/v1/integration-tests/${started.body.data.id}`).expect(200)).body.data,
+      (data) => data.status !== 'running',
+      { timeoutMs: 30_000, intervalMs: 200 },
+    );
+    return run as { status: string; scenarios: { name: string; status: string; detail: string }[]; finishedAt: string };
+  }
+
+  it('passes a correct merchant, which then goes live and creates live payments', async () => {
+    const { merchant, receiver } = await approvedMerchantWith();
+    const run = await runToEnd(merchant.key);
+    expect(run.scenarios.map((s) => [s.name, s.status])).toEqual([
+      ['completion', 'passed'],
+      ['retries', 'passed'],
+      ['duplicates', 'passed'],
+      ['review', 'passed'],
+    ]);
+    expect(run.status).toBe('passed');
+    expect(run.finishedAt).toEqual(expect.any(String));
+    const shown = await api.admin().get(`/admin/v1/merchants/${merchant.merchantId}`).expect(200);
+    expect(shown.body.data.status).toBe('live');
+    expect(shown.body.data.latestIntegrationTest).toMatchObject({ status: 'passed' });
+
+    const { key: liveKey } = await api.issueKey(merchant.merchantId, 'live');
+    await api
+      .as({ key: liveKey })
+      .post('/v1/payments')
+      .set('Idempotency-Key', 'first-live')
+      .send(paymentBody())
+      .expect(201);
+    await receiver.stop();
+  });
+
+  it.each([
+    ['any-signature', 'review', /wrong signature/],
+    ['no-timestamp-check', 'review', /timestamp 10 minutes old/],
+    ['duplicate-500', 'retries', /HTTP 500/],
+    ['slow', 'completion', /timeout/],
+  ] as const)('fails a merchant whose endpoint has the flaw %s in the %s scenario', async (flaw, scenario, detail) => {
+    const { merchant, receiver } = await approvedMerchantWith(flaw);
+    const run = await runToEnd(merchant.key);
+    expect(run.status).toBe('failed');
+    const failed = run.scenarios.find((s) => s.name === scenario)!;
+    expect(failed.status).toBe('failed');
+    expect(failed.detail).toMatch(detail);
+    const shown = await api.admin().get(`/admin/v1/merchants/${merchant.merchantId}`).expect(200);
+    expect(shown.body.data.status).toBe('integrating');
+    const { key: liveKey } = await api.issueKey(merchant.merchantId, 'live');
+    const locked = await api.as({ key: liveKey }).post('/v1/payments').set('Idempotency-Key', 'x').send(paymentBody());
+    expect(locked.status).toBe(403);
+    expect(locked.body.error.code).toBe('live_mode_locked');
+    await receiver.stop();
+  });
+
+  it('is for test keys only', async () => {
+    const merchant = await api.merchantWithKey('live');
+    const refused = await api.as(merchant).post('/v1/integration-tests').expect(403);
+    expect(refused.body.error.code).toBe('test_mode_only');
+  });
+
+  it('fails completion with a clear reason when no test endpoint is set', async () => {
+    const merchant = await api.merchantWithKey('test');
+    const run = await runToEnd(merchant.key);
+    expect(run.status).toBe('failed');
+    expect(run.scenarios[0]).toMatchObject({ name: 'completion', status: 'failed' });
+    expect(run.scenarios[0].detail).toContain('PUT /v1/webhook-endpoint');
+  });
+});

@@ -1,0 +1,231 @@
+import { PaymentsApiHarness, paymentBody, type TestMerchant } from '../support/payments-api.harness';
+
+/** Cookie and hidden CSRF field of a rendered payment page. */
+function formSecrets(response: { headers: Record<string, unknown>; text: string }): { cookie: string; csrf: string } {
+  const setCookie = (response.headers['set-cookie'] as string[]).find((value) => value.startsWith('payhook_csrf='))!;
+  const csrf = /name="csrf" value="([^"]+)"/.exec(response.text)![1];
+  return { cookie: setCookie.split(';')[0], csrf };
+}
+
+describe('payment screen /p/{suffix}', () => {
+  let api: PaymentsApiHarness;
+  let merchant: TestMerchant;
+
+  beforeAll(async () => {
+    api = await PaymentsApiHarness.start();
+  });
+  afterAll(() => api.stop());
+  beforeEach(async () => {
+    merchant = await api.merchantWithKey('test');
+  });
+
+  async function createPayment(overrides: Record<string, unknown> = {}) {
+    const created = await api
+      .as(merchant)
+      .post('/v1/payments')
+      .set('Idempotency-Key', `k-${Math.random()}`)
+      .send(paymentBody({ returnUrl: 'https://shop.example/done?cart=9', ...overrides }))
+      .expect(201);
+    const payment = created.body.data as { id: string; orderId: string; payUrl: string };
+    return { ...payment, path: new URL(payment.payUrl).pathname };
+  }
+
+  it('shows the merchant, order, amount, time left and a TEST banner with three buttons', async () => {
+    const payment = await createPayment({ amount: 15000 });
+    const page = await api.http().get(payment.path).expect(200);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.text).toContain('Test Shop');
+    expect(page.text).toContain(payment.orderId);
+    expect(page.text).toContain('₩15,000');
+    expect(page.text).toContain('TEST MODE');
+    expect(page.text).toMatch(/Time left<\/dt>\s*<dd>\s*<time datetime="[^"]+"\s*>(29|30) min/);
+    expect(page.text).toContain('Complete payment');
+    expect(page.text).toContain('Fail payment');
+    expect(page.text).toContain('Cancel');
+    expect(page.text).not.toContain('<script');
+  });
+
+  it('sends the protective headers', async () => {
+    const payment = await createPayment();
+    const page = await api.http().get(payment.path).expect(200);
+    expect(page.headers['cache-control']).toBe('no-store');
+    expect(page.headers['referrer-policy']).toBe('no-referrer');
+    expect(page.headers['x-frame-options']).toBe('DENY');
+    expect(page.headers['x-content-type-options']).toBe('nosniff');
+    const csp = page.headers['content-security-policy'];
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toMatch(/style-src 'nonce-[^']+'/);
+    expect(csp).not.toContain('unsafe-inline');
+    const nonce = /style-src 'nonce-([^']+)'/.exec(csp)![1];
+    expect(page.text).toContain(`<style nonce="${nonce}">`);
+    const cookie = String(page.headers['set-cookie']);
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Strict/i);
+  });
+
+  it('answers an unknown or malformed suffix with a 404 page that names no payment', async () => {
+    const payment = await createPayment();
+    for (const path of ['/p/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', '/p/short', `/p/${payment.id}`, '/p/%3Cscript%3E']) {
+      const page = await api.http().get(path).expect(404);
+      expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(page.headers['cache-control']).toBe('no-store');
+      expect(page.text).toContain('Payment not found');
+      expect(page.text).not.toContain(payment.orderId);
+    }
+  });
+
+  it.each([
+    ['complete', 'completed'],
+    ['fail', 'failed'],
+    ['cancel', 'canceled'],
+  ])(
+    '%s moves the payment and sends the user back (303) with paymentId, orderId and status',
+    async (action, status) => {
+      const payment = await createPayment();
+      const { cookie, csrf } = formSecrets(await api.http().get(payment.path).expect(200));
+      const response = await api
+        .http()
+        .post(`${payment.path}/${action}`)
+        .set('Cookie', cookie)
+        .type('form')
+        .send({ csrf })
+        .expect(303);
+      const location = new URL(response.headers.location);
+      expect(`${location.origin}${location.pathname}`).toBe('https://shop.example/done');
+      expect(Object.fromEntries(location.searchParams)).toEqual({
+        cart: '9',
+        paymentId: payment.id,
+        orderId: payment.orderId,
+        status,
+      });
+      const stored = await api.as(merchant).get(`/v1/payments/${payment.id}`).expect(200);
+      expect(stored.body.data.status).toBe(status);
+    },
+  );
+
+  it('writes the same payment.completed event as the test helper when Complete is pressed', async () => {
+    const payment = await createPayment();
+    const { cookie, csrf } = formSecrets(await api.http().get(payment.path).expect(200));
+    await api.http().post(`${payment.path}/complete`).set('Cookie', cookie).type('form').send({ csrf }).expect(303);
+    const events = await api.as(merchant).get(`/v1/events?paymentId=${payment.id}`).expect(200);
+    expect(events.body.data).toHaveLength(1);
+    expect(events.body.data[0]).toMatchObject({ type: 'payment.completed', data: { paymentId: payment.id } });
+    const outbox = await api.sql(`SELECT payload FROM outbox WHERE payload LIKE $1`, [`%${events.body.data[0].id}%`]);
+    expect(outbox).toHaveLength(1);
+  });
+
+  it('refuses an action with a missing or wrong CSRF token and changes nothing', async () => {
+    const payment = await createPayment();
+    const { cookie, csrf } = formSecrets(await api.http().get(payment.path).expect(200));
+    const attempts = [
+      api.http().post(`${payment.path}/complete`).type('form').send({ csrf }),
+      api.http().post(`${payment.path}/complete`).set('Cookie', cookie).type('form').send({}),
+      api
+        .http()
+        .post(`${payment.path}/complete`)
+        .set('Cookie', cookie)
+        .type('form')
+        .send({ csrf: `${csrf.slice(1)}x` }),
+      api
+        .http()
+        .post(`${payment.path}/complete`)
+        .set('Cookie', 'payhook_csrf=forged')
+        .type('form')
+        .send({ csrf: 'forged2' }),
+    ];
+    for (const attempt of attempts) await expect(attempt).resolves.toMatchObject({ status: 403 });
+    const stored = await api.as(merchant).get(`/v1/payments/${payment.id}`).expect(200);
+    expect(stored.body.data.status).toBe('pending');
+  });
+
+  it.each(['completed', 'failed', 'canceled', 'expired'])(
+    'sends the user of a %s payment back (303), shows its final state, and an action on it changes nothing',
+    async (status) => {
+      const payment = await createPayment();
+      const { cookie, csrf } = formSecrets(await api.http().get(payment.path).expect(200));
+      await api.sql(`UPDATE payments SET status = $2 WHERE id = $1`, [payment.id, status]);
+      const page = await api.http().get(payment.path).expect(303);
+      const back = new URL(page.headers.location);
+      expect(`${back.origin}${back.pathname}`).toBe('https://shop.example/done');
+      expect(Object.fromEntries(back.searchParams)).toEqual({
+        cart: '9',
+        paymentId: payment.id,
+        orderId: payment.orderId,
+        status,
+      });
+      expect(page.headers['cache-control']).toBe('no-store');
+      expect(page.text).not.toContain('Complete payment');
+      expect(page.text).toContain('Return to Test Shop');
+      expect(page.text).toContain(`status=${status}`);
+      const response = await api
+        .http()
+        .post(`${payment.path}/complete`)
+        .set('Cookie', cookie)
+        .type('form')
+        .send({ csrf })
+        .expect(303);
+      expect(new URL(response.headers.location).searchParams.get('status')).toBe(status);
+      const rows = await api.sql<{ status: string }>(`SELECT status FROM payments WHERE id = $1`, [payment.id]);
+      expect(rows[0].status).toBe(status);
+      const events = await api.as(merchant).get(`/v1/events?paymentId=${payment.id}`).expect(200);
+      expect(events.body.data).toHaveLength(0);
+    },
+  );
+
+  it('shows a pending payment past expiresAt as expired', async () => {
+    const payment = await createPayment();
+    await api.sql(`UPDATE payments SET expires_at = now() - interval '1 second' WHERE id = $1`, [payment.id]);
+    const page = await api.http().get(payment.path).expect(303);
+    expect(new URL(page.headers.location).searchParams.get('status')).toBe('expired');
+    expect(page.text).toContain('Expired');
+    expect(page.text).not.toContain('Complete payment');
+  });
+
+  it('shows a live payment as waiting for funds, refreshing, without test buttons', async () => {
+    const live = await api.merchantWithKey('live', { live: true });
+    const created = await api
+      .as(live)
+      .post('/v1/payments')
+      .set('Idempotency-Key', `k-${Math.random()}`)
+      .send(paymentBody({ amount: 1234567 }))
+      .expect(201);
+    const path = new URL(created.body.data.payUrl as string).pathname;
+    const page = await api.http().get(path).expect(200);
+    expect(page.text).toMatch(/waiting for your payment of <strong>₩1,234,567<\/strong>/);
+    expect(page.text).toMatch(/<meta http-equiv="refresh" content="\d+"/);
+    expect(page.text).not.toContain('TEST MODE');
+    expect(page.text).not.toContain('<form');
+    const { cookie } = formSecrets({ headers: page.headers, text: '<input name="csrf" value="x">' });
+    const csrf = cookie.split('=')[1];
+    await api.http().post(`${path}/complete`).set('Cookie', cookie).type('form').send({ csrf }).expect(403);
+    const stored = await api.as(live).get(`/v1/payments/${created.body.data.id}`).expect(200);
+    expect(stored.body.data.status).toBe('pending');
+
+    // Once the operator confirms the funds, the page's next refresh takes the user back.
+    await api.admin().post(`/admin/v1/payments/${created.body.data.id}/confirm-receipt`).expect(200);
+    const back = await api.http().get(path).expect(303);
+    expect(new URL(back.headers.location).searchParams.get('status')).toBe('completed');
+  });
+
+  it('escapes what the merchant controls', async () => {
+    const created = await api
+      .admin()
+      .post('/admin/v1/merchants')
+      .send({ name: '<img src=x onerror=alert(1)>' })
+      .expect(201);
+    const { key } = await api.issueKey(created.body.data.id as string, 'test');
+    const response = await api
+      .as({ key })
+      .post('/v1/payments')
+      .set('Idempotency-Key', 'k1')
+      .send(paymentBody())
+      .expect(201);
+    const page = await api
+      .http()
+      .get(new URL(response.body.data.payUrl as string).pathname)
+      .expect(200);
+    expect(page.text).not.toContain('<img src=x');
+    expect(page.text).toContain('&lt;img src=x onerror=alert(1)&gt;');
+  });
+});

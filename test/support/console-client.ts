@@ -1,0 +1,91 @@
+import type { Response } from 'supertest';
+import type { PaymentsApiHarness } from './payments-api.harness';
+
+export const CONSOLE_PASSWORD = 'correct horse battery staple';
+
+/** The value of one cookie set by a response (`name=value`), or undefined. */
+export function setCookie(response: Response, name: string): string | undefined {
+  const values = (response.headers['set-cookie'] as unknown as string[] | undefined) ?? [];
+  return values.find((value) => value.startsWith(`${name}=`));
+}
+
+/** The hidden CSRF field of a rendered form. */
+export function csrfFieldOf(html: string): string {
+  const match = /name="csrf" value="([^"]+)"/.exec(html);
+  if (!match) throw new Error('no csrf field on the page');
+  return match[1];
+}
+
+/**
+ * Posts the login form as a browser would: the login page's CSRF cookie and its hidden field.
+ * With `expectedStatus`, any other answer fails the test.
+ */
+export async function postLogin(
+  api: PaymentsApiHarness,
+  email: string,
+  password: string,
+  expectedStatus?: number,
+): Promise<Response> {
+  const page = await api.http().get('/console/login').expect(200);
+  const cookie = setCookie(page, 'payhook_console_login')!.split(';')[0];
+  const post = api
+    .http()
+    .post('/console/login')
+    .set('Cookie', cookie)
+    .type('form')
+    .send({ csrf: csrfFieldOf(page.text), email, password });
+  return expectedStatus === undefined ? post : post.expect(expectedStatus);
+}
+
+/** A signed-in console user: sends the session cookie, and the session's CSRF token in forms. */
+export class ConsoleClient {
+  private constructor(
+    private readonly api: PaymentsApiHarness,
+    readonly cookie: string,
+    readonly csrf: string,
+  ) {}
+
+  static async login(api: PaymentsApiHarness, email: string, password = CONSOLE_PASSWORD): Promise<ConsoleClient> {
+    const response = await postLogin(api, email, password);
+    if (response.status !== 303) throw new Error(`login answered ${response.status}: ${response.text}`);
+    const cookie = setCookie(response, 'payhook_console')!.split(';')[0];
+    const page = await api.http().get('/console/payments').set('Cookie', cookie).expect(200);
+    return new ConsoleClient(api, cookie, csrfFieldOf(page.text));
+  }
+
+  get(path: string) {
+    return this.api.http().get(path).set('Cookie', this.cookie);
+  }
+
+  /** A form post; `csrf: null` leaves the token out, a string replaces it. */
+  post(path: string, form: Record<string, string> = {}, options: { csrf?: string | null } = {}) {
+    const csrf = options.csrf === undefined ? this.csrf : options.csrf;
+    return this.api
+      .http()
+      .post(path)
+      .set('Cookie', this.cookie)
+      .type('form')
+      .send({ ...(csrf === null ? {} : { csrf }), ...form });
+  }
+}
+
+/** A merchant approved with a console login (and a test key), in the given time zone. */
+export async function approvedMerchant(
+  api: PaymentsApiHarness,
+  options: { name?: string; timeZone?: string } = {},
+): Promise<{ merchantId: string; key: string; keyId: string; email: string }> {
+  const created = await api
+    .admin()
+    .post('/admin/v1/merchants')
+    .send({ name: options.name ?? 'Console Shop', ...(options.timeZone ? { timeZone: options.timeZone } : {}) })
+    .expect(201);
+  const merchantId = created.body.data.id as string;
+  const email = `${merchantId.toLowerCase()}@shop.example`;
+  await api
+    .admin()
+    .post(`/admin/v1/merchants/${merchantId}/approve`)
+    .send({ consoleEmail: email, consolePassword: CONSOLE_PASSWORD })
+    .expect(200);
+  const key = await api.issueKey(merchantId, 'test');
+  return { merchantId, email, ...key };
+}

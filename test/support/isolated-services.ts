@@ -1,0 +1,92 @@
+import {
+  assertTestDatabase,
+  databaseName,
+  dataSourceOptions,
+  ensureDatabase,
+  runMigrations,
+  withDatabase,
+} from '@payhook/persistence';
+import { randomBytes } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { testAmqpNamespace, testAmqpUrl, testDatabaseUrl } from './test-env';
+
+/** What to pass to PaymentsApiHarness.start() and startDispatcher() (or a spawned app's env). */
+export type IsolatedEnv = {
+  DATABASE_URL: string;
+  AMQP_URL: string;
+  AMQP_NAMESPACE: string;
+};
+
+export interface IsolatedServices {
+  env: IsolatedEnv;
+  /** The RabbitMQ vhost the apps connect to. */
+  vhost: string;
+  /** Drops the database (and the vhost when it is this spec's own); call after the apps stopped. */
+  drop(): Promise<void>;
+}
+
+/**
+ * A database (real migrations) and a broker namespace of one spec file's own, inside this run.
+ *
+ * Webhook specs count attempts and deliveries. Every payments-api relays every outbox row of its
+ * database, and every dispatcher consumes its namespace's queue with its own retry schedule and
+ * timeout; sharing the run's database and namespace would let another spec's apps deliver this
+ * spec's events (in parallel workers, or from messages left over). `ownVhost` also gives the spec
+ * a vhost of its own, for tests that close every broker connection.
+ */
+export async function isolatedServices(label: string, options: { ownVhost?: boolean } = {}): Promise<IsolatedServices> {
+  const suffix = `${label}_${randomBytes(2).toString('hex')}`;
+  const databaseUrl = withDatabase(
+    testDatabaseUrl(),
+    `${databaseName(testDatabaseUrl()).replace(/_test$/, '')}_${suffix}_test`,
+  );
+  assertTestDatabase(databaseUrl);
+  await ensureDatabase(databaseUrl);
+  const dataSource = await new DataSource(
+    dataSourceOptions({ url: databaseUrl, entities: [], applicationName: 'payhook-tests' }),
+  ).initialize();
+  try {
+    await runMigrations(dataSource);
+  } finally {
+    await dataSource.destroy();
+  }
+
+  const amqpUrl = new URL(testAmqpUrl());
+  let ownVhost: string | undefined;
+  if (options.ownVhost) {
+    ownVhost = `${decodeURIComponent(amqpUrl.pathname.slice(1))}_${suffix}`;
+    execFileSync('rabbitmqctl', ['-q', 'add_vhost', ownVhost]);
+    execFileSync('rabbitmqctl', [
+      '-q',
+      'set_permissions',
+      '-p',
+      ownVhost,
+      amqpUrl.username || 'guest',
+      '.*',
+      '.*',
+      '.*',
+    ]);
+    amqpUrl.pathname = `/${encodeURIComponent(ownVhost)}`;
+  }
+
+  return {
+    env: {
+      DATABASE_URL: databaseUrl,
+      AMQP_URL: amqpUrl.toString(),
+      AMQP_NAMESPACE: `${testAmqpNamespace()}_${suffix}`,
+    },
+    vhost: decodeURIComponent(amqpUrl.pathname.slice(1)),
+    drop: async () => {
+      if (ownVhost) execFileSync('rabbitmqctl', ['-q', 'delete_vhost', ownVhost]);
+      const admin = new Client({ connectionString: withDatabase(databaseUrl, 'postgres') });
+      await admin.connect();
+      try {
+        await admin.query(`DROP DATABASE IF EXISTS "${databaseName(databaseUrl)}" WITH (FORCE)`);
+      } finally {
+        await admin.end();
+      }
+    },
+  };
+}

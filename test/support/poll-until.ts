@@ -1,0 +1,16 @@
+/** Re-reads until `predicate` holds or `timeoutMs` passes; the last value is in the error. */
+export async function pollUntil<T>(
+  read: () => Promise<T>,
+  predicate: (value: T) => boolean,
+  { timeoutMs = 10_000, intervalMs = 50 }: { timeoutMs?: number; intervalMs?: number } = {},
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (predicate(value)) return value;
+    if (Date.now() > deadline) {
+      throw new Error(`pollUntil timed out after ${timeoutMs} ms; last value: ${JSON.stringify(value)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
