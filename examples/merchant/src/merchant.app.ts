@@ -73,6 +73,8 @@ export async function createMerchantApp(options: MerchantAppOptions): Promise<Me
   const payhook = new PayhookClient({ apiKey: options.apiKey, baseUrl: options.payhookBaseUrl });
 
   const pool = new Pool({ connectionString: options.databaseUrl, max: 10 });
+  // An idle connection can die (database restart, admin termination); without a listener that error crashes the process.
+  pool.on('error', (error) => logger.warn(`database connection lost: ${error.message}`));
   try {
     await pool.query(SCHEMA);
   } catch (error) {
