@@ -15,6 +15,7 @@ import { OnboardingModule } from './onboarding/onboarding.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { PayScreenModule } from './pay-screen/pay-screen.module';
 import { PaymentsModule } from './payments/payments.module';
+import { SettlementsModule } from './settlements/settlements.module';
 import { WebhookEndpointsModule } from './webhook-endpoints/webhook-endpoints.module';
 
 @Module({})
@@ -41,6 +42,7 @@ export class PaymentsApiModule {
         PayScreenModule,
         OnboardingModule,
         ConsoleModule,
+        SettlementsModule,
         HealthModule,
       ],
       controllers: process.env.PAYHOOK_BENCH_ECHO === '1' ? [EchoController] : [],

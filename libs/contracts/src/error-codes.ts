@@ -15,6 +15,7 @@ export const ERROR_CODES = {
   payment_state_conflict: { status: 409, type: 'invalid_request_error' },
   order_already_active: { status: 409, type: 'invalid_request_error' },
   merchant_state_conflict: { status: 409, type: 'invalid_request_error' },
+  review_state_conflict: { status: 409, type: 'invalid_request_error' },
   payload_too_large: { status: 413, type: 'invalid_request_error' },
   unsupported_media_type: { status: 415, type: 'invalid_request_error' },
   idempotency_key_reused: { status: 422, type: 'idempotency_error' },

@@ -11,6 +11,9 @@ export const ID_PREFIXES = {
   apiKey: 'key_',
   attempt: 'att_',
   integrationTest: 'itr_',
+  deposit: 'dep_',
+  reviewCase: 'rev_',
+  voucher: 'vch_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

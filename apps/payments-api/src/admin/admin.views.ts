@@ -8,6 +8,8 @@ export function toMerchantView(merchant: MerchantEntity, latestIntegrationTest: 
     name: merchant.name,
     status: merchant.status,
     timeZone: merchant.timeZone,
+    feeBps: merchant.feeBps,
+    settlementDelayDays: merchant.settlementDelayDays,
     consoleEmail: merchant.consoleEmail,
     createdAt: merchant.createdAt.toISOString(),
     latestIntegrationTest,

@@ -1,10 +1,10 @@
-import { Body, Controller, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Patch, Post, UseGuards } from '@nestjs/common';
 import { AdminGuard } from '@payhook/auth';
 import { MerchantsService } from '../merchants/merchants.service';
 import { IntegrationTestsRepository } from '../onboarding/integration-tests.repository';
 import { toApiKeyView, toMerchantView } from './admin.views';
 import { ApproveMerchantRequestDto } from './dto/approve-merchant.request.dto';
-import { CreateMerchantRequestDto } from './dto/create-merchant.request.dto';
+import { CreateMerchantRequestDto, SettlementTermsRequestDto } from './dto/create-merchant.request.dto';
 import { IssueApiKeyRequestDto } from './dto/issue-api-key.request.dto';
 import { IdParam } from '../http/id-param';
 
@@ -18,12 +18,19 @@ export class MerchantsAdminController {
 
   @Post()
   async create(@Body() body: CreateMerchantRequestDto) {
-    return { data: toMerchantView(await this.merchants.create(body.name, body.timeZone)) };
+    return { data: toMerchantView(await this.merchants.create(body)) };
   }
 
   @Get(':id')
   async get(@IdParam('merchant') id: string) {
     const merchant = await this.merchants.get(id);
+    return { data: toMerchantView(merchant, await this.integrationTests.latest(id)) };
+  }
+
+  /** Changes the fee and the payout delay (both optional). */
+  @Patch(':id')
+  async setSettlementTerms(@IdParam('merchant') id: string, @Body() body: SettlementTermsRequestDto) {
+    const merchant = await this.merchants.setSettlementTerms(id, body);
     return { data: toMerchantView(merchant, await this.integrationTests.latest(id)) };
   }
 

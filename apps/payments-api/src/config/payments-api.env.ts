@@ -1,6 +1,7 @@
 import { CommonEnv, ToInteger } from '@payhook/config';
 import { Expose } from 'class-transformer';
 import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import { IsPrintableText } from '../http/validators';
 
 const HTTP_URL = /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/;
 
@@ -45,4 +46,33 @@ export class PaymentsApiEnv extends CommonEnv {
   @IsInt({ message: 'must be a whole number of 0 or more (0 turns rate limiting off)' })
   @Min(0, { message: 'must be a whole number of 0 or more (0 turns rate limiting off)' })
   RATE_LIMIT_PER_SECOND = 100;
+
+  /** A new merchant's fee in basis points (250 = 2.5%) until the operator sets another. */
+  @Expose()
+  @ToInteger()
+  @IsInt({ message: 'must be a whole number of basis points from 0 to 10,000' })
+  @Min(0, { message: 'must be a whole number of basis points from 0 to 10,000' })
+  @Max(10_000, { message: 'must be a whole number of basis points from 0 to 10,000' })
+  DEFAULT_FEE_BPS = 250;
+
+  /** A new merchant's business days from sales date to payout date. */
+  @Expose()
+  @ToInteger()
+  @IsInt({ message: 'must be a whole number of business days from 1 to 30' })
+  @Min(1, { message: 'must be a whole number of business days from 1 to 30' })
+  @Max(30, { message: 'must be a whole number of business days from 1 to 30' })
+  DEFAULT_SETTLEMENT_DELAY_DAYS = 2;
+
+  /** The collection account shown on the payment screen for bank transfers. */
+  @Expose()
+  @IsPrintableText(100, { message: 'must be 1 to 100 printable characters' })
+  DEPOSIT_BANK_NAME = 'Payhook Bank';
+
+  @Expose()
+  @Matches(/^[0-9][0-9-]{4,39}$/, { message: 'must be digits and dashes, such as 100-123-456789' })
+  DEPOSIT_ACCOUNT_NUMBER = '100-000-000000';
+
+  @Expose()
+  @IsPrintableText(100, { message: 'must be 1 to 100 printable characters' })
+  DEPOSIT_ACCOUNT_HOLDER = 'payhook Inc.';
 }

@@ -8,6 +8,9 @@ const LABELS: Record<IdKind, string> = {
   apiKey: 'API key',
   attempt: 'delivery attempt',
   integrationTest: 'integration test',
+  deposit: 'deposit',
+  reviewCase: 'review case',
+  voucher: 'voucher',
 };
 
 /** A malformed id cannot name anything: 404 before any query (and no odd bytes reach Postgres). */

@@ -21,6 +21,14 @@ export class MerchantEntity {
   @Column({ name: 'console_password_hash', type: 'text', nullable: true })
   consolePasswordHash!: string | null;
 
+  /** The merchant's fee in basis points of the gross amount; the operator's default at creation. */
+  @Column({ name: 'fee_bps', type: 'integer' })
+  feeBps!: number;
+
+  /** Business days from a sales date to its payout date. */
+  @Column({ name: 'settlement_delay_days', type: 'integer' })
+  settlementDelayDays!: number;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

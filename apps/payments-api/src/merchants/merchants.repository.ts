@@ -11,7 +11,7 @@ import { MerchantEntity } from './merchant.entity';
 export class MerchantsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async insertMerchant(merchant: Pick<MerchantEntity, 'id' | 'name' | 'status' | 'timeZone'>): Promise<MerchantEntity> {
+  async insertMerchant(merchant: Pick<MerchantEntity, 'id' | 'name' | 'status' | 'timeZone' | 'feeBps' | 'settlementDelayDays'>): Promise<MerchantEntity> {
     return this.db.getRepository(MerchantEntity).save({ ...merchant, consoleEmail: null, consolePasswordHash: null });
   }
 
@@ -57,6 +57,10 @@ export class MerchantsRepository {
        WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
       [id],
     );
+  }
+
+  async setSettlementTerms(id: string, terms: Partial<Pick<MerchantEntity, 'feeBps' | 'settlementDelayDays'>>) {
+    await this.db.getRepository(MerchantEntity).update({ id }, terms);
   }
 
   async setTimeZone(id: string, timeZone: string): Promise<boolean> {

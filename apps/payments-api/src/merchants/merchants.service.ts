@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { generateApiKey } from '@payhook/auth';
 import { DEFAULT_TIME_ZONE, newId, type ApiKeyMode } from '@payhook/contracts';
 import { isUniqueViolation } from '@payhook/persistence';
@@ -7,6 +7,17 @@ import type { MerchantEntity } from './merchant.entity';
 import { MerchantException } from './merchant.exception';
 import { MerchantsRepository } from './merchants.repository';
 import { hashPassword } from './password-hash';
+import { PaymentsApiEnv } from '../config/payments-api.env';
+
+export interface NewMerchant {
+  name: string;
+  timeZone?: string;
+  feeBps?: number;
+  settlementDelayDays?: number;
+}
+
+/** The terms settlement records are made with; the operator may change them at any time. */
+export type SettlementTerms = Partial<Pick<MerchantEntity, 'feeBps' | 'settlementDelayDays'>>;
 
 export interface IssuedApiKey {
   record: ApiKeyEntity;
@@ -16,15 +27,29 @@ export interface IssuedApiKey {
 
 @Injectable()
 export class MerchantsService {
-  constructor(private readonly merchants: MerchantsRepository) {}
+  constructor(
+    private readonly merchants: MerchantsRepository,
+    @Inject(PaymentsApiEnv) private readonly env: PaymentsApiEnv,
+  ) {}
 
-  create(name: string, timeZone: string | undefined): Promise<MerchantEntity> {
+  create(input: NewMerchant): Promise<MerchantEntity> {
     return this.merchants.insertMerchant({
       id: newId('merchant'),
-      name,
+      name: input.name,
       status: 'review',
-      timeZone: timeZone ?? DEFAULT_TIME_ZONE,
+      timeZone: input.timeZone ?? DEFAULT_TIME_ZONE,
+      feeBps: input.feeBps ?? this.env.DEFAULT_FEE_BPS,
+      settlementDelayDays: input.settlementDelayDays ?? this.env.DEFAULT_SETTLEMENT_DELAY_DAYS,
     });
+  }
+
+  /** New terms apply to payments completed from now on; earlier settlement records keep theirs. */
+  async setSettlementTerms(id: string, terms: SettlementTerms): Promise<MerchantEntity> {
+    await this.get(id);
+    if (terms.feeBps !== undefined || terms.settlementDelayDays !== undefined) {
+      await this.merchants.setSettlementTerms(id, terms);
+    }
+    return this.get(id);
   }
 
   async get(id: string): Promise<MerchantEntity> {

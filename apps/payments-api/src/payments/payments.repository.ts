@@ -183,6 +183,17 @@ export class PaymentsRepository {
   }
 
   /** For the payment screen: the suffix is the bearer secret, so no merchant scope applies. */
+  /** pending or expired → completed, whatever expiresAt says: only the review queue does this. */
+  async completeEvenIfExpired(sql: Sql, id: string): Promise<PaymentRecord | null> {
+    const rows = await sql<PaymentRow>(
+      `UPDATE payments SET status = 'completed', completed_at = now(), updated_at = now()
+       WHERE id = $1 AND status IN ('pending', 'expired')
+       RETURNING ${PAYMENT_COLUMNS}`,
+      [id],
+    );
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
   async findByPaySuffix(suffix: string): Promise<(PaymentRecord & { merchantName: string }) | null> {
     const rows = await sqlRows<PaymentRow & { merchant_name: string }>(
       this.db,

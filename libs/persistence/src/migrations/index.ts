@@ -2,6 +2,7 @@ import { InitialSchema1763700000000 } from './1763700000000-initial-schema';
 import { Webhooks1763800000000 } from './1763800000000-webhooks';
 import { IntegrationTests1763900000000 } from './1763900000000-integration-tests';
 import { Console1764000000000 } from './1764000000000-console';
+import { LiveMoney1764100000000 } from './1764100000000-live-money';
 
 /** Listed explicitly: bundled builds cannot glob, and the order is the history. */
 export const MIGRATIONS = [
@@ -9,4 +10,5 @@ export const MIGRATIONS = [
   Webhooks1763800000000,
   IntegrationTests1763900000000,
   Console1764000000000,
+  LiveMoney1764100000000,
 ];

@@ -1,7 +1,25 @@
-import { IsDefined, IsOptional, ValidateBy } from 'class-validator';
+import { IsDefined, IsInt, IsOptional, Max, Min, ValidateBy } from 'class-validator';
 import { IsPrintableText, isIanaTimeZone } from '../../http/validators';
 
-export class CreateMerchantRequestDto {
+const FEE_BPS = 'must be a whole number of basis points from 0 to 10000';
+const DELAY_DAYS = 'must be a whole number of business days from 1 to 30';
+
+/** The settlement terms, shared by creation and PATCH. */
+export class SettlementTermsRequestDto {
+  @IsOptional()
+  @IsInt({ message: FEE_BPS })
+  @Min(0, { message: FEE_BPS })
+  @Max(10_000, { message: FEE_BPS })
+  feeBps?: number;
+
+  @IsOptional()
+  @IsInt({ message: DELAY_DAYS })
+  @Min(1, { message: DELAY_DAYS })
+  @Max(30, { message: DELAY_DAYS })
+  settlementDelayDays?: number;
+}
+
+export class CreateMerchantRequestDto extends SettlementTermsRequestDto {
   @IsDefined()
   @IsPrintableText(200)
   name!: string;

@@ -1,0 +1,54 @@
+/** VAT on the fee, in percent (Korean VAT). */
+export const VAT_PERCENT = 10;
+
+/** The time zone whose calendar date is a payment's sales date. */
+export const SALES_TIME_ZONE = 'Asia/Seoul';
+
+export interface SettlementAmounts {
+  grossAmount: number;
+  feeAmount: number;
+  vatAmount: number;
+  netAmount: number;
+}
+
+/**
+ * Splits a completed payment's amount in whole won. Rounding rule: the fee and the VAT are each rounded
+ * down to the won (원 미만 절사), and the net payout is what remains, so gross = fee + VAT + net holds
+ * exactly and every rounding remainder goes to the merchant.
+ */
+export function settlementAmounts(grossAmount: number, feeBps: number): SettlementAmounts {
+  if (!Number.isSafeInteger(grossAmount) || grossAmount < 0) throw new RangeError('grossAmount must be whole won');
+  if (!Number.isInteger(feeBps) || feeBps < 0 || feeBps > 10_000) throw new RangeError('feeBps must be 0..10000');
+  // gross ≤ 10^10 and bps ≤ 10^4 keep the product below 2^53: exact in a double.
+  const feeAmount = Math.floor((grossAmount * feeBps) / 10_000);
+  const vatAmount = Math.floor((feeAmount * VAT_PERCENT) / 100);
+  return { grossAmount, feeAmount, vatAmount, netAmount: grossAmount - feeAmount - vatAmount };
+}
+
+/** `YYYY-MM-DD` of the instant's calendar date in Asia/Seoul. */
+export function salesDate(completedAt: Date): string {
+  // en-CA formats dates as YYYY-MM-DD.
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone: SALES_TIME_ZONE,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(completedAt);
+}
+
+/**
+ * The `days`-th business day after `date` (`YYYY-MM-DD`), counting Monday to Friday only. Public
+ * holidays are not modelled yet: a payout due on one is paid the next banking day by the bank itself.
+ */
+export function addBusinessDays(date: string, days: number): string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new RangeError(`not a date: ${date}`);
+  if (!Number.isInteger(days) || days < 0) throw new RangeError('days must be a whole number of 0 or more');
+  const day = new Date(`${date}T00:00:00Z`);
+  let left = days;
+  while (left > 0) {
+    day.setUTCDate(day.getUTCDate() + 1);
+    const weekday = day.getUTCDay();
+    if (weekday !== 0 && weekday !== 6) left--;
+  }
+  return day.toISOString().slice(0, 10);
+}

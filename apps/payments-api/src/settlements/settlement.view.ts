@@ -1,0 +1,63 @@
+/** One completed payment's settlement record, as merchants read it (API, CSV and console). */
+export interface SettlementView {
+  paymentId: string;
+  orderId: string;
+  livemode: boolean;
+  currency: 'KRW';
+  grossAmount: number;
+  feeBps: number;
+  feeAmount: number;
+  vatAmount: number;
+  netAmount: number;
+  /** The completion date in Asia/Seoul, `YYYY-MM-DD`. */
+  salesDate: string;
+  /** The business day the net amount is paid out, `YYYY-MM-DD`. */
+  payoutDate: string;
+  completedAt: string;
+}
+
+export const SETTLEMENT_CSV_COLUMNS = [
+  'payment_id',
+  'order_id',
+  'sales_date',
+  'payout_date',
+  'completed_at',
+  'currency',
+  'gross_amount',
+  'fee_bps',
+  'fee_amount',
+  'vat_amount',
+  'net_amount',
+] as const;
+
+/** RFC 4180 CSV with a header row; every field quoted only when it needs to be. */
+export function settlementsCsv(rows: SettlementView[]): string {
+  const lines = [SETTLEMENT_CSV_COLUMNS.join(',')];
+  for (const row of rows) {
+    lines.push(
+      [
+        row.paymentId,
+        row.orderId,
+        row.salesDate,
+        row.payoutDate,
+        row.completedAt,
+        row.currency,
+        row.grossAmount,
+        row.feeBps,
+        row.feeAmount,
+        row.vatAmount,
+        row.netAmount,
+      ]
+        .map(csvField)
+        .join(','),
+    );
+  }
+  return lines.join('\r\n') + '\r\n';
+}
+
+function csvField(value: string | number): string {
+  const text = String(value);
+  // A leading = + - @ would be a formula to a spreadsheet: quote-and-prefix it (order ids are merchant text).
+  const safe = /^[=+\-@]/.test(text) && typeof value === 'string' ? `'${text}` : text;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}

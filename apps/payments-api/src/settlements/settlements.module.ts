@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { SettlementsController } from './settlements.controller';
+import { SettlementsRepository } from './settlements.repository';
+import { SettlementsService } from './settlements.service';
+
+@Module({
+  controllers: [SettlementsController],
+  providers: [SettlementsRepository, SettlementsService],
+  exports: [SettlementsService, SettlementsRepository],
+})
+export class SettlementsModule {}

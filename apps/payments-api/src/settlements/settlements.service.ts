@@ -1,0 +1,77 @@
+import { Injectable } from '@nestjs/common';
+import { PayhookError, isIdOf, type ListEnvelope } from '@payhook/contracts';
+import type { MerchantScope } from '../payments/payment.record';
+import type { ListSettlementsQueryDto } from './dto/list-settlements.query.dto';
+import { SettlementsRepository, type SettlementCursor, type SettlementFilter } from './settlements.repository';
+import type { SettlementView } from './settlement.view';
+
+const DEFAULT_PAGE_SIZE = 20;
+
+@Injectable()
+export class SettlementsService {
+  constructor(private readonly settlements: SettlementsRepository) {}
+
+  /** By sales date, oldest first, then by payment id: a stable order for reconciliation. */
+  async list(scope: MerchantScope, query: ListSettlementsQueryDto): Promise<ListEnvelope<SettlementView>> {
+    const limit = query.limit ? Number(query.limit) : DEFAULT_PAGE_SIZE;
+    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+    // A cursor must name a record of this merchant and mode at that position, as on every list.
+    if (after && (await this.settlements.findForPayment(scope, after.paymentId))?.salesDate !== after.salesDate) {
+      throw new PayhookError('parameter_invalid', 'cursor is not a cursor this API returned.', 'cursor');
+    }
+    // One row more than asked tells whether there is a next page.
+    const rows = await this.settlements.list(scope, { ...dateRange(query), after, limit: limit + 1 });
+    const hasMore = rows.length > limit;
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    return { data: page, hasMore, nextCursor: hasMore && last ? encodeCursor(last) : null };
+  }
+
+  /** Every record of one sales date: the daily export. */
+  day(scope: MerchantScope, date: string): Promise<SettlementView[]> {
+    const day = checkedDate(date, 'date');
+    return this.settlements.list(scope, { from: day, to: day });
+  }
+}
+
+function dateRange(query: ListSettlementsQueryDto): Pick<SettlementFilter, 'from' | 'to'> {
+  if (query.date !== undefined) {
+    if (query.from !== undefined || query.to !== undefined) {
+      throw new PayhookError('parameter_invalid', 'Give either date or from/to, not both.', 'date');
+    }
+    const day = checkedDate(query.date, 'date');
+    return { from: day, to: day };
+  }
+  const from = query.from === undefined ? undefined : checkedDate(query.from, 'from');
+  const to = query.to === undefined ? undefined : checkedDate(query.to, 'to');
+  if (from && to && from > to) throw new PayhookError('parameter_invalid', 'from must not be after to.', 'from');
+  return { from, to };
+}
+
+/** A real calendar date (the DTO checked only its shape: 2026-02-30 is refused here). */
+function checkedDate(text: string, param: string): string {
+  const date = new Date(`${text}T00:00:00Z`);
+  if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== text) {
+    throw new PayhookError('parameter_invalid', `${param} is not a calendar date: ${text}.`, param);
+  }
+  return text;
+}
+
+function encodeCursor(row: SettlementView): string {
+  return Buffer.from(JSON.stringify([row.salesDate, row.paymentId])).toString('base64url');
+}
+
+function decodeCursor(text: string): SettlementCursor {
+  try {
+    const decoded: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+    if (Array.isArray(decoded) && decoded.length === 2) {
+      const [salesDate, paymentId] = decoded as unknown[];
+      if (typeof salesDate === 'string' && typeof paymentId === 'string' && isIdOf('payment', paymentId)) {
+        return { salesDate: checkedDate(salesDate, 'cursor'), paymentId };
+      }
+    }
+  } catch {
+    // fall through: not a cursor of ours
+  }
+  throw new PayhookError('parameter_invalid', 'cursor is not a cursor this API returned.', 'cursor');
+}
