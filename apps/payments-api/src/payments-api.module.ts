@@ -16,6 +16,9 @@ import { OutboxModule } from './outbox/outbox.module';
 import { PayScreenModule } from './pay-screen/pay-screen.module';
 import { PaymentsModule } from './payments/payments.module';
 import { SettlementsModule } from './settlements/settlements.module';
+import { DepositsModule } from './deposits/deposits.module';
+import { ReviewsModule } from './reviews/reviews.module';
+import { VouchersModule } from './vouchers/vouchers.module';
 import { WebhookEndpointsModule } from './webhook-endpoints/webhook-endpoints.module';
 
 @Module({})
@@ -43,6 +46,9 @@ export class PaymentsApiModule {
         OnboardingModule,
         ConsoleModule,
         SettlementsModule,
+        DepositsModule,
+        VouchersModule,
+        ReviewsModule,
         HealthModule,
       ],
       controllers: process.env.PAYHOOK_BENCH_ECHO === '1' ? [EchoController] : [],

@@ -11,7 +11,9 @@ import { MerchantEntity } from './merchant.entity';
 export class MerchantsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async insertMerchant(merchant: Pick<MerchantEntity, 'id' | 'name' | 'status' | 'timeZone' | 'feeBps' | 'settlementDelayDays'>): Promise<MerchantEntity> {
+  async insertMerchant(
+    merchant: Pick<MerchantEntity, 'id' | 'name' | 'status' | 'timeZone' | 'feeBps' | 'settlementDelayDays'>,
+  ): Promise<MerchantEntity> {
     return this.db.getRepository(MerchantEntity).save({ ...merchant, consoleEmail: null, consolePasswordHash: null });
   }
 

@@ -11,8 +11,11 @@ import {
   renderForbidden,
   renderNotFound,
   renderPayScreen,
+  type BankAccount,
   type PayScreenAction,
+  type PayScreenPayment,
 } from './pay-screen.view';
+import { renderVoucherPage } from './voucher-page.view';
 
 const CSRF_COOKIE = 'payhook_csrf';
 
@@ -23,12 +26,18 @@ const CSRF_COOKIE = 'payhook_csrf';
 @Controller('p')
 export class PayScreenController {
   private readonly secureCookies: boolean;
+  private readonly account: BankAccount;
 
   constructor(
     private readonly screen: PayScreenService,
     @Inject(PaymentsApiEnv) env: PaymentsApiEnv,
   ) {
     this.secureCookies = env.PAY_URL.startsWith('https://');
+    this.account = {
+      bankName: env.DEPOSIT_BANK_NAME,
+      accountNumber: env.DEPOSIT_ACCOUNT_NUMBER,
+      holder: env.DEPOSIT_ACCOUNT_HOLDER,
+    };
   }
 
   @Get(':suffix')
@@ -36,21 +45,53 @@ export class PayScreenController {
     const nonce = newNonce();
     const payment = await this.screen.find(suffix);
     if (!payment) return send(response, 404, renderNotFound(nonce), nonce);
-    if (payment.status !== 'pending') {
-      // A finished payment sends the user back (DESIGN.md §4); the body still shows the final state
-      // and a button back, for anything that does not follow redirects.
-      response.location(returnUrlWith(payment.returnUrl, payment));
-      return send(response, 303, renderPayScreen(payment, '', nonce), nonce);
+    if (payment.status !== 'pending') return this.sendBack(response, payment, nonce);
+    const csrf = this.csrfToken(request, response);
+    const page = renderPayScreen(payment, csrf, nonce, this.account);
+    send(response, 200, page, nonce, [new URL(payment.returnUrl).origin]);
+  }
+
+  @Get(':suffix/vouchers')
+  async showVouchers(
+    @Param('suffix') suffix: string,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    const nonce = newNonce();
+    const payment = await this.screen.find(suffix);
+    if (!payment) return send(response, 404, renderNotFound(nonce), nonce);
+    if (payment.status !== 'pending') return this.sendBack(response, payment, nonce);
+    const page = renderVoucherPage(payment, this.csrfToken(request, response), nonce);
+    send(response, 200, page, nonce, [new URL(payment.returnUrl).origin]);
+  }
+
+  /** Declared before `:suffix/:action` so that it wins the route. */
+  @Post(':suffix/vouchers')
+  async submitVouchers(
+    @Param('suffix') suffix: string,
+    @Body() body: unknown,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    const nonce = newNonce();
+    const csrf = readCookie(request, CSRF_COOKIE);
+    if (!sameToken(csrf, formField(body, 'csrf'))) {
+      return send(response, 403, renderForbidden(nonce, 'This form has expired. Open the payment page again.'), nonce);
     }
-    // Double-submit token: a cross-site form cannot read our cookie to copy it into the form.
-    const csrf = readCookie(request, CSRF_COOKIE) ?? randomBytes(24).toString('base64url');
-    response.cookie(CSRF_COOKIE, csrf, {
-      httpOnly: true,
-      sameSite: 'strict',
-      secure: this.secureCookies,
-      path: '/p/',
-    });
-    send(response, 200, renderPayScreen(payment, csrf, nonce), nonce, [new URL(payment.returnUrl).origin]);
+    const pins = formField(body, 'pins') ?? '';
+    const outcome = await this.screen.submitVouchers(suffix, pins, request.ip ?? 'unknown');
+    switch (outcome.kind) {
+      case 'not_found':
+        return send(response, 404, renderNotFound(nonce), nonce);
+      case 'redirect':
+        return redirectSeeOther(response, outcome.location, [new URL(outcome.location).origin]);
+      case 'page': {
+        const status = outcome.result.kind === 'throttled' ? 429 : 200;
+        if (outcome.result.kind === 'throttled') response.setHeader('Retry-After', outcome.result.retryAfterSeconds);
+        const page = renderVoucherPage(outcome.payment, csrf!, nonce, outcome.result);
+        send(response, status, page, nonce, [new URL(outcome.payment.returnUrl).origin]);
+      }
+    }
   }
 
   @Post(':suffix/:action')
@@ -78,5 +119,21 @@ export class PayScreenController {
         // form-action also covers the 303 back to the merchant that follows a button.
         redirectSeeOther(response, result.location, [new URL(result.location).origin]);
     }
+  }
+
+  /**
+   * A finished payment sends the user back (DESIGN.md §4); the body still shows the final state and a button
+   * back, for anything that does not follow redirects.
+   */
+  private sendBack(response: Response, payment: PayScreenPayment, nonce: string): void {
+    response.location(returnUrlWith(payment.returnUrl, payment));
+    send(response, 303, renderPayScreen(payment, '', nonce, this.account), nonce);
+  }
+
+  /** Double-submit token: a cross-site form cannot read our cookie to copy it into the form. */
+  private csrfToken(request: Request, response: Response): string {
+    const csrf = readCookie(request, CSRF_COOKIE) ?? randomBytes(24).toString('base64url');
+    response.cookie(CSRF_COOKIE, csrf, { httpOnly: true, sameSite: 'strict', secure: this.secureCookies, path: '/p/' });
+    return csrf;
   }
 }

@@ -3,6 +3,9 @@ import { PayhookError } from '@payhook/contracts';
 import { PaymentTransitionsService, type FinalStatus } from '../payments/payment-transitions.service';
 import { effectiveStatus } from '../payments/payment.view';
 import { PaymentsRepository } from '../payments/payments.repository';
+import { DepositsService } from '../deposits/deposits.service';
+import { VoucherRedemptionService, type RedemptionResult } from '../vouchers/voucher-redemption.service';
+import { VouchersRepository } from '../vouchers/vouchers.repository';
 import { returnUrlWith } from './format';
 import type { PayScreenAction, PayScreenPayment } from './pay-screen.view';
 
@@ -17,17 +20,27 @@ const ACTION_STATUS: Record<PayScreenAction, FinalStatus> = {
 
 export type ActionResult = { kind: 'not_found' } | { kind: 'live_mode' } | { kind: 'redirect'; location: string };
 
+export type VoucherSubmission =
+  | { kind: 'not_found' }
+  | { kind: 'redirect'; location: string }
+  | { kind: 'page'; payment: PayScreenPayment; result: RedemptionResult };
+
 @Injectable()
 export class PayScreenService {
   constructor(
     private readonly payments: PaymentsRepository,
     private readonly transitions: PaymentTransitionsService,
+    private readonly deposits: DepositsService,
+    private readonly vouchers: VouchersRepository,
+    private readonly redemption: VoucherRedemptionService,
   ) {}
 
   async find(suffix: string): Promise<PayScreenPayment | null> {
     if (!SUFFIX_PATTERN.test(suffix)) return null;
     const payment = await this.payments.findByPaySuffix(suffix);
     if (!payment) return null;
+    const status = effectiveStatus(payment);
+    const pending = status === 'pending';
     return {
       id: payment.id,
       merchantId: payment.merchantId,
@@ -35,11 +48,28 @@ export class PayScreenService {
       merchantName: payment.merchantName,
       orderId: payment.orderId,
       amount: payment.amount,
-      status: effectiveStatus(payment),
+      status,
       livemode: payment.livemode,
       expiresAt: payment.expiresAt,
       returnUrl: payment.returnUrl,
+      // Only a payment that can still be paid needs its code and its vouchers counted.
+      depositCode: payment.depositCode ?? (pending ? await this.deposits.depositCodeFor(payment.id) : null),
+      vouchersApplied: pending ? await this.vouchers.valueHeldFor(payment.id) : 0,
     };
+  }
+
+  /** Voucher PINs typed on the screen; a payment they complete sends its user back like any other. */
+  async submitVouchers(suffix: string, pins: string, client: string): Promise<VoucherSubmission> {
+    const payment = await this.find(suffix);
+    if (!payment) return { kind: 'not_found' };
+    if (payment.status !== 'pending') return { kind: 'redirect', location: returnUrlWith(payment.returnUrl, payment) };
+    const result = await this.redemption.redeem(payment.id, pins, client);
+    if (result.kind === 'applied' && result.completed) {
+      return { kind: 'redirect', location: returnUrlWith(payment.returnUrl, { ...payment, status: 'completed' }) };
+    }
+    const current = await this.find(suffix);
+    if (!current) return { kind: 'not_found' };
+    return { kind: 'page', payment: current, result };
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { PaymentStatus } from '@payhook/contracts';
+import { formatDepositCode } from '../deposits/deposit-code';
 import { formatTimeLeft, formatWon, returnUrlWith } from './format';
 import { SafeHtml, html } from '../html/html';
 
@@ -13,6 +14,17 @@ export interface PayScreenPayment {
   livemode: boolean;
   expiresAt: Date;
   returnUrl: string;
+  /** Given on the first view of a pending payment; null once it has finished without one. */
+  depositCode: string | null;
+  /** Value of the vouchers already applied. */
+  vouchersApplied: number;
+}
+
+/** The collection account a payer transfers to (configuration). */
+export interface BankAccount {
+  bankName: string;
+  accountNumber: string;
+  holder: string;
 }
 
 export const PAY_SCREEN_ACTIONS = ['complete', 'fail', 'cancel'] as const;
@@ -53,9 +65,18 @@ button.secondary{background:#e5e7eb;color:#111827}
 button.danger{background:#b91c1c}
 button:focus-visible,.button:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
 .note{color:#374151;font-size:.9375rem}
+h2{font-size:1.0625rem;margin:1.5rem 0 .75rem}
+.code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:1.25rem;letter-spacing:.08em}
+label{display:block;font-weight:600;margin:0 0 .25rem}
+textarea{display:block;width:100%;min-height:6rem;padding:.5rem;border:1px solid #6b7280;border-radius:8px;font:inherit;font-family:ui-monospace,Menlo,Consolas,monospace;margin:0 0 .75rem}
+textarea:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
+a{color:#1d4ed8}
+.alert{border-left:4px solid #b91c1c;background:#fef2f2;padding:.5rem .75rem;margin:0 0 1rem}
+.ok{border-left-color:#15803d;background:#f0fdf4}
+ul.pins{padding-left:1.25rem;margin:0 0 1rem}
 `);
 
-function page(title: string, nonce: string, body: SafeHtml, refreshSeconds?: number): string {
+export function page(title: string, nonce: string, body: SafeHtml, refreshSeconds?: number): string {
   return html`<!doctype html>
     <html lang="en">
       <head>
@@ -74,7 +95,50 @@ function page(title: string, nonce: string, body: SafeHtml, refreshSeconds?: num
     </html> `.value;
 }
 
-export function renderPayScreen(payment: PayScreenPayment, csrfToken: string, nonce: string, now = new Date()): string {
+/** What is left to pay once the applied vouchers are counted. */
+export function outstandingOf(payment: PayScreenPayment): number {
+  return Math.max(0, payment.amount - payment.vouchersApplied);
+}
+
+/** The ways to pay a pending payment: bank transfer with its deposit code, and gift vouchers. */
+function payOptions(payment: PayScreenPayment, account: BankAccount): SafeHtml {
+  const due = outstandingOf(payment);
+  return html`${
+    payment.vouchersApplied > 0
+      ? html`<p class="note">
+          Vouchers applied: <strong>${formatWon(payment.vouchersApplied)}</strong>. Left to pay:
+          <strong>${formatWon(due)}</strong>.
+        </p>`
+      : null
+  }
+    <h2>Pay by bank transfer</h2>
+    <dl>
+      <dt>Bank</dt>
+      <dd>${account.bankName}</dd>
+      <dt>Account</dt>
+      <dd class="code">${account.accountNumber}</dd>
+      <dt>Holder</dt>
+      <dd>${account.holder}</dd>
+      <dt>Deposit code</dt>
+      <dd class="code" id="deposit-code">${payment.depositCode ? formatDepositCode(payment.depositCode) : '—'}</dd>
+      <dt>Amount</dt>
+      <dd>${formatWon(due)}</dd>
+    </dl>
+    <p class="note">
+      Put the deposit code in the transfer's memo (or as the depositor name) and send exactly ${formatWon(due)}.
+      The payment completes as soon as the bank reports it; any other amount is checked by a person first.
+    </p>
+    <h2>Pay with gift vouchers</h2>
+    <p><a href="/p/${payment.suffix}/vouchers">Enter culture or book gift voucher PINs</a></p>`;
+}
+
+export function renderPayScreen(
+  payment: PayScreenPayment,
+  csrfToken: string,
+  nonce: string,
+  account: BankAccount,
+  now = new Date(),
+): string {
   const finished = payment.status !== 'pending';
   const details = html`<dl>
     <dt>Merchant</dt>
@@ -100,18 +164,21 @@ export function renderPayScreen(payment: PayScreenPayment, csrfToken: string, no
         <a class="button" href="${returnUrlWith(payment.returnUrl, payment)}">Return to ${payment.merchantName}</a>`
     : payment.livemode
       ? html`<p class="note" role="status">
-          payhook is waiting for your payment of <strong>${formatWon(payment.amount)}</strong> to arrive. This page
-          checks again every ${LIVE_REFRESH_SECONDS} seconds and takes you back to ${payment.merchantName} once the
-          payment is confirmed.
-        </p>`
-      : PAY_SCREEN_ACTIONS.map(
-          (action) =>
-            html`<form method="post" action="/p/${payment.suffix}/${action}">
+            payhook is waiting for your payment of <strong>${formatWon(payment.amount)}</strong> to arrive. This page
+            checks again every ${LIVE_REFRESH_SECONDS} seconds and takes you back to ${payment.merchantName} once the
+            payment is confirmed.
+          </p>
+          ${payOptions(payment, account)}`
+      : [payOptions(payment, account), html`<h2>Test actions</h2>`].concat(
+          PAY_SCREEN_ACTIONS.map(
+            (action) =>
+              html`<form method="post" action="/p/${payment.suffix}/${action}">
               <input type="hidden" name="csrf" value="${csrfToken}" />
               <button type="submit" class="${action === 'complete' ? '' : action === 'fail' ? 'danger' : 'secondary'}">
                 ${ACTION_TEXT[action]}
               </button>
             </form>`,
+          ),
         );
 
   const body = html`<div class="card">

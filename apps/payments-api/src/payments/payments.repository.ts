@@ -183,6 +183,15 @@ export class PaymentsRepository {
   }
 
   /** For the payment screen: the suffix is the bearer secret, so no merchant scope applies. */
+  /** Any merchant's payment, locked until the caller's transaction ends (deposits, vouchers, reviews). */
+  async lockForUpdate(sql: Sql, id: string): Promise<(PaymentRecord & { overdue: boolean }) | null> {
+    const rows = await sql<PaymentRow & { overdue: boolean }>(
+      `SELECT ${PAYMENT_COLUMNS}, expires_at <= now() AS overdue FROM payments WHERE id = $1 FOR UPDATE`,
+      [id],
+    );
+    return rows[0] ? { ...toRecord(rows[0]), overdue: rows[0].overdue } : null;
+  }
+
   /** pending or expired → completed, whatever expiresAt says: only the review queue does this. */
   async completeEvenIfExpired(sql: Sql, id: string): Promise<PaymentRecord | null> {
     const rows = await sql<PaymentRow>(
@@ -194,14 +203,17 @@ export class PaymentsRepository {
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
-  async findByPaySuffix(suffix: string): Promise<(PaymentRecord & { merchantName: string }) | null> {
-    const rows = await sqlRows<PaymentRow & { merchant_name: string }>(
+  async findByPaySuffix(
+    suffix: string,
+  ): Promise<(PaymentRecord & { merchantName: string; depositCode: string | null }) | null> {
+    const rows = await sqlRows<PaymentRow & { merchant_name: string; deposit_code: string | null }>(
       this.db,
       `SELECT p.*, m.name AS merchant_name
        FROM payments p JOIN merchants m ON m.id = p.merchant_id WHERE p.pay_suffix = $1`,
       [suffix],
     );
-    return rows[0] ? { ...toRecord(rows[0]), merchantName: rows[0].merchant_name } : null;
+    const row = rows[0];
+    return row ? { ...toRecord(row), merchantName: row.merchant_name, depositCode: row.deposit_code } : null;
   }
 
   /** For the operator: a payment by id, whoever it belongs to. */

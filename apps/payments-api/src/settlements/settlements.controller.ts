@@ -12,7 +12,10 @@ export class SettlementsController {
   constructor(private readonly settlements: SettlementsService) {}
 
   @Get()
-  list(@CurrentAuth() auth: AuthContext, @Query() query: ListSettlementsQueryDto): Promise<ListEnvelope<SettlementView>> {
+  list(
+    @CurrentAuth() auth: AuthContext,
+    @Query() query: ListSettlementsQueryDto,
+  ): Promise<ListEnvelope<SettlementView>> {
     return this.settlements.list(auth, query);
   }
 

@@ -95,7 +95,9 @@ export class SettlementsRepository {
     if (filter.from) where.push(`sales_date >= $${params.push(filter.from)}`);
     if (filter.to) where.push(`sales_date <= $${params.push(filter.to)}`);
     if (filter.after) {
-      where.push(`(sales_date, payment_id) > ($${params.push(filter.after.salesDate)}, $${params.push(filter.after.paymentId)})`);
+      where.push(
+        `(sales_date, payment_id) > ($${params.push(filter.after.salesDate)}, $${params.push(filter.after.paymentId)})`,
+      );
     }
     const limit = filter.limit === undefined ? '' : `LIMIT $${params.push(filter.limit)}`;
     const rows = await sqlRows<SettlementRow>(

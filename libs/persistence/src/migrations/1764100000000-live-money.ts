@@ -25,6 +25,7 @@ export class LiveMoney1764100000000 implements MigrationInterface {
         livemode boolean NOT NULL,
         merchant_id text REFERENCES merchants (id),
         payment_id text REFERENCES payments (id),
+        source text NOT NULL CHECK (source IN ('deposit', 'vouchers')),
         reason text NOT NULL,
         amount bigint NOT NULL CHECK (amount >= 0),
         status text NOT NULL CHECK (status IN ('open', 'resolved')),

@@ -1,0 +1,64 @@
+import { Body, Controller, Post, Res, UseGuards } from '@nestjs/common';
+import { ApiKeyGuard, CurrentAuth, TestModeOnly, type AuthContext } from '@payhook/auth';
+import { PayhookError, randomBase62, type DataEnvelope } from '@payhook/contracts';
+import type { Response } from 'express';
+import { IdParam } from '../http/id-param';
+import { PaymentsRepository } from '../payments/payments.repository';
+import { VouchersRepository } from '../vouchers/vouchers.repository';
+import { respond } from './deposits.admin.controller';
+import type { DepositView } from './deposit.view';
+import { DepositsService, testFeed } from './deposits.service';
+import { TestDepositRequestDto, TestPaymentDepositRequestDto } from './dto/record-deposit.request.dto';
+
+/**
+ * Simulated bank deposits into the merchant's own test feed: matched exactly as live deposits are, so a merchant
+ * sees completions and review cases before going live (test keys only).
+ */
+@Controller('v1/test-helpers')
+@UseGuards(ApiKeyGuard)
+@TestModeOnly()
+export class DepositTestHelpersController {
+  constructor(
+    private readonly deposits: DepositsService,
+    private readonly payments: PaymentsRepository,
+    private readonly vouchers: VouchersRepository,
+  ) {}
+
+  @Post('deposits')
+  async deposit(
+    @CurrentAuth() auth: AuthContext,
+    @Body() body: TestDepositRequestDto,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<DataEnvelope<DepositView>> {
+    const recorded = await this.deposits.record(testFeed(auth.merchantId), {
+      bankTransactionId: body.bankTransactionId ?? `test_${randomBase62(20)}`,
+      amount: body.amount,
+      depositCode: body.depositCode,
+      depositorName: body.depositorName ?? 'TEST DEPOSITOR',
+      receivedAt: new Date(),
+    });
+    return respond(response, recorded);
+  }
+
+  /** A deposit carrying this payment's code, for the amount still due unless another is given. */
+  @Post('payments/:id/deposit')
+  async depositForPayment(
+    @CurrentAuth() auth: AuthContext,
+    @IdParam('payment') id: string,
+    @Body() body: TestPaymentDepositRequestDto,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<DataEnvelope<DepositView>> {
+    const payment = await this.payments.findById(auth, id);
+    if (!payment) throw new PayhookError('resource_not_found', `No such payment: ${id}.`, 'id');
+    const depositCode = await this.deposits.depositCodeFor(id);
+    const due = payment.amount - (await this.vouchers.valueHeldFor(id));
+    const recorded = await this.deposits.record(testFeed(auth.merchantId), {
+      bankTransactionId: `test_${randomBase62(20)}`,
+      amount: body.amount ?? Math.max(due, 1),
+      depositCode: depositCode ?? undefined,
+      depositorName: 'TEST DEPOSITOR',
+      receivedAt: new Date(),
+    });
+    return respond(response, recorded);
+  }
+}

@@ -1,0 +1,107 @@
+import { Injectable } from '@nestjs/common';
+import { PayhookError, newId } from '@payhook/contracts';
+import { PaymentTransitionsService } from '../payments/payment-transitions.service';
+import { PaymentsRepository } from '../payments/payments.repository';
+import { ReviewCasesRepository } from '../reviews/review-cases.repository';
+import { VouchersRepository } from '../vouchers/vouchers.repository';
+import { normalizeDepositCode } from './deposit-code';
+import { matchDeposit } from './deposit-matching';
+import type { DepositView } from './deposit.view';
+import { DepositsRepository, type DepositFeed } from './deposits.repository';
+
+export interface DepositNotification {
+  bankTransactionId: string;
+  amount: number;
+  depositCode?: string;
+  depositorName: string;
+  receivedAt: Date;
+}
+
+export interface RecordedDeposit {
+  deposit: DepositView;
+  /** The bank transaction id was already known: nothing new was recorded. */
+  replayed: boolean;
+}
+
+export const BANK_FEED: DepositFeed = { name: 'bank', livemode: true, merchantId: null };
+
+export function testFeed(merchantId: string): DepositFeed {
+  return { name: `test:${merchantId}`, livemode: false, merchantId };
+}
+
+/**
+ * Records a deposit and matches it in one transaction: it completes its payment (the same transition, event,
+ * outbox row and settlement as any completion) or opens a review case. Idempotent by bank transaction id.
+ */
+@Injectable()
+export class DepositsService {
+  constructor(
+    private readonly deposits: DepositsRepository,
+    private readonly payments: PaymentsRepository,
+    private readonly transitions: PaymentTransitionsService,
+  ) {}
+
+  async record(feed: DepositFeed, notification: DepositNotification): Promise<RecordedDeposit> {
+    const id = newId('deposit');
+    const depositCode = notification.depositCode?.trim() || null;
+    const recorded = await this.payments.transaction(async (sql) => {
+      const claimed = await DepositsRepository.claim(sql, feed, { ...notification, id, depositCode });
+      if (!claimed) return false;
+
+      const code = depositCode === null ? null : normalizeDepositCode(depositCode);
+      const paymentId = code === null ? null : await DepositsRepository.paymentIdForCode(sql, feed, code);
+      // The row lock orders this deposit against voucher redemptions, the screen and the sweeper.
+      const payment = paymentId === null ? null : await this.payments.lockForUpdate(sql, paymentId);
+      const candidate = payment && {
+        status: payment.status,
+        overdue: payment.overdue,
+        outstanding: payment.amount - (await VouchersRepository.heldValue(sql, payment.id)),
+      };
+      const decision = matchDeposit(notification.amount, depositCode !== null, candidate);
+      if (decision.kind === 'complete') {
+        // Under the row lock a pending, unexpired payment cannot refuse; the check is only a seatbelt.
+        if (!payment || !(await this.transitions.transitionWithin(sql, null, payment.id, 'completed'))) {
+          throw new Error(`payment ${paymentId} refused a matched deposit under its row lock`);
+        }
+        await DepositsRepository.settle(sql, id, { kind: 'matched', paymentId: payment.id, reviewCaseId: null });
+        return true;
+      }
+      const reviewCaseId = await ReviewCasesRepository.open(sql, {
+        livemode: feed.livemode,
+        source: 'deposit',
+        reason: decision.reason,
+        amount: notification.amount,
+        merchantId: payment?.merchantId ?? feed.merchantId,
+        paymentId: payment?.id ?? null,
+      });
+      await DepositsRepository.settle(sql, id, { kind: 'review', paymentId: payment?.id ?? null, reviewCaseId });
+      return true;
+    });
+
+    if (recorded) return { deposit: (await this.deposits.find(id))!, replayed: false };
+    const original = await this.deposits.findByBankTransaction(feed, notification.bankTransactionId);
+    if (!original) throw new Error(`deposit ${notification.bankTransactionId} vanished after a conflict`);
+    if (!sameNotification(original, notification, depositCode)) {
+      throw new PayhookError(
+        'idempotency_key_reused',
+        `Bank transaction ${notification.bankTransactionId} was already recorded with different details.`,
+        'bankTransactionId',
+      );
+    }
+    return { deposit: original, replayed: true };
+  }
+
+  /** Gives the payment its deposit code if it has none yet (the screen shows it on first view). */
+  depositCodeFor(paymentId: string): Promise<string | null> {
+    return this.deposits.ensureDepositCode(paymentId);
+  }
+}
+
+function sameNotification(original: DepositView, notification: DepositNotification, depositCode: string | null) {
+  return (
+    original.amount === notification.amount &&
+    original.depositCode === depositCode &&
+    original.depositorName === notification.depositorName &&
+    original.receivedAt === notification.receivedAt.toISOString()
+  );
+}

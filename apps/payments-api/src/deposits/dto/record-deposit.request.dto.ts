@@ -1,0 +1,63 @@
+import { MAX_AMOUNT } from '@payhook/contracts';
+import { IsDefined, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import { IsPrintableText } from '../../http/validators';
+
+const AMOUNT = `must be a whole number of won from 1 to ${MAX_AMOUNT}`;
+/** An instant: date, time and zone. */
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+const BANK_TRANSACTION_ID = /^[\x21-\x7e]{1,128}$/;
+
+/** POST /admin/v1/deposits: one deposit notification from the bank side. */
+export class RecordDepositRequestDto {
+  @IsDefined()
+  @Matches(BANK_TRANSACTION_ID, { message: 'must be 1 to 128 printable ASCII characters without spaces' })
+  bankTransactionId!: string;
+
+  @IsDefined()
+  @IsInt({ message: AMOUNT })
+  @Min(1, { message: AMOUNT })
+  @Max(MAX_AMOUNT, { message: AMOUNT })
+  amount!: number;
+
+  @IsOptional()
+  @IsPrintableText(64)
+  depositCode?: string;
+
+  @IsDefined()
+  @IsPrintableText(100)
+  depositorName!: string;
+
+  @IsDefined()
+  @Matches(INSTANT, { message: 'must be an ISO 8601 date-time with a zone' })
+  receivedAt!: string;
+}
+
+/** POST /v1/test-helpers/deposits: a simulated deposit into the test feed; only the amount is required. */
+export class TestDepositRequestDto {
+  @IsDefined()
+  @IsInt({ message: AMOUNT })
+  @Min(1, { message: AMOUNT })
+  @Max(MAX_AMOUNT, { message: AMOUNT })
+  amount!: number;
+
+  @IsOptional()
+  @IsPrintableText(64)
+  depositCode?: string;
+
+  @IsOptional()
+  @IsPrintableText(100)
+  depositorName?: string;
+
+  @IsOptional()
+  @Matches(BANK_TRANSACTION_ID, { message: 'must be 1 to 128 printable ASCII characters without spaces' })
+  bankTransactionId?: string;
+}
+
+/** POST /v1/test-helpers/payments/{id}/deposit: a deposit with the payment's own code; amount defaults to what is due. */
+export class TestPaymentDepositRequestDto {
+  @IsOptional()
+  @IsInt({ message: AMOUNT })
+  @Min(1, { message: AMOUNT })
+  @Max(MAX_AMOUNT, { message: AMOUNT })
+  amount?: number;
+}

@@ -1,0 +1,42 @@
+export type ReviewSource = 'deposit' | 'vouchers';
+export type ReviewAction = 'complete' | 'reject' | 'refund';
+export const REVIEW_ACTIONS: readonly ReviewAction[] = ['complete', 'reject', 'refund'];
+
+/**
+ * Why money could not be matched on its own. Deposits: `deposit_code_missing`, `deposit_code_unknown`,
+ * `amount_short`, `amount_over`, `payment_<status>` (the payment had already completed, failed, been canceled
+ * or expired). Vouchers: `voucher_over_cover` (the PINs given were worth more than the amount).
+ */
+export type ReviewReason = string;
+
+/** The deposit that opened a case, as the bank reported it. */
+export interface ReviewDepositView {
+  id: string;
+  bankTransactionId: string;
+  amount: number;
+  depositCode: string | null;
+  depositorName: string;
+  receivedAt: string;
+}
+
+export interface ReviewCaseView {
+  id: string;
+  status: 'open' | 'resolved';
+  livemode: boolean;
+  source: ReviewSource;
+  reason: ReviewReason;
+  /** The money in question, in won: the deposit, or the voucher value above the amount. */
+  amount: number;
+  merchantId: string | null;
+  paymentId: string | null;
+  deposit: ReviewDepositView | null;
+  createdAt: string;
+  resolution: {
+    action: ReviewAction;
+    resolvedBy: string;
+    note: string | null;
+    /** Money to be returned to the payer (refund only); payhook records it, a person moves it. */
+    refundAmount: number | null;
+    resolvedAt: string;
+  } | null;
+}

@@ -1,0 +1,111 @@
+import { Injectable } from '@nestjs/common';
+import { PayhookError, type ListEnvelope } from '@payhook/contracts';
+import type { Sql } from '@payhook/persistence';
+import { decodeCursor, encodeCursor } from '../http/keyset-cursor';
+import { PaymentTransitionsService } from '../payments/payment-transitions.service';
+import { effectiveStatus } from '../payments/payment.view';
+import { PaymentsRepository } from '../payments/payments.repository';
+import type { ListReviewsQueryDto, ResolveReviewRequestDto } from './dto/resolve-review.request.dto';
+import type { ReviewCaseView } from './review-case.view';
+import { ReviewCasesRepository } from './review-cases.repository';
+
+const DEFAULT_PAGE_SIZE = 20;
+
+/** The operator's queue of money that could not be matched on its own, and its resolutions. */
+@Injectable()
+export class ReviewsService {
+  constructor(
+    private readonly reviews: ReviewCasesRepository,
+    private readonly payments: PaymentsRepository,
+    private readonly transitions: PaymentTransitionsService,
+  ) {}
+
+  async list(query: ListReviewsQueryDto): Promise<ListEnvelope<ReviewCaseView>> {
+    const limit = query.limit ? Number(query.limit) : DEFAULT_PAGE_SIZE;
+    let after;
+    if (query.cursor !== undefined) {
+      after = decodeCursor(query.cursor, 'reviewCase');
+      const named = after && (await this.reviews.find(after.id));
+      if (!after || named?.createdAt !== after.createdAt.toISOString()) {
+        throw new PayhookError('parameter_invalid', 'cursor is not a cursor this API returned.', 'cursor');
+      }
+    }
+    const rows = await this.reviews.list({ status: query.status, after, limit: limit + 1 });
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    const hasMore = rows.length > limit;
+    return {
+      data: page,
+      hasMore,
+      nextCursor: hasMore && last ? encodeCursor({ createdAt: new Date(last.createdAt), id: last.id }) : null,
+    };
+  }
+
+  async get(id: string): Promise<ReviewCaseView> {
+    const review = await this.reviews.find(id);
+    if (!review) throw new PayhookError('resource_not_found', `No such review case: ${id}.`, 'id');
+    return review;
+  }
+
+  /**
+   * complete: the payment completes (pending or expired alike) and sends its normal payment.completed event.
+   * reject: the case closes and nothing else changes. refund: the case's amount is recorded as owed back to the
+   * payer; no money moves here. Each is kept with who and when, once.
+   */
+  async resolve(id: string, request: ResolveReviewRequestDto): Promise<ReviewCaseView> {
+    await this.payments.transaction(async (sql) => {
+      const review = await ReviewCasesRepository.lock(sql, id);
+      if (!review) throw new PayhookError('resource_not_found', `No such review case: ${id}.`, 'id');
+      if (review.status !== 'open') {
+        throw new PayhookError(
+          'review_state_conflict',
+          `Review case ${id} was already resolved (${review.resolution?.action}) by ${review.resolution?.resolvedBy}.`,
+        );
+      }
+      if (request.paymentId && review.paymentId && request.paymentId !== review.paymentId) {
+        throw new PayhookError(
+          'parameter_invalid',
+          `This case belongs to payment ${review.paymentId}; leave paymentId out.`,
+          'paymentId',
+        );
+      }
+      const paymentId = review.paymentId ?? request.paymentId ?? null;
+      if (request.action === 'complete') await this.completePayment(sql, review, paymentId);
+      await ReviewCasesRepository.resolve(sql, id, {
+        action: request.action,
+        resolvedBy: request.resolvedBy,
+        note: request.note ?? null,
+        refundAmount: request.action === 'refund' ? review.amount : null,
+        paymentId: request.action === 'complete' ? paymentId : null,
+      });
+    });
+    return this.get(id);
+  }
+
+  private async completePayment(sql: Sql, review: ReviewCaseView, paymentId: string | null): Promise<void> {
+    if (!paymentId) {
+      throw new PayhookError(
+        'parameter_missing',
+        'This case has no payment: name the one the money belongs to in paymentId.',
+        'paymentId',
+      );
+    }
+    const payment = await this.payments.lockForUpdate(sql, paymentId);
+    // The money of one mode (and, when known, one merchant) can only pay a payment of the same.
+    if (
+      !payment ||
+      payment.livemode !== review.livemode ||
+      (review.merchantId !== null && payment.merchantId !== review.merchantId)
+    ) {
+      throw new PayhookError('resource_not_found', `No such payment for this case: ${paymentId}.`, 'paymentId');
+    }
+    if (!(await this.transitions.completeAfterReview(sql, paymentId))) {
+      throw new PayhookError(
+        'payment_state_conflict',
+        `Payment ${paymentId} is ${effectiveStatus(payment)}; only a pending or expired payment can complete. ` +
+          'Refund or reject the case instead.',
+      );
+    }
+    await ReviewCasesRepository.attachDepositToPayment(sql, review.id, paymentId);
+  }
+}

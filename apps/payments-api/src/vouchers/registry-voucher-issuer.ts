@@ -1,0 +1,26 @@
+import { Injectable } from '@nestjs/common';
+import type { Sql } from '@payhook/persistence';
+import type { VoucherHold, VoucherIssuer, VoucherKind, VoucherRefusal } from './voucher-issuer';
+import { hashPin } from './voucher-pin';
+
+/** The built-in registry: vouchers the operator loaded with POST /admin/v1/vouchers, in the vouchers table. */
+@Injectable()
+export class RegistryVoucherIssuer implements VoucherIssuer {
+  async hold(sql: Sql, pin: string, payment: { id: string; livemode: boolean }): Promise<VoucherHold | VoucherRefusal> {
+    const pinHash = hashPin(pin);
+    // The row lock makes concurrent holds of one PIN queue; after the first commits the others no longer match.
+    const [held] = await sql<{ id: string; kind: VoucherKind; face_value: string }>(
+      `UPDATE vouchers SET status = 'held', payment_id = $3, held_at = COALESCE(held_at, now())
+        WHERE livemode = $1 AND pin_hash = $2 AND issuer = 'registry'
+          AND (status = 'available' OR (status = 'held' AND payment_id = $3))
+        RETURNING id, kind, face_value`,
+      [payment.livemode, pinHash, payment.id],
+    );
+    if (held) return { voucherId: held.id, kind: held.kind, faceValue: Number(held.face_value) };
+    const [known] = await sql('SELECT 1 FROM vouchers WHERE livemode = $1 AND pin_hash = $2', [
+      payment.livemode,
+      pinHash,
+    ]);
+    return known ? 'used' : 'unknown';
+  }
+}

@@ -1,0 +1,91 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { PaymentStatus } from '@payhook/contracts';
+import { PaymentTransitionsService } from '../payments/payment-transitions.service';
+import { PaymentsRepository } from '../payments/payments.repository';
+import { ReviewCasesRepository } from '../reviews/review-cases.repository';
+import { VOUCHER_ISSUER, type VoucherIssuer } from './voucher-issuer';
+import { normalizePin, splitPins } from './voucher-pin';
+import { PIN_FAILURE_WINDOW_MINUTES, VouchersRepository } from './vouchers.repository';
+
+/** At most this many PINs in one submission, and wrong PINs per payment / per client within the window. */
+export const MAX_PINS_PER_SUBMISSION = 5;
+export const MAX_PIN_FAILURES_PER_PAYMENT = 10;
+export const MAX_PIN_FAILURES_PER_CLIENT = 30;
+
+export interface PinOutcome {
+  /** Last four digits only: the page never echoes a whole PIN. */
+  pinLast4: string;
+  result: 'accepted' | 'invalid' | 'unknown' | 'used';
+  faceValue: number | null;
+}
+
+export type RedemptionResult =
+  | { kind: 'throttled'; retryAfterSeconds: number }
+  | { kind: 'too_many_pins' }
+  | { kind: 'not_payable'; status: PaymentStatus }
+  | { kind: 'applied'; pins: PinOutcome[]; covered: number; outstanding: number; completed: boolean };
+
+/**
+ * Applies voucher PINs to a pending payment in one transaction under the payment's row lock. When the held
+ * vouchers cover the amount the payment completes; value above the amount opens a review case for its refund.
+ */
+@Injectable()
+export class VoucherRedemptionService {
+  constructor(
+    private readonly payments: PaymentsRepository,
+    private readonly vouchers: VouchersRepository,
+    private readonly transitions: PaymentTransitionsService,
+    @Inject(VOUCHER_ISSUER) private readonly issuer: VoucherIssuer,
+  ) {}
+
+  async redeem(paymentId: string, pinsText: string, client: string): Promise<RedemptionResult> {
+    const pins = splitPins(pinsText);
+    if (pins.length === 0 || pins.length > MAX_PINS_PER_SUBMISSION) return { kind: 'too_many_pins' };
+    const failures = await this.vouchers.recentFailures(paymentId, client);
+    if (failures.payment >= MAX_PIN_FAILURES_PER_PAYMENT || failures.client >= MAX_PIN_FAILURES_PER_CLIENT) {
+      return { kind: 'throttled', retryAfterSeconds: PIN_FAILURE_WINDOW_MINUTES * 60 };
+    }
+
+    return this.payments.transaction(async (sql): Promise<RedemptionResult> => {
+      const payment = await this.payments.lockForUpdate(sql, paymentId);
+      if (!payment) return { kind: 'not_payable', status: 'expired' };
+      if (payment.status !== 'pending' || payment.overdue) {
+        return { kind: 'not_payable', status: payment.status === 'pending' ? 'expired' : payment.status };
+      }
+      const outcomes: PinOutcome[] = [];
+      for (const text of pins) {
+        const pin = normalizePin(text);
+        const pinLast4 = text.replace(/\D/g, '').slice(-4);
+        if (!pin) {
+          outcomes.push({ pinLast4, result: 'invalid', faceValue: null });
+          continue;
+        }
+        const hold = await this.issuer.hold(sql, pin, payment);
+        outcomes.push(
+          typeof hold === 'string'
+            ? { pinLast4, result: hold, faceValue: null }
+            : { pinLast4, result: 'accepted', faceValue: hold.faceValue },
+        );
+      }
+      const wrong = outcomes.filter((outcome) => outcome.result !== 'accepted').length;
+      await VouchersRepository.recordFailures(sql, payment.id, client, wrong);
+
+      const covered = await VouchersRepository.heldValue(sql, payment.id);
+      if (covered < payment.amount) {
+        return { kind: 'applied', pins: outcomes, covered, outstanding: payment.amount - covered, completed: false };
+      }
+      await this.transitions.transitionWithin(sql, null, payment.id, 'completed');
+      if (covered > payment.amount) {
+        await ReviewCasesRepository.open(sql, {
+          livemode: payment.livemode,
+          source: 'vouchers',
+          reason: 'voucher_over_cover',
+          amount: covered - payment.amount,
+          merchantId: payment.merchantId,
+          paymentId: payment.id,
+        });
+      }
+      return { kind: 'applied', pins: outcomes, covered, outstanding: 0, completed: true };
+    });
+  }
+}

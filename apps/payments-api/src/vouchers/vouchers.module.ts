@@ -1,0 +1,23 @@
+import { Module } from '@nestjs/common';
+import { PaymentsModule } from '../payments/payments.module';
+import { RegistryVoucherIssuer } from './registry-voucher-issuer';
+import { VOUCHER_ISSUER } from './voucher-issuer';
+import { VoucherPinFailuresPurger } from './voucher-pin-failures.purger';
+import { VoucherRedemptionService } from './voucher-redemption.service';
+import { VoucherTestHelpersController } from './voucher-test-helpers.controller';
+import { VouchersAdminController } from './vouchers.admin.controller';
+import { VouchersRepository } from './vouchers.repository';
+
+/** Gift vouchers: the issuer adapter (the built-in registry first), redemption on the payment screen. */
+@Module({
+  imports: [PaymentsModule],
+  controllers: [VouchersAdminController, VoucherTestHelpersController],
+  providers: [
+    VouchersRepository,
+    VoucherRedemptionService,
+    VoucherPinFailuresPurger,
+    { provide: VOUCHER_ISSUER, useClass: RegistryVoucherIssuer },
+  ],
+  exports: [VoucherRedemptionService, VouchersRepository],
+})
+export class VouchersModule {}
