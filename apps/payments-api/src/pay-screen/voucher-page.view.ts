@@ -1,4 +1,4 @@
-import { html, SafeHtml } from '../html/html';
+import { html, type SafeHtml } from '../html/html';
 import type { PinOutcome, RedemptionResult } from '../vouchers/voucher-redemption.service';
 import { MAX_PINS_PER_SUBMISSION } from '../vouchers/voucher-redemption.service';
 import { formatWon } from './format';
