@@ -50,9 +50,9 @@ export class PaymentsApiEnv extends CommonEnv {
   /** A new merchant's fee in basis points (250 = 2.5%) until the operator sets another. */
   @Expose()
   @ToInteger()
-  @IsInt({ message: 'must be a whole number of basis points from 0 to 10,000' })
-  @Min(0, { message: 'must be a whole number of basis points from 0 to 10,000' })
-  @Max(10_000, { message: 'must be a whole number of basis points from 0 to 10,000' })
+  @IsInt({ message: 'must be a whole number of basis points from 0 to 5,000' })
+  @Min(0, { message: 'must be a whole number of basis points from 0 to 5,000' })
+  @Max(5_000, { message: 'must be a whole number of basis points from 0 to 5,000' })
   DEFAULT_FEE_BPS = 250;
 
   /** A new merchant's business days from sales date to payout date. */

@@ -1,6 +1,12 @@
 /** VAT on the fee, in percent (Korean VAT). */
 export const VAT_PERCENT = 10;
 
+/**
+ * The highest fee rate, 50%: with VAT on top the deductions stay below the gross amount, so a net payout is
+ * never negative.
+ */
+export const MAX_FEE_BPS = 5_000;
+
 /** The time zone whose calendar date is a payment's sales date. */
 export const SALES_TIME_ZONE = 'Asia/Seoul';
 
@@ -18,8 +24,8 @@ export interface SettlementAmounts {
  */
 export function settlementAmounts(grossAmount: number, feeBps: number): SettlementAmounts {
   if (!Number.isSafeInteger(grossAmount) || grossAmount < 0) throw new RangeError('grossAmount must be whole won');
-  if (!Number.isInteger(feeBps) || feeBps < 0 || feeBps > 10_000) throw new RangeError('feeBps must be 0..10000');
-  // gross ≤ 10^10 and bps ≤ 10^4 keep the product below 2^53: exact in a double.
+  if (!Number.isInteger(feeBps) || feeBps < 0 || feeBps > MAX_FEE_BPS) throw new RangeError('feeBps out of range');
+  // gross ≤ 10^10 and bps ≤ 5·10^3 keep the product below 2^53: exact in a double.
   const feeAmount = Math.floor((grossAmount * feeBps) / 10_000);
   const vatAmount = Math.floor((feeAmount * VAT_PERCENT) / 100);
   return { grossAmount, feeAmount, vatAmount, netAmount: grossAmount - feeAmount - vatAmount };

@@ -8,7 +8,7 @@ export class LiveMoney1764100000000 implements MigrationInterface {
     // The operator's defaults apply to new merchants; these fill the merchants that already exist.
     await db.query(`
       ALTER TABLE merchants
-        ADD COLUMN fee_bps integer NOT NULL DEFAULT 250 CHECK (fee_bps BETWEEN 0 AND 10000),
+        ADD COLUMN fee_bps integer NOT NULL DEFAULT 250 CHECK (fee_bps BETWEEN 0 AND 5000),
         ADD COLUMN settlement_delay_days integer NOT NULL DEFAULT 2 CHECK (settlement_delay_days BETWEEN 1 AND 30)`);
     await db.query(`ALTER TABLE merchants ALTER COLUMN fee_bps DROP DEFAULT`);
     await db.query(`ALTER TABLE merchants ALTER COLUMN settlement_delay_days DROP DEFAULT`);

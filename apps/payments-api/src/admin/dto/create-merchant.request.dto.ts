@@ -1,7 +1,8 @@
 import { IsDefined, IsInt, IsOptional, Max, Min, ValidateBy } from 'class-validator';
 import { IsPrintableText, isIanaTimeZone } from '../../http/validators';
+import { MAX_FEE_BPS } from '../../settlements/settlement-calculation';
 
-const FEE_BPS = 'must be a whole number of basis points from 0 to 10000';
+const FEE_BPS = `must be a whole number of basis points from 0 to ${MAX_FEE_BPS}`;
 const DELAY_DAYS = 'must be a whole number of business days from 1 to 30';
 
 /** The settlement terms, shared by creation and PATCH. */
@@ -9,7 +10,7 @@ export class SettlementTermsRequestDto {
   @IsOptional()
   @IsInt({ message: FEE_BPS })
   @Min(0, { message: FEE_BPS })
-  @Max(10_000, { message: FEE_BPS })
+  @Max(MAX_FEE_BPS, { message: FEE_BPS })
   feeBps?: number;
 
   @IsOptional()

@@ -1,0 +1,30 @@
+import { settlementsCsv, type SettlementView } from './settlement.view';
+
+const row: SettlementView = {
+  paymentId: 'pay_AAAAAAAAAAAAAAAAAAAAAAAA',
+  orderId: 'order-1',
+  livemode: true,
+  currency: 'KRW',
+  grossAmount: 15_000,
+  feeBps: 250,
+  feeAmount: 375,
+  vatAmount: 37,
+  netAmount: 14_588,
+  salesDate: '2026-11-21',
+  payoutDate: '2026-11-24',
+  completedAt: '2026-11-21T05:06:07.890Z',
+};
+
+describe('settlementsCsv', () => {
+  it('writes a header and one CRLF line per record', () => {
+    expect(settlementsCsv([row])).toBe(
+      'payment_id,order_id,sales_date,payout_date,completed_at,currency,gross_amount,fee_bps,fee_amount,vat_amount,net_amount\r\n' +
+        'pay_AAAAAAAAAAAAAAAAAAAAAAAA,order-1,2026-11-21,2026-11-24,2026-11-21T05:06:07.890Z,KRW,15000,250,375,37,14588\r\n',
+    );
+  });
+
+  it('keeps merchant text from becoming a spreadsheet formula', () => {
+    const [, line] = settlementsCsv([{ ...row, orderId: '=HYPERLINK("x")' }]).split('\r\n');
+    expect(line.split(',')[1]).toBe(`"'=HYPERLINK(""x"")"`);
+  });
+});
