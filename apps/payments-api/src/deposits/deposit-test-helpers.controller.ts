@@ -35,7 +35,6 @@ export class DepositTestHelpersController {
       amount: body.amount,
       depositCode: body.depositCode,
       depositorName: body.depositorName ?? 'TEST DEPOSITOR',
-      receivedAt: new Date(),
     });
     return respond(response, recorded);
   }
@@ -57,7 +56,6 @@ export class DepositTestHelpersController {
       amount: body.amount ?? Math.max(due, 1),
       depositCode: depositCode ?? undefined,
       depositorName: 'TEST DEPOSITOR',
-      receivedAt: new Date(),
     });
     return respond(response, recorded);
   }

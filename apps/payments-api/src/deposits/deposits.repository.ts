@@ -19,7 +19,7 @@ export interface NewDeposit {
   amount: number;
   depositCode: string | null;
   depositorName: string;
-  receivedAt: Date;
+  receivedAt?: Date;
 }
 
 interface DepositRow {
@@ -70,7 +70,7 @@ export class DepositsRepository {
     const rows = await sql(
       `INSERT INTO deposits (id, feed, livemode, bank_transaction_id, amount, deposit_code, depositor_name,
          received_at, outcome)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'review')
+       VALUES ($1, $2, $3, $4, $5, $6, $7, COALESCE($8, now()), 'review')
        ON CONFLICT (feed, bank_transaction_id) DO NOTHING
        RETURNING id`,
       [
@@ -81,7 +81,7 @@ export class DepositsRepository {
         deposit.amount,
         deposit.depositCode,
         deposit.depositorName,
-        deposit.receivedAt,
+        deposit.receivedAt ?? null,
       ],
     );
     return rows.length === 1;
