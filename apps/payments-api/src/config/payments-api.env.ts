@@ -47,6 +47,22 @@ export class PaymentsApiEnv extends CommonEnv {
   @Min(0, { message: 'must be a whole number of 0 or more (0 turns rate limiting off)' })
   RATE_LIMIT_PER_SECOND = 100;
 
+  /**
+   * Which proxies in front of the API may set X-Forwarded-For: a hop count, or a comma list of addresses,
+   * subnets and the names loopback, linklocal, uniquelocal (Express "trust proxy"). Unset: none.
+   */
+  @Expose()
+  @IsOptional()
+  @Matches(/^(\d{1,2}|[0-9a-z.:/]+(\s*,\s*[0-9a-z.:/]+)*)$/, {
+    message: 'must be a hop count or a comma list of addresses, subnets, loopback, linklocal or uniquelocal',
+  })
+  TRUST_PROXY?: string;
+
+  get trustProxy(): number | string[] | undefined {
+    if (!this.TRUST_PROXY) return undefined;
+    return /^\d+$/.test(this.TRUST_PROXY) ? Number(this.TRUST_PROXY) : this.TRUST_PROXY.split(/\s*,\s*/);
+  }
+
   /** A new merchant's fee in basis points (250 = 2.5%) until the operator sets another. */
   @Expose()
   @ToInteger()

@@ -1,0 +1,300 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import { expectApiError } from '../support/api-expectations';
+import { PaymentsApiHarness, paymentBody, type TestMerchant } from '../support/payments-api.harness';
+
+/** A fresh 16-digit PIN, printed the way vouchers print them. */
+function newPin(): string {
+  const digits = Array.from({ length: 16 }, () => randomInt(10)).join('');
+  return digits.replace(/(\d{4})(?=\d)/g, '$1-');
+}
+
+/** A browser on the voucher page: its CSRF cookie and form token. */
+async function openVoucherPage(api: PaymentsApiHarness, payUrl: string) {
+  const path = `${new URL(payUrl).pathname}/vouchers`;
+  const page = await api.http().get(path).expect(200);
+  const cookie = (page.headers['set-cookie'] as unknown as string[])[0].split(';')[0];
+  const csrf = /name="csrf" value="([^"]+)"/.exec(page.text)![1];
+  return {
+    page,
+    submit: (pins: string, ip = '198.51.100.7') =>
+      api.http().post(path).set('Cookie', cookie).set('X-Forwarded-For', ip).type('form').send({ csrf, pins }),
+  };
+}
+
+describe('gift vouchers on the payment screen', () => {
+  let api: PaymentsApiHarness;
+  let live: TestMerchant;
+
+  beforeAll(async () => {
+    api = await PaymentsApiHarness.start({ TRUST_PROXY: 'loopback' });
+  });
+  afterAll(() => api.stop());
+  beforeEach(async () => {
+    live = await api.merchantWithKey('live', { live: true });
+  });
+
+  async function livePayment(amount = 15_000) {
+    const created = await api
+      .as(live)
+      .post('/v1/payments')
+      .set('Idempotency-Key', randomUUID())
+      .send(paymentBody({ amount, returnUrl: 'https://shop.example/return?cart=7' }))
+      .expect(201);
+    return created.body.data as { id: string; payUrl: string };
+  }
+
+  async function loadVouchers(...faceValues: number[]): Promise<string[]> {
+    const pins = faceValues.map(() => newPin());
+    const loaded = await api
+      .admin()
+      .post('/admin/v1/vouchers')
+      .send({ vouchers: pins.map((pin, i) => ({ pin, faceValue: faceValues[i], kind: 'culture' })) })
+      .expect(201);
+    expect(loaded.body.data).toMatchObject({ loaded: faceValues.length, skipped: 0 });
+    return pins;
+  }
+
+  async function status(id: string): Promise<string> {
+    return (await api.as(live).get(`/v1/payments/${id}`).expect(200)).body.data.status;
+  }
+
+  it('completes the payment when the PINs cover the amount and sends the user back', async () => {
+    const payment = await livePayment(15_000);
+    const [ten, five] = await loadVouchers(10_000, 5_000);
+    const screen = await openVoucherPage(api, payment.payUrl);
+    const answer = await screen.submit(`${ten}\n${five}`).expect(303);
+    const back = new URL(answer.headers.location as string);
+    expect(back.origin + back.pathname).toBe('https://shop.example/return');
+    expect(Object.fromEntries(back.searchParams)).toEqual({
+      cart: '7',
+      paymentId: payment.id,
+      orderId: expect.any(String),
+      status: 'completed',
+    });
+    expect(await status(payment.id)).toBe('completed');
+    const vouchers = await api.sql<{ status: string }>('SELECT status FROM vouchers WHERE payment_id = $1', [
+      payment.id,
+    ]);
+    expect(vouchers.map((v) => v.status)).toEqual(['redeemed', 'redeemed']);
+    const events = await api.as(live).get(`/v1/events?paymentId=${payment.id}`).expect(200);
+    expect(events.body.data).toHaveLength(1);
+  });
+
+  it('keeps a partial cover on the payment and shows what is left to pay', async () => {
+    const payment = await livePayment(15_000);
+    const [pin] = await loadVouchers(10_000);
+    const screen = await openVoucherPage(api, payment.payUrl);
+    const answer = await screen.submit(pin).expect(200);
+    expect(answer.text).toContain(`PIN ending ${pin.slice(-4)}: applied (₩10,000)`);
+    expect(answer.text).toMatch(/aria-label="Left to pay">₩5,000</);
+    expect(answer.text).not.toContain(pin.replace(/-/g, ''));
+    expect(await status(payment.id)).toBe('pending');
+    // The same PIN again for the same payment changes nothing.
+    await screen.submit(pin).expect(200);
+    const [{ total }] = await api.sql<{ total: string }>(
+      `SELECT sum(face_value) AS total FROM vouchers WHERE payment_id = $1 AND status = 'held'`,
+      [payment.id],
+    );
+    expect(total).toBe('10000');
+    // The waiting page and a bank transfer now ask for the rest only.
+    const main = await api.http().get(new URL(payment.payUrl).pathname).expect(200);
+    expect(main.text).toContain('Left to pay:');
+    const code = /id="deposit-code">([A-Z0-9-]{9})</.exec(main.text)![1];
+    const deposit = await api
+      .admin()
+      .post('/admin/v1/deposits')
+      .send({
+        bankTransactionId: randomUUID(),
+        amount: 5_000,
+        depositCode: code,
+        depositorName: 'Kim',
+        receivedAt: new Date().toISOString(),
+      })
+      .expect(201);
+    expect(deposit.body.data.outcome).toBe('matched');
+    expect(await status(payment.id)).toBe('completed');
+  });
+
+  it('uses a PIN once when 20 payments redeem it at the same moment', async () => {
+    const [pin] = await loadVouchers(15_000);
+    const payments = await Promise.all(Array.from({ length: 20 }, () => livePayment(15_000)));
+    const screens = await Promise.all(payments.map((payment) => openVoucherPage(api, payment.payUrl)));
+    const answers = await Promise.all(screens.map((screen, i) => screen.submit(pin, `203.0.113.${i}`)));
+    expect(answers.filter((answer) => answer.status === 303)).toHaveLength(1);
+    expect(answers.filter((answer) => answer.status === 200 && answer.text.includes('already used'))).toHaveLength(19);
+    const statuses = await Promise.all(payments.map((payment) => status(payment.id)));
+    expect(statuses.filter((s) => s === 'completed')).toHaveLength(1);
+    const [voucher] = await api.sql<{ status: string; payment_id: string }>(
+      'SELECT status, payment_id FROM vouchers WHERE pin_hash = encode(sha256($1::bytea), $2)',
+      [pin.replace(/-/g, ''), 'hex'],
+    );
+    expect(voucher.status).toBe('redeemed');
+    expect(payments[statuses.indexOf('completed')].id).toBe(voucher.payment_id);
+  });
+
+  it('releases held vouchers when the payment expires, for another payment to use', async () => {
+    const payment = await livePayment(15_000);
+    const [pin] = await loadVouchers(10_000);
+    await (await openVoucherPage(api, payment.payUrl)).submit(pin).expect(200);
+    // Time passes: the sweeper expires the payment.
+    await api.sql(`UPDATE payments SET expires_at = now() - interval '1 second' WHERE id = $1`, [payment.id]);
+    await api.sql(`UPDATE payments SET status = 'expired' WHERE id = $1 AND status = 'pending'`, [payment.id]);
+    const [released] = await api.sql<{ status: string; payment_id: string | null }>(
+      'SELECT status, payment_id FROM vouchers WHERE pin_hash = encode(sha256($1::bytea), $2)',
+      [pin.replace(/-/g, ''), 'hex'],
+    );
+    expect(released).toEqual({ status: 'available', payment_id: null });
+    const next = await livePayment(10_000);
+    await (await openVoucherPage(api, next.payUrl)).submit(pin).expect(303);
+    expect(await status(next.id)).toBe('completed');
+  });
+
+  it('opens a review case for the value above the amount', async () => {
+    const payment = await livePayment(12_000);
+    const [pin] = await loadVouchers(20_000);
+    await (await openVoucherPage(api, payment.payUrl)).submit(pin).expect(303);
+    expect(await status(payment.id)).toBe('completed');
+    const [review] = await api.sql<{ id: string }>('SELECT id FROM review_cases WHERE payment_id = $1', [payment.id]);
+    const shown = await api.admin().get(`/admin/v1/reviews/${review.id}`).expect(200);
+    expect(shown.body.data).toMatchObject({
+      source: 'vouchers',
+      reason: 'voucher_over_cover',
+      amount: 8_000,
+      status: 'open',
+      paymentId: payment.id,
+    });
+  });
+
+  it('says which PINs were wrong without revealing anything else', async () => {
+    const payment = await livePayment();
+    const screen = await openVoucherPage(api, payment.payUrl);
+    const answer = await screen.submit('1111-2222-3333-4444\n12-34').expect(200);
+    expect(answer.text).toContain('PIN ending 4444: not recognised');
+    expect(answer.text).toContain('PIN ending 1234: not a voucher PIN');
+    expect(await status(payment.id)).toBe('pending');
+  });
+
+  it('throttles PIN guessing per payment', async () => {
+    const payment = await livePayment();
+    const screen = await openVoucherPage(api, payment.payUrl);
+    for (let round = 0; round < 2; round++) {
+      const guesses = Array.from({ length: 5 }, () => newPin()).join('\n');
+      await screen.submit(guesses, `192.0.2.${round}`).expect(200);
+    }
+    const [pin] = await loadVouchers(15_000);
+    const throttled = await screen.submit(pin, '192.0.2.99').expect(429);
+    expect(Number(throttled.headers['retry-after'])).toBeGreaterThan(0);
+    expect(throttled.text).toContain('Too many wrong PINs');
+    expect(await status(payment.id)).toBe('pending');
+  });
+
+  it('throttles PIN guessing per client across payments', async () => {
+    const client = '192.0.2.200';
+    for (let round = 0; round < 6; round++) {
+      const payment = await livePayment();
+      const guesses = Array.from({ length: 5 }, () => newPin()).join('\n');
+      await (await openVoucherPage(api, payment.payUrl)).submit(guesses, client).expect(200);
+    }
+    const fresh = await livePayment();
+    await (await openVoucherPage(api, fresh.payUrl)).submit(newPin(), client).expect(429);
+    // Another client on the same payment is not punished for it.
+    await (await openVoucherPage(api, fresh.payUrl)).submit(newPin(), '192.0.2.201').expect(200);
+  });
+
+  it('refuses a form without its CSRF token and changes nothing', async () => {
+    const payment = await livePayment();
+    const [pin] = await loadVouchers(15_000);
+    await api
+      .http()
+      .post(`${new URL(payment.payUrl).pathname}/vouchers`)
+      .type('form')
+      .send({ pins: pin, csrf: 'forged' })
+      .expect(403);
+    expect(await status(payment.id)).toBe('pending');
+  });
+});
+
+describe('the voucher registry: POST /admin/v1/vouchers', () => {
+  let api: PaymentsApiHarness;
+
+  beforeAll(async () => {
+    api = await PaymentsApiHarness.start({ TRUST_PROXY: 'loopback' });
+  });
+  afterAll(() => api.stop());
+
+  it('stores PINs hashed and skips a PIN already loaded', async () => {
+    const pin = newPin();
+    const first = await api
+      .admin()
+      .post('/admin/v1/vouchers')
+      .send({ vouchers: [{ pin, faceValue: 10_000, kind: 'book' }] })
+      .expect(201);
+    expect(first.body.data.vouchers[0]).toMatchObject({
+      id: expect.stringMatching(/^vch_/),
+      kind: 'book',
+      faceValue: 10_000,
+      pinLast4: pin.slice(-4),
+      status: 'available',
+      livemode: true,
+    });
+    expect(JSON.stringify(first.body)).not.toContain(pin.replace(/-/g, ''));
+    const again = await api
+      .admin()
+      .post('/admin/v1/vouchers')
+      .send({ vouchers: [{ pin, faceValue: 50_000, kind: 'book' }] })
+      .expect(201);
+    expect(again.body.data).toMatchObject({ loaded: 0, skipped: 1 });
+    const rows = await api.sql<{ pin_hash: string; face_value: string }>(
+      'SELECT pin_hash, face_value FROM vouchers WHERE id = $1',
+      [first.body.data.vouchers[0].id],
+    );
+    expect(rows[0].face_value).toBe('10000');
+    expect(rows[0].pin_hash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it.each([
+    [{ vouchers: [] }, 'parameter_invalid', 'vouchers'],
+    [{}, 'parameter_missing', 'vouchers'],
+    [{ vouchers: [{ pin: '123', faceValue: 1000, kind: 'book' }] }, 'parameter_invalid', 'vouchers.0.pin'],
+    [
+      { vouchers: [{ pin: '1234-5678-9012-3456', faceValue: 0, kind: 'book' }] },
+      'parameter_invalid',
+      'vouchers.0.faceValue',
+    ],
+    [
+      { vouchers: [{ pin: '1234-5678-9012-3456', faceValue: 1000, kind: 'gold' }] },
+      'parameter_invalid',
+      'vouchers.0.kind',
+    ],
+  ])('refuses %j', async (body, code, param) => {
+    expectApiError(await api.admin().post('/admin/v1/vouchers').send(body), { status: 400, code, param });
+  });
+
+  it('issues test vouchers to test keys, which pay test payments', async () => {
+    const test = await api.merchantWithKey('test');
+    const issued = await api.as(test).post('/v1/test-helpers/vouchers').send({ faceValue: 15_000 }).expect(201);
+    expect(issued.body.data).toMatchObject({
+      pin: expect.stringMatching(/^\d{16}$/),
+      faceValue: 15_000,
+      livemode: false,
+    });
+    const created = await api
+      .as(test)
+      .post('/v1/test-helpers/vouchers')
+      .send({ faceValue: 1, kind: 'culture' })
+      .expect(201);
+    expect(created.body.data.pin).not.toBe(issued.body.data.pin);
+    const payment = await api
+      .as(test)
+      .post('/v1/payments')
+      .set('Idempotency-Key', randomUUID())
+      .send(paymentBody())
+      .expect(201);
+    await (await openVoucherPage(api, payment.body.data.payUrl)).submit(issued.body.data.pin).expect(303);
+    const live = await api.merchantWithKey('live', { live: true });
+    expectApiError(await api.as(live).post('/v1/test-helpers/vouchers').send({ faceValue: 1 }), {
+      status: 403,
+      code: 'test_mode_only',
+    });
+  });
+});
