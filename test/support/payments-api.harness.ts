@@ -57,6 +57,7 @@ export class PaymentsApiHarness {
     return {
       get: (path: string) => this.http().get(path).set('Authorization', `Bearer ${ADMIN_TOKEN}`),
       post: (path: string) => this.http().post(path).set('Authorization', `Bearer ${ADMIN_TOKEN}`),
+      patch: (path: string) => this.http().patch(path).set('Authorization', `Bearer ${ADMIN_TOKEN}`),
       delete: (path: string) => this.http().delete(path).set('Authorization', `Bearer ${ADMIN_TOKEN}`),
     };
   }

@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+import { expectApiError } from '../support/api-expectations';
+import { PaymentsApiHarness, paymentBody, type TestMerchant } from '../support/payments-api.harness';
+
+describe('settlement records: GET /v1/settlements', () => {
+  let api: PaymentsApiHarness;
+  let merchant: TestMerchant;
+
+  beforeAll(async () => {
+    api = await PaymentsApiHarness.start();
+  });
+  afterAll(() => api.stop());
+  beforeEach(async () => {
+    merchant = await api.merchantWithKey('test');
+  });
+
+  async function completed(amount: number): Promise<string> {
+    const created = await api
+      .as(merchant)
+      .post('/v1/payments')
+      .set('Idempotency-Key', randomUUID())
+      .send(paymentBody({ amount }))
+      .expect(201);
+    const id = created.body.data.id as string;
+    await api.as(merchant).post(`/v1/test-helpers/payments/${id}/complete`).expect(200);
+    return id;
+  }
+
+  /** Moves a record to a chosen sales date, as if the payment had completed then. */
+  async function backdate(paymentId: string, salesDate: string, payoutDate: string) {
+    await api.sql('UPDATE settlements SET sales_date = $2, payout_date = $3 WHERE payment_id = $1', [
+      paymentId,
+      salesDate,
+      payoutDate,
+    ]);
+  }
+
+  it('records every completed payment once, with the merchant fee, VAT and Seoul sales date', async () => {
+    const id = await completed(15_000);
+    const list = await api.as(merchant).get('/v1/settlements').expect(200);
+    expect(list.body).toEqual({ data: [expect.any(Object)], hasMore: false, nextCursor: null });
+    const [record] = list.body.data;
+    const [payment] = await api.sql<{ completed_at: Date }>('SELECT completed_at FROM payments WHERE id = $1', [id]);
+    const salesDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Seoul' }).format(payment.completed_at);
+    expect(record).toEqual({
+      paymentId: id,
+      orderId: expect.any(String),
+      livemode: false,
+      currency: 'KRW',
+      grossAmount: 15_000,
+      feeBps: 250,
+      feeAmount: 375,
+      vatAmount: 37,
+      netAmount: 14_588,
+      salesDate,
+      payoutDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      completedAt: payment.completed_at.toISOString(),
+    });
+    expect(record.payoutDate > salesDate).toBe(true);
+    expect([0, 6]).not.toContain(new Date(`${record.payoutDate}T00:00:00Z`).getUTCDay());
+  });
+
+  it("uses the merchant's own terms, set by the operator, for payments completed after the change", async () => {
+    const before = await completed(10_000);
+    const patched = await api
+      .admin()
+      .patch(`/admin/v1/merchants/${merchant.merchantId}`)
+      .send({ feeBps: 330, settlementDelayDays: 5 })
+      .expect(200);
+    expect(patched.body.data).toMatchObject({ feeBps: 330, settlementDelayDays: 5 });
+    const after = await completed(10_000);
+    const list = await api.as(merchant).get('/v1/settlements?limit=100').expect(200);
+    const byPayment = new Map((list.body.data as { paymentId: string }[]).map((row) => [row.paymentId, row]));
+    expect(byPayment.get(before)).toMatchObject({ feeBps: 250, feeAmount: 250, vatAmount: 25, netAmount: 9_725 });
+    expect(byPayment.get(after)).toMatchObject({ feeBps: 330, feeAmount: 330, vatAmount: 33, netAmount: 9_637 });
+  });
+
+  it('filters by one sales date or an inclusive range, and pages in a stable order', async () => {
+    const ids = await Promise.all([completed(1_000), completed(2_000), completed(3_000), completed(4_000)]);
+    await backdate(ids[0], '2026-11-19', '2026-11-23');
+    await backdate(ids[1], '2026-11-20', '2026-11-24');
+    await backdate(ids[2], '2026-11-20', '2026-11-24');
+    await backdate(ids[3], '2026-11-23', '2026-11-25');
+
+    const day = await api.as(merchant).get('/v1/settlements?date=2026-11-20').expect(200);
+    expect(day.body.data.map((row: { paymentId: string }) => row.paymentId).sort()).toEqual([ids[1], ids[2]].sort());
+
+    const range = await api.as(merchant).get('/v1/settlements?from=2026-11-20&to=2026-11-23').expect(200);
+    expect(range.body.data).toHaveLength(3);
+
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { body: { data: { paymentId: string; salesDate: string }[]; nextCursor: string | null } } = await api
+        .as(merchant)
+        .get(`/v1/settlements?limit=1${cursor ? `&cursor=${cursor}` : ''}`)
+        .expect(200);
+      seen.push(...page.body.data.map((row) => `${row.salesDate} ${row.paymentId}`));
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    expect(seen).toHaveLength(4);
+    expect([...seen].sort()).toEqual(seen);
+  });
+
+  it('exports one day as CSV whose rows add up', async () => {
+    const ids = await Promise.all([completed(15_000), completed(9_990)]);
+    for (const id of ids) await backdate(id, '2026-11-20', '2026-11-24');
+    const csv = await api.as(merchant).get('/v1/settlements/export?date=2026-11-20').expect(200);
+    expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(csv.headers['content-disposition']).toMatch(
+      /^attachment; filename="?payhook-settlements-2026-11-20-test\.csv"?$/,
+    );
+    const [header, ...rows] = csv.text.trimEnd().split('\r\n');
+    expect(header).toBe(
+      'payment_id,order_id,sales_date,payout_date,completed_at,currency,gross_amount,fee_bps,fee_amount,vat_amount,net_amount',
+    );
+    expect(rows).toHaveLength(2);
+    for (const row of rows) {
+      const [, , salesDate, , , , gross, , fee, vat, net] = row.split(',');
+      expect(salesDate).toBe('2026-11-20');
+      expect(Number(fee) + Number(vat) + Number(net)).toBe(Number(gross));
+    }
+  });
+
+  it("never shows another merchant's or the other mode's records", async () => {
+    await completed(15_000);
+    const other = await api.merchantWithKey('test');
+    const list = await api.as(other).get('/v1/settlements').expect(200);
+    expect(list.body.data).toEqual([]);
+    const live = await api.issueKey(merchant.merchantId, 'live');
+    await api.sql(`UPDATE merchants SET status = 'live' WHERE id = $1`, [merchant.merchantId]);
+    expect((await api.as(live).get('/v1/settlements').expect(200)).body.data).toEqual([]);
+  });
+
+  it.each([
+    ['?date=2026-02-30', 'date'],
+    ['?date=20261120', 'date'],
+    ['?date=2026-11-20&from=2026-11-01', 'date'],
+    ['?from=2026-11-21&to=2026-11-20', 'from'],
+    ['?limit=0', 'limit'],
+    ['?cursor=bm9wZQ', 'cursor'],
+    ['?status=completed', 'status'],
+  ])('refuses %s with 400 naming %s', async (query, param) => {
+    const answer = await api.as(merchant).get(`/v1/settlements${query}`);
+    expect(answer.status).toBe(400);
+    expectApiError(answer, { status: 400, code: answer.body.error.code, param });
+  });
+
+  it('needs a date for the export', async () => {
+    expectApiError(await api.as(merchant).get('/v1/settlements/export'), {
+      status: 400,
+      code: 'parameter_missing',
+      param: 'date',
+    });
+  });
+});
