@@ -132,6 +132,17 @@ describe('the review queue: GET /admin/v1/reviews, POST /admin/v1/reviews/{id}/r
     expect(before).toMatchObject({ payment: { status: 'pending' }, events: 0, settlements: 0 });
   });
 
+  it('records the excess of a deposit over the amount as owed back when completing', async () => {
+    const { paymentId, reviewId } = await paymentInReview(20_000);
+    const resolved = await api
+      .admin()
+      .post(`/admin/v1/reviews/${reviewId}/resolve`)
+      .send({ action: 'complete', resolvedBy: 'ops' })
+      .expect(200);
+    expect(resolved.body.data.resolution).toMatchObject({ action: 'complete', refundAmount: 5_000 });
+    await expect(snapshot(paymentId)).resolves.toMatchObject({ payment: { status: 'completed' }, settlements: 1 });
+  });
+
   it('resolves a case once: a second resolution is 409 and keeps the first', async () => {
     const { reviewId } = await paymentInReview(14_000);
     await api

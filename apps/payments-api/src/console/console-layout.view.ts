@@ -2,7 +2,7 @@ import { SafeHtml, html } from '../html/html';
 import type { ConsoleMode, ConsoleSession } from './console-session';
 import { formatInZone } from './zoned-time';
 
-export type ConsoleSection = 'payments' | 'developers' | 'settings';
+export type ConsoleSection = 'payments' | 'settlements' | 'developers' | 'settings';
 
 const STYLE = new SafeHtml(`
 *{box-sizing:border-box}
@@ -90,7 +90,8 @@ export function consolePage(options: PageOptions, body: SafeHtml): string {
         <span class="brand">payhook console</span>
         <span class="merchant">${session.merchant.name}</span>
         <nav aria-label="Console">
-          ${link('payments', 'Payments')} ${link('developers', 'Developers')} ${link('settings', 'Settings')}
+          ${link('payments', 'Payments')} ${link('settlements', 'Settlements')} ${link('developers', 'Developers')}
+          ${link('settings', 'Settings')}
         </nav>
         <form method="post" action="/console/logout">
           <input type="hidden" name="csrf" value="${session.csrfToken}" />

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { EventsModule } from '../events/events.module';
 import { OnboardingModule } from '../onboarding/onboarding.module';
 import { PaymentsModule } from '../payments/payments.module';
+import { SettlementsModule } from '../settlements/settlements.module';
 import { WebhookEndpointsModule } from '../webhook-endpoints/webhook-endpoints.module';
 import { ConsoleAuthController } from './console-auth.controller';
 import { ConsoleAuthService } from './console-auth.service';
@@ -14,13 +15,16 @@ import { ConsolePaymentsService } from './console-payments.service';
 import { ConsoleSessionGuard } from './console-session.guard';
 import { ConsoleSessionsRepository } from './console-sessions.repository';
 import { ConsoleSettingsController } from './console-settings.controller';
+import { ConsoleSettlementsController } from './console-settlements.controller';
+import { ConsoleSettlementsService } from './console-settlements.service';
 
 /** The merchant console under /console: server-rendered pages over the same services as the API. */
 @Module({
-  imports: [PaymentsModule, EventsModule, WebhookEndpointsModule, OnboardingModule],
+  imports: [PaymentsModule, SettlementsModule, EventsModule, WebhookEndpointsModule, OnboardingModule],
   controllers: [
     ConsoleAuthController,
     ConsolePaymentsController,
+    ConsoleSettlementsController,
     ConsoleDevelopersController,
     ConsoleSettingsController,
     // Last: it answers every /console address the others do not.
@@ -32,6 +36,7 @@ import { ConsoleSettingsController } from './console-settings.controller';
     ConsoleLoginFailuresRepository,
     ConsoleSessionGuard,
     ConsolePaymentsService,
+    ConsoleSettlementsService,
     ConsoleDevelopersService,
   ],
 })

@@ -169,17 +169,22 @@ export function renderPayScreen(
             payment is confirmed.
           </p>
           ${payOptions(payment, account)}`
-      : [payOptions(payment, account), html`<h2>Test actions</h2>`].concat(
-          PAY_SCREEN_ACTIONS.map(
+      : // Test mode: the buttons first, then the real ways to pay, which test deposits and vouchers exercise.
+        [
+          ...PAY_SCREEN_ACTIONS.map(
             (action) =>
               html`<form method="post" action="/p/${payment.suffix}/${action}">
-              <input type="hidden" name="csrf" value="${csrfToken}" />
-              <button type="submit" class="${action === 'complete' ? '' : action === 'fail' ? 'danger' : 'secondary'}">
-                ${ACTION_TEXT[action]}
-              </button>
-            </form>`,
+                <input type="hidden" name="csrf" value="${csrfToken}" />
+                <button
+                  type="submit"
+                  class="${action === 'complete' ? '' : action === 'fail' ? 'danger' : 'secondary'}"
+                >
+                  ${ACTION_TEXT[action]}
+                </button>
+              </form>`,
           ),
-        );
+          payOptions(payment, account),
+        ];
 
   const body = html`<div class="card">
     ${payment.livemode ? null : html`<p class="banner" role="note">TEST MODE · no real money moves</p>`}

@@ -35,7 +35,7 @@ export interface ReviewCaseView {
     action: ReviewAction;
     resolvedBy: string;
     note: string | null;
-    /** Money to be returned to the payer (refund only); payhook records it, a person moves it. */
+    /** Money owed back to the payer (a refund, or a deposit's excess on complete); recorded here, moved by a person. */
     refundAmount: number | null;
     resolvedAt: string;
   } | null;

@@ -3,6 +3,7 @@ import { PayhookError, type ListEnvelope } from '@payhook/contracts';
 import type { Sql } from '@payhook/persistence';
 import { decodeCursor, encodeCursor } from '../http/keyset-cursor';
 import { PaymentTransitionsService } from '../payments/payment-transitions.service';
+import type { PaymentRecord } from '../payments/payment.record';
 import { effectiveStatus } from '../payments/payment.view';
 import { PaymentsRepository } from '../payments/payments.repository';
 import type { ListReviewsQueryDto, ResolveReviewRequestDto } from './dto/resolve-review.request.dto';
@@ -70,19 +71,24 @@ export class ReviewsService {
         );
       }
       const paymentId = review.paymentId ?? request.paymentId ?? null;
-      if (request.action === 'complete') await this.completePayment(sql, review, paymentId);
+      let refundAmount = request.action === 'refund' ? review.amount : null;
+      if (request.action === 'complete') {
+        const paid = await this.completePayment(sql, review, paymentId);
+        // A deposit above the amount completes the payment and leaves the excess owed back to the payer.
+        if (review.source === 'deposit' && review.amount > paid.amount) refundAmount = review.amount - paid.amount;
+      }
       await ReviewCasesRepository.resolve(sql, id, {
         action: request.action,
         resolvedBy: request.resolvedBy,
         note: request.note ?? null,
-        refundAmount: request.action === 'refund' ? review.amount : null,
+        refundAmount,
         paymentId: request.action === 'complete' ? paymentId : null,
       });
     });
     return this.get(id);
   }
 
-  private async completePayment(sql: Sql, review: ReviewCaseView, paymentId: string | null): Promise<void> {
+  private async completePayment(sql: Sql, review: ReviewCaseView, paymentId: string | null): Promise<PaymentRecord> {
     if (!paymentId) {
       throw new PayhookError(
         'parameter_missing',
@@ -99,7 +105,8 @@ export class ReviewsService {
     ) {
       throw new PayhookError('resource_not_found', `No such payment for this case: ${paymentId}.`, 'paymentId');
     }
-    if (!(await this.transitions.completeAfterReview(sql, paymentId))) {
+    const completed = await this.transitions.completeAfterReview(sql, paymentId);
+    if (!completed) {
       throw new PayhookError(
         'payment_state_conflict',
         `Payment ${paymentId} is ${effectiveStatus(payment)}; only a pending or expired payment can complete. ` +
@@ -107,5 +114,6 @@ export class ReviewsService {
       );
     }
     await ReviewCasesRepository.attachDepositToPayment(sql, review.id, paymentId);
+    return completed;
   }
 }

@@ -1,0 +1,59 @@
+import { Injectable } from '@nestjs/common';
+import { PayhookError, type ListEnvelope } from '@payhook/contracts';
+import type { MerchantScope } from '../payments/payment.record';
+import type { ListSettlementsQueryDto } from '../settlements/dto/list-settlements.query.dto';
+import type { SettlementView } from '../settlements/settlement.view';
+import { SettlementsService } from '../settlements/settlements.service';
+import { BAD_CURSOR } from './console-settlement-filters';
+
+export interface SettlementTotals {
+  /** Every record of the sales date, not only the page on screen. */
+  count: number;
+  grossAmount: number;
+  feeAmount: number;
+  vatAmount: number;
+  netAmount: number;
+}
+
+export type SettlementsPage =
+  | { kind: 'page'; page: ListEnvelope<SettlementView>; totals: SettlementTotals | null }
+  | { kind: 'invalid'; message: string };
+
+export function totalsOf(rows: SettlementView[]): SettlementTotals {
+  const totals: SettlementTotals = { count: rows.length, grossAmount: 0, feeAmount: 0, vatAmount: 0, netAmount: 0 };
+  for (const row of rows) {
+    totals.grossAmount += row.grossAmount;
+    totals.feeAmount += row.feeAmount;
+    totals.vatAmount += row.vatAmount;
+    totals.netAmount += row.netAmount;
+  }
+  return totals;
+}
+
+@Injectable()
+export class ConsoleSettlementsService {
+  constructor(private readonly settlements: SettlementsService) {}
+
+  /**
+   * The API's list with its rules (date range, keyset cursor); a refused query is shown, not thrown.
+   * With one sales date, also that date's totals: over all of its records, so they match the CSV even
+   * when the day spans more than one page.
+   */
+  async list(scope: MerchantScope, query: ListSettlementsQueryDto, day: string | null): Promise<SettlementsPage> {
+    let page: ListEnvelope<SettlementView>;
+    try {
+      page = await this.settlements.list(scope, query);
+    } catch (error) {
+      if (!(error instanceof PayhookError) || error.code !== 'parameter_invalid') throw error;
+      return { kind: 'invalid', message: error.param === 'cursor' ? BAD_CURSOR : error.message };
+    }
+    if (day === null) return { kind: 'page', page, totals: null };
+    const wholeDay = query.cursor === undefined && !page.hasMore;
+    return { kind: 'page', page, totals: totalsOf(wholeDay ? page.data : await this.settlements.day(scope, day)) };
+  }
+
+  /** Every record of one sales date, for the CSV. */
+  day(scope: MerchantScope, day: string): Promise<SettlementView[]> {
+    return this.settlements.day(scope, day);
+  }
+}
