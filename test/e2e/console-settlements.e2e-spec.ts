@@ -46,11 +46,14 @@ describe('merchant console /console/settlements', () => {
     return { ...payment, amount, ...settlementAmounts(amount, FEE_BPS) };
   }
 
-  /** The merchant's payment ids in the list order, as the database sorts them (its collation decides). */
-  async function listOrder(merchantId: string, salesDate?: string): Promise<string[]> {
+  /**
+   * The merchant's payment ids as the database sorts them (its collation decides): newest first on the
+   * console's pages, oldest first (ledger order) in the CSV.
+   */
+  async function listOrder(merchantId: string, salesDate?: string, direction: 'ASC' | 'DESC' = 'DESC') {
     const rows = await api.sql<{ payment_id: string }>(
       `SELECT payment_id FROM settlements WHERE merchant_id = $1 AND ($2::date IS NULL OR sales_date = $2)
-       ORDER BY sales_date, payment_id`,
+       ORDER BY sales_date ${direction}, payment_id ${direction}`,
       [merchantId, salesDate ?? null],
     );
     return rows.map((row) => row.payment_id);
@@ -63,6 +66,9 @@ describe('merchant console /console/settlements', () => {
     const b = await settled(shop, 9999, '2026-03-09');
     const c = await settled(shop, 123457, '2026-03-10');
     const day9 = (await listOrder(shop.merchantId, '2026-03-09')).map((id) => [a, b].find((p) => p.id === id)!);
+    const day9Ledger = (await listOrder(shop.merchantId, '2026-03-09', 'ASC')).map((id) =>
+      [a, b].find((p) => p.id === id)!,
+    );
 
     const all = await client.get('/console/settlements').expect(200);
     expect(all.headers['content-type']).toBe('text/html; charset=utf-8');
@@ -74,7 +80,7 @@ describe('merchant console /console/settlements', () => {
       /href="\/console\/payments"\s*>Payments<\/a>\s*<a href="\/console\/settlements" aria-current="page">Settlements<\/a>\s*<a href="\/console\/developers"/,
     );
     // By sales date, then payment id.
-    expect(listed(all.text)).toEqual([...day9.map((p) => p.id), c.id]);
+    expect(listed(all.text)).toEqual([c.id, ...day9.map((p) => p.id)]);
     for (const payment of [a, b, c]) {
       const row = rowOf(all.text, payment.id);
       expect(row).toContain(payment.orderId);
@@ -124,7 +130,7 @@ describe('merchant console /console/settlements', () => {
       'payment_id,order_id,sales_date,payout_date,completed_at,currency,gross_amount,fee_bps,fee_amount,vat_amount,net_amount',
     );
     expect(lines.slice(1, -1).map((line) => line.split(','))).toEqual(
-      day9.map((p) => [
+      day9Ledger.map((p) => [
         p.id,
         p.orderId,
         '2026-03-09',

@@ -42,7 +42,7 @@ export class ConsoleSettlementsService {
   async list(scope: MerchantScope, query: ListSettlementsQueryDto, day: string | null): Promise<SettlementsPage> {
     let page: ListEnvelope<SettlementView>;
     try {
-      page = await this.settlements.list(scope, query);
+      page = await this.settlements.list(scope, query, { newestFirst: true });
     } catch (error) {
       if (!(error instanceof PayhookError) || error.code !== 'parameter_invalid') throw error;
       return { kind: 'invalid', message: error.param === 'cursor' ? BAD_CURSOR : error.message };

@@ -17,6 +17,8 @@ export interface SettlementFilter {
   from?: string;
   to?: string;
   after?: SettlementCursor;
+  /** The console shows the latest first; the API and the CSV read oldest first, as a ledger does. */
+  newestFirst?: boolean;
   /** Omitted: every matching row (the CSV export of one day). */
   limit?: number;
 }
@@ -94,15 +96,16 @@ export class SettlementsRepository {
     const where = ['merchant_id = $1', 'livemode = $2'];
     if (filter.from) where.push(`sales_date >= $${params.push(filter.from)}`);
     if (filter.to) where.push(`sales_date <= $${params.push(filter.to)}`);
+    const direction = filter.newestFirst ? 'DESC' : 'ASC';
     if (filter.after) {
-      where.push(
-        `(sales_date, payment_id) > ($${params.push(filter.after.salesDate)}, $${params.push(filter.after.paymentId)})`,
-      );
+      const [date, id] = [params.push(filter.after.salesDate), params.push(filter.after.paymentId)];
+      where.push(`(sales_date, payment_id) ${filter.newestFirst ? '<' : '>'} ($${date}, $${id})`);
     }
     const limit = filter.limit === undefined ? '' : `LIMIT $${params.push(filter.limit)}`;
     const rows = await sqlRows<SettlementRow>(
       this.db,
-      `SELECT ${COLUMNS} FROM settlements WHERE ${where.join(' AND ')} ORDER BY sales_date, payment_id ${limit}`,
+      `SELECT ${COLUMNS} FROM settlements WHERE ${where.join(' AND ')}
+       ORDER BY sales_date ${direction}, payment_id ${direction} ${limit}`,
       params,
     );
     return rows.map(toView);

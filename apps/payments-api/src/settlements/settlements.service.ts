@@ -11,8 +11,12 @@ const DEFAULT_PAGE_SIZE = 20;
 export class SettlementsService {
   constructor(private readonly settlements: SettlementsRepository) {}
 
-  /** By sales date, oldest first, then by payment id: a stable order for reconciliation. */
-  async list(scope: MerchantScope, query: ListSettlementsQueryDto): Promise<ListEnvelope<SettlementView>> {
+  /** By sales date, then payment id: oldest first (a stable ledger order) unless asked otherwise. */
+  async list(
+    scope: MerchantScope,
+    query: ListSettlementsQueryDto,
+    options: { newestFirst?: boolean } = {},
+  ): Promise<ListEnvelope<SettlementView>> {
     const limit = query.limit ? Number(query.limit) : DEFAULT_PAGE_SIZE;
     const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
     // A cursor must name a record of this merchant and mode at that position, as on every list.
@@ -20,7 +24,7 @@ export class SettlementsService {
       throw new PayhookError('parameter_invalid', 'cursor is not a cursor this API returned.', 'cursor');
     }
     // One row more than asked tells whether there is a next page.
-    const rows = await this.settlements.list(scope, { ...dateRange(query), after, limit: limit + 1 });
+    const rows = await this.settlements.list(scope, { ...dateRange(query), after, limit: limit + 1, ...options });
     const hasMore = rows.length > limit;
     const page = rows.slice(0, limit);
     const last = page.at(-1);
