@@ -66,7 +66,7 @@ button.danger{background:#b91c1c}
 button:focus-visible,.button:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
 .note{color:#374151;font-size:.9375rem}
 h2{font-size:1.0625rem;margin:1.5rem 0 .75rem}
-.code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:1.25rem;letter-spacing:.08em}
+.code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:1.0625rem;letter-spacing:.04em;white-space:nowrap}
 label{display:block;font-weight:600;margin:0 0 .25rem}
 textarea{display:block;width:100%;min-height:6rem;padding:.5rem;border:1px solid #6b7280;border-radius:8px;font:inherit;font-family:ui-monospace,Menlo,Consolas,monospace;margin:0 0 .75rem}
 textarea:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
