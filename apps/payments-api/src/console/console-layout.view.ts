@@ -34,9 +34,9 @@ th{color:#4b5563;font-weight:600;white-space:nowrap}
 .num{text-align:right;white-space:nowrap}
 .nowrap{white-space:nowrap}
 .badge{display:inline-block;padding:0 .5rem;border-radius:999px;font-size:.8125rem;font-weight:600;background:#e5e7eb;color:#374151;white-space:nowrap}
-.badge.completed,.badge.succeeded,.badge.passed,.badge.live{background:#d1fae5;color:#065f46}
+.badge.completed,.badge.succeeded,.badge.passed,.badge.live,.badge.matched,.badge.redeemed{background:#d1fae5;color:#065f46}
 .badge.failed{background:#fee2e2;color:#991b1b}
-.badge.pending,.badge.running,.badge.integrating,.badge.review{background:#fef3c7;color:#92400e}
+.badge.pending,.badge.running,.badge.integrating,.badge.review,.badge.held,.badge.open{background:#fef3c7;color:#92400e}
 form{margin:0}
 .filters{display:grid;grid-template-columns:repeat(auto-fit,minmax(9.5rem,1fr));gap:.75rem;align-items:end}
 .inline{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end}

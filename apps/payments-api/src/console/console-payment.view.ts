@@ -2,6 +2,7 @@ import type { EventView, PaymentStatus, WebhookAttemptView } from '@payhook/cont
 import { html } from '../html/html';
 import { formatWon } from '../pay-screen/format';
 import { badge, consolePage, csrfField, messages, timeIn } from './console-layout.view';
+import { moneyCard } from './console-payment-money.view';
 import type { PaymentDetail } from './console-payments.service';
 import type { ConsoleMode, ConsoleSession } from './console-session';
 
@@ -119,6 +120,7 @@ export function renderPayment(nonce: string, model: PaymentPageModel): string {
             <dd><code>${payment.returnUrl}</code></dd>
           </dl>
         </div>
+        ${moneyCard(detail.money, zone)}
         <div class="card">
           <h2>State history</h2>
           <ol class="history">

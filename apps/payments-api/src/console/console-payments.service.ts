@@ -9,6 +9,9 @@ import type { MerchantScope, PaymentRecord } from '../payments/payment.record';
 import { effectiveStatus, payUrlOf } from '../payments/payment.view';
 import { PaymentsRepository } from '../payments/payments.repository';
 import { PaymentsService } from '../payments/payments.service';
+import type { SettlementView } from '../settlements/settlement.view';
+import { SettlementsRepository } from '../settlements/settlements.repository';
+import { ConsolePaymentMoneyRepository, type PaymentMoneyRecords } from './console-payment-money.repository';
 
 export type PaymentsPage = { kind: 'page'; page: ListEnvelope<PaymentRecord> } | { kind: 'invalid'; message: string };
 
@@ -25,6 +28,13 @@ export interface PaymentDetail {
   history: PaymentHistoryEntry[];
   /** Newest first, each with its delivery attempts oldest first. */
   events: EventView[];
+  money: PaymentMoney;
+}
+
+/** How the payment was paid: its settlement record, deposits, deposit code, vouchers and review cases. */
+export interface PaymentMoney extends PaymentMoneyRecords {
+  /** Null until the payment completes. */
+  settlement: SettlementView | null;
 }
 
 /** Enough for any payment: each completion writes one event, and redeliveries reuse it. */
@@ -36,6 +46,8 @@ export class ConsolePaymentsService {
     private readonly payments: PaymentsService,
     private readonly paymentRecords: PaymentsRepository,
     private readonly events: EventsService,
+    private readonly settlements: SettlementsRepository,
+    private readonly moneyRecords: ConsolePaymentMoneyRepository,
     @Inject(PaymentsApiEnv) private readonly env: PaymentsApiEnv,
   ) {}
 
@@ -64,7 +76,16 @@ export class ConsolePaymentsService {
       payUrl: payUrlOf(this.env.PAY_URL, payment.paySuffix),
       history: await this.history(scope, payment, status),
       events,
+      money: await this.money(scope, id),
     };
+  }
+
+  private async money(scope: MerchantScope, paymentId: string): Promise<PaymentMoney> {
+    const [settlement, records] = await Promise.all([
+      this.settlements.findForPayment(scope, paymentId),
+      this.moneyRecords.forPayment(scope, paymentId),
+    ]);
+    return { settlement, ...records };
   }
 
   /** One more attempt of an event of this payment (same id and body, fresh signature). */

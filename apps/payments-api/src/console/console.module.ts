@@ -10,6 +10,7 @@ import { ConsoleDevelopersController } from './console-developers.controller';
 import { ConsoleDevelopersService } from './console-developers.service';
 import { ConsoleFallbackController } from './console-fallback.controller';
 import { ConsoleLoginFailuresRepository } from './console-login-failures.repository';
+import { ConsolePaymentMoneyRepository } from './console-payment-money.repository';
 import { ConsolePaymentsController } from './console-payments.controller';
 import { ConsolePaymentsService } from './console-payments.service';
 import { ConsoleSessionGuard } from './console-session.guard';
@@ -36,6 +37,7 @@ import { ConsoleSettlementsService } from './console-settlements.service';
     ConsoleLoginFailuresRepository,
     ConsoleSessionGuard,
     ConsolePaymentsService,
+    ConsolePaymentMoneyRepository,
     ConsoleSettlementsService,
     ConsoleDevelopersService,
   ],
