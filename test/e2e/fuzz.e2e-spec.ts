@@ -123,7 +123,14 @@ describe('fuzzing the running API', () => {
   it('answers random path ids without a 5xx', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.constantFrom('/v1/payments/', '/v1/events/', '/p/', '/admin/v1/merchants/', '/v1/integration-tests/'),
+        fc.constantFrom(
+          '/v1/payments/',
+          '/v1/events/',
+          '/p/',
+          '/admin/v1/merchants/',
+          '/v1/integration-tests/',
+          '/admin/v1/reviews/',
+        ),
         fc.string({ unit: 'binary', minLength: 1, maxLength: 80 }),
         async (prefix, id) => {
           const response = await api
@@ -135,6 +142,117 @@ describe('fuzzing the running API', () => {
         },
       ),
       { numRuns: RUNS },
+    );
+  });
+
+  it('answers random deposit notifications without a 5xx, and refused ones record nothing', async () => {
+    const deposit = fc.record(
+      {
+        bankTransactionId: fc.oneof(fc.string(), fc.uuid(), fc.anything()),
+        amount: fc.oneof(fc.integer(), fc.double(), fc.constant(1e308), fc.anything()),
+        depositCode: fc.oneof(fc.string(), fc.stringMatching(/^[A-Z2-9]{4}-[A-Z2-9]{4}$/), fc.anything()),
+        depositorName: fc.oneof(fc.string({ unit: 'grapheme' }), fc.anything()),
+        receivedAt: fc.oneof(
+          fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+          fc.string(),
+          fc.anything(),
+        ),
+        extra: fc.anything(),
+      },
+      { requiredKeys: [] },
+    );
+    let recorded = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(deposit, fc.anything()), async (body) => {
+        const response = await api
+          .admin()
+          .post('/admin/v1/deposits')
+          .set('Content-Type', 'application/json')
+          .send(JSON.stringify(body) ?? 'null');
+        expectCleanAnswer(response);
+        if (response.status === 201) recorded += 1;
+      }),
+      { numRuns: RUNS },
+    );
+    const rows = await api.sql<{ n: number }>(`SELECT count(*)::int AS n FROM deposits WHERE feed = 'bank'`);
+    expect(rows[0].n).toBe(recorded);
+  });
+
+  it('answers random review resolutions, voucher loads and settlement queries without a 5xx', async () => {
+    // A deposit without a code: an open review case for the resolutions to hit.
+    const seeded = await api
+      .admin()
+      .post('/admin/v1/deposits')
+      .send({
+        bankTransactionId: 'fuzz-review',
+        amount: 1000,
+        depositorName: 'x',
+        receivedAt: new Date().toISOString(),
+      })
+      .expect(201);
+    const reviewId = seeded.body.data.reviewCaseId as string;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record(
+          {
+            action: fc.oneof(fc.constantFrom('complete', 'reject', 'refund'), fc.anything()),
+            resolvedBy: fc.anything(),
+            note: fc.anything(),
+            paymentId: fc.oneof(fc.string(), fc.anything()),
+          },
+          { requiredKeys: [] },
+        ),
+        fc.record(
+          {
+            vouchers: fc.oneof(
+              fc.array(
+                fc.record(
+                  { pin: fc.oneof(fc.string(), fc.anything()), faceValue: fc.anything(), kind: fc.anything() },
+                  { requiredKeys: [] },
+                ),
+                { maxLength: 3 },
+              ),
+              fc.anything(),
+            ),
+            livemode: fc.anything(),
+          },
+          { requiredKeys: [] },
+        ),
+        fc.array(fc.tuple(fc.constantFrom('date', 'from', 'to', 'limit', 'cursor', 'x'), fc.string()), {
+          maxLength: 3,
+        }),
+        async (resolution, vouchers, pairs) => {
+          expectCleanAnswer(await api.admin().post(`/admin/v1/reviews/${reviewId}/resolve`).send(resolution));
+          expectCleanAnswer(await api.admin().post('/admin/v1/vouchers').send(vouchers));
+          const settlements = await api.as(merchant).get(`/v1/settlements?${new URLSearchParams(pairs).toString()}`);
+          expectCleanAnswer(settlements);
+          expect([200, 400]).toContain(settlements.status);
+        },
+      ),
+      { numRuns: RUNS / 4 },
+    );
+  });
+
+  it('answers random voucher PIN forms on the payment screen without a 5xx', async () => {
+    const created = await api
+      .as(merchant)
+      .post('/v1/payments')
+      .set('Idempotency-Key', 'fuzz-vouchers')
+      .send(paymentBody({ amount: 10_000_000 }));
+    const path = `${new URL(created.body.data.payUrl as string).pathname}/vouchers`;
+    const page = await api.http().get(path).expect(200);
+    const cookie = (page.headers['set-cookie'] as unknown as string[])[0].split(';')[0];
+    const csrf = /name="csrf" value="([^"]+)"/.exec(page.text)![1];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(fc.string({ unit: 'grapheme' }), fc.stringMatching(/^[0-9 \n,-]{0,120}$/)),
+        async (pins) => {
+          const response = await api.http().post(path).set('Cookie', cookie).type('form').send({ csrf, pins });
+          expect([200, 303, 429]).toContain(response.status);
+          expect(response.text).not.toMatch(/\n\s+at |node_modules|Error:/);
+        },
+      ),
+      { numRuns: RUNS / 4 },
     );
   });
 
@@ -157,8 +275,19 @@ describe('fuzzing the running API', () => {
       .admin()
       .post(`/admin/v1/merchants/${merchant.merchantId}/approve`)
       .send({ consoleEmail: `${merchant.merchantId}@shop.example`, consolePassword: password });
-    await api.as(merchant).post('/v1/payments').set('Idempotency-Key', 'log-check').send(paymentBody());
-    const secrets = [merchant.key, endpoint.body.data.signingSecret as string, password, 'test-admin-token'];
+    const created = await api.as(merchant).post('/v1/payments').set('Idempotency-Key', 'log-check').send(paymentBody());
+    // A voucher PIN is a bearer secret too: loaded, then typed on the payment screen.
+    const pin = '8642097531864209';
+    await api
+      .admin()
+      .post('/admin/v1/vouchers')
+      .send({ livemode: false, vouchers: [{ pin, faceValue: 1000, kind: 'book' }] });
+    const path = `${new URL(created.body.data.payUrl as string).pathname}/vouchers`;
+    const page = await api.http().get(path).expect(200);
+    const cookie = (page.headers['set-cookie'] as unknown as string[])[0].split(';')[0];
+    const csrf = /name="csrf" value="([^"]+)"/.exec(page.text)![1];
+    await api.http().post(path).set('Cookie', cookie).type('form').send({ csrf, pins: pin }).expect(200);
+    const secrets = [merchant.key, endpoint.body.data.signingSecret as string, password, 'test-admin-token', pin];
     const logged = logger.lines.join('\n');
     for (const secret of secrets) expect(logged).not.toContain(secret);
   });
