@@ -1,13 +1,11 @@
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { artifactPath, launchChromium } from '../support/browser';
+import { newVoucherPin } from '../support/pay-screen-client';
 import { PaymentsApiHarness, paymentBody, type TestMerchant } from '../support/payments-api.harness';
 
 const SHOP = 'https://shop.example';
-
-/** A fresh PIN as printed on a gift voucher. */
-const newPin = () => Array.from({ length: 4 }, () => String(randomInt(10_000)).padStart(4, '0')).join('-');
 
 describe('a live payment in a real browser: bank transfer and gift vouchers', () => {
   let api: PaymentsApiHarness;
@@ -89,7 +87,7 @@ describe('a live payment in a real browser: bank transfer and gift vouchers', ()
 
   it('pays with two gift vouchers, the first leaving a balance', async () => {
     const payment = await livePayment(15_000);
-    const pins = [newPin(), newPin()];
+    const pins = [newVoucherPin(), newVoucherPin()];
     await api
       .admin()
       .post('/admin/v1/vouchers')

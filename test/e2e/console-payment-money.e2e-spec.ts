@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ConsoleClient, approvedMerchant } from '../support/console-client';
+import { openVoucherPage } from '../support/pay-screen-client';
 import { PaymentsApiHarness, paymentBody } from '../support/payments-api.harness';
 
 type Merchant = Awaited<ReturnType<typeof approvedMerchant>>;
@@ -54,20 +55,7 @@ describe('merchant console: the Money card of a payment', () => {
 
   /** The payer enters the PIN on the payment screen's voucher page; the payment still has more to pay. */
   async function applyVoucher(payUrl: string, pin: string, ip: string) {
-    const path = `${new URL(payUrl).pathname}/vouchers`;
-    const screen = await api.http().get(path).expect(200);
-    const cookie = (screen.headers['set-cookie'] as unknown as string[])
-      .find((value) => value.startsWith('payhook_csrf='))!
-      .split(';')[0];
-    const csrf = /name="csrf" value="([^"]+)"/.exec(screen.text)![1];
-    const answer = await api
-      .http()
-      .post(path)
-      .set('Cookie', cookie)
-      .set('X-Forwarded-For', ip)
-      .type('form')
-      .send({ csrf, pins: pin })
-      .expect(200);
+    const answer = await (await openVoucherPage(api, payUrl)).submit(pin, ip).expect(200);
     expect(answer.text).toContain(`PIN ending ${pin.slice(-4)}: applied`);
   }
 

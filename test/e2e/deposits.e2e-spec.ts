@@ -1,14 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expectApiError } from '../support/api-expectations';
+import { depositCodeOnScreen } from '../support/pay-screen-client';
 import { PaymentsApiHarness, paymentBody, type TestMerchant } from '../support/payments-api.harness';
-
-/** A payment's deposit code as a payer reads it off the payment screen. */
-async function depositCodeOnScreen(api: PaymentsApiHarness, payUrl: string): Promise<string> {
-  const page = await api.http().get(new URL(payUrl).pathname).expect(200);
-  const match = /id="deposit-code">([A-Z0-9-]{9})</.exec(page.text);
-  if (!match) throw new Error('no deposit code on the payment screen');
-  return match[1];
-}
 
 describe('bank transfers: POST /admin/v1/deposits', () => {
   let api: PaymentsApiHarness;

@@ -1,5 +1,6 @@
 import type { LoggerService } from '@nestjs/common';
 import fc from 'fast-check';
+import { openVoucherPage } from '../support/pay-screen-client';
 import { PaymentsApiHarness, paymentBody, type TestMerchant } from '../support/payments-api.harness';
 
 /** Every line the API logs during the run, to prove no secret is ever written out. */
@@ -239,15 +240,12 @@ describe('fuzzing the running API', () => {
       .post('/v1/payments')
       .set('Idempotency-Key', 'fuzz-vouchers')
       .send(paymentBody({ amount: 10_000_000 }));
-    const path = `${new URL(created.body.data.payUrl as string).pathname}/vouchers`;
-    const page = await api.http().get(path).expect(200);
-    const cookie = (page.headers['set-cookie'] as unknown as string[])[0].split(';')[0];
-    const csrf = /name="csrf" value="([^"]+)"/.exec(page.text)![1];
+    const voucherPage = await openVoucherPage(api, created.body.data.payUrl as string);
     await fc.assert(
       fc.asyncProperty(
         fc.oneof(fc.string({ unit: 'grapheme' }), fc.stringMatching(/^[0-9 \n,-]{0,120}$/)),
         async (pins) => {
-          const response = await api.http().post(path).set('Cookie', cookie).type('form').send({ csrf, pins });
+          const response = await voucherPage.submit(pins);
           expect([200, 303, 429]).toContain(response.status);
           expect(response.text).not.toMatch(/\n\s+at |node_modules|Error:/);
         },
@@ -282,11 +280,7 @@ describe('fuzzing the running API', () => {
       .admin()
       .post('/admin/v1/vouchers')
       .send({ livemode: false, vouchers: [{ pin, faceValue: 1000, kind: 'book' }] });
-    const path = `${new URL(created.body.data.payUrl as string).pathname}/vouchers`;
-    const page = await api.http().get(path).expect(200);
-    const cookie = (page.headers['set-cookie'] as unknown as string[])[0].split(';')[0];
-    const csrf = /name="csrf" value="([^"]+)"/.exec(page.text)![1];
-    await api.http().post(path).set('Cookie', cookie).type('form').send({ csrf, pins: pin }).expect(200);
+    await (await openVoucherPage(api, created.body.data.payUrl as string)).submit(pin).expect(200);
     const secrets = [merchant.key, endpoint.body.data.signingSecret as string, password, 'test-admin-token', pin];
     const logged = logger.lines.join('\n');
     for (const secret of secrets) expect(logged).not.toContain(secret);

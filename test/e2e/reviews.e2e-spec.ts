@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expectApiError } from '../support/api-expectations';
 import { paymentBody, type PaymentsApiHarness, type TestMerchant } from '../support/payments-api.harness';
+import { depositCodeOnScreen } from '../support/pay-screen-client';
 import { pollUntil } from '../support/poll-until';
 import { startWebhookStack, type WebhookStack } from '../support/webhook-stack';
 
@@ -28,11 +29,7 @@ describe('the review queue: GET /admin/v1/reviews, POST /admin/v1/reviews/{id}/r
       .send(paymentBody({ amount: 15_000, returnUrl: 'https://shop.example/r' }))
       .expect(201);
     const paymentId = created.body.data.id as string;
-    const page = await api
-      .http()
-      .get(new URL(created.body.data.payUrl as string).pathname)
-      .expect(200);
-    const depositCode = /id="deposit-code">([A-Z0-9-]{9})</.exec(page.text)![1];
+    const depositCode = await depositCodeOnScreen(api, created.body.data.payUrl as string);
     const deposit = await api
       .admin()
       .post('/admin/v1/deposits')

@@ -1,25 +1,7 @@
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { expectApiError } from '../support/api-expectations';
+import { newVoucherPin as newPin, openVoucherPage } from '../support/pay-screen-client';
 import { PaymentsApiHarness, paymentBody, type TestMerchant } from '../support/payments-api.harness';
-
-/** A fresh 16-digit PIN, printed the way vouchers print them. */
-function newPin(): string {
-  const digits = Array.from({ length: 16 }, () => randomInt(10)).join('');
-  return digits.replace(/(\d{4})(?=\d)/g, '$1-');
-}
-
-/** A browser on the voucher page: its CSRF cookie and form token. */
-async function openVoucherPage(api: PaymentsApiHarness, payUrl: string) {
-  const path = `${new URL(payUrl).pathname}/vouchers`;
-  const page = await api.http().get(path).expect(200);
-  const cookie = (page.headers['set-cookie'] as unknown as string[])[0].split(';')[0];
-  const csrf = /name="csrf" value="([^"]+)"/.exec(page.text)![1];
-  return {
-    page,
-    submit: (pins: string, ip = '198.51.100.7') =>
-      api.http().post(path).set('Cookie', cookie).set('X-Forwarded-For', ip).type('form').send({ csrf, pins }),
-  };
-}
 
 describe('gift vouchers on the payment screen', () => {
   let api: PaymentsApiHarness;
