@@ -1,6 +1,13 @@
-import { ValidateBy, type ValidationOptions } from 'class-validator';
+import { applyDecorators } from '@nestjs/common';
+import { IsInt, Max, Min, ValidateBy, type ValidationOptions } from 'class-validator';
 
 export const MAX_URL_LENGTH = 2048;
+
+/** A whole number of won from `min` to `max`: a JSON number, never a string, a fraction or a negative. */
+export const IsWholeWon = (min: number, max: number) => {
+  const message = `must be a whole number of won from ${min} to ${max}`;
+  return applyDecorators(IsInt({ message }), Min(min, { message }), Max(max, { message }));
+};
 
 /**
  * An absolute http(s) URL with a host, at most 2,048 characters. The `//` is required in the text

@@ -1,8 +1,7 @@
 import { MAX_AMOUNT } from '@payhook/contracts';
-import { IsDefined, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
-import { IsPrintableText } from '../../http/validators';
+import { IsDefined, IsOptional, Matches } from 'class-validator';
+import { IsPrintableText, IsWholeWon } from '../../http/validators';
 
-const AMOUNT = `must be a whole number of won from 1 to ${MAX_AMOUNT}`;
 /** An instant: date, time and zone. */
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 const BANK_TRANSACTION_ID = /^[\x21-\x7e]{1,128}$/;
@@ -14,9 +13,7 @@ export class RecordDepositRequestDto {
   bankTransactionId!: string;
 
   @IsDefined()
-  @IsInt({ message: AMOUNT })
-  @Min(1, { message: AMOUNT })
-  @Max(MAX_AMOUNT, { message: AMOUNT })
+  @IsWholeWon(1, MAX_AMOUNT)
   amount!: number;
 
   @IsOptional()
@@ -35,9 +32,7 @@ export class RecordDepositRequestDto {
 /** POST /v1/test-helpers/deposits: a simulated deposit into the test feed; only the amount is required. */
 export class TestDepositRequestDto {
   @IsDefined()
-  @IsInt({ message: AMOUNT })
-  @Min(1, { message: AMOUNT })
-  @Max(MAX_AMOUNT, { message: AMOUNT })
+  @IsWholeWon(1, MAX_AMOUNT)
   amount!: number;
 
   @IsOptional()
@@ -56,8 +51,6 @@ export class TestDepositRequestDto {
 /** POST /v1/test-helpers/payments/{id}/deposit: a deposit with the payment's own code; amount defaults to what is due. */
 export class TestPaymentDepositRequestDto {
   @IsOptional()
-  @IsInt({ message: AMOUNT })
-  @Min(1, { message: AMOUNT })
-  @Max(MAX_AMOUNT, { message: AMOUNT })
+  @IsWholeWon(1, MAX_AMOUNT)
   amount?: number;
 }

@@ -1,7 +1,8 @@
 import { EVENT_TYPES } from '@payhook/contracts';
 import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
+import { PageQueryDto } from '../../http/page-query.dto';
 
-export class ListEventsQueryDto {
+export class ListEventsQueryDto extends PageQueryDto {
   @IsOptional()
   @IsIn(EVENT_TYPES, { message: `must be one of ${EVENT_TYPES.join(', ')}` })
   type?: string;
@@ -10,14 +11,4 @@ export class ListEventsQueryDto {
   @IsString()
   @Matches(/^pay_[0-9A-Za-z]{20,64}$/, { message: 'must be a payment id (pay_…)' })
   paymentId?: string;
-
-  @IsOptional()
-  @IsString()
-  @Matches(/^(100|[1-9][0-9]?)$/, { message: 'must be a whole number from 1 to 100' })
-  limit?: string;
-
-  @IsOptional()
-  @IsString()
-  @Matches(/^[A-Za-z0-9_-]{1,512}$/, { message: 'is not a cursor this API returned' })
-  cursor?: string;
 }

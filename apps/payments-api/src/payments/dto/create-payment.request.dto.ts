@@ -1,9 +1,8 @@
 import { CURRENCY, MAX_AMOUNT, MIN_AMOUNT } from '@payhook/contracts';
-import { Equals, IsDefined, IsInt, Matches, Max, Min } from 'class-validator';
-import { IsHttpUrl, IsPrintableText } from '../../http/validators';
+import { Equals, IsDefined, Matches } from 'class-validator';
+import { IsHttpUrl, IsPrintableText, IsWholeWon } from '../../http/validators';
 
 export const ORDER_ID_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
-const AMOUNT_RANGE = `must be a whole number of won from ${MIN_AMOUNT} to ${MAX_AMOUNT}`;
 
 /** POST /v1/payments body (DESIGN.md §4); unknown fields are rejected by the pipe. */
 export class CreatePaymentRequestDto {
@@ -16,9 +15,7 @@ export class CreatePaymentRequestDto {
   customerId!: string;
 
   @IsDefined()
-  @IsInt({ message: AMOUNT_RANGE })
-  @Min(MIN_AMOUNT, { message: AMOUNT_RANGE })
-  @Max(MAX_AMOUNT, { message: AMOUNT_RANGE })
+  @IsWholeWon(MIN_AMOUNT, MAX_AMOUNT)
   amount!: number;
 
   @IsDefined()

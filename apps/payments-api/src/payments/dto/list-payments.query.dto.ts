@@ -1,12 +1,13 @@
 import { IsOptional, IsString, Matches } from 'class-validator';
 import { ORDER_ID_PATTERN } from './create-payment.request.dto';
 import { IsPrintableText } from '../../http/validators';
+import { PageQueryDto } from '../../http/page-query.dto';
 
 /** ISO 8601 date or date-time; a date-time needs a zone so that it names one instant. */
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
 
 /** GET /v1/payments query. Values stay strings here; the service parses them. */
-export class ListPaymentsQueryDto {
+export class ListPaymentsQueryDto extends PageQueryDto {
   @IsOptional()
   @IsString()
   @Matches(/^[a-z]+(,[a-z]+)*$/, { message: 'must be one or more of pending, completed, failed, canceled, expired' })
@@ -31,14 +32,4 @@ export class ListPaymentsQueryDto {
   @IsString()
   @Matches(ISO_8601, { message: 'must be an ISO 8601 date or date-time with a zone' })
   createdTo?: string;
-
-  @IsOptional()
-  @IsString()
-  @Matches(/^(100|[1-9][0-9]?)$/, { message: 'must be a whole number from 1 to 100' })
-  limit?: string;
-
-  @IsOptional()
-  @IsString()
-  @Matches(/^[A-Za-z0-9_-]{1,512}$/, { message: 'is not a cursor this API returned' })
-  cursor?: string;
 }

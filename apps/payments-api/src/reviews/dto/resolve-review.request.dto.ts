@@ -1,6 +1,7 @@
 import { IsDefined, IsIn, IsOptional, Matches } from 'class-validator';
 import { IsPrintableText } from '../../http/validators';
 import { REVIEW_ACTIONS, type ReviewAction } from '../review-case.view';
+import { PageQueryDto } from '../../http/page-query.dto';
 
 export class ResolveReviewRequestDto {
   @IsDefined()
@@ -22,16 +23,8 @@ export class ResolveReviewRequestDto {
   paymentId?: string;
 }
 
-export class ListReviewsQueryDto {
+export class ListReviewsQueryDto extends PageQueryDto {
   @IsOptional()
   @IsIn(['open', 'resolved'], { message: 'must be open or resolved' })
   status?: 'open' | 'resolved';
-
-  @IsOptional()
-  @Matches(/^(100|[1-9][0-9]?)$/, { message: 'must be a whole number from 1 to 100' })
-  limit?: string;
-
-  @IsOptional()
-  @Matches(/^[A-Za-z0-9_-]{1,512}$/, { message: 'is not a cursor this API returned' })
-  cursor?: string;
 }

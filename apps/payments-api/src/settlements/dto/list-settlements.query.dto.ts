@@ -1,10 +1,11 @@
 import { IsDefined, IsOptional, IsString, Matches } from 'class-validator';
+import { PageQueryDto } from '../../http/page-query.dto';
 
 export const CALENDAR_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_MESSAGE = 'must be a date as YYYY-MM-DD';
 
 /** GET /v1/settlements: one sales date, or an inclusive range of them; values are checked again by the service. */
-export class ListSettlementsQueryDto {
+export class ListSettlementsQueryDto extends PageQueryDto {
   @IsOptional()
   @IsString()
   @Matches(CALENDAR_DATE, { message: DATE_MESSAGE })
@@ -19,16 +20,6 @@ export class ListSettlementsQueryDto {
   @IsString()
   @Matches(CALENDAR_DATE, { message: DATE_MESSAGE })
   to?: string;
-
-  @IsOptional()
-  @IsString()
-  @Matches(/^(100|[1-9][0-9]?)$/, { message: 'must be a whole number from 1 to 100' })
-  limit?: string;
-
-  @IsOptional()
-  @IsString()
-  @Matches(/^[A-Za-z0-9_-]{1,512}$/, { message: 'is not a cursor this API returned' })
-  cursor?: string;
 }
 
 /** GET /v1/settlements/export: the daily CSV. */

@@ -7,16 +7,13 @@ import {
   IsBoolean,
   IsDefined,
   IsIn,
-  IsInt,
   IsOptional,
   Matches,
-  Max,
-  Min,
   ValidateNested,
 } from 'class-validator';
+import { IsWholeWon } from '../../http/validators';
 import { VOUCHER_KINDS, type VoucherKind } from '../voucher-issuer';
 
-const FACE_VALUE = `must be a whole number of won from 1 to ${MAX_AMOUNT}`;
 const KIND = 'must be culture or book';
 
 export class VoucherRequestDto {
@@ -25,9 +22,7 @@ export class VoucherRequestDto {
   pin!: string;
 
   @IsDefined()
-  @IsInt({ message: FACE_VALUE })
-  @Min(1, { message: FACE_VALUE })
-  @Max(MAX_AMOUNT, { message: FACE_VALUE })
+  @IsWholeWon(1, MAX_AMOUNT)
   faceValue!: number;
 
   @IsDefined()
@@ -54,9 +49,7 @@ export class LoadVouchersRequestDto {
 /** POST /v1/test-helpers/vouchers: a test voucher with a fresh PIN. */
 export class IssueTestVoucherRequestDto {
   @IsDefined()
-  @IsInt({ message: FACE_VALUE })
-  @Min(1, { message: FACE_VALUE })
-  @Max(MAX_AMOUNT, { message: FACE_VALUE })
+  @IsWholeWon(1, MAX_AMOUNT)
   faceValue!: number;
 
   @IsOptional()
