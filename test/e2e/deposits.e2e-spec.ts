@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expectApiError } from '../support/api-expectations';
-import { depositCodeOnScreen } from '../support/pay-screen-client';
-import { PaymentsApiHarness, paymentBody, type TestMerchant } from '../support/payments-api.harness';
+import { bankDeposit, createPayment, depositCodeOnScreen } from '../support/pay-screen-client';
+import { PaymentsApiHarness, type TestMerchant } from '../support/payments-api.harness';
 
 describe('bank transfers: POST /admin/v1/deposits', () => {
   let api: PaymentsApiHarness;
@@ -16,24 +16,8 @@ describe('bank transfers: POST /admin/v1/deposits', () => {
   });
 
   async function livePayment(amount = 15_000) {
-    const created = await api
-      .as(live)
-      .post('/v1/payments')
-      .set('Idempotency-Key', randomUUID())
-      .send(paymentBody({ amount, returnUrl: 'https://shop.example/return' }))
-      .expect(201);
-    const { id, payUrl } = created.body.data as { id: string; payUrl: string };
+    const { id, payUrl } = await createPayment(api, live, amount);
     return { id, depositCode: await depositCodeOnScreen(api, payUrl) };
-  }
-
-  function deposit(overrides: Record<string, unknown> = {}) {
-    return {
-      bankTransactionId: `bt-${randomUUID()}`,
-      amount: 15_000,
-      depositorName: '홍길동',
-      receivedAt: '2026-11-21T05:00:00.000Z',
-      ...overrides,
-    };
   }
 
   async function openCases(paymentId: string) {
@@ -48,7 +32,7 @@ describe('bank transfers: POST /admin/v1/deposits', () => {
     const recorded = await api
       .admin()
       .post('/admin/v1/deposits')
-      .send(deposit({ depositCode: payment.depositCode }));
+      .send(bankDeposit({ depositCode: payment.depositCode }));
     expect(recorded.status).toBe(201);
     expect(recorded.body.data).toMatchObject({
       id: expect.stringMatching(/^dep_/),
@@ -82,7 +66,7 @@ describe('bank transfers: POST /admin/v1/deposits', () => {
     const recorded = await api
       .admin()
       .post('/admin/v1/deposits')
-      .send(deposit({ depositCode: typed }))
+      .send(bankDeposit({ depositCode: typed }))
       .expect(201);
     expect(recorded.body.data.outcome).toBe('matched');
   });
@@ -95,7 +79,7 @@ describe('bank transfers: POST /admin/v1/deposits', () => {
     const recorded = await api
       .admin()
       .post('/admin/v1/deposits')
-      .send(deposit({ depositCode: payment.depositCode, ...change }))
+      .send(bankDeposit({ depositCode: payment.depositCode, ...change }))
       .expect(201);
     expect(recorded.body.data).toMatchObject({ outcome: 'review', paymentId: payment.id, reviewReason: reason });
     expect(recorded.body.data.reviewCaseId).toMatch(/^rev_/);
@@ -108,7 +92,7 @@ describe('bank transfers: POST /admin/v1/deposits', () => {
     const unknown = await api
       .admin()
       .post('/admin/v1/deposits')
-      .send(deposit({ depositCode: 'ZZZZ-ZZZZ' }))
+      .send(bankDeposit({ depositCode: 'ZZZZ-ZZZZ' }))
       .expect(201);
     expect(unknown.body.data).toMatchObject({
       outcome: 'review',
@@ -118,10 +102,10 @@ describe('bank transfers: POST /admin/v1/deposits', () => {
     const garbled = await api
       .admin()
       .post('/admin/v1/deposits')
-      .send(deposit({ depositCode: 'ORDER 42' }))
+      .send(bankDeposit({ depositCode: 'ORDER 42' }))
       .expect(201);
     expect(garbled.body.data).toMatchObject({ outcome: 'review', reviewReason: 'deposit_code_unknown' });
-    const none = await api.admin().post('/admin/v1/deposits').send(deposit()).expect(201);
+    const none = await api.admin().post('/admin/v1/deposits').send(bankDeposit()).expect(201);
     expect(none.body.data).toMatchObject({
       outcome: 'review',
       reviewReason: 'deposit_code_missing',
@@ -137,12 +121,12 @@ describe('bank transfers: POST /admin/v1/deposits', () => {
     await api
       .admin()
       .post('/admin/v1/deposits')
-      .send(deposit({ depositCode: payment.depositCode }))
+      .send(bankDeposit({ depositCode: payment.depositCode }))
       .expect(201);
     const second = await api
       .admin()
       .post('/admin/v1/deposits')
-      .send(deposit({ depositCode: payment.depositCode }))
+      .send(bankDeposit({ depositCode: payment.depositCode }))
       .expect(201);
     expect(second.body.data).toMatchObject({ outcome: 'review', reviewReason: 'payment_completed' });
     const events = await api.as(live).get(`/v1/events?paymentId=${payment.id}`).expect(200);
@@ -158,7 +142,7 @@ describe('bank transfers: POST /admin/v1/deposits', () => {
     const recorded = await api
       .admin()
       .post('/admin/v1/deposits')
-      .send(deposit({ depositCode: payment.depositCode }))
+      .send(bankDeposit({ depositCode: payment.depositCode }))
       .expect(201);
     expect(recorded.body.data).toMatchObject({ outcome: 'review', reviewReason: reason, paymentId: payment.id });
   });
@@ -169,14 +153,14 @@ describe('bank transfers: POST /admin/v1/deposits', () => {
     const recorded = await api
       .admin()
       .post('/admin/v1/deposits')
-      .send(deposit({ depositCode: payment.depositCode }))
+      .send(bankDeposit({ depositCode: payment.depositCode }))
       .expect(201);
     expect(recorded.body.data.reviewReason).toBe('payment_expired');
   });
 
   it('records a notification replayed 10 times at once exactly once', async () => {
     const payment = await livePayment();
-    const notification = deposit({ depositCode: payment.depositCode });
+    const notification = bankDeposit({ depositCode: payment.depositCode });
     const answers = await Promise.all(
       Array.from({ length: 10 }, () => api.admin().post('/admin/v1/deposits').send(notification)),
     );
@@ -196,7 +180,7 @@ describe('bank transfers: POST /admin/v1/deposits', () => {
   });
 
   it('refuses the same bank transaction id with different details (422) and changes nothing', async () => {
-    const notification = deposit({ depositCode: 'ZZZZ-ZZZZ' });
+    const notification = bankDeposit({ depositCode: 'ZZZZ-ZZZZ' });
     await api.admin().post('/admin/v1/deposits').send(notification).expect(201);
     const changed = await api
       .admin()
@@ -221,7 +205,7 @@ describe('bank transfers: POST /admin/v1/deposits', () => {
     [{ depositorName: undefined }, 'parameter_missing', 'depositorName'],
     [{ currency: 'KRW' }, 'parameter_unknown', 'currency'],
   ])('refuses %j with %s and records nothing', async (change, code, param) => {
-    const body = deposit(change);
+    const body = bankDeposit(change);
     const answer = await api.admin().post('/admin/v1/deposits').send(body);
     expectApiError(answer, { status: 400, code, param });
     if (typeof body.bankTransactionId === 'string') {
@@ -231,7 +215,7 @@ describe('bank transfers: POST /admin/v1/deposits', () => {
   });
 
   it('belongs to the operator: no token is 401, a merchant key is 401', async () => {
-    expectApiError(await api.http().post('/admin/v1/deposits').send(deposit()), {
+    expectApiError(await api.http().post('/admin/v1/deposits').send(bankDeposit()), {
       status: 401,
       code: 'authentication_required',
     });
@@ -239,26 +223,21 @@ describe('bank transfers: POST /admin/v1/deposits', () => {
       .http()
       .post('/admin/v1/deposits')
       .set('Authorization', `Bearer ${live.key}`)
-      .send(deposit());
+      .send(bankDeposit());
     expectApiError(asMerchant, { status: 401, code: 'api_key_invalid' });
   });
 
   it('never matches a live bank deposit to a test payment', async () => {
     const test = await api.merchantWithKey('test');
-    const created = await api
-      .as(test)
-      .post('/v1/payments')
-      .set('Idempotency-Key', randomUUID())
-      .send(paymentBody())
-      .expect(201);
-    const code = await depositCodeOnScreen(api, created.body.data.payUrl);
+    const created = await createPayment(api, test);
+    const code = await depositCodeOnScreen(api, created.payUrl);
     const recorded = await api
       .admin()
       .post('/admin/v1/deposits')
-      .send(deposit({ depositCode: code }))
+      .send(bankDeposit({ depositCode: code }))
       .expect(201);
     expect(recorded.body.data).toMatchObject({ outcome: 'review', reviewReason: 'deposit_code_unknown' });
-    const stored = await api.as(test).get(`/v1/payments/${created.body.data.id}`).expect(200);
+    const stored = await api.as(test).get(`/v1/payments/${created.id}`).expect(200);
     expect(stored.body.data.status).toBe('pending');
   });
 });
@@ -274,13 +253,7 @@ describe('test-mode deposits: POST /v1/test-helpers/…', () => {
   afterAll(() => api.stop());
 
   async function testPayment(amount = 15_000): Promise<string> {
-    const created = await api
-      .as(test)
-      .post('/v1/payments')
-      .set('Idempotency-Key', randomUUID())
-      .send(paymentBody({ amount }))
-      .expect(201);
-    return created.body.data.id as string;
+    return (await createPayment(api, test, amount)).id;
   }
 
   it('completes a payment by a simulated matching deposit', async () => {

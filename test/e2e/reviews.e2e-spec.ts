@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { expectApiError } from '../support/api-expectations';
-import { paymentBody, type PaymentsApiHarness, type TestMerchant } from '../support/payments-api.harness';
-import { depositCodeOnScreen } from '../support/pay-screen-client';
+import type { PaymentsApiHarness, TestMerchant } from '../support/payments-api.harness';
+import { bankDeposit, createPayment, depositCodeOnScreen } from '../support/pay-screen-client';
 import { pollUntil } from '../support/poll-until';
 import { startWebhookStack, type WebhookStack } from '../support/webhook-stack';
 
@@ -22,24 +21,12 @@ describe('the review queue: GET /admin/v1/reviews, POST /admin/v1/reviews/{id}/r
 
   /** A live payment and a deposit for it that did not match: `amount` off by what the test needs. */
   async function paymentInReview(depositAmount: number) {
-    const created = await api
-      .as(live)
-      .post('/v1/payments')
-      .set('Idempotency-Key', randomUUID())
-      .send(paymentBody({ amount: 15_000, returnUrl: 'https://shop.example/r' }))
-      .expect(201);
-    const paymentId = created.body.data.id as string;
-    const depositCode = await depositCodeOnScreen(api, created.body.data.payUrl as string);
+    const { id: paymentId, payUrl } = await createPayment(api, live);
+    const depositCode = await depositCodeOnScreen(api, payUrl);
     const deposit = await api
       .admin()
       .post('/admin/v1/deposits')
-      .send({
-        bankTransactionId: randomUUID(),
-        amount: depositAmount,
-        depositCode,
-        depositorName: '김철수',
-        receivedAt: new Date().toISOString(),
-      })
+      .send(bankDeposit({ amount: depositAmount, depositCode, depositorName: '김철수' }))
       .expect(201);
     return { paymentId, reviewId: deposit.body.data.reviewCaseId as string, depositId: deposit.body.data.id as string };
   }
@@ -190,22 +177,11 @@ describe('the review queue: GET /admin/v1/reviews, POST /admin/v1/reviews/{id}/r
   });
 
   it('completes the payment an operator names for a deposit with an unknown code', async () => {
-    const created = await api
-      .as(live)
-      .post('/v1/payments')
-      .set('Idempotency-Key', randomUUID())
-      .send(paymentBody({ amount: 15_000, returnUrl: 'https://shop.example/r' }))
-      .expect(201);
-    const paymentId = created.body.data.id as string;
+    const { id: paymentId } = await createPayment(api, live);
     const deposit = await api
       .admin()
       .post('/admin/v1/deposits')
-      .send({
-        bankTransactionId: randomUUID(),
-        amount: 15_000,
-        depositorName: '이영희',
-        receivedAt: new Date().toISOString(),
-      })
+      .send(bankDeposit({ depositorName: '이영희' }))
       .expect(201);
     const reviewId = deposit.body.data.reviewCaseId as string;
     const missing = await api
@@ -226,26 +202,16 @@ describe('the review queue: GET /admin/v1/reviews, POST /admin/v1/reviews/{id}/r
 
   it('cannot send live money to a test payment', async () => {
     const test = await api.merchantWithKey('test');
-    const created = await api
-      .as(test)
-      .post('/v1/payments')
-      .set('Idempotency-Key', randomUUID())
-      .send(paymentBody())
-      .expect(201);
+    const created = await createPayment(api, test);
     const deposit = await api
       .admin()
       .post('/admin/v1/deposits')
-      .send({
-        bankTransactionId: randomUUID(),
-        amount: 15_000,
-        depositorName: 'x',
-        receivedAt: new Date().toISOString(),
-      })
+      .send(bankDeposit({ depositorName: 'x' }))
       .expect(201);
     const answer = await api
       .admin()
       .post(`/admin/v1/reviews/${deposit.body.data.reviewCaseId}/resolve`)
-      .send({ action: 'complete', resolvedBy: 'ops', paymentId: created.body.data.id });
+      .send({ action: 'complete', resolvedBy: 'ops', paymentId: created.id });
     expectApiError(answer, { status: 404, code: 'resource_not_found', param: 'paymentId' });
   });
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expectApiError } from '../support/api-expectations';
-import { newVoucherPin as newPin, openVoucherPage } from '../support/pay-screen-client';
+import { bankDeposit, createPayment, newVoucherPin as newPin, openVoucherPage } from '../support/pay-screen-client';
 import { PaymentsApiHarness, paymentBody, type TestMerchant } from '../support/payments-api.harness';
 
 describe('gift vouchers on the payment screen', () => {
@@ -16,13 +16,7 @@ describe('gift vouchers on the payment screen', () => {
   });
 
   async function livePayment(amount = 15_000) {
-    const created = await api
-      .as(live)
-      .post('/v1/payments')
-      .set('Idempotency-Key', randomUUID())
-      .send(paymentBody({ amount, returnUrl: 'https://shop.example/return?cart=7' }))
-      .expect(201);
-    return created.body.data as { id: string; payUrl: string };
+    return createPayment(api, live, amount);
   }
 
   async function loadVouchers(...faceValues: number[]): Promise<string[]> {
@@ -85,13 +79,7 @@ describe('gift vouchers on the payment screen', () => {
     const deposit = await api
       .admin()
       .post('/admin/v1/deposits')
-      .send({
-        bankTransactionId: randomUUID(),
-        amount: 5_000,
-        depositCode: code,
-        depositorName: 'Kim',
-        receivedAt: new Date().toISOString(),
-      })
+      .send(bankDeposit({ amount: 5_000, depositCode: code }))
       .expect(201);
     expect(deposit.body.data.outcome).toBe('matched');
     expect(await status(payment.id)).toBe('completed');

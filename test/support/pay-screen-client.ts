@@ -1,5 +1,5 @@
-import { randomInt } from 'node:crypto';
-import type { PaymentsApiHarness } from './payments-api.harness';
+import { randomInt, randomUUID } from 'node:crypto';
+import { paymentBody, type PaymentsApiHarness } from './payments-api.harness';
 
 /** A payment's deposit code as a payer reads it off the payment screen (`ABCD-EFGH`). */
 export async function depositCodeOnScreen(api: PaymentsApiHarness, payUrl: string): Promise<string> {
@@ -35,5 +35,31 @@ export async function openVoucherPage(api: PaymentsApiHarness, payUrl: string) {
         .set('X-Forwarded-For', clientAddress)
         .type('form')
         .send({ csrf, pins }),
+  };
+}
+
+/** A pending payment of `amount` won with an https returnUrl (as live keys need), created with `merchant`'s key. */
+export async function createPayment(
+  api: PaymentsApiHarness,
+  merchant: { key: string },
+  amount = 15_000,
+): Promise<{ id: string; orderId: string; payUrl: string }> {
+  const created = await api
+    .as(merchant)
+    .post('/v1/payments')
+    .set('Idempotency-Key', randomUUID())
+    .send(paymentBody({ amount, returnUrl: 'https://shop.example/return?cart=7' }))
+    .expect(201);
+  return created.body.data as { id: string; orderId: string; payUrl: string };
+}
+
+/** A bank deposit notification for POST /admin/v1/deposits: a fresh bank transaction id, received now. */
+export function bankDeposit(fields: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    bankTransactionId: `bt-${randomUUID()}`,
+    amount: 15_000,
+    depositorName: '홍길동',
+    receivedAt: new Date().toISOString(),
+    ...fields,
   };
 }
