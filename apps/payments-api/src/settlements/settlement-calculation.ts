@@ -31,15 +31,17 @@ export function settlementAmounts(grossAmount: number, feeBps: number): Settleme
   return { grossAmount, feeAmount, vatAmount, netAmount: grossAmount - feeAmount - vatAmount };
 }
 
+// en-CA formats dates as YYYY-MM-DD. Built once: a formatter is costly to make and cheap to use.
+const SALES_DATE_FORMAT = new Intl.DateTimeFormat('en-CA', {
+  timeZone: SALES_TIME_ZONE,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
+
 /** `YYYY-MM-DD` of the instant's calendar date in Asia/Seoul. */
 export function salesDate(completedAt: Date): string {
-  // en-CA formats dates as YYYY-MM-DD.
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone: SALES_TIME_ZONE,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(completedAt);
+  return SALES_DATE_FORMAT.format(completedAt);
 }
 
 /**
