@@ -51,11 +51,18 @@ export async function waitHealthy(url, what, timeoutMs = 30_000) {
 }
 
 /** Starts a built app (`npm run build` first) and waits for its health URL. */
+let started = 0;
+
 export async function startApp(app, env, healthUrl) {
   const entry = join(root, 'dist/apps', app, 'apps', app, 'src/main.js');
   // BENCH_APP_LOGS=dir keeps each app's output in dir/<app>-<pid>.log for a look afterwards.
   const logs = process.env.BENCH_APP_LOGS;
-  const child = spawn(process.execPath, [entry], {
+  // BENCH_CPU_PROF=dir writes a V8 CPU profile of each app into dir when it exits (see bench/profile-summary.mjs).
+  const profile = process.env.BENCH_CPU_PROF;
+  const flags = profile
+    ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, `--cpu-prof-name=${app}-${++started}.cpuprofile`]
+    : [];
+  const child = spawn(process.execPath, [...flags, entry], {
     env: { ...process.env, ...env },
     stdio: ['ignore', logs ? 'pipe' : 'ignore', 'inherit'],
   });

@@ -408,6 +408,10 @@ so the load generator competes with the code under test for the same cores.
 - Command: \`npm run bench\` (${new Date().toISOString().slice(0, 10)})
 
 ${table}
+
+Why the missed targets are missed, with CPU profiles of the apps under this load
+(\`BENCH_CPU_PROF=dir npm run bench\`, then \`node bench/profile-summary.mjs dir\`):
+[docs/performance.md](docs/performance.md).
 `;
     writeFileSync(join(root, 'BENCHMARKS.md'), report);
     log('wrote BENCHMARKS.md');
