@@ -116,7 +116,7 @@ export function renderSettlementsList(nonce: string, model: SettlementsListModel
 
   const body = html`<h1>Settlements</h1>
     <p class="zone">
-      Sales and payout dates are calendar days in ${SALES_TIME_ZONE}, oldest first; times in ${zone}.
+      Newest sales first. Sales and payout dates are calendar days in ${SALES_TIME_ZONE}; times in ${zone}.
     </p>
     ${modeSwitch(mode, (target) => settlementsHref(target, values))} ${messages(null, model.error)}
     <div class="card">${filters}</div>

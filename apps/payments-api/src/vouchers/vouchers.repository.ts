@@ -86,15 +86,6 @@ export class VouchersRepository {
     return { loaded: rows.map(toView), skipped: vouchers.length - rows.length };
   }
 
-  listForPayment(paymentId: string): Promise<VoucherView[]> {
-    return sqlRows<VoucherRow>(
-      this.db,
-      `SELECT id, livemode, kind, face_value, pin_last4, status, payment_id FROM vouchers
-        WHERE payment_id = $1 ORDER BY held_at, id`,
-      [paymentId],
-    ).then((rows) => rows.map(toView));
-  }
-
   /** Wrong PINs within the window, for this payment and for this client. */
   async recentFailures(paymentId: string, client: string): Promise<{ payment: number; client: number }> {
     const [row] = await sqlRows<{ payment: string; client: string }>(
