@@ -1,6 +1,12 @@
 import { expectApiError } from '../support/api-expectations';
 import type { PaymentsApiHarness, TestMerchant } from '../support/payments-api.harness';
-import { bankDeposit, createPayment, depositCodeOnScreen } from '../support/pay-screen-client';
+import {
+  bankDeposit,
+  createPayment,
+  depositCodeOnScreen,
+  newVoucherPin,
+  openVoucherPage,
+} from '../support/pay-screen-client';
 import { pollUntil } from '../support/poll-until';
 import { startWebhookStack, type WebhookStack } from '../support/webhook-stack';
 
@@ -125,6 +131,32 @@ describe('the review queue: GET /admin/v1/reviews, POST /admin/v1/reviews/{id}/r
       .expect(200);
     expect(resolved.body.data.resolution).toMatchObject({ action: 'complete', refundAmount: 5_000 });
     await expect(snapshot(paymentId)).resolves.toMatchObject({ payment: { status: 'completed' }, settlements: 1 });
+  });
+
+  it('counts vouchers already held when working out what a completed over-deposit leaves owed', async () => {
+    const { id: paymentId, payUrl } = await createPayment(api, live);
+    const pin = newVoucherPin();
+    await api
+      .admin()
+      .post('/admin/v1/vouchers')
+      .send({ vouchers: [{ pin, faceValue: 10_000, kind: 'culture' }] })
+      .expect(201);
+    await (await openVoucherPage(api, payUrl)).submit(pin).expect(200);
+    // ₩5,000 was due; the payer sent the full ₩15,000.
+    const deposit = await api
+      .admin()
+      .post('/admin/v1/deposits')
+      .send(bankDeposit({ amount: 15_000, depositCode: await depositCodeOnScreen(api, payUrl) }))
+      .expect(201);
+    expect(deposit.body.data.reviewReason).toBe('amount_over');
+    const resolved = await api
+      .admin()
+      .post(`/admin/v1/reviews/${deposit.body.data.reviewCaseId}/resolve`)
+      .send({ action: 'complete', resolvedBy: 'ops' })
+      .expect(200);
+    expect(resolved.body.data.resolution.refundAmount).toBe(10_000);
+    const [voucher] = await api.sql('SELECT status FROM vouchers WHERE payment_id = $1', [paymentId]);
+    expect(voucher).toEqual({ status: 'redeemed' });
   });
 
   it('resolves a case once: a second resolution is 409 and keeps the first', async () => {

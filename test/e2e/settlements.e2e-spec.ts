@@ -135,6 +135,8 @@ describe('settlement records: GET /v1/settlements', () => {
   it.each([
     ['?date=2026-02-30', 'date'],
     ['?date=20261120', 'date'],
+    ['?date=0000-01-01', 'date'],
+    ['?from=1969-12-31', 'from'],
     ['?date=2026-11-20&from=2026-11-01', 'date'],
     ['?from=2026-11-21&to=2026-11-20', 'from'],
     ['?limit=0', 'limit'],
@@ -145,6 +147,16 @@ describe('settlement records: GET /v1/settlements', () => {
     expect(answer.status).toBe(400);
     expectApiError(answer, { status: 400, code: answer.body.error.code, param });
   });
+
+  it.each([{ feeBps: null }, { settlementDelayDays: null }, { feeBps: 5_001 }, { settlementDelayDays: 0 }])(
+    'refuses the settlement terms %j and keeps the old ones',
+    async (terms) => {
+      const answer = await api.admin().patch(`/admin/v1/merchants/${merchant.merchantId}`).send(terms);
+      expectApiError(answer, { status: 400, code: 'parameter_invalid', param: Object.keys(terms)[0] });
+      const shown = await api.admin().get(`/admin/v1/merchants/${merchant.merchantId}`).expect(200);
+      expect(shown.body.data).toMatchObject({ feeBps: 250, settlementDelayDays: 2 });
+    },
+  );
 
   it('needs a date for the export', async () => {
     expectApiError(await api.as(merchant).get('/v1/settlements/export'), {

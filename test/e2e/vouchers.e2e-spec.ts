@@ -158,6 +158,47 @@ describe('gift vouchers on the payment screen', () => {
     expect(await status(payment.id)).toBe('pending');
   });
 
+  it('throttles guesses sent all at once: they queue behind the count', async () => {
+    const payment = await livePayment();
+    const screen = await openVoucherPage(api, payment.payUrl);
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        screen.submit(Array.from({ length: 5 }, () => newPin()).join('\n'), `192.0.2.${100 + i}`),
+      ),
+    );
+    // 10 wrong PINs per payment: two submissions of five get through, every later one is refused.
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(2);
+    expect(answers.filter((answer) => answer.status === 429)).toHaveLength(10);
+    const [{ n }] = await api.sql<{ n: number }>(
+      'SELECT count(*)::int AS n FROM voucher_pin_failures WHERE payment_id = $1',
+      [payment.id],
+    );
+    expect(n).toBe(10);
+  });
+
+  it('never deadlocks when two payments are given the same PINs in opposite orders', async () => {
+    for (let round = 0; round < 10; round++) {
+      const [x, y] = await loadVouchers(1_000, 1_000);
+      const [a, b] = await Promise.all([livePayment(), livePayment()]);
+      const [screenA, screenB] = await Promise.all([openVoucherPage(api, a.payUrl), openVoucherPage(api, b.payUrl)]);
+      const answers = await Promise.all([
+        screenA.submit(`${x}\n${y}`, `198.18.0.${round}`),
+        screenB.submit(`${y}\n${x}`, `198.18.1.${round}`),
+      ]);
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+      // Each PIN is held once, by one of the two payments.
+      const held = await api.sql<{ status: string; payment_id: string }>(
+        `SELECT status, payment_id FROM vouchers WHERE pin_hash IN (encode(sha256($1::bytea), 'hex'), encode(sha256($2::bytea), 'hex'))`,
+        [x.replace(/-/g, ''), y.replace(/-/g, '')],
+      );
+      expect(held).toHaveLength(2);
+      for (const voucher of held) {
+        expect(voucher.status).toBe('held');
+        expect([a.id, b.id]).toContain(voucher.payment_id);
+      }
+    }
+  });
+
   it('throttles PIN guessing per client across payments', async () => {
     const client = '192.0.2.200';
     for (let round = 0; round < 6; round++) {

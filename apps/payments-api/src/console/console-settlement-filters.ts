@@ -1,4 +1,5 @@
 import type { ListSettlementsQueryDto } from '../settlements/dto/list-settlements.query.dto';
+import { isCalendarDay } from '../settlements/settlement-calculation';
 import { CONSOLE_PAGE_SIZE } from './console-payment-filters';
 
 /** The filter form's fields as typed, echoed back into the form. */
@@ -19,21 +20,11 @@ export interface ParsedSettlementFilters {
 
 export const NO_SETTLEMENT_FILTERS: SettlementFilterValues = { date: '', from: '', to: '' };
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const CURSOR = /^[A-Za-z0-9_-]{1,512}$/;
 /** A cursor the list refused (forged, or from another mode or merchant). */
 export const BAD_CURSOR = 'This page link is not valid any more. Start from the first page.';
 
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
-
-/** A `YYYY-MM-DD` that names a real calendar day (2026-02-30 does not). */
-export function isCalendarDay(day: string): boolean {
-  if (!DAY.test(day)) return false;
-  const [year, month, date] = day.split('-').map(Number);
-  if (year < 1970 || year > 9998) return false;
-  const probe = new Date(Date.UTC(year, month - 1, date));
-  return probe.getUTCFullYear() === year && probe.getUTCMonth() === month - 1 && probe.getUTCDate() === date;
-}
 
 /**
  * The settlements page's query → the API list query. Every date is a sales date: a calendar day in

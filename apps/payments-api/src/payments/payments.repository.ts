@@ -182,11 +182,13 @@ export class PaymentsRepository {
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
-  /** For the payment screen: the suffix is the bearer secret, so no merchant scope applies. */
-  /** Any merchant's payment, locked until the caller's transaction ends (deposits, vouchers, reviews). */
+  /**
+   * Any merchant's payment, locked until the caller's transaction ends (deposits, vouchers, reviews). `overdue`
+   * reads the clock, not the transaction's start, so a payment that expired meanwhile is not taken as payable.
+   */
   async lockForUpdate(sql: Sql, id: string): Promise<(PaymentRecord & { overdue: boolean }) | null> {
     const rows = await sql<PaymentRow & { overdue: boolean }>(
-      `SELECT ${PAYMENT_COLUMNS}, expires_at <= now() AS overdue FROM payments WHERE id = $1 FOR UPDATE`,
+      `SELECT ${PAYMENT_COLUMNS}, expires_at <= clock_timestamp() AS overdue FROM payments WHERE id = $1 FOR UPDATE`,
       [id],
     );
     return rows[0] ? { ...toRecord(rows[0]), overdue: rows[0].overdue } : null;
@@ -203,6 +205,7 @@ export class PaymentsRepository {
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
+  /** For the payment screen: the suffix is the bearer secret, so no merchant scope applies. */
   async findByPaySuffix(
     suffix: string,
   ): Promise<(PaymentRecord & { merchantName: string; depositCode: string | null }) | null> {

@@ -3,11 +3,11 @@ import { PayhookError, type ListEnvelope } from '@payhook/contracts';
 import type { Sql } from '@payhook/persistence';
 import { decodeCursor, encodeCursor } from '../http/keyset-cursor';
 import { PaymentTransitionsService } from '../payments/payment-transitions.service';
-import type { PaymentRecord } from '../payments/payment.record';
 import { effectiveStatus } from '../payments/payment.view';
 import { PaymentsRepository } from '../payments/payments.repository';
 import type { ListReviewsQueryDto, ResolveReviewRequestDto } from './dto/resolve-review.request.dto';
 import type { ReviewCaseView } from './review-case.view';
+import { VouchersRepository } from '../vouchers/vouchers.repository';
 import { ReviewCasesRepository } from './review-cases.repository';
 
 const DEFAULT_PAGE_SIZE = 20;
@@ -73,9 +73,9 @@ export class ReviewsService {
       const paymentId = review.paymentId ?? request.paymentId ?? null;
       let refundAmount = request.action === 'refund' ? review.amount : null;
       if (request.action === 'complete') {
-        const paid = await this.completePayment(sql, review, paymentId);
-        // A deposit above the amount completes the payment and leaves the excess owed back to the payer.
-        if (review.source === 'deposit' && review.amount > paid.amount) refundAmount = review.amount - paid.amount;
+        const due = await this.completePayment(sql, review, paymentId);
+        // A deposit above what was due (the amount less the vouchers it held) leaves the excess owed back.
+        if (review.source === 'deposit' && review.amount > due) refundAmount = review.amount - due;
       }
       await ReviewCasesRepository.resolve(sql, id, {
         action: request.action,
@@ -88,7 +88,8 @@ export class ReviewsService {
     return this.get(id);
   }
 
-  private async completePayment(sql: Sql, review: ReviewCaseView, paymentId: string | null): Promise<PaymentRecord> {
+  /** Completes the case's payment; returns what was still due on it (its amount less the vouchers it held). */
+  private async completePayment(sql: Sql, review: ReviewCaseView, paymentId: string | null): Promise<number> {
     if (!paymentId) {
       throw new PayhookError(
         'parameter_missing',
@@ -105,6 +106,8 @@ export class ReviewsService {
     ) {
       throw new PayhookError('resource_not_found', `No such payment for this case: ${paymentId}.`, 'paymentId');
     }
+    // Read before completing: the completion redeems the held vouchers.
+    const due = payment.amount - (await VouchersRepository.heldValue(sql, paymentId));
     const completed = await this.transitions.completeAfterReview(sql, paymentId);
     if (!completed) {
       throw new PayhookError(
@@ -114,6 +117,6 @@ export class ReviewsService {
       );
     }
     await ReviewCasesRepository.attachDepositToPayment(sql, review.id, paymentId);
-    return completed;
+    return due;
   }
 }

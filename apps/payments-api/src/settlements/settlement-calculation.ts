@@ -39,6 +39,15 @@ const SALES_DATE_FORMAT = new Intl.DateTimeFormat('en-CA', {
   day: '2-digit',
 });
 
+/** A `YYYY-MM-DD` that names a real calendar day from 1970 to 9998 (2026-02-30 does not). */
+export function isCalendarDay(day: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return false;
+  const [year, month, date] = day.split('-').map(Number);
+  if (year < 1970 || year > 9998) return false;
+  const probe = new Date(Date.UTC(year, month - 1, date));
+  return probe.getUTCFullYear() === year && probe.getUTCMonth() === month - 1 && probe.getUTCDate() === date;
+}
+
 /** `YYYY-MM-DD` of the instant's calendar date in Asia/Seoul. */
 export function salesDate(completedAt: Date): string {
   return SALES_DATE_FORMAT.format(completedAt);

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PayhookError, isIdOf, type ListEnvelope } from '@payhook/contracts';
 import type { MerchantScope } from '../payments/payment.record';
 import type { ListSettlementsQueryDto } from './dto/list-settlements.query.dto';
+import { isCalendarDay } from './settlement-calculation';
 import { SettlementsRepository, type SettlementCursor, type SettlementFilter } from './settlements.repository';
 import type { SettlementView } from './settlement.view';
 
@@ -52,11 +53,10 @@ function dateRange(query: ListSettlementsQueryDto): Pick<SettlementFilter, 'from
   return { from, to };
 }
 
-/** A real calendar date (the DTO checked only its shape: 2026-02-30 is refused here). */
+/** A real calendar date in the range Postgres and the records use (the DTO checked only its shape). */
 function checkedDate(text: string, param: string): string {
-  const date = new Date(`${text}T00:00:00Z`);
-  if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== text) {
-    throw new PayhookError('parameter_invalid', `${param} is not a calendar date: ${text}.`, param);
+  if (!isCalendarDay(text)) {
+    throw new PayhookError('parameter_invalid', `${param} is not a calendar date from 1970 to 9998: ${text}.`, param);
   }
   return text;
 }

@@ -4,7 +4,7 @@ import { PaymentTransitionsService } from '../payments/payment-transitions.servi
 import { PaymentsRepository } from '../payments/payments.repository';
 import { ReviewCasesRepository } from '../reviews/review-cases.repository';
 import { VOUCHER_ISSUER, type VoucherIssuer } from './voucher-issuer';
-import { normalizePin, splitPins } from './voucher-pin';
+import { hashPin, normalizePin, splitPins } from './voucher-pin';
 import { PIN_FAILURE_WINDOW_MINUTES, VouchersRepository } from './vouchers.repository';
 
 /** At most this many PINs in one submission, and wrong PINs per payment / per client within the window. */
@@ -33,7 +33,6 @@ export type RedemptionResult =
 export class VoucherRedemptionService {
   constructor(
     private readonly payments: PaymentsRepository,
-    private readonly vouchers: VouchersRepository,
     private readonly transitions: PaymentTransitionsService,
     @Inject(VOUCHER_ISSUER) private readonly issuer: VoucherIssuer,
   ) {}
@@ -41,31 +40,36 @@ export class VoucherRedemptionService {
   async redeem(paymentId: string, pinsText: string, client: string): Promise<RedemptionResult> {
     const pins = splitPins(pinsText);
     if (pins.length === 0 || pins.length > MAX_PINS_PER_SUBMISSION) return { kind: 'too_many_pins' };
-    const failures = await this.vouchers.recentFailures(paymentId, client);
-    if (failures.payment >= MAX_PIN_FAILURES_PER_PAYMENT || failures.client >= MAX_PIN_FAILURES_PER_CLIENT) {
-      return { kind: 'throttled', retryAfterSeconds: PIN_FAILURE_WINDOW_MINUTES * 60 };
-    }
-
     return this.payments.transaction(async (sql): Promise<RedemptionResult> => {
+      // Counted under the client's lock and then the payment's, so concurrent guesses queue up behind the
+      // count instead of all passing it at once. Every redemption takes the two in the same order.
+      await VouchersRepository.lockClient(sql, client);
       const payment = await this.payments.lockForUpdate(sql, paymentId);
       if (!payment) return { kind: 'not_payable', status: 'expired' };
       if (payment.status !== 'pending' || payment.overdue) {
         return { kind: 'not_payable', status: payment.status === 'pending' ? 'expired' : payment.status };
       }
-      const outcomes: PinOutcome[] = [];
-      for (const text of pins) {
-        const pin = normalizePin(text);
-        const pinLast4 = text.replace(/\D/g, '').slice(-4);
-        if (!pin) {
-          outcomes.push({ pinLast4, result: 'invalid', faceValue: null });
-          continue;
-        }
+      const failures = await VouchersRepository.recentFailures(sql, paymentId, client);
+      if (failures.payment >= MAX_PIN_FAILURES_PER_PAYMENT || failures.client >= MAX_PIN_FAILURES_PER_CLIENT) {
+        return { kind: 'throttled', retryAfterSeconds: PIN_FAILURE_WINDOW_MINUTES * 60 };
+      }
+      const outcomes: PinOutcome[] = pins.map((text) => ({
+        pinLast4: text.replace(/\D/g, '').slice(-4),
+        result: 'invalid',
+        faceValue: null,
+      }));
+      // Held in hash order, whatever the order typed: two payments given overlapping PINs lock them in the
+      // same order and cannot deadlock.
+      const valid = pins
+        .map((text, index) => ({ index, pin: normalizePin(text) }))
+        .filter((entry): entry is { index: number; pin: string } => entry.pin !== null)
+        .sort((a, b) => (hashPin(a.pin) < hashPin(b.pin) ? -1 : 1));
+      for (const { index, pin } of valid) {
         const hold = await this.issuer.hold(sql, pin, payment);
-        outcomes.push(
+        outcomes[index] =
           typeof hold === 'string'
-            ? { pinLast4, result: hold, faceValue: null }
-            : { pinLast4, result: 'accepted', faceValue: hold.faceValue },
-        );
+            ? { ...outcomes[index], result: hold }
+            : { ...outcomes[index], result: 'accepted', faceValue: hold.faceValue };
       }
       const wrong = outcomes.filter((outcome) => outcome.result !== 'accepted').length;
       await VouchersRepository.recordFailures(sql, payment.id, client, wrong);

@@ -66,6 +66,10 @@ export class VouchersRepository {
   /** Loads vouchers into the registry; a PIN already there is skipped (and reported as such). */
   async load(livemode: boolean, vouchers: NewVoucher[]): Promise<{ loaded: VoucherView[]; skipped: number }> {
     if (vouchers.length === 0) return { loaded: [], skipped: 0 };
+    // In hash order, so two overlapping loads take the unique index's locks in the same order.
+    const hashed = vouchers
+      .map((voucher) => ({ ...voucher, pinHash: hashPin(voucher.pin) }))
+      .sort((a, b) => (a.pinHash < b.pinHash ? -1 : 1));
     const rows = await sqlRows<VoucherRow>(
       this.db,
       `INSERT INTO vouchers (id, livemode, issuer, kind, pin_hash, pin_last4, face_value, status)
@@ -76,20 +80,28 @@ export class VouchersRepository {
        RETURNING id, livemode, kind, face_value, pin_last4, status, payment_id`,
       [
         livemode,
-        vouchers.map(() => newId('voucher')),
-        vouchers.map((voucher) => voucher.kind),
-        vouchers.map((voucher) => hashPin(voucher.pin)),
-        vouchers.map((voucher) => voucher.pin.slice(-4)),
-        vouchers.map((voucher) => voucher.faceValue),
+        hashed.map(() => newId('voucher')),
+        hashed.map((voucher) => voucher.kind),
+        hashed.map((voucher) => voucher.pinHash),
+        hashed.map((voucher) => voucher.pin.slice(-4)),
+        hashed.map((voucher) => voucher.faceValue),
       ],
     );
     return { loaded: rows.map(toView), skipped: vouchers.length - rows.length };
   }
 
+  /** Serialises the redemptions of one client address until the caller's transaction ends. */
+  static async lockClient(sql: Sql, client: string): Promise<void> {
+    await sql(`SELECT pg_advisory_xact_lock(hashtextextended('voucher-pin-client:' || $1, 0))`, [client]);
+  }
+
   /** Wrong PINs within the window, for this payment and for this client. */
-  async recentFailures(paymentId: string, client: string): Promise<{ payment: number; client: number }> {
-    const [row] = await sqlRows<{ payment: string; client: string }>(
-      this.db,
+  static async recentFailures(
+    sql: Sql,
+    paymentId: string,
+    client: string,
+  ): Promise<{ payment: number; client: number }> {
+    const [row] = await sql<{ payment: string; client: string }>(
       `SELECT count(*) FILTER (WHERE payment_id = $1) AS payment, count(*) FILTER (WHERE client = $2) AS client
          FROM voucher_pin_failures
         WHERE (payment_id = $1 OR client = $2) AND failed_at > now() - make_interval(mins => $3)`,

@@ -34,7 +34,8 @@ export class LiveMoney1764100000000 implements MigrationInterface {
         resolution_note text,
         refund_amount bigint,
         resolved_at timestamptz,
-        created_at timestamptz NOT NULL DEFAULT now(),
+        -- Milliseconds, as the list's keyset cursor carries them: a finer time would skip rows between pages.
+        created_at timestamptz NOT NULL DEFAULT date_trunc('milliseconds', now()),
         CHECK ((status = 'open') = (resolution IS NULL))
       )`);
     await db.query(`CREATE INDEX review_cases_queue_idx ON review_cases (status, created_at DESC, id DESC)`);
@@ -61,6 +62,9 @@ export class LiveMoney1764100000000 implements MigrationInterface {
         UNIQUE (feed, bank_transaction_id)
       )`);
     await db.query(`CREATE INDEX deposits_payment_idx ON deposits (payment_id) WHERE payment_id IS NOT NULL`);
+    await db.query(
+      `CREATE INDEX deposits_review_case_idx ON deposits (review_case_id) WHERE review_case_id IS NOT NULL`,
+    );
 
     // A PIN is a bearer secret: only its SHA-256 is kept.
     await db.query(`

@@ -1,19 +1,22 @@
-import { IsDefined, IsInt, IsOptional, Max, Min, ValidateBy } from 'class-validator';
+import { IsDefined, IsInt, IsOptional, Max, Min, ValidateBy, ValidateIf } from 'class-validator';
 import { IsPrintableText, isIanaTimeZone } from '../../http/validators';
 import { MAX_FEE_BPS } from '../../settlements/settlement-calculation';
 
 const FEE_BPS = `must be a whole number of basis points from 0 to ${MAX_FEE_BPS}`;
 const DELAY_DAYS = 'must be a whole number of business days from 1 to 30';
 
+/** Optional, but never null: null would reach a NOT NULL column. */
+const IsOptionalNotNull = () => ValidateIf((_, value: unknown) => value !== undefined);
+
 /** The settlement terms, shared by creation and PATCH. */
 export class SettlementTermsRequestDto {
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsInt({ message: FEE_BPS })
   @Min(0, { message: FEE_BPS })
   @Max(MAX_FEE_BPS, { message: FEE_BPS })
   feeBps?: number;
 
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsInt({ message: DELAY_DAYS })
   @Min(1, { message: DELAY_DAYS })
   @Max(30, { message: DELAY_DAYS })
