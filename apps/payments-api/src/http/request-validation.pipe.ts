@@ -34,9 +34,17 @@ export class RequestValidationPipe implements PipeTransform {
   }
 }
 
+/** Per DTO class, computed once: class-validator walks its whole metadata store on every call. */
+const KNOWN_PROPERTIES = new WeakMap<object, Set<string>>();
+
 function knownProperties(metatype: new (...args: never[]) => unknown): Set<string> {
-  const metadata = getMetadataStorage().getTargetValidationMetadatas(metatype, '', true, false);
-  return new Set(metadata.map((entry) => entry.propertyName));
+  let known = KNOWN_PROPERTIES.get(metatype);
+  if (!known) {
+    const metadata = getMetadataStorage().getTargetValidationMetadatas(metatype, '', true, false);
+    known = new Set(metadata.map((entry) => entry.propertyName));
+    KNOWN_PROPERTIES.set(metatype, known);
+  }
+  return known;
 }
 
 function isPrimitive(metatype: unknown): boolean {
