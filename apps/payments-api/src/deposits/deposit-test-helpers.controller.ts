@@ -5,7 +5,7 @@ import type { Response } from 'express';
 import { IdParam } from '../http/id-param';
 import { PaymentsRepository } from '../payments/payments.repository';
 import { VouchersRepository } from '../vouchers/vouchers.repository';
-import { respond } from './deposits.admin.controller';
+import { respond } from './deposit-response';
 import type { DepositView } from './deposit.view';
 import { DepositsService, testFeed } from './deposits.service';
 import { TestDepositRequestDto, TestPaymentDepositRequestDto } from './dto/record-deposit.request.dto';

@@ -56,6 +56,40 @@ export function isHttpsUrl(value: string): boolean {
   return /^https:\/\//i.test(value);
 }
 
+const INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * An ISO 8601 date-time with a zone naming a real calendar date and time (2026-02-30 and 24:00 are refused,
+ * not rolled over), from 2000 to at most a day ahead of our clock: when something happened outside payhook.
+ */
+export function isRecentInstant(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  const [, year, month, day, hour, minute, second = '0'] = INSTANT.exec(value) ?? [];
+  if (year === undefined) return false;
+  const wall = new Date(Date.UTC(+year, +month - 1, +day, +hour, +minute, +second));
+  const exact =
+    wall.getUTCFullYear() === +year &&
+    wall.getUTCMonth() === +month - 1 &&
+    wall.getUTCDate() === +day &&
+    wall.getUTCHours() === +hour &&
+    wall.getUTCMinutes() === +minute &&
+    wall.getUTCSeconds() === +second;
+  const time = new Date(value).getTime();
+  return exact && !Number.isNaN(time) && +year >= 2000 && time <= Date.now() + 86_400_000;
+}
+
+export const IsRecentInstant = (options?: ValidationOptions) =>
+  ValidateBy(
+    {
+      name: 'isRecentInstant',
+      validator: {
+        validate: isRecentInstant,
+        defaultMessage: () => 'must be a real ISO 8601 date-time with a zone, from 2000 up to a day from now',
+      },
+    },
+    options,
+  );
+
 /** An IANA time zone name that this runtime knows, such as Asia/Seoul (the operator API and the console). */
 export function isIanaTimeZone(value: unknown): value is string {
   if (typeof value !== 'string' || !/^[A-Za-z_]+(\/[A-Za-z0-9_+-]+)*$/.test(value)) return false;

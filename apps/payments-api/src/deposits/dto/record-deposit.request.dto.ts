@@ -1,9 +1,7 @@
 import { MAX_AMOUNT } from '@payhook/contracts';
 import { IsDefined, IsOptional, Matches } from 'class-validator';
-import { IsPrintableText, IsWholeWon } from '../../http/validators';
+import { IsPrintableText, IsRecentInstant, IsWholeWon } from '../../http/validators';
 
-/** An instant: date, time and zone. */
-const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 const BANK_TRANSACTION_ID = /^[\x21-\x7e]{1,128}$/;
 
 /** POST /admin/v1/deposits: one deposit notification from the bank side. */
@@ -25,7 +23,7 @@ export class RecordDepositRequestDto {
   depositorName!: string;
 
   @IsDefined()
-  @Matches(INSTANT, { message: 'must be an ISO 8601 date-time with a zone' })
+  @IsRecentInstant()
   receivedAt!: string;
 }
 

@@ -1,0 +1,10 @@
+import type { DataEnvelope } from '@payhook/contracts';
+import type { Response } from 'express';
+import type { DepositView } from './deposit.view';
+import type { RecordedDeposit } from './deposits.service';
+
+/** 201 for a new deposit; 200 with `Idempotent-Replayed: true` for a bank transaction id already recorded. */
+export function respond(response: Response, recorded: RecordedDeposit): DataEnvelope<DepositView> {
+  if (recorded.replayed) response.status(200).setHeader('Idempotent-Replayed', 'true');
+  return { data: recorded.deposit };
+}
