@@ -10,6 +10,16 @@ jest.setTimeout(20_000);
 const SIGNING_SECRET = /^whsec_[0-9A-Za-z]{24,}$/;
 
 /** DESIGN.md §5: the merchant's webhook endpoint, one per mode of the key used. */
+/** An endpoint that has not failed (DESIGN.md §8 "Endpoint health"), receiving the default event types. */
+const HEALTHY = {
+  enabledEvents: ['payment.completed'],
+  status: 'enabled',
+  failingSince: null,
+  consecutiveFailures: 0,
+  lastError: null,
+  disabledAt: null,
+};
+
 describe('webhook endpoint', () => {
   let stack: WebhookStack;
   let api: PaymentsApiHarness;
@@ -33,12 +43,17 @@ describe('webhook endpoint', () => {
     expectApiError(await get(), { status: 404, code: 'resource_not_found' });
   });
 
-  it('stores the url and answers {url, signingSecret, livemode} to PUT and GET alike', async () => {
+  it('stores the url and answers it with the secret and a healthy record to PUT and GET alike', async () => {
     const saved = await put({ url: receiver.url });
     expect(saved.status).toBe(200);
     expectRequestId(saved);
     expect(saved.body).toEqual({
-      data: { url: receiver.url, signingSecret: expect.stringMatching(SIGNING_SECRET), livemode: false },
+      data: {
+        url: receiver.url,
+        signingSecret: expect.stringMatching(SIGNING_SECRET),
+        livemode: false,
+        ...HEALTHY,
+      },
     });
 
     const read = await get().expect(200);
@@ -52,6 +67,7 @@ describe('webhook endpoint', () => {
       url: 'https://shop.example/hooks/v2',
       signingSecret: first.body.data.signingSecret,
       livemode: false,
+      ...HEALTHY,
     });
     await expect(get()).resolves.toMatchObject({ status: 200, body: second.body });
   });
@@ -69,7 +85,7 @@ describe('webhook endpoint', () => {
 
     const rotated = await rotate().expect(200);
     expect(rotated.body).toEqual({
-      data: { url: receiver.url, signingSecret: expect.stringMatching(SIGNING_SECRET), livemode: false },
+      data: { url: receiver.url, signingSecret: expect.stringMatching(SIGNING_SECRET), livemode: false, ...HEALTHY },
     });
     const newSecret = rotated.body.data.signingSecret as string;
     expect(newSecret).not.toBe(oldSecret);

@@ -1,5 +1,6 @@
 import { Expose } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, Matches, Max, Min, ValidateBy } from 'class-validator';
+import { parseDuration } from './duration';
 import { ToBoolean, ToInteger } from './env-transforms';
 
 /** Variables both apps read (DESIGN.md §2). */
@@ -29,6 +30,21 @@ export class CommonEnv {
   @Min(100, { message: 'must be a whole number of milliseconds from 100 to 60,000' })
   @Max(60_000, { message: 'must be a whole number of milliseconds from 100 to 60,000' })
   WEBHOOK_TIMEOUT_MS = 10_000;
+
+  /** How long an endpoint may keep failing its automatic attempts before it is disabled (DESIGN.md §8). */
+  @Expose()
+  @ValidateBy({
+    name: 'isDurationFromOneSecond',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && (parseDuration(value) ?? 0) >= 1_000,
+      defaultMessage: () => 'must be a duration from 1s, such as 36h or 5d',
+    },
+  })
+  WEBHOOK_DISABLE_AFTER = '5d';
+
+  get disableAfterMs(): number {
+    return parseDuration(this.WEBHOOK_DISABLE_AFTER) ?? 0;
+  }
 
   @Expose()
   @IsOptional()

@@ -16,11 +16,13 @@ export const ERROR_CODES = {
   order_already_active: { status: 409, type: 'invalid_request_error' },
   merchant_state_conflict: { status: 409, type: 'invalid_request_error' },
   review_state_conflict: { status: 409, type: 'invalid_request_error' },
+  recover_in_progress: { status: 409, type: 'invalid_request_error' },
   payload_too_large: { status: 413, type: 'invalid_request_error' },
   unsupported_media_type: { status: 415, type: 'invalid_request_error' },
   idempotency_key_reused: { status: 422, type: 'idempotency_error' },
   rate_limited: { status: 429, type: 'rate_limit_error' },
   internal_error: { status: 500, type: 'api_error' },
+  service_unavailable: { status: 503, type: 'api_error' },
 } as const satisfies Record<string, { status: number; type: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -14,6 +14,7 @@ export const ID_PREFIXES = {
   deposit: 'dep_',
   reviewCase: 'rev_',
   voucher: 'vch_',
+  recovery: 'rcv_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -22,7 +22,8 @@ export function dataSourceOptions(config: DataSourceConfig): DataSourceOptions {
     migrationsRun: false,
     logging: ['error'],
     applicationName: config.applicationName,
-    extra: { max: config.poolSize ?? 10 },
+    // A Postgres that does not answer fails a request in bounded time (503), instead of holding it.
+    extra: { max: config.poolSize ?? 10, connectionTimeoutMillis: 10_000 },
   };
 }
 

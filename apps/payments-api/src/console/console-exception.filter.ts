@@ -1,7 +1,9 @@
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import { ERROR_CODES, PayhookError } from '@payhook/contracts';
+import { isDatabaseUnavailable } from '@payhook/persistence';
 import type { Request, Response } from 'express';
 import { newNonce, redirectSeeOther, sendHtml } from '../html/html-response';
+import { RETRY_AFTER_UNAVAILABLE_SECONDS } from '../errors/api-exception.filter';
 import { requestIdOf } from '../http/request-id.middleware';
 import { renderConsoleError } from './console-layout.view';
 import { ConsoleException } from './console.exception';
@@ -43,6 +45,10 @@ export class ConsoleExceptionFilter implements ExceptionFilter {
     }
     if (exception instanceof HttpException && exception.getStatus() === 404) {
       return page(404, 'Not found', NOT_FOUND);
+    }
+    if (isDatabaseUnavailable(exception)) {
+      response.set('Retry-After', String(RETRY_AFTER_UNAVAILABLE_SECONDS));
+      return page(503, 'Briefly unavailable', 'The console is briefly unavailable. Reload the page in a few seconds.');
     }
     const requestId = requestIdOf(request);
     this.logger.error(

@@ -1,5 +1,6 @@
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import { ERROR_CODES, PayhookError, type ErrorBody, type ErrorCode } from '@payhook/contracts';
+import { isDatabaseUnavailable } from '@payhook/persistence';
 import type { Request, Response } from 'express';
 import { requestIdOf } from '../http/request-id.middleware';
 
@@ -11,6 +12,9 @@ const HTTP_STATUS_CODES: Record<number, ErrorCode> = {
   413: 'payload_too_large',
   415: 'unsupported_media_type',
 };
+
+/** A dependency outage is usually a restart or a failover: seconds, not minutes. */
+export const RETRY_AFTER_UNAVAILABLE_SECONDS = 5;
 
 /** The one place that writes an error body (DESIGN.md §3). Nothing else reaches the client. */
 @Catch()
@@ -27,6 +31,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const body: ErrorBody = { error: { type, code, message, ...(param ? { param } : {}), requestId } };
     if (response.headersSent) return;
     if (exception instanceof PayhookError && exception.headers) response.set(exception.headers);
+    if (code === 'service_unavailable') response.set('Retry-After', String(RETRY_AFTER_UNAVAILABLE_SECONDS));
     response.status(status).json(body);
   }
 
@@ -44,6 +49,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
         return { code, message: `No such route: ${request.method} ${request.path}` };
       }
       if (code) return { code, message: exception.message };
+    }
+    if (isDatabaseUnavailable(exception)) {
+      this.logger.warn(`${requestId} ${request.method} ${request.path}: database unavailable (${String(exception)})`);
+      return { code: 'service_unavailable', message: 'The service is briefly unavailable; retry after a few seconds.' };
     }
     this.logger.error(
       `${requestId} ${request.method} ${request.path} failed`,

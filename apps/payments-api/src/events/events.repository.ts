@@ -1,6 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DeliveryStatus, EventType, WebhookAttemptView } from '@payhook/contracts';
+import {
+  WEBHOOK_DELIVERY_REQUESTED_V1,
+  newId,
+  type DeliveryStatus,
+  type EventType,
+  type WebhookAttemptView,
+} from '@payhook/contracts';
+import { WEBHOOK_DELIVER_ROUTING_KEY } from '@payhook/messaging';
 import { inTransaction, sqlRows, type Sql } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 import type { KeysetCursor } from '../http/keyset-cursor';
@@ -130,6 +137,53 @@ export class EventsRepository {
       if (found.length === 0) return false;
       await enqueueDelivery(sql, { eventId: id, retryStep: 0, manual: true });
       return true;
+    });
+  }
+
+  /**
+   * Queues every failed event of the scope created since `since` again, oldest first, as a fresh
+   * automatic delivery (the normal path, retries included). Null when the scope's previous recover
+   * still has events pending: one runs at a time per merchant and mode.
+   */
+  async recover(scope: MerchantScope, since: Date): Promise<{ queued: number } | null> {
+    return inTransaction(this.db, async (sql) => {
+      // Serialises recovers of one merchant and mode; no other merchant ever waits on it.
+      await sql(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
+        `recover:${scope.merchantId}:${scope.livemode}`,
+      ]);
+      const running = await sql(
+        `SELECT 1 FROM (SELECT id FROM event_recoveries WHERE merchant_id = $1 AND livemode = $2
+                        ORDER BY created_at DESC LIMIT 1) latest
+         WHERE EXISTS (SELECT 1 FROM events WHERE recovery_id = latest.id AND delivery_status = 'pending')`,
+        [scope.merchantId, scope.livemode],
+      );
+      if (running.length > 0) return null;
+      const recoveryId = newId('recovery');
+      // The outbox payload is a webhook.delivery-requested.v1 message (libs/contracts), built here
+      // for every picked event at once; ids follow created_at, so the relay publishes oldest first.
+      const [{ queued }] = await sql<{ queued: number }>(
+        `WITH picked AS (
+           UPDATE events SET delivery_status = 'pending', undelivered_reason = NULL, recovery_id = $3
+           WHERE merchant_id = $1 AND livemode = $2 AND delivery_status = 'failed' AND created_at >= $4
+           RETURNING id, created_at
+         ), queued AS (
+           INSERT INTO outbox (routing_key, message_type, payload)
+           SELECT $5, $6, json_build_object('type', $6::text, 'eventId', id, 'retryStep', 0, 'manual', false,
+                                            'requestedAt', to_json(now()))::text
+           FROM picked ORDER BY created_at, id
+           RETURNING 1
+         )
+         SELECT count(*)::int AS queued FROM queued`,
+        [scope.merchantId, scope.livemode, recoveryId, since, WEBHOOK_DELIVER_ROUTING_KEY, WEBHOOK_DELIVERY_REQUESTED_V1],
+      );
+      await sql(`INSERT INTO event_recoveries (id, merchant_id, livemode, since, queued) VALUES ($1, $2, $3, $4, $5)`, [
+        recoveryId,
+        scope.merchantId,
+        scope.livemode,
+        since,
+        queued,
+      ]);
+      return { queued };
     });
   }
 }

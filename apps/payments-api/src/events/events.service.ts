@@ -46,6 +46,25 @@ export class EventsService {
     if (!(await this.events.requestRedelivery(scope, id))) throw notFound(id);
     return { eventId: id, status: 'queued' };
   }
+
+  /** Sends every failed event since `since` again, oldest first; one recover at a time per merchant and mode. */
+  async recover(scope: MerchantScope, since: string): Promise<RecoverView> {
+    const from = new Date(since);
+    const recovered = await this.events.recover(scope, from);
+    if (!recovered) {
+      throw new EventException(
+        'recover_in_progress',
+        'A recover is already running for this merchant and mode; try again when its events have been sent.',
+      );
+    }
+    return { since: from.toISOString(), queued: recovered.queued };
+  }
+}
+
+/** POST /v1/events/recover (DESIGN.md §8). */
+export interface RecoverView {
+  since: string;
+  queued: number;
 }
 
 function notFound(id: string): EventException {

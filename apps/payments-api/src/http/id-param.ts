@@ -11,6 +11,7 @@ const LABELS: Record<IdKind, string> = {
   deposit: 'deposit',
   reviewCase: 'review case',
   voucher: 'voucher',
+  recovery: 'recovery',
 };
 
 /** A malformed id cannot name anything: 404 before any query (and no odd bytes reach Postgres). */

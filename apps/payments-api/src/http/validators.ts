@@ -58,14 +58,11 @@ export function isHttpsUrl(value: string): boolean {
 
 const INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/;
 
-/**
- * An ISO 8601 date-time with a zone naming a real calendar date and time (2026-02-30 and 24:00 are refused,
- * not rolled over), from 2000 to at most a day ahead of our clock: when something happened outside payhook.
- */
-export function isRecentInstant(value: unknown): value is string {
-  if (typeof value !== 'string') return false;
+/** The time of an ISO 8601 date-time with a zone naming a real calendar date and time, or null (2026-02-30 and 24:00 are refused, not rolled over). */
+function exactInstantTime(value: unknown): number | null {
+  if (typeof value !== 'string') return null;
   const [, year, month, day, hour, minute, second = '0'] = INSTANT.exec(value) ?? [];
-  if (year === undefined) return false;
+  if (year === undefined) return null;
   const wall = new Date(Date.UTC(+year, +month - 1, +day, +hour, +minute, +second));
   const exact =
     wall.getUTCFullYear() === +year &&
@@ -75,8 +72,32 @@ export function isRecentInstant(value: unknown): value is string {
     wall.getUTCMinutes() === +minute &&
     wall.getUTCSeconds() === +second;
   const time = new Date(value).getTime();
-  return exact && !Number.isNaN(time) && +year >= 2000 && time <= Date.now() + 86_400_000;
+  return exact && !Number.isNaN(time) ? time : null;
 }
+
+/** A real instant from 2000 to at most a day ahead of our clock: when something happened outside payhook. */
+export function isRecentInstant(value: unknown): value is string {
+  const time = exactInstantTime(value);
+  return time !== null && new Date(time).getUTCFullYear() >= 2000 && time <= Date.now() + 86_400_000;
+}
+
+/** A real instant within the last `days` days and not in the future. */
+export function isInstantInLastDays(value: unknown, days: number): value is string {
+  const time = exactInstantTime(value);
+  return time !== null && time >= Date.now() - days * 86_400_000 && time <= Date.now();
+}
+
+export const IsInstantInLastDays = (days: number, options?: ValidationOptions) =>
+  ValidateBy(
+    {
+      name: 'isInstantInLastDays',
+      validator: {
+        validate: (value: unknown) => isInstantInLastDays(value, days),
+        defaultMessage: () => `must be an ISO 8601 date-time with a zone, within the last ${days} days and not in the future`,
+      },
+    },
+    options,
+  );
 
 export const IsRecentInstant = (options?: ValidationOptions) =>
   ValidateBy(

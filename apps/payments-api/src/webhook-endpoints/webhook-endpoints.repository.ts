@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import type { EventType } from '@payhook/contracts';
 import { sqlRows } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 import type { MerchantScope } from '../payments/payment.record';
@@ -10,13 +11,28 @@ interface EndpointRow {
   livemode: boolean;
   url: string;
   signing_secret: string;
+  enabled_events: EventType[];
+  status: 'enabled' | 'disabled';
+  failing_since: Date | null;
+  consecutive_failures: number;
+  last_error: string | null;
+  disabled_at: Date | null;
 }
+
+const ENDPOINT_COLUMNS = `merchant_id, livemode, url, signing_secret, enabled_events, status, failing_since,
+  consecutive_failures, last_error, disabled_at`;
 
 const toRecord = (row: EndpointRow): WebhookEndpointRecord => ({
   merchantId: row.merchant_id,
   livemode: row.livemode,
   url: row.url,
   signingSecret: row.signing_secret,
+  enabledEvents: row.enabled_events,
+  status: row.status,
+  failingSince: row.failing_since,
+  consecutiveFailures: row.consecutive_failures,
+  lastError: row.last_error,
+  disabledAt: row.disabled_at,
 });
 
 @Injectable()
@@ -26,19 +42,23 @@ export class WebhookEndpointsRepository {
   async find(scope: MerchantScope): Promise<WebhookEndpointRecord | null> {
     const rows = await sqlRows<EndpointRow>(
       this.db,
-      `SELECT merchant_id, livemode, url, signing_secret FROM webhook_endpoints WHERE merchant_id = $1 AND livemode = $2`,
+      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE merchant_id = $1 AND livemode = $2`,
       [scope.merchantId, scope.livemode],
     );
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
-  /** Sets the URL; a new endpoint gets `newSecret`, an existing one keeps its secret. */
+  /**
+   * Sets the URL; a new endpoint gets `newSecret`, an existing one keeps its secret. Either way the
+   * endpoint is enabled with a clean health record (DESIGN.md §8: PUT re-enables).
+   */
   async upsertUrl(scope: MerchantScope, url: string, newSecret: string): Promise<WebhookEndpointRecord> {
     const rows = await sqlRows<EndpointRow>(
       this.db,
       `INSERT INTO webhook_endpoints (merchant_id, livemode, url, signing_secret) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (merchant_id, livemode) DO UPDATE SET url = EXCLUDED.url, updated_at = now()
-       RETURNING merchant_id, livemode, url, signing_secret`,
+       ON CONFLICT (merchant_id, livemode) DO UPDATE SET url = EXCLUDED.url, updated_at = now(),
+         status = 'enabled', disabled_at = NULL, failing_since = NULL, consecutive_failures = 0, last_error = NULL
+       RETURNING ${ENDPOINT_COLUMNS}`,
       [scope.merchantId, scope.livemode, url, newSecret],
     );
     return toRecord(rows[0]);
@@ -49,7 +69,7 @@ export class WebhookEndpointsRepository {
       this.db,
       `UPDATE webhook_endpoints SET signing_secret = $3, updated_at = now()
        WHERE merchant_id = $1 AND livemode = $2
-       RETURNING merchant_id, livemode, url, signing_secret`,
+       RETURNING ${ENDPOINT_COLUMNS}`,
       [scope.merchantId, scope.livemode, secret],
     );
     return rows[0] ? toRecord(rows[0]) : null;

@@ -1,20 +1,40 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { WEBHOOK_HEADERS, type WebhookDeliveryRequestedV1 } from '@payhook/contracts';
+import { WEBHOOK_HEADERS } from '@payhook/contracts';
 import { signWebhook } from '@payhook/signing';
+import { WebhookHttpClient } from '@payhook/webhook-http';
 import { WebhookDispatcherEnv } from '../config/webhook-dispatcher.env';
-import { DeliveriesRepository, type DeliveryTarget } from './deliveries.repository';
+import { DeliveriesRepository, ENDPOINT_DISABLED, type DeliveryTarget, type EndpointState } from './deliveries.repository';
 import { DeliveryMetrics } from './delivery.metrics';
 import { nextRetryDelayMs } from './retry.policy';
-import { WebhookHttpClient } from '@payhook/webhook-http';
 
-/** What the consumer does with a message once its attempt is recorded. */
-export type DeliveryOutcome =
-  | { kind: 'done' }
-  | { kind: 'retry'; retryStep: number; baseDelayMs: number; delayMs: number }
-  | { kind: 'poison'; reason: string };
+/**
+ * After this many automatic attempts in a row have failed, the endpoint's circuit is open: it gets
+ * one attempt at a time, from its lane, and its other work waits there (ADR 0007).
+ */
+export const CIRCUIT_OPEN_AFTER = 3;
+
+export const isCircuitOpen = (endpoint: EndpointState) => endpoint.consecutiveFailures >= CIRCUIT_OPEN_AFTER;
+
+/** Which attempt a delivery is: its retry step, and whether a person asked for it. */
+export interface DeliveryRequest {
+  retryStep: number;
+  manual: boolean;
+  /** When the delivery was asked for; known for broker messages, for the queue-lag metric. */
+  requestedAt?: string;
+}
+
+/** What the broker consumer does with a message once its attempt is recorded. */
+export type DeliveryOutcome = { kind: 'done' } | { kind: 'retry'; retryStep: number; baseDelayMs: number; delayMs: number };
 
 /** What the consumer should do with a message before any attempt. */
-export type DeliveryPlan = { kind: 'attempt'; target: DeliveryTarget } | Exclude<DeliveryOutcome, { kind: 'retry' }>;
+export type DeliveryPlan =
+  | { kind: 'attempt'; target: DeliveryTarget & { endpoint: EndpointState } }
+  | { kind: 'park' }
+  | { kind: 'done' }
+  | { kind: 'poison'; reason: string };
+
+/** Where the retry of a failed attempt waits: a broker wait queue, or the endpoint's lane in Postgres. */
+export type RetryPlace = 'broker' | 'lane';
 
 @Injectable()
 export class DeliverWebhookService {
@@ -25,58 +45,87 @@ export class DeliverWebhookService {
     @Inject(WebhookDispatcherEnv) private readonly env: WebhookDispatcherEnv,
   ) {}
 
-  async plan(message: WebhookDeliveryRequestedV1): Promise<DeliveryPlan> {
-    const target = await this.deliveries.findTarget(message.eventId);
-    if (!target) return { kind: 'poison', reason: `event ${message.eventId} does not exist` };
+  async plan(eventId: string, request: DeliveryRequest): Promise<DeliveryPlan> {
+    const target = await this.deliveries.findTarget(eventId);
+    if (!target) return { kind: 'poison', reason: `event ${eventId} does not exist` };
     // An automatic retry is pointless once any attempt (a manual one, say) has succeeded.
-    if (!message.manual && target.deliveryStatus === 'succeeded') return { kind: 'done' };
-    if (!target.url || !target.signingSecret) {
+    if (!request.manual && target.deliveryStatus === 'succeeded') return { kind: 'done' };
+    const { endpoint } = target;
+    if (!endpoint) {
       await this.deliveries.markUndelivered(
         target.eventId,
         'No webhook endpoint is set for this mode; set one and redeliver the event.',
       );
       return { kind: 'done' };
     }
-    return { kind: 'attempt', target };
+    // A person's redelivery always makes its one attempt; automatic work respects the endpoint's health.
+    if (!request.manual && endpoint.status === 'disabled') {
+      await this.deliveries.markUndelivered(target.eventId, ENDPOINT_DISABLED);
+      return { kind: 'done' };
+    }
+    if (!request.manual && isCircuitOpen(endpoint)) return { kind: 'park' };
+    return { kind: 'attempt', target: { ...target, endpoint } };
   }
 
-  /** One signed POST of the event's fixed bytes, recorded before the message is acknowledged. */
-  async attempt(message: WebhookDeliveryRequestedV1, target: DeliveryTarget): Promise<DeliveryOutcome> {
-    const url = target.url!;
+  /**
+   * One signed POST of the event's fixed bytes, recorded (with the endpoint's health) before the
+   * caller acknowledges anything. A retry waits in `retryPlace`.
+   */
+  async attempt(
+    request: DeliveryRequest,
+    target: DeliveryTarget & { endpoint: EndpointState },
+    retryPlace: RetryPlace,
+  ): Promise<DeliveryOutcome> {
+    const { endpoint } = target;
     const startedAt = new Date();
-    const result = await this.http.post(url, target.body, {
+    const result = await this.http.post(endpoint.url, target.body, {
       [WEBHOOK_HEADERS.eventId]: target.eventId,
       // Signed afresh at every attempt, so the timestamp is always current.
-      [WEBHOOK_HEADERS.signature]: signWebhook(target.signingSecret!, target.body),
+      [WEBHOOK_HEADERS.signature]: signWebhook(endpoint.signingSecret, target.body),
     });
-    this.metrics.observeAttempt(result.ok, result.durationMs, message, startedAt);
+    this.metrics.observeAttempt(result.ok, result.durationMs, request, startedAt);
 
     // Manual redeliveries are one attempt each; automatic ones follow WEBHOOK_RETRY_SCHEDULE.
     const schedule = this.env.retryScheduleMs;
-    const retryDelayMs = result.ok || message.manual ? null : nextRetryDelayMs(schedule, message.retryStep + 1);
+    const retryDelayMs = result.ok || request.manual ? null : nextRetryDelayMs(schedule, request.retryStep + 1);
     // A failed manual attempt changes nothing: the status stays whatever it is when recorded.
     const deliveryStatus = result.ok
       ? 'succeeded'
-      : message.manual
+      : request.manual
         ? null
         : retryDelayMs === null
           ? 'failed'
           : 'pending';
-    await this.deliveries.recordAttempt({
-      eventId: target.eventId,
-      url,
-      startedAt,
-      durationMs: result.durationMs,
-      responseStatus: result.status,
-      responseBody: result.responseBody,
-      error: result.error,
-      deliveryStatus,
-    });
-    if (retryDelayMs === null) return { kind: 'done' };
+    const laneRetry =
+      retryPlace === 'lane' && retryDelayMs !== null
+        ? { dueAt: new Date(Date.now() + retryDelayMs), retryStep: request.retryStep + 1 }
+        : null;
+    const recorded = await this.deliveries.recordAttempt(
+      {
+        eventId: target.eventId,
+        url: endpoint.url,
+        startedAt,
+        durationMs: result.durationMs,
+        responseStatus: result.status,
+        responseBody: result.responseBody,
+        error: result.error,
+        deliveryStatus,
+        countsForHealth: !request.manual,
+        laneRetry,
+      },
+      this.env.disableAfterMs,
+    );
+    if (recorded.disabledEndpoint) {
+      // Everything still owed to it is kept as failed; this event too, instead of its retry.
+      await this.deliveries.failLane(endpoint.key);
+      if (retryDelayMs !== null) await this.deliveries.markUndelivered(target.eventId, ENDPOINT_DISABLED);
+      return { kind: 'done' };
+    }
+    if (retryDelayMs === null || laneRetry) return { kind: 'done' };
     return {
       kind: 'retry',
-      retryStep: message.retryStep + 1,
-      baseDelayMs: schedule[message.retryStep],
+      retryStep: request.retryStep + 1,
+      baseDelayMs: schedule[request.retryStep],
       delayMs: retryDelayMs,
     };
   }

@@ -3,14 +3,24 @@ import { WebhookDispatcherEnv } from '../config/webhook-dispatcher.env';
 import { DeliveriesRepository } from './deliveries.repository';
 import { DeliverWebhookService } from './deliver-webhook.service';
 import { DeliveryMetrics } from './delivery.metrics';
+import { EndpointLanesRepository } from './endpoint-lanes.repository';
+import { EndpointLanesWorker } from './endpoint-lanes.worker';
+import { EndpointSlots } from './endpoint-slots';
 import { WebhookDeliveriesConsumer } from './webhook-deliveries.consumer';
 import { WebhookHttpClient } from '@payhook/webhook-http';
+
+/** Attempts one instance runs at once against one endpoint. */
+const MAX_IN_FLIGHT_PER_ENDPOINT = 10;
 
 @Module({
   providers: [
     DeliveriesRepository,
     DeliverWebhookService,
     DeliveryMetrics,
+    EndpointLanesRepository,
+    EndpointLanesWorker,
+    // Shared by the broker consumer and the lane worker: one limit per endpoint per instance.
+    { provide: EndpointSlots, useValue: new EndpointSlots(MAX_IN_FLIGHT_PER_ENDPOINT) },
     WebhookDeliveriesConsumer,
     {
       provide: WebhookHttpClient,

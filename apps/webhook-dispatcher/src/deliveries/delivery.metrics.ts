@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { WebhookDeliveryRequestedV1 } from '@payhook/contracts';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** Prometheus metrics of the dispatcher, served on DISPATCHER_PORT /metrics. */
@@ -35,9 +34,9 @@ export class DeliveryMetrics {
     registers: [this.registry],
   });
 
-  readonly deferrals = new Counter({
-    name: 'payhook_webhook_deferrals_total',
-    help: 'Deliveries put back because their endpoint already had the most attempts in flight',
+  readonly parked = new Counter({
+    name: 'payhook_webhook_parked_total',
+    help: "Deliveries moved into their endpoint's lane (circuit open, or every slot for it busy)",
     registers: [this.registry],
   });
 
@@ -45,12 +44,17 @@ export class DeliveryMetrics {
     collectDefaultMetrics({ register: this.registry, prefix: 'payhook_dispatcher_' });
   }
 
-  observeAttempt(ok: boolean, durationMs: number, message: WebhookDeliveryRequestedV1, startedAt: Date): void {
+  observeAttempt(
+    ok: boolean,
+    durationMs: number,
+    message: { retryStep: number; manual: boolean; requestedAt?: string },
+    startedAt: Date,
+  ): void {
     const outcome = ok ? 'succeeded' : 'failed';
     this.attempts.inc({ outcome, kind: message.manual ? 'manual' : message.retryStep === 0 ? 'first' : 'retry' });
     this.attemptDuration.observe({ outcome }, durationMs / 1000);
     // Retries wait on purpose; only first and manual attempts say how far behind the queue is.
-    if (message.retryStep === 0) {
+    if (message.retryStep === 0 && message.requestedAt !== undefined) {
       this.queueLag.observe(Math.max(0, startedAt.getTime() - Date.parse(message.requestedAt)) / 1000);
     }
   }

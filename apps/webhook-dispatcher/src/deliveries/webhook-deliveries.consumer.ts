@@ -17,49 +17,40 @@ import {
 import type { ConfirmChannel, ConsumeMessage, Options } from 'amqplib';
 import type { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
 import { WebhookDispatcherEnv } from '../config/webhook-dispatcher.env';
-import type { DeliveryTarget } from './deliveries.repository';
-import { DeliverWebhookService } from './deliver-webhook.service';
+import { DeliverWebhookService, type DeliveryPlan } from './deliver-webhook.service';
+import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryMetrics } from './delivery.metrics';
-import { EndpointScheduler } from './endpoint-scheduler';
+import { EndpointLanesWorker } from './endpoint-lanes.worker';
+import { EndpointSlots } from './endpoint-slots';
 
 /** Unacknowledged messages one instance holds; more instances share the queue as competing consumers. */
 const PREFETCH = 100;
-const MAX_IN_FLIGHT_PER_ENDPOINT = 10;
-/** A delivery that waits longer than this for its endpoint's slot goes back to the broker for a while. */
-const MAX_SLOT_WAIT_MS = 250;
 /** A message that keeps failing before its attempt can be recorded is poison after this many tries. */
 const MAX_BACKOFFS = 10;
 const BACKOFF_HEADER = 'x-payhook-backoffs';
 const SHUTDOWN_GRACE_MS = 5_000;
 
-interface Job {
-  channel: ConfirmChannel;
-  raw: ConsumeMessage;
-  message: WebhookDeliveryRequestedV1;
-  target: DeliveryTarget;
-}
-
 /**
  * The adapter between RabbitMQ and DeliverWebhookService. Acknowledges a message only after its
  * attempt is recorded and, when it failed, after its retry is safely in a wait queue (publisher
- * confirm). A crash anywhere before that leaves the message to be delivered again: at least once.
+ * confirm), or after it is parked in its endpoint's lane. A crash anywhere before that leaves the
+ * message to be delivered again: at least once. Work for an endpoint in trouble (circuit open, or
+ * every slot busy) is parked at once, so it never holds the prefetch window others need (ADR 0007).
  */
 @Injectable()
 export class WebhookDeliveriesConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(WebhookDeliveriesConsumer.name);
   private readonly topology: WebhookTopology;
-  private readonly scheduler = new EndpointScheduler<Job>({
-    maxInFlightPerEndpoint: MAX_IN_FLIGHT_PER_ENDPOINT,
-    maxWaitMs: MAX_SLOT_WAIT_MS,
-  });
   private readonly consumerTags = new Map<ConfirmChannel, string>();
   private readonly handling = new Set<Promise<void>>();
   private channel?: ChannelWrapper;
-  private sweepTimer?: NodeJS.Timeout;
   private stopping = false;
 
   constructor(
     private readonly deliver: DeliverWebhookService,
+    private readonly deliveries: DeliveriesRepository,
+    private readonly slots: EndpointSlots,
+    private readonly lanes: EndpointLanesWorker,
     private readonly metrics: DeliveryMetrics,
     @Inject(AMQP_CONNECTION) private readonly connection: AmqpConnectionManager,
     @Inject(WebhookDispatcherEnv) private readonly env: WebhookDispatcherEnv,
@@ -89,25 +80,18 @@ export class WebhookDeliveriesConsumer implements OnApplicationBootstrap, Before
     });
     // Setup failures are retried on the next reconnect; without a listener they would crash the process.
     this.channel.on('error', (error: unknown) => this.logger.error(`RabbitMQ channel error: ${String(error)}`));
-    this.sweepTimer = setInterval(() => this.scheduler.sweep(), MAX_SLOT_WAIT_MS / 2);
-    this.sweepTimer.unref();
   }
 
-  /** Stop taking work, give back what has not started, let running attempts finish, then close. */
+  /** Stop taking work, let running attempts finish and be acknowledged, then close. */
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
-    clearInterval(this.sweepTimer);
     // Every step is bounded: whatever is still unacknowledged when the connection closes goes back
     // to the queue, so a stuck step may delay the exit but never loses a delivery.
     const bound = this.env.WEBHOOK_TIMEOUT_MS + SHUTDOWN_GRACE_MS;
     await this.within(bound, 'cancel the consumers', () =>
       Promise.all([...this.consumerTags].map(([channel, tag]) => channel.cancel(tag).catch(() => undefined))),
     );
-    this.scheduler.deferAllQueued();
-    await this.within(bound, 'finish the running attempts', async () => {
-      await Promise.all([...this.handling]);
-      await this.scheduler.drain();
-    });
+    await this.within(bound, 'finish the running attempts', () => Promise.all([...this.handling]));
     await this.within(SHUTDOWN_GRACE_MS, 'close the channel', () => this.channel?.close() ?? Promise.resolve());
   }
 
@@ -128,29 +112,34 @@ export class WebhookDeliveriesConsumer implements OnApplicationBootstrap, Before
     const message = parseWebhookDeliveryRequestedV1(raw.content.toString('utf8'));
     if (!message) return this.deadLetter(channel, raw, 'not a webhook.delivery-requested.v1 message');
     try {
-      const plan = await this.deliver.plan(message);
+      const plan = await this.deliver.plan(message.eventId, message);
       switch (plan.kind) {
         case 'poison':
           return this.deadLetter(channel, raw, plan.reason);
         case 'done':
           return this.ack(channel, raw);
+        case 'park':
+          return await this.park(channel, raw, message);
         case 'attempt':
-          this.scheduler.submit(
-            plan.target.endpointKey,
-            { channel, raw, message, target: plan.target },
-            (job) => this.run(job),
-            (job) => this.putBack(job),
-          );
+          return await this.attempt(channel, raw, message, plan.target);
       }
     } catch (error) {
       await this.backOff(channel, raw, error);
     }
   }
 
-  private async run(job: Job): Promise<void> {
-    const { channel, raw, message } = job;
+  /** Runs the attempt in one of its endpoint's slots, or parks it when they are all busy. */
+  private async attempt(
+    channel: ConfirmChannel,
+    raw: ConsumeMessage,
+    message: WebhookDeliveryRequestedV1,
+    target: Extract<DeliveryPlan, { kind: 'attempt' }>['target'],
+  ): Promise<void> {
+    const key = target.endpointKey;
+    if (message.manual) this.slots.takeAnyway(key);
+    else if (!this.slots.tryTake(key)) return this.park(channel, raw, message);
     try {
-      const outcome = await this.deliver.attempt(message, job.target);
+      const outcome = await this.deliver.attempt(message, target, 'broker');
       if (outcome.kind === 'retry') {
         const next: WebhookDeliveryRequestedV1 = { ...message, retryStep: outcome.retryStep };
         await publishConfirmed(channel, '', retryWaitQueue(this.env.AMQP_NAMESPACE, outcome.baseDelayMs), next, {
@@ -158,20 +147,17 @@ export class WebhookDeliveriesConsumer implements OnApplicationBootstrap, Before
         });
       }
       this.ack(channel, raw);
-    } catch (error) {
-      await this.backOff(channel, raw, error);
+    } finally {
+      this.slots.release(key);
     }
   }
 
-  /** The endpoint is busy: park the delivery in the defer queue so others get the prefetch window. */
-  private putBack(job: Job): void {
-    if (this.stopping) return this.nack(job.channel, job.raw, true);
-    this.metrics.deferrals.inc();
-    this.track(
-      publishConfirmed(job.channel, '', this.topology.deferQueue, job.message, {})
-        .then(() => this.ack(job.channel, job.raw))
-        .catch(() => this.nack(job.channel, job.raw, true)),
-    );
+  /** Moves the delivery into its endpoint's lane in Postgres, due now, and lets the broker forget it. */
+  private async park(channel: ConfirmChannel, raw: ConsumeMessage, message: WebhookDeliveryRequestedV1): Promise<void> {
+    await this.deliveries.park(message.eventId, message.retryStep, new Date());
+    this.metrics.parked.inc();
+    this.ack(channel, raw);
+    this.lanes.wake();
   }
 
   /** A transient failure (database or broker): try again after the defer queue's wait, not at once. */

@@ -3,6 +3,7 @@ import { Webhooks1763800000000 } from './1763800000000-webhooks';
 import { IntegrationTests1763900000000 } from './1763900000000-integration-tests';
 import { Console1764000000000 } from './1764000000000-console';
 import { LiveMoney1764100000000 } from './1764100000000-live-money';
+import { EndpointHealth1764200000000 } from './1764200000000-endpoint-health';
 
 /** Listed explicitly: bundled builds cannot glob, and the order is the history. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   IntegrationTests1763900000000,
   Console1764000000000,
   LiveMoney1764100000000,
+  EndpointHealth1764200000000,
 ];

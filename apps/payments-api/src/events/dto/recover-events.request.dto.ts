@@ -1,0 +1,12 @@
+import { IsDefined } from 'class-validator';
+import { IsInstantInLastDays } from '../../http/validators';
+
+/** How far back a recover may reach (DESIGN.md §8). */
+export const RECOVER_MAX_DAYS = 30;
+
+/** POST /v1/events/recover: send again every failed event created since `since`. */
+export class RecoverEventsRequestDto {
+  @IsDefined()
+  @IsInstantInLastDays(RECOVER_MAX_DAYS)
+  since!: string;
+}

@@ -1,0 +1,122 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DeliveryStatus } from '@payhook/contracts';
+import { sqlRows } from '@payhook/persistence';
+import { DataSource } from 'typeorm';
+import type { DeliveryTarget, EndpointKey, EndpointState } from './deliveries.repository';
+import { endpointKeyOf } from './deliveries.repository';
+
+/** A parked event taken from its lane, with the retry step its next attempt is. */
+export interface LaneDelivery {
+  target: DeliveryTarget;
+  retryStep: number;
+}
+
+interface LeasedEndpointRow {
+  merchant_id: string;
+  livemode: boolean;
+  url: string;
+  signing_secret: string;
+  status: 'enabled' | 'disabled';
+  consecutive_failures: number;
+}
+
+const toEndpointState = (row: LeasedEndpointRow): EndpointState => ({
+  key: { merchantId: row.merchant_id, livemode: row.livemode },
+  url: row.url,
+  signingSecret: row.signing_secret,
+  status: row.status,
+  consecutiveFailures: row.consecutive_failures,
+});
+
+/**
+ * The lanes: events owed to an endpoint in trouble (circuit open, or every slot busy) wait here, in
+ * Postgres, instead of in the shared broker queue. An endpoint's lane is worked by one dispatcher
+ * instance at a time under a lease; a crashed instance's lease runs out and another takes over.
+ */
+@Injectable()
+export class EndpointLanesRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /**
+   * Leases up to `limit` endpoints whose lanes have due work, the longest due first, for `leaseMs`.
+   * The lanes are found by a loose scan of the lane index (one probe per endpoint with parked
+   * events), so the cost follows the number of troubled endpoints, not the number of events.
+   */
+  async leaseDueEndpoints(limit: number, leaseMs: number): Promise<EndpointState[]> {
+    const rows = await sqlRows<LeasedEndpointRow>(
+      this.db,
+      `WITH RECURSIVE lanes AS (
+         (SELECT merchant_id, livemode, lane_due_at FROM events WHERE lane_due_at IS NOT NULL
+          ORDER BY merchant_id, livemode, lane_due_at LIMIT 1)
+         UNION ALL
+         SELECT next.* FROM lanes CROSS JOIN LATERAL (
+           SELECT merchant_id, livemode, lane_due_at FROM events
+           WHERE lane_due_at IS NOT NULL AND (merchant_id, livemode) > (lanes.merchant_id, lanes.livemode)
+           ORDER BY merchant_id, livemode, lane_due_at LIMIT 1) next
+       ), due AS (
+         SELECT w.merchant_id, w.livemode FROM lanes
+         JOIN webhook_endpoints w ON w.merchant_id = lanes.merchant_id AND w.livemode = lanes.livemode
+         WHERE lanes.lane_due_at <= now() AND (w.lane_lease_until IS NULL OR w.lane_lease_until < now())
+         ORDER BY lanes.lane_due_at LIMIT $1
+         FOR UPDATE OF w SKIP LOCKED
+       )
+       UPDATE webhook_endpoints w SET lane_lease_until = now() + make_interval(secs => $2 / 1000.0)
+       FROM due WHERE w.merchant_id = due.merchant_id AND w.livemode = due.livemode
+       RETURNING w.merchant_id, w.livemode, w.url, w.signing_secret, w.status, w.consecutive_failures`,
+      [limit, leaseMs],
+      'lanes-lease',
+    );
+    return rows.map(toEndpointState);
+  }
+
+  /** The endpoint's health as it stands now (attempts of this lane and of the broker path change it). */
+  async endpointState(key: EndpointKey): Promise<EndpointState | null> {
+    const rows = await sqlRows<LeasedEndpointRow>(
+      this.db,
+      `SELECT merchant_id, livemode, url, signing_secret, status, consecutive_failures
+       FROM webhook_endpoints WHERE merchant_id = $1 AND livemode = $2`,
+      [key.merchantId, key.livemode],
+      'lanes-endpoint-state',
+    );
+    return rows[0] ? toEndpointState(rows[0]) : null;
+  }
+
+  /**
+   * Takes up to `limit` due events of the lane, oldest due first. Their due time moves past the
+   * lease, so a crash before the attempt is recorded hands them back when the lease has run out.
+   */
+  async claimDue(endpoint: EndpointState, limit: number, leaseMs: number): Promise<LaneDelivery[]> {
+    const rows = await sqlRows<{ id: string; body: string; delivery_status: DeliveryStatus; lane_retry_step: number }>(
+      this.db,
+      `UPDATE events e SET lane_due_at = now() + make_interval(secs => $4 / 1000.0)
+       FROM (SELECT id FROM events
+             WHERE merchant_id = $1 AND livemode = $2 AND lane_due_at <= now()
+             ORDER BY lane_due_at LIMIT $3 FOR UPDATE SKIP LOCKED) due
+       WHERE e.id = due.id
+       RETURNING e.id, e.body, e.delivery_status, e.lane_retry_step`,
+      [endpoint.key.merchantId, endpoint.key.livemode, limit, leaseMs],
+      'lanes-claim',
+    );
+    return rows.map((row) => ({
+      retryStep: row.lane_retry_step,
+      target: {
+        eventId: row.id,
+        body: row.body,
+        deliveryStatus: row.delivery_status,
+        endpoint,
+        endpointKey: endpointKeyOf(endpoint.key),
+      },
+    }));
+  }
+
+  /** Gives the lease back, so any instance can take the lane on its next poll. */
+  async release(key: EndpointKey): Promise<void> {
+    await sqlRows(
+      this.db,
+      `UPDATE webhook_endpoints SET lane_lease_until = NULL WHERE merchant_id = $1 AND livemode = $2`,
+      [key.merchantId, key.livemode],
+      'lanes-release',
+    );
+  }
+}

@@ -1,0 +1,118 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import { WebhookDispatcherEnv } from '../config/webhook-dispatcher.env';
+import { DeliverWebhookService, isCircuitOpen } from './deliver-webhook.service';
+import { DeliveriesRepository, endpointKeyOf, type EndpointState } from './deliveries.repository';
+import { EndpointLanesRepository } from './endpoint-lanes.repository';
+import { EndpointSlots } from './endpoint-slots';
+
+const POLL_INTERVAL_MS = 250;
+/** Lanes one instance works at once; each holds at most its endpoint's slots. */
+const MAX_ACTIVE_LANES = 50;
+/** How long one turn on a lane goes on taking work before the lane is handed back (fairness). */
+const TURN_MS = 2_000;
+/** Beyond one attempt's timeout: how long a lease outlives a crashed instance. */
+const LEASE_MARGIN_MS = 15_000;
+
+/**
+ * Works the lanes: takes due parked events of endpoints in trouble and attempts them here, one at
+ * a time while an endpoint's circuit is open, up to its free slots once it answers again. The
+ * shared broker queue never sees this work (ADR 0007).
+ */
+@Injectable()
+export class EndpointLanesWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(EndpointLanesWorker.name);
+  private readonly active = new Map<string, Promise<void>>();
+  private readonly leaseMs: number;
+  private timer?: NodeJS.Timeout;
+  private polling?: Promise<void>;
+  private pollAgain = false;
+  private stopping = false;
+
+  constructor(
+    private readonly lanes: EndpointLanesRepository,
+    private readonly deliveries: DeliveriesRepository,
+    private readonly deliver: DeliverWebhookService,
+    private readonly slots: EndpointSlots,
+    @Inject(WebhookDispatcherEnv) env: WebhookDispatcherEnv,
+  ) {
+    this.leaseMs = TURN_MS + env.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
+  }
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => this.wake(), POLL_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    clearInterval(this.timer);
+    await this.polling;
+    // Running attempts finish and are recorded; a turn takes no new work once stopping.
+    await Promise.all(this.active.values());
+  }
+
+  /** Looks for due lanes now (after a park, or when a slot frees up), not only on the next poll. */
+  wake(): void {
+    if (this.stopping) return;
+    if (this.polling) {
+      this.pollAgain = true;
+      return;
+    }
+    this.polling = this.poll()
+      .catch((error: unknown) => this.logger.warn(`leasing lanes failed, will retry: ${String(error)}`))
+      .finally(() => {
+        this.polling = undefined;
+        if (this.pollAgain) {
+          this.pollAgain = false;
+          this.wake();
+        }
+      });
+  }
+
+  private async poll(): Promise<void> {
+    const room = MAX_ACTIVE_LANES - this.active.size;
+    if (room <= 0) return;
+    for (const endpoint of await this.lanes.leaseDueEndpoints(room, this.leaseMs)) {
+      const key = endpointKeyOf(endpoint.key);
+      const turn = this.turn(endpoint)
+        .catch((error: unknown) => this.logger.warn(`lane ${key} failed, will retry: ${String(error)}`))
+        .finally(() => {
+          this.active.delete(key);
+          return this.lanes.release(endpoint.key).catch(() => undefined); // the lease runs out by itself
+        });
+      this.active.set(key, turn);
+    }
+  }
+
+  /** Attempts due events of one leased lane until it is empty, busy, or the turn is over. */
+  private async turn(leased: EndpointState): Promise<void> {
+    const key = endpointKeyOf(leased.key);
+    const endsAt = Date.now() + TURN_MS;
+    let endpoint: EndpointState | null = leased;
+    while (endpoint && !this.stopping && Date.now() < endsAt) {
+      if (endpoint.status === 'disabled') return this.deliveries.failLane(endpoint.key);
+      const room = isCircuitOpen(endpoint) ? Math.min(1, this.slots.free(key)) : this.slots.free(key);
+      if (room === 0) return;
+      const batch = await this.lanes.claimDue(endpoint, room, this.leaseMs);
+      if (batch.length === 0) return;
+      await Promise.all(
+        batch.map(async ({ target, retryStep }) => {
+          // Taken meanwhile by the broker path: back in the lane, due now.
+          if (!this.slots.tryTake(key)) return this.deliveries.park(target.eventId, retryStep, new Date());
+          try {
+            await this.deliver.attempt({ retryStep, manual: false }, { ...target, endpoint: endpoint! }, 'lane');
+          } finally {
+            this.slots.release(key);
+          }
+        }),
+      );
+      endpoint = await this.lanes.endpointState(leased.key);
+    }
+  }
+}
