@@ -1,0 +1,185 @@
+import type { EventView } from '@payhook/contracts';
+import { expectApiError } from '../support/api-expectations';
+import type { TestMerchant } from '../support/payments-api.harness';
+import { pollUntil } from '../support/poll-until';
+import { startWebhookStack, type WebhookStack } from '../support/webhook-stack';
+import { completedPayment, eventUntil, getEvent, signatureCheck } from '../support/webhook-scenario';
+
+jest.setTimeout(60_000);
+
+/** DESIGN.md §8 "Endpoint health" and "Recover", on a dispatcher that disables after 3 s of failures. */
+describe('endpoint health, disable and recover', () => {
+  let stack: WebhookStack;
+  let merchant: TestMerchant;
+  let signingSecret: string;
+  let failing: boolean;
+
+  beforeAll(async () => {
+    stack = await startWebhookStack('health', {
+      WEBHOOK_DISABLE_AFTER: '3s',
+      WEBHOOK_RETRY_SCHEDULE: '500ms,500ms,500ms,500ms,500ms,500ms,500ms,500ms,500ms,500ms,500ms,500ms',
+    });
+    stack.receiver.respondWith(() => (failing ? { status: 500, body: 'down' } : { status: 200, body: 'ok' }));
+  });
+  afterAll(() => stack.stop());
+  beforeEach(async () => {
+    failing = false;
+    merchant = await stack.api.merchantWithKey('test');
+    const saved = await endpoint().put('/v1/webhook-endpoint').send({ url: stack.receiver.url }).expect(200);
+    signingSecret = saved.body.data.signingSecret as string;
+  });
+
+  const endpoint = () => stack.api.as(merchant);
+  const health = async () => (await endpoint().get('/v1/webhook-endpoint').expect(200)).body.data;
+  const attemptsOf = async (eventId: string) => (await getEvent(stack.api, merchant, eventId)).attempts.length;
+
+  it('disables a failing endpoint, keeps later events as failed without an attempt, and recovers them after PUT', async () => {
+    failing = true;
+    const first = await completedPayment(stack.api, merchant);
+
+    const disabled = await pollUntil(health, (data) => data.status === 'disabled', { timeoutMs: 15_000 });
+    expect(disabled).toMatchObject({
+      url: stack.receiver.url,
+      signingSecret,
+      status: 'disabled',
+      lastError: 'HTTP 500',
+      failingSince: expect.any(String),
+      disabledAt: expect.any(String),
+    });
+    expect(disabled.consecutiveFailures).toBeGreaterThanOrEqual(4);
+    expect(Date.parse(disabled.disabledAt) - Date.parse(disabled.failingSince)).toBeGreaterThanOrEqual(3_000);
+
+    // The event whose retry was due when it happened is kept as failed, with why.
+    const firstFailed = await eventUntil(stack.api, merchant, first.eventId, (e) => e.deliveryStatus === 'failed');
+    expect(firstFailed.undeliveredReason).toBe('endpoint_disabled');
+    const firstAttempts = firstFailed.attempts.length;
+
+    // A new event while disabled: failed at once, no attempt, nothing sent.
+    const second = await completedPayment(stack.api, merchant);
+    const secondFailed = await eventUntil(stack.api, merchant, second.eventId, (e) => e.deliveryStatus === 'failed');
+    expect(secondFailed).toMatchObject({ undeliveredReason: 'endpoint_disabled', attempts: [] });
+    expect(stack.receiver.forEvent(second.eventId)).toHaveLength(0);
+
+    // A person's redelivery still makes its one attempt, and changes neither status nor count.
+    await endpoint().post(`/v1/events/${second.eventId}/redeliver`).expect(202);
+    await pollUntil(
+      () => attemptsOf(second.eventId),
+      (count) => count === 1,
+    );
+    expect(await health()).toMatchObject({
+      status: 'disabled',
+      consecutiveFailures: disabled.consecutiveFailures,
+    });
+
+    // PUT re-enables with a clean record and the same secret.
+    failing = false;
+    const reenabled = await endpoint().put('/v1/webhook-endpoint').send({ url: stack.receiver.url }).expect(200);
+    expect(reenabled.body.data).toMatchObject({
+      signingSecret,
+      status: 'enabled',
+      consecutiveFailures: 0,
+      failingSince: null,
+      disabledAt: null,
+    });
+
+    // Recover sends both again, oldest first, through the normal path.
+    const since = new Date(Date.now() - 60_000).toISOString();
+    const recovered = await endpoint().post('/v1/events/recover').send({ since }).expect(202);
+    expect(recovered.body).toEqual({ data: { since, queued: 2 } });
+    const delivered = await Promise.all(
+      [first, second].map(({ eventId }) =>
+        eventUntil(stack.api, merchant, eventId, (e: EventView) => e.deliveryStatus === 'succeeded'),
+      ),
+    );
+    expect(delivered[0].attempts).toHaveLength(firstAttempts + 1);
+    expect(delivered[1].attempts).toHaveLength(2);
+    // Queued oldest first (deliveries then run side by side, so arrival order is not promised).
+    const queuedOrder = await stack.api.sql<{ event_id: string }>(
+      `SELECT payload::json->>'eventId' AS event_id FROM outbox
+       WHERE payload::json->>'eventId' = ANY($1) AND payload::json->>'manual' = 'false' ORDER BY id DESC LIMIT 2`,
+      [[first.eventId, second.eventId]],
+    );
+    expect(queuedOrder.map((row) => row.event_id)).toEqual([second.eventId, first.eventId]);
+    expect(signatureCheck(stack.receiver.forEvent(second.eventId).at(-1)!, signingSecret)).toBe('valid');
+    expect(await health()).toMatchObject({ status: 'enabled', consecutiveFailures: 0, failingSince: null });
+  });
+
+  it('counts automatic failures and clears them on the next success', async () => {
+    let answers = 0;
+    stack.receiver.respondWith(() => (++answers <= 2 ? { status: 503 } : { status: 200, body: 'ok' }));
+    try {
+      const { eventId } = await completedPayment(stack.api, merchant);
+      await pollUntil(health, (data) => data.consecutiveFailures === 2);
+      const failingSince = (await health()).failingSince as string;
+      expect(Date.parse(failingSince)).toBeLessThanOrEqual(Date.now());
+      await eventUntil(stack.api, merchant, eventId, (e) => e.deliveryStatus === 'succeeded');
+      expect(await health()).toMatchObject({
+        status: 'enabled',
+        consecutiveFailures: 0,
+        failingSince: null,
+        lastError: 'HTTP 503',
+      });
+    } finally {
+      stack.receiver.respondWith(() => (failing ? { status: 500, body: 'down' } : { status: 200, body: 'ok' }));
+    }
+  });
+
+  it('answers 409 recover_in_progress while the previous recover still has events to send', async () => {
+    // Two failed events of a merchant whose endpoint was missing when they were created.
+    const other = await stack.api.merchantWithKey('test');
+    const events = [await completedPayment(stack.api, other), await completedPayment(stack.api, other)];
+    for (const { eventId } of events) {
+      await eventUntil(stack.api, other, eventId, (e) => e.deliveryStatus === 'failed');
+    }
+    // The merchant's endpoint answers slowly, so the first recover is still sending.
+    stack.receiver.respondWith(() => ({ status: 200, body: 'ok', delayMs: 1_500 }));
+    try {
+      await stack.api.as(other).put('/v1/webhook-endpoint').send({ url: stack.receiver.url }).expect(200);
+      const since = new Date(Date.now() - 60_000).toISOString();
+      const first = await stack.api.as(other).post('/v1/events/recover').send({ since }).expect(202);
+      expect(first.body.data.queued).toBe(2);
+      expectApiError(await stack.api.as(other).post('/v1/events/recover').send({ since }), {
+        status: 409,
+        code: 'recover_in_progress',
+      });
+      // Another merchant is never held up by it.
+      await endpoint().post('/v1/events/recover').send({ since }).expect(202);
+
+      for (const { eventId } of events) {
+        await eventUntil(stack.api, other, eventId, (e) => e.deliveryStatus === 'succeeded');
+      }
+      const again = await stack.api.as(other).post('/v1/events/recover').send({ since }).expect(202);
+      expect(again.body.data.queued).toBe(0);
+    } finally {
+      stack.receiver.respondWith(() => (failing ? { status: 500, body: 'down' } : { status: 200, body: 'ok' }));
+    }
+  });
+
+  it.each([
+    ['older than 30 days', new Date(Date.now() - 31 * 86_400_000).toISOString()],
+    ['in the future', new Date(Date.now() + 60_000).toISOString()],
+    ['not an instant', 'yesterday'],
+    ['a date without a time', '2026-11-20'],
+    ['an impossible date', '2026-02-30T00:00:00Z'],
+    ['a number', 1_700_000_000],
+  ])('answers 400 parameter_invalid for a since %s, and queues nothing', async (_label, since) => {
+    expectApiError(await endpoint().post('/v1/events/recover').send({ since }), {
+      status: 400,
+      code: 'parameter_invalid',
+      param: 'since',
+    });
+    const [row] = await stack.api.sql<{ count: number }>(
+      `SELECT count(*)::int AS count FROM event_recoveries WHERE merchant_id = $1`,
+      [merchant.merchantId],
+    );
+    expect(row.count).toBe(0);
+  });
+
+  it('answers 400 for a recover without since', async () => {
+    expectApiError(await endpoint().post('/v1/events/recover').send({}), {
+      status: 400,
+      code: 'parameter_missing',
+      param: 'since',
+    });
+  });
+});
