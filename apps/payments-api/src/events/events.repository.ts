@@ -174,7 +174,14 @@ export class EventsRepository {
            RETURNING 1
          )
          SELECT count(*)::int AS queued FROM queued`,
-        [scope.merchantId, scope.livemode, recoveryId, since, WEBHOOK_DELIVER_ROUTING_KEY, WEBHOOK_DELIVERY_REQUESTED_V1],
+        [
+          scope.merchantId,
+          scope.livemode,
+          recoveryId,
+          since,
+          WEBHOOK_DELIVER_ROUTING_KEY,
+          WEBHOOK_DELIVERY_REQUESTED_V1,
+        ],
       );
       await sql(`INSERT INTO event_recoveries (id, merchant_id, livemode, since, queued) VALUES ($1, $2, $3, $4, $5)`, [
         recoveryId,

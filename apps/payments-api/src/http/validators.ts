@@ -93,7 +93,8 @@ export const IsInstantInLastDays = (days: number, options?: ValidationOptions) =
       name: 'isInstantInLastDays',
       validator: {
         validate: (value: unknown) => isInstantInLastDays(value, days),
-        defaultMessage: () => `must be an ISO 8601 date-time with a zone, within the last ${days} days and not in the future`,
+        defaultMessage: () =>
+          `must be an ISO 8601 date-time with a zone, within the last ${days} days and not in the future`,
       },
     },
     options,

@@ -3,7 +3,12 @@ import { WEBHOOK_HEADERS } from '@payhook/contracts';
 import { signWebhook } from '@payhook/signing';
 import { WebhookHttpClient } from '@payhook/webhook-http';
 import { WebhookDispatcherEnv } from '../config/webhook-dispatcher.env';
-import { DeliveriesRepository, ENDPOINT_DISABLED, type DeliveryTarget, type EndpointState } from './deliveries.repository';
+import {
+  DeliveriesRepository,
+  ENDPOINT_DISABLED,
+  type DeliveryTarget,
+  type EndpointState,
+} from './deliveries.repository';
 import { DeliveryMetrics } from './delivery.metrics';
 import { nextRetryDelayMs } from './retry.policy';
 
@@ -24,7 +29,8 @@ export interface DeliveryRequest {
 }
 
 /** What the broker consumer does with a message once its attempt is recorded. */
-export type DeliveryOutcome = { kind: 'done' } | { kind: 'retry'; retryStep: number; baseDelayMs: number; delayMs: number };
+export type DeliveryOutcome =
+  { kind: 'done' } | { kind: 'retry'; retryStep: number; baseDelayMs: number; delayMs: number };
 
 /** What the consumer should do with a message before any attempt. */
 export type DeliveryPlan =
