@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // npm run test:faults: money and webhooks survive crashes. During a flow of completed payments the
 // dispatcher is killed (-9) twice, RabbitMQ is stopped and started, and the API is killed (-9) and
-// restarted. Afterwards every completed payment's event must have reached the receiver at least
-// once; duplicates are counted and reported. Also: 1,000 concurrent creates with one
-// Idempotency-Key make one payment. Exits non-zero on any loss. FAULTS_PAYMENTS (2000) sets the size.
+// restarted. During a second flow Postgres is restarted, then stopped for 10 s and started again.
+// Afterwards every completed payment's event must have reached the receiver at least once, and no
+// request may have answered 500 (an outage is a 503); duplicates are counted and reported. Also:
+// 1,000 concurrent creates with one Idempotency-Key make one payment. Exits non-zero on any loss or
+// 500. FAULTS_PAYMENTS (2000) sets the size of each flow.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -47,6 +49,16 @@ function rabbit(...args) {
   execFileSync('rabbitmqctl', ['-q', ...args], { stdio: 'ignore' });
 }
 
+/** The local cluster, as the machine's own tools start and stop it. */
+function postgres(action) {
+  const version = execFileSync('ls', ['/etc/postgresql']).toString().trim().split('\n')[0];
+  execFileSync('pg_ctlcluster', ['--skip-systemctl-redirect', version, 'main', action], { stdio: 'ignore' });
+}
+
+/** Every status the API answered during the flows; a 500 fails the run. */
+const statuses = new Map();
+const count = (status) => statuses.set(status, (statuses.get(status) ?? 0) + 1);
+
 async function oneKeyManyCreates(client, key) {
   const burst = new Agent({ connections: 1000 });
   const body = JSON.stringify({
@@ -73,6 +85,54 @@ async function oneKeyManyCreates(client, key) {
   return { created: created.length, distinctIds: ids.size, unexpected: others };
 }
 
+/** Creates a payment, with the same Idempotency-Key until the API answers 201 (503 during an outage). */
+async function create(client, auth, orderId) {
+  for (;;) {
+    try {
+      const { status, body } = await client.call(
+        'POST',
+        '/v1/payments',
+        { orderId, customerId: 'faults', amount: 15000, currency: 'KRW', returnUrl: 'https://shop.example/r' },
+        { ...auth, 'idempotency-key': orderId },
+      );
+      count(status);
+      if (status === 201) return body.data.id;
+      if (status !== 503) throw new Error(`create answered ${status}`);
+    } catch (error) {
+      if (error.message?.startsWith('create answered')) throw error;
+      // the API is down for its restart
+    }
+    await sleep(200);
+  }
+}
+
+/** Creates TOTAL payments, then completes them at RATE while `injectFaults` runs. */
+async function flow(client, key, label, injectFaults) {
+  const auth = { authorization: `Bearer ${key}` };
+  log(`${label}: creating ${TOTAL} payments`);
+  const ids = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 20 }, async () => {
+      while (next < TOTAL) {
+        const index = next++;
+        ids[index] = await create(client, auth, `faults-${label}-${index}-${randomBytes(4).toString('hex')}`);
+      }
+    }),
+  );
+  log(`${label}: completing ${TOTAL} at ${RATE}/s while injecting faults`);
+  const seconds = TOTAL / RATE;
+  const faults = injectFaults(seconds);
+  const started = Date.now();
+  const completions = [];
+  for (let i = 0; i < ids.length; i++) {
+    const wait = started + (i * 1000) / RATE - Date.now();
+    if (wait > 0) await sleep(wait);
+    completions.push(complete(client, key, ids[i]));
+  }
+  await Promise.all([...completions, faults]);
+}
+
 /** POST until the API answers; a 409 means the completion already happened before a crash. */
 async function complete(client, key, paymentId) {
   for (;;) {
@@ -80,6 +140,7 @@ async function complete(client, key, paymentId) {
       const { status } = await client.call('POST', `/v1/test-helpers/payments/${paymentId}/complete`, undefined, {
         authorization: `Bearer ${key}`,
       });
+      count(status);
       if (status === 200 || status === 409) return;
     } catch {
       // the API is down for its restart
@@ -112,29 +173,7 @@ async function main() {
     if (burst.distinctIds !== 1 || burst.unexpected.length > 0)
       failures.push('one Idempotency-Key made more than one payment');
 
-    log(`creating ${TOTAL} payments`);
-    const ids = [];
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: 20 }, async () => {
-        while (next < TOTAL) {
-          const index = next++;
-          const orderId = `faults-${index}-${randomBytes(4).toString('hex')}`;
-          const { status, body } = await client.call(
-            'POST',
-            '/v1/payments',
-            { orderId, customerId: 'faults', amount: 15000, currency: 'KRW', returnUrl: 'https://shop.example/r' },
-            { ...auth, 'idempotency-key': orderId },
-          );
-          if (status !== 201) throw new Error(`create answered ${status}`);
-          ids[index] = body.data.id;
-        }
-      }),
-    );
-
-    log(`completing ${TOTAL} at ${RATE}/s while injecting faults`);
-    const seconds = TOTAL / RATE;
-    const faults = (async () => {
+    await flow(client, key, 'processes', async (seconds) => {
       await sleep(seconds * 150);
       log('  kill -9 webhook-dispatcher (1/2)');
       await stopApp(dispatcher, 'SIGKILL');
@@ -156,15 +195,18 @@ async function main() {
       await stopApp(api, 'SIGKILL');
       await sleep(1000);
       api = await startApi();
-    })();
-    const started = Date.now();
-    const completions = [];
-    for (let i = 0; i < ids.length; i++) {
-      const wait = started + (i * 1000) / RATE - Date.now();
-      if (wait > 0) await sleep(wait);
-      completions.push(complete(client, key, ids[i]));
-    }
-    await Promise.all([...completions, faults]);
+    });
+    await flow(client, key, 'postgres', async (seconds) => {
+      await sleep(seconds * 250);
+      log('  Postgres restart');
+      postgres('restart');
+      await sleep(seconds * 250);
+      log('  Postgres stopped for 10 s');
+      postgres('stop');
+      await sleep(10_000);
+      postgres('start');
+      log('  Postgres started');
+    });
     await waitHealthy(`http://127.0.0.1:${DISPATCHER_PORT}/ready`, 'webhook-dispatcher');
 
     const db = new pg.Client({ connectionString: `${PG}/${DB}` });
@@ -185,7 +227,9 @@ async function main() {
     }
     const duplicates = stats.deliveries - stats.distinct;
     log(`completed payments: ${completed}; distinct events received: ${stats.distinct}; duplicates: ${duplicates}`);
-    if (completed !== TOTAL) failures.push(`${TOTAL - completed} payments did not complete`);
+    log(`answers during the flows: ${[...statuses].map(([status, n]) => `${n} × ${status}`).join(', ')}`);
+    if (statuses.has(500)) failures.push(`${statuses.get(500)} requests answered 500`);
+    if (completed !== 2 * TOTAL) failures.push(`${2 * TOTAL - completed} payments did not complete`);
     if (stats.distinct !== completed)
       failures.push(`${completed - stats.distinct} completed payments never reached the receiver`);
   } finally {

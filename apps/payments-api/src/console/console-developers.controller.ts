@@ -2,7 +2,7 @@ import { Body, Controller, Get, Post, Query, Res, UseFilters, UseGuards } from '
 import type { Response } from 'express';
 import { formField } from '../html/cookies';
 import { newNonce, redirectSeeOther, sendHtml } from '../html/html-response';
-import { ConsoleDevelopersService } from './console-developers.service';
+import { ConsoleDevelopersService, RECOVER_DAYS } from './console-developers.service';
 import { renderDevelopers, renderRotateConfirm, type DevelopersModel } from './console-developers.view';
 import { ConsoleExceptionFilter } from './console-exception.filter';
 import type { ConsoleMode, ConsoleSession } from './console-session';
@@ -13,6 +13,7 @@ const NOTICES: Record<string, string> = {
   'url-saved': 'Webhook URL saved. It receives events from now on; older events are not resent by this.',
   'secret-rotated': 'Signing secret rotated: the new secret signs every webhook from now on.',
   'test-started': 'Integration test started: this page updates until it finishes.',
+  'endpoint-enabled': 'Webhook endpoint enabled again. Send its failed events again with the button below.',
 };
 
 /** The form's mode: both modes' endpoints are on one page, so each form says which it changes. */
@@ -48,6 +49,39 @@ export class ConsoleDevelopersController {
       return this.render(response, 400, session, { error: result.message, rejected: { mode, url } });
     }
     redirectSeeOther(response, `/console/developers?notice=url-saved#endpoint-${mode}`);
+  }
+
+  /** Re-enabling is a PUT of the same URL: the failure record is cleared and the secret kept. */
+  @Post('webhook-endpoint/enable')
+  async enable(
+    @CurrentConsoleSession() session: ConsoleSession,
+    @Body() body: unknown,
+    @Res() response: Response,
+  ): Promise<void> {
+    const mode = formMode(body);
+    const endpoint = (await this.developers.overview(session.merchant)).endpoints[mode];
+    if (!endpoint) return this.render(response, 400, session, { error: `No ${mode} webhook endpoint is set.` });
+    const result = await this.developers.setWebhookUrl(session.merchant, mode, endpoint.url);
+    if (result.kind === 'refused') return this.render(response, 400, session, { error: result.message });
+    redirectSeeOther(response, `/console/developers?notice=endpoint-enabled#endpoint-${mode}`);
+  }
+
+  @Post('recover')
+  async recover(
+    @CurrentConsoleSession() session: ConsoleSession,
+    @Body() body: unknown,
+    @Res() response: Response,
+  ): Promise<void> {
+    const mode = formMode(body);
+    const days = Number(formField(body, 'days'));
+    if (!RECOVER_DAYS.includes(days))
+      return this.render(response, 400, session, { error: 'Choose a period to recover.' });
+    const result = await this.developers.recover(session.merchant, mode, days);
+    if (result.kind === 'refused') return this.render(response, 409, session, { error: result.message });
+    const queued = result.queued ?? 0;
+    return this.render(response, 200, session, {
+      notice: `${queued} failed ${mode} event${queued === 1 ? '' : 's'} queued to be sent again, oldest first.`,
+    });
   }
 
   /** The confirmation step: nothing changes until its form is sent. */

@@ -1,5 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { PayhookError } from '@payhook/contracts';
+import { PaymentsApiEnv } from '../config/payments-api.env';
+import { EventsService } from '../events/events.service';
 import { isHttpUrl } from '../http/validators';
 import type { ApiKeyEntity } from '../merchants/api-key.entity';
 import { MerchantsService } from '../merchants/merchants.service';
@@ -12,9 +14,13 @@ import { WebhookEndpointsService } from '../webhook-endpoints/webhook-endpoints.
 import { scopeOf, type ConsoleMerchant, type ConsoleMode } from './console-session';
 
 export const RECENT_RUNS = 5;
+/** The periods the console offers to recover (DESIGN.md §8 allows up to 30 days). */
+export const RECOVER_DAYS = [1, 7, 30];
 
 export interface DevelopersOverview {
   endpoints: Record<ConsoleMode, WebhookEndpointRecord | null>;
+  /** WEBHOOK_DISABLE_AFTER: how long an endpoint may fail before it is disabled. */
+  disableAfterMs: number;
   keys: ApiKeyEntity[];
   runs: IntegrationTestView[];
 }
@@ -32,6 +38,8 @@ export class ConsoleDevelopersService {
     private readonly merchants: MerchantsService,
     private readonly integrationTests: IntegrationTestsService,
     private readonly runs: IntegrationTestsRepository,
+    private readonly events: EventsService,
+    @Inject(PaymentsApiEnv) private readonly env: PaymentsApiEnv,
   ) {}
 
   async overview(merchant: ConsoleMerchant): Promise<DevelopersOverview> {
@@ -41,7 +49,7 @@ export class ConsoleDevelopersService {
       this.merchants.listApiKeys(merchant.id),
       this.runs.recent(merchant.id, RECENT_RUNS),
     ]);
-    return { endpoints: { test, live }, keys, runs };
+    return { endpoints: { test, live }, disableAfterMs: this.env.disableAfterMs, keys, runs };
   }
 
   /** The rules of PUT /v1/webhook-endpoint, and live mode only once the merchant is live (as for live keys). */
@@ -60,6 +68,25 @@ export class ConsoleDevelopersService {
       return { kind: 'refused', message: `Set the ${mode} webhook URL first; its signing secret is made then.` };
     }
     return this.refusalOf(() => this.endpoints.rotateSecret(scope));
+  }
+
+  /** POST /v1/events/recover for the console's button: every failed event of the last `days` days, again. */
+  async recover(
+    merchant: ConsoleMerchant,
+    mode: ConsoleMode,
+    days: number,
+  ): Promise<ChangeResult & { queued?: number }> {
+    if (mode === 'live' && merchant.status !== 'live') return { kind: 'refused', message: LIVE_LOCKED };
+    const since = new Date(Date.now() - days * 86_400_000).toISOString();
+    try {
+      const { queued } = await this.events.recover(scopeOf(merchant, mode), since);
+      return { kind: 'done', queued };
+    } catch (error) {
+      if (error instanceof PayhookError && error.code === 'recover_in_progress') {
+        return { kind: 'refused', message: error.message };
+      }
+      throw error;
+    }
   }
 
   /** Always in test mode, against the test webhook endpoint (DESIGN.md §6). */

@@ -3,7 +3,7 @@ import { html } from '../html/html';
 import type { ApiKeyEntity } from '../merchants/api-key.entity';
 import type { IntegrationTestView } from '../onboarding/integration-test.record';
 import type { WebhookEndpointRecord } from '../webhook-endpoints/webhook-endpoint.record';
-import type { DevelopersOverview } from './console-developers.service';
+import { RECOVER_DAYS, type DevelopersOverview } from './console-developers.service';
 import { badge, consolePage, csrfField, messages, timeIn } from './console-layout.view';
 import type { ConsoleMode, ConsoleSession } from './console-session';
 
@@ -93,8 +93,52 @@ function endpointCard(model: DevelopersModel, mode: ConsoleMode, endpoint: Webho
   return html`<section class="event" id="endpoint-${mode}" aria-label="${mode} webhook endpoint">
     <h3>${mode === 'test' ? 'Test' : 'Live'} mode</h3>
     <p>${endpoint ? html`Sends to <code>${endpoint.url}</code>` : html`<span class="muted">No endpoint set.</span>`}</p>
-    ${form} ${secret}
+    ${endpoint && !locked ? healthBlock(model, mode, endpoint) : null} ${form} ${secret}
   </section>`;
+}
+
+/** DESIGN.md §8 "Endpoint health": warned from the first failure, re-enabled and recovered here. */
+function healthBlock(model: DevelopersModel, mode: ConsoleMode, endpoint: WebhookEndpointRecord) {
+  const { session, overview } = model;
+  const zone = session.merchant.timeZone;
+  const lastError = endpoint.lastError ? html` Last error: <code>${endpoint.lastError}</code>.` : null;
+  const recoverForm = html`<form method="post" action="/console/developers/recover" class="inline">
+    ${csrfField(session)}
+    <input type="hidden" name="mode" value="${mode}" />
+    <label
+      >Failed events of the last
+      <select name="days">
+        ${RECOVER_DAYS.map((days) => html`<option value="${days}">${days === 1 ? '24 hours' : `${days} days`}</option>`)}
+      </select></label
+    >
+    <button type="submit" class="secondary">Send failed events again</button>
+  </form>`;
+  if (endpoint.status === 'disabled') {
+    return html`<div class="error" role="alert">
+        <p>
+          ${badge('disabled')} Disabled ${timeIn(endpoint.disabledAt, zone)}: automatic attempts failed from
+          ${timeIn(endpoint.failingSince, zone)} on.${lastError} New events are kept as failed and not sent.
+        </p>
+        <form method="post" action="/console/developers/webhook-endpoint/enable" class="actions">
+          ${csrfField(session)}
+          <input type="hidden" name="mode" value="${mode}" />
+          <button type="submit">Re-enable endpoint</button>
+        </form>
+      </div>`;
+  }
+  if (endpoint.failingSince) {
+    const disablesAt = new Date(endpoint.failingSince.getTime() + overview.disableAfterMs);
+    return html`<div class="warning" role="status">
+        <p>
+          ${badge('failing')} Failing since ${timeIn(endpoint.failingSince, zone)}:
+          ${endpoint.consecutiveFailures} automatic attempt${endpoint.consecutiveFailures === 1 ? '' : 's'} in a row
+          failed.${lastError} If it is still failing at ${timeIn(disablesAt, zone)}, payhook disables it.
+        </p>
+      </div>
+      ${recoverForm}`;
+  }
+  return html`<p>${badge('enabled')} Receiving events.</p>
+    ${recoverForm}`;
 }
 
 function keysCard(keys: ApiKeyEntity[], zone: string) {

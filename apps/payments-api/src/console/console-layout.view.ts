@@ -34,8 +34,10 @@ th{color:#4b5563;font-weight:600;white-space:nowrap}
 .num{text-align:right;white-space:nowrap}
 .nowrap{white-space:nowrap}
 .badge{display:inline-block;padding:0 .5rem;border-radius:999px;font-size:.8125rem;font-weight:600;background:#e5e7eb;color:#374151;white-space:nowrap}
-.badge.completed,.badge.succeeded,.badge.passed,.badge.live,.badge.matched,.badge.redeemed{background:#d1fae5;color:#065f46}
-.badge.failed{background:#fee2e2;color:#991b1b}
+.badge.completed,.badge.succeeded,.badge.passed,.badge.live,.badge.matched,.badge.redeemed,.badge.enabled{background:#d1fae5;color:#065f46}
+.badge.failed,.badge.disabled{background:#fee2e2;color:#991b1b}
+.badge.failing{background:#fef3c7;color:#92400e}
+.warning{padding:.625rem .875rem;border-radius:8px;margin:0 0 1rem;background:#fef3c7;color:#78350f}
 .badge.pending,.badge.running,.badge.integrating,.badge.review,.badge.held,.badge.open{background:#fef3c7;color:#92400e}
 form{margin:0}
 .filters{display:grid;grid-template-columns:repeat(auto-fit,minmax(9.5rem,1fr));gap:.75rem;align-items:end}

@@ -14,6 +14,7 @@ import {
   webhookTopology,
   type WebhookTopology,
 } from '@payhook/messaging';
+import { isDatabaseUnavailable } from '@payhook/persistence';
 import type { ConfirmChannel, ConsumeMessage, Options } from 'amqplib';
 import type { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
 import { WebhookDispatcherEnv } from '../config/webhook-dispatcher.env';
@@ -162,12 +163,16 @@ export class WebhookDeliveriesConsumer implements OnApplicationBootstrap, Before
 
   /** A transient failure (database or broker): try again after the defer queue's wait, not at once. */
   private async backOff(channel: ConfirmChannel, raw: ConsumeMessage, error: unknown): Promise<void> {
+    // A database outage is no fault of the message: it waits out the outage however long it lasts.
+    const counts = !isDatabaseUnavailable(error);
     const backoffs = Number((raw.properties.headers ?? {})[BACKOFF_HEADER] ?? 0);
-    if (backoffs >= MAX_BACKOFFS) return this.deadLetter(channel, raw, `failed ${backoffs} times: ${String(error)}`);
+    if (counts && backoffs >= MAX_BACKOFFS) {
+      return this.deadLetter(channel, raw, `failed ${backoffs} times: ${String(error)}`);
+    }
     this.logger.warn(`delivery failed before it was recorded, will retry: ${String(error)}`);
     try {
       await publishConfirmed(channel, '', this.topology.deferQueue, raw.content, {
-        headers: { [BACKOFF_HEADER]: backoffs + 1 },
+        headers: { [BACKOFF_HEADER]: counts ? backoffs + 1 : backoffs },
       });
       this.ack(channel, raw);
     } catch {
