@@ -1,5 +1,6 @@
 import type { EventView } from '@payhook/contracts';
 import { expectApiError } from '../support/api-expectations';
+import { approvedMerchant, ConsoleClient } from '../support/console-client';
 import type { TestMerchant } from '../support/payments-api.harness';
 import { pollUntil } from '../support/poll-until';
 import { startWebhookStack, type WebhookStack } from '../support/webhook-stack';
@@ -153,6 +154,33 @@ describe('endpoint health, disable and recover', () => {
     } finally {
       stack.receiver.respondWith(() => (failing ? { status: 500, body: 'down' } : { status: 200, body: 'ok' }));
     }
+  });
+
+  it('warns in the console from the first failure, shows a disabled endpoint, re-enables it and recovers', async () => {
+    const shop = await approvedMerchant(stack.api);
+    const consoleUser = await ConsoleClient.login(stack.api, shop.email);
+    await stack.api.as(shop).put('/v1/webhook-endpoint').send({ url: stack.receiver.url }).expect(200);
+    const page = async () => (await consoleUser.get('/console/developers').expect(200)).text;
+    expect(await page()).toContain('Receiving events.');
+
+    failing = true;
+    const { eventId } = await completedPayment(stack.api, shop);
+    await pollUntil(page, (html) => html.includes('Failing since'));
+    expect(await page()).toMatch(/If it is still failing at .*, payhook disables it\./s);
+
+    const disabled = await pollUntil(page, (html) => html.includes('Re-enable endpoint'), { timeoutMs: 15_000 });
+    expect(disabled).toContain('<code>HTTP 500</code>');
+    await eventUntil(stack.api, shop, eventId, (e) => e.deliveryStatus === 'failed');
+
+    failing = false;
+    await consoleUser.post('/console/developers/webhook-endpoint/enable', { mode: 'test' }).expect(303);
+    expect((await stack.api.as(shop).get('/v1/webhook-endpoint').expect(200)).body.data.status).toBe('enabled');
+    const recovered = await consoleUser.post('/console/developers/recover', { mode: 'test', days: '1' }).expect(200);
+    expect(recovered.text).toContain('1 failed test event queued to be sent again');
+    await eventUntil(stack.api, shop, eventId, (e) => e.deliveryStatus === 'succeeded');
+
+    // The forms keep CSRF protection.
+    await consoleUser.post('/console/developers/recover', { mode: 'test', days: '1' }, { csrf: null }).expect(403);
   });
 
   it.each([
