@@ -92,8 +92,9 @@ export function peakRssMiB(pid) {
   return Number(line.split(/\s+/)[1]) / 1024;
 }
 
-export async function startReceiver(port) {
-  const child = fork(join(import.meta.dirname, 'receiver.mjs'), { env: { PORT: String(port) } });
+/** `mode`: 'ok' answers 200; 'fail' answers 500 at once; 'hang' accepts and never answers. */
+export async function startReceiver(port, mode = 'ok') {
+  const child = fork(join(import.meta.dirname, 'receiver.mjs'), { env: { PORT: String(port), RECEIVER_MODE: mode } });
   await new Promise((resolve) => child.once('message', resolve));
   const base = `http://127.0.0.1:${port}`;
   return {

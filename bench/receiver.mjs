@@ -1,5 +1,7 @@
 // The merchant side of `npm run bench`, in its own process so that it does not share a core's
-// time with the code under test. Answers 200 to every webhook and remembers when each event came.
+// time with the code under test. Answers 200 to every webhook and remembers when each event came;
+// RECEIVER_MODE=fail answers 500 at once, RECEIVER_MODE=hang never answers (a broken merchant).
+const MODE = process.env.RECEIVER_MODE ?? 'ok';
 import { createServer } from 'node:http';
 
 const arrivals = new Map(); // event id -> [arrival ms, completion ms from the body]
@@ -24,6 +26,14 @@ const server = createServer((request, response) => {
     arrivals.clear();
     deliveries = 0;
     response.end('{}');
+    return;
+  }
+  if (MODE === 'hang') return; // holds the connection until the dispatcher gives up
+  if (MODE === 'fail') {
+    deliveries += 1;
+    request.resume();
+    response.statusCode = 500;
+    response.end('down');
     return;
   }
   const chunks = [];
