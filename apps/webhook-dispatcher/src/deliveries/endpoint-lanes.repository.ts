@@ -89,7 +89,9 @@ export class EndpointLanesRepository {
   async claimDue(endpoint: EndpointState, limit: number, leaseMs: number): Promise<LaneDelivery[]> {
     const rows = await sqlRows<{ id: string; body: string; delivery_status: DeliveryStatus; lane_retry_step: number }>(
       this.db,
-      `UPDATE events e SET lane_due_at = now() + make_interval(secs => $4 / 1000.0)
+      // An event that succeeded meanwhile (a manual redelivery) just leaves the lane.
+      `UPDATE events e SET lane_due_at = CASE WHEN e.delivery_status = 'succeeded' THEN NULL
+                                          ELSE now() + make_interval(secs => $4 / 1000.0) END
        FROM (SELECT id FROM events
              WHERE merchant_id = $1 AND livemode = $2 AND lane_due_at <= now()
              ORDER BY lane_due_at LIMIT $3 FOR UPDATE SKIP LOCKED) due
@@ -98,16 +100,18 @@ export class EndpointLanesRepository {
       [endpoint.key.merchantId, endpoint.key.livemode, limit, leaseMs],
       'lanes-claim',
     );
-    return rows.map((row) => ({
-      retryStep: row.lane_retry_step,
-      target: {
-        eventId: row.id,
-        body: row.body,
-        deliveryStatus: row.delivery_status,
-        endpoint,
-        endpointKey: endpointKeyOf(endpoint.key),
-      },
-    }));
+    return rows
+      .filter((row) => row.delivery_status !== 'succeeded')
+      .map((row) => ({
+        retryStep: row.lane_retry_step,
+        target: {
+          eventId: row.id,
+          body: row.body,
+          deliveryStatus: row.delivery_status,
+          endpoint,
+          endpointKey: endpointKeyOf(endpoint.key),
+        },
+      }));
   }
 
   /** Gives the lease back, so any instance can take the lane on its next poll. */
