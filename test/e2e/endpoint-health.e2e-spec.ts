@@ -211,3 +211,42 @@ describe('endpoint health, disable and recover', () => {
     });
   });
 });
+
+/** Attempts are recorded in batches; the health they add up to must be as if recorded one by one. */
+describe('endpoint health under a burst of failures', () => {
+  let stack: WebhookStack;
+  let failing = true;
+
+  beforeAll(async () => {
+    // One attempt per event (the retry waits an hour), so every failure can be counted.
+    stack = await startWebhookStack('health-burst', { WEBHOOK_RETRY_SCHEDULE: '1h' });
+    stack.receiver.respondWith(() => (failing ? { status: 500, body: 'down' } : { status: 200, body: 'ok' }));
+  });
+  afterAll(() => stack.stop());
+
+  it('counts every failed attempt of 25 completions at once, and one success clears them', async () => {
+    const merchant = await stack.api.merchantWithKey('test');
+    await stack.api.as(merchant).put('/v1/webhook-endpoint').send({ url: stack.receiver.url }).expect(200);
+    const burst = await Promise.all(Array.from({ length: 25 }, () => completedPayment(stack.api, merchant)));
+    const attempted = await Promise.all(
+      burst.map(({ eventId }) => eventUntil(stack.api, merchant, eventId, (e) => e.attempts.length === 1, 20_000)),
+    );
+
+    const health = (await stack.api.as(merchant).get('/v1/webhook-endpoint').expect(200)).body.data;
+    const firstStart = Math.min(...attempted.map((event) => Date.parse(event.attempts[0].startedAt)));
+    expect(health).toMatchObject({ status: 'enabled', consecutiveFailures: 25, lastError: 'HTTP 500' });
+    expect(Date.parse(health.failingSince)).toBe(firstStart);
+    // Each event numbers its attempts from 1, whatever batch recorded it.
+    expect(attempted.map((event) => event.attempts[0].number)).toEqual(burst.map(() => 1));
+
+    failing = false;
+    const { eventId } = await completedPayment(stack.api, merchant);
+    await eventUntil(stack.api, merchant, eventId, (e) => e.deliveryStatus === 'succeeded');
+    expect((await stack.api.as(merchant).get('/v1/webhook-endpoint').expect(200)).body.data).toMatchObject({
+      status: 'enabled',
+      consecutiveFailures: 0,
+      failingSince: null,
+      lastError: 'HTTP 500',
+    });
+  });
+});

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { WEBHOOK_HEADERS } from '@payhook/contracts';
 import { signWebhook } from '@payhook/signing';
-import { WebhookHttpClient } from '@payhook/webhook-http';
+import { WebhookHttpClient, type DeliveryResult } from '@payhook/webhook-http';
 import { WebhookDispatcherEnv } from '../config/webhook-dispatcher.env';
 import {
   DeliveriesRepository,
@@ -10,6 +10,7 @@ import {
   type EndpointState,
 } from './deliveries.repository';
 import { DeliveryMetrics } from './delivery.metrics';
+import type { Slot } from './endpoint-slots';
 import { nextRetryDelayMs } from './retry.policy';
 
 /**
@@ -74,21 +75,28 @@ export class DeliverWebhookService {
   }
 
   /**
-   * One signed POST of the event's fixed bytes, recorded (with the endpoint's health) before the
-   * caller acknowledges anything. A retry waits in `retryPlace`.
+   * One signed POST of the event's fixed bytes in `slot`, which is released once the endpoint has
+   * answered, then recorded (with the endpoint's health) before the caller acknowledges anything.
+   * A retry waits in `retryPlace`.
    */
   async attempt(
     request: DeliveryRequest,
     target: DeliveryTarget & { endpoint: EndpointState },
     retryPlace: RetryPlace,
+    slot: Slot,
   ): Promise<DeliveryOutcome> {
     const { endpoint } = target;
     const startedAt = new Date();
-    const result = await this.http.post(endpoint.url, target.body, {
-      [WEBHOOK_HEADERS.eventId]: target.eventId,
-      // Signed afresh at every attempt, so the timestamp is always current.
-      [WEBHOOK_HEADERS.signature]: signWebhook(endpoint.signingSecret, target.body),
-    });
+    let result: DeliveryResult;
+    try {
+      result = await this.http.post(endpoint.url, target.body, {
+        [WEBHOOK_HEADERS.eventId]: target.eventId,
+        // Signed afresh at every attempt, so the timestamp is always current.
+        [WEBHOOK_HEADERS.signature]: signWebhook(endpoint.signingSecret, target.body),
+      });
+    } finally {
+      slot.release();
+    }
     this.metrics.observeAttempt(result.ok, result.durationMs, request, startedAt);
 
     // Manual redeliveries are one attempt each; automatic ones follow WEBHOOK_RETRY_SCHEDULE.
@@ -106,21 +114,19 @@ export class DeliverWebhookService {
       retryPlace === 'lane' && retryDelayMs !== null
         ? { dueAt: new Date(Date.now() + retryDelayMs), retryStep: request.retryStep + 1 }
         : null;
-    const recorded = await this.deliveries.recordAttempt(
-      {
-        eventId: target.eventId,
-        url: endpoint.url,
-        startedAt,
-        durationMs: result.durationMs,
-        responseStatus: result.status,
-        responseBody: result.responseBody,
-        error: result.error,
-        deliveryStatus,
-        countsForHealth: !request.manual,
-        laneRetry,
-      },
-      this.env.disableAfterMs,
-    );
+    const recorded = await this.deliveries.recordAttempt({
+      eventId: target.eventId,
+      endpoint: endpoint.key,
+      url: endpoint.url,
+      startedAt,
+      durationMs: result.durationMs,
+      responseStatus: result.status,
+      responseBody: result.responseBody,
+      error: result.error,
+      deliveryStatus,
+      countsForHealth: !request.manual,
+      laneRetry,
+    });
     if (recorded.disabledEndpoint) {
       // Everything still owed to it is kept as failed; this event too, instead of its retry.
       await this.deliveries.failLane(endpoint.key);

@@ -1,8 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { newId, type DeliveryStatus } from '@payhook/contracts';
 import { sqlRows } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
+import { WebhookDispatcherEnv } from '../config/webhook-dispatcher.env';
+import { healthChanges } from './endpoint-health';
+import { MicroBatcher } from './micro-batcher';
 
 /** The reason an event shows when its endpoint was disabled (DESIGN.md §8). */
 export const ENDPOINT_DISABLED = 'endpoint_disabled';
@@ -34,6 +37,8 @@ export interface DeliveryTarget {
 
 export interface AttemptRecord {
   eventId: string;
+  /** The endpoint the attempt went to, whose health it counts for. */
+  endpoint: EndpointKey;
   url: string;
   startedAt: Date;
   durationMs: number;
@@ -54,6 +59,12 @@ export interface RecordedAttempt {
   disabledEndpoint: boolean;
 }
 
+interface ParkedEvent {
+  eventId: string;
+  retryStep: number;
+  dueAt: Date;
+}
+
 export const endpointKeyOf = (key: EndpointKey) => `${key.merchantId}:${key.livemode ? 'live' : 'test'}`;
 
 interface TargetRow {
@@ -68,98 +79,201 @@ interface TargetRow {
   consecutive_failures: number | null;
 }
 
+/** Statements one batch carries at most: small enough to keep each statement short. */
+const MAX_BATCH = 100;
+
+function toTarget(row: TargetRow): DeliveryTarget {
+  const key = { merchantId: row.merchant_id, livemode: row.livemode };
+  return {
+    eventId: row.id,
+    body: row.body,
+    deliveryStatus: row.delivery_status,
+    endpoint:
+      row.url && row.signing_secret
+        ? {
+            key,
+            url: row.url,
+            signingSecret: row.signing_secret,
+            status: row.status ?? 'enabled',
+            consecutiveFailures: row.consecutive_failures ?? 0,
+          }
+        : null,
+    endpointKey: endpointKeyOf(key),
+  };
+}
+
 @Injectable()
 export class DeliveriesRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  // Every delivery reads its target and records its attempt, and parked work is written once per
+  // event: batched, these are a few statements per round trip instead of one per delivery.
+  private readonly targets = new MicroBatcher((ids: string[]) => this.findTargets(ids), { maxBatch: MAX_BATCH });
+  private readonly attempts = new MicroBatcher((records: AttemptRecord[]) => this.recordAttempts(records), {
+    maxBatch: MAX_BATCH,
+    keyOf: (record) => record.eventId,
+  });
+  private readonly parks = new MicroBatcher((parked: ParkedEvent[]) => this.parkEvents(parked), {
+    maxBatch: MAX_BATCH,
+    keyOf: (event) => event.eventId,
+  });
 
-  async findTarget(eventId: string): Promise<DeliveryTarget | null> {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(WebhookDispatcherEnv) private readonly env: WebhookDispatcherEnv,
+  ) {}
+
+  findTarget(eventId: string): Promise<DeliveryTarget | null> {
+    return this.targets.submit(eventId);
+  }
+
+  /**
+   * Numbers and records the attempt, sets the event's delivery status (a succeeded event stays
+   * succeeded) and, for an automatic attempt, the endpoint's health. After WEBHOOK_DISABLE_AFTER
+   * of failures since `failing_since`, a failed attempt disables the endpoint.
+   */
+  recordAttempt(attempt: AttemptRecord): Promise<RecordedAttempt> {
+    return this.attempts.submit(attempt);
+  }
+
+  /**
+   * Moves an event into its endpoint's lane (Postgres), due at `dueAt` with its retry step; the
+   * broker message can be acknowledged once it resolves. A lane worker finds it by the lane index.
+   */
+  async park(eventId: string, retryStep: number, dueAt: Date): Promise<void> {
+    await this.parks.submit({ eventId, retryStep, dueAt });
+  }
+
+  private async findTargets(eventIds: string[]): Promise<(DeliveryTarget | null)[]> {
     const rows = await sqlRows<TargetRow>(
       this.db,
       `SELECT e.id, e.body, e.delivery_status, e.merchant_id, e.livemode, w.url, w.signing_secret,
               w.status, w.consecutive_failures
        FROM events e
        LEFT JOIN webhook_endpoints w ON w.merchant_id = e.merchant_id AND w.livemode = e.livemode
-       WHERE e.id = $1`,
-      [eventId],
-      'dispatcher-find-target',
+       WHERE e.id = ANY($1::text[])`,
+      [eventIds],
+      'dispatcher-find-targets',
     );
-    const [row] = rows;
-    if (!row) return null;
-    const key = { merchantId: row.merchant_id, livemode: row.livemode };
-    return {
-      eventId: row.id,
-      body: row.body,
-      deliveryStatus: row.delivery_status,
-      endpoint:
-        row.url && row.signing_secret
-          ? {
-              key,
-              url: row.url,
-              signingSecret: row.signing_secret,
-              status: row.status ?? 'enabled',
-              consecutiveFailures: row.consecutive_failures ?? 0,
-            }
-          : null,
-      endpointKey: endpointKeyOf(key),
-    };
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return eventIds.map((id) => {
+      const row = byId.get(id);
+      return row ? toTarget(row) : null;
+    });
   }
 
   /**
-   * Numbers and records the attempt, sets the event's delivery status (a succeeded event stays
-   * succeeded) and, for an automatic attempt, the endpoint's health, in one statement. After
-   * WEBHOOK_DISABLE_AFTER of failures since `failing_since`, a failed attempt disables the endpoint.
+   * One statement for a batch of attempts (each of a different event): the events, the attempt
+   * rows, and the health of the endpoints they count for, applied on top of the stored health.
    */
-  async recordAttempt(attempt: AttemptRecord, disableAfterMs: number): Promise<RecordedAttempt> {
-    const failed = attempt.responseStatus === null || attempt.error !== null;
-    const rows = await sqlRows<{ number: number; disabled: boolean | null }>(
+  private async recordAttempts(records: AttemptRecord[]): Promise<RecordedAttempt[]> {
+    const failed = (record: AttemptRecord) => record.responseStatus === null || record.error !== null;
+    const health = healthChanges(
+      records
+        .filter((record) => record.countsForHealth)
+        .map((record) => ({
+          endpoint: record.endpoint,
+          failed: failed(record),
+          startedAt: record.startedAt,
+          error: record.error,
+        })),
+    );
+    const rows = await sqlRows<{
+      kind: 'attempt' | 'disabled';
+      id: string;
+      number: number | null;
+      livemode: boolean | null;
+    }>(
       this.db,
-      `WITH event AS (
-         UPDATE events SET attempt_count = attempt_count + 1, last_attempt_at = $3, undelivered_reason = NULL,
-           delivery_status = CASE WHEN delivery_status = 'succeeded' THEN 'succeeded' ELSE COALESCE($9, delivery_status) END,
-           lane_due_at = $12, lane_retry_step = $13
-         WHERE id = $2
-         RETURNING attempt_count, merchant_id, livemode
+      `WITH input AS (
+         SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[], $5::int[], $6::int[],
+                              $7::text[], $8::text[], $9::text[], $10::timestamptz[], $11::int[])
+           AS i(attempt_id, event_id, started_at, url, duration_ms, response_status, response_body, error,
+                delivery_status, lane_due_at, lane_retry_step)
+       ), event AS (
+         UPDATE events e SET attempt_count = e.attempt_count + 1, last_attempt_at = i.started_at,
+           undelivered_reason = NULL,
+           delivery_status = CASE WHEN e.delivery_status = 'succeeded' THEN 'succeeded'
+                             ELSE COALESCE(i.delivery_status, e.delivery_status) END,
+           lane_due_at = i.lane_due_at, lane_retry_step = i.lane_retry_step
+         FROM input i WHERE e.id = i.event_id
+         RETURNING e.id, e.attempt_count
        ), attempt AS (
          INSERT INTO webhook_attempts
            (id, event_id, number, url, started_at, duration_ms, response_status, response_body, error)
-         SELECT $1, $2, attempt_count, $4, $3, $5, $6, $7, $8 FROM event
-         RETURNING number
+         SELECT i.attempt_id, i.event_id, event.attempt_count, i.url, i.started_at, i.duration_ms,
+                i.response_status, i.response_body, i.error
+         FROM input i JOIN event ON event.id = i.event_id
+         RETURNING event_id, number
+       ), observed AS (
+         SELECT * FROM unnest($12::text[], $13::bool[], $14::int[], $15::bool[], $16::timestamptz[], $17::text[])
+           AS h(merchant_id, livemode, tail_failures, any_success, tail_failing_since, last_error)
        ), health AS (
          UPDATE webhook_endpoints w SET
-           consecutive_failures = CASE WHEN $10 THEN w.consecutive_failures + 1 ELSE 0 END,
-           failing_since = CASE WHEN $10 THEN COALESCE(w.failing_since, $3) END,
-           last_error = CASE WHEN $10 THEN $8 ELSE w.last_error END,
-           status = CASE WHEN $10 AND now() - COALESCE(w.failing_since, $3) >= make_interval(secs => $11 / 1000.0)
+           consecutive_failures = CASE WHEN h.any_success THEN h.tail_failures
+                                  ELSE w.consecutive_failures + h.tail_failures END,
+           failing_since = CASE WHEN h.tail_failures = 0 THEN NULL
+                           WHEN h.any_success THEN h.tail_failing_since
+                           ELSE COALESCE(w.failing_since, h.tail_failing_since) END,
+           last_error = COALESCE(h.last_error, w.last_error),
+           status = CASE WHEN h.tail_failures > 0 AND now() - CASE WHEN h.any_success THEN h.tail_failing_since
+                         ELSE COALESCE(w.failing_since, h.tail_failing_since) END >= make_interval(secs => $18 / 1000.0)
                     THEN 'disabled' ELSE w.status END,
-           disabled_at = CASE WHEN $10 AND w.status = 'enabled'
-                           AND now() - COALESCE(w.failing_since, $3) >= make_interval(secs => $11 / 1000.0)
+           disabled_at = CASE WHEN h.tail_failures > 0 AND w.status = 'enabled'
+                         AND now() - CASE WHEN h.any_success THEN h.tail_failing_since
+                             ELSE COALESCE(w.failing_since, h.tail_failing_since) END >= make_interval(secs => $18 / 1000.0)
                          THEN now() ELSE w.disabled_at END
-         FROM event
-         WHERE $14 AND w.merchant_id = event.merchant_id AND w.livemode = event.livemode
+         FROM observed h
+         WHERE w.merchant_id = h.merchant_id AND w.livemode = h.livemode
            -- A success on a healthy endpoint writes nothing: no hot row for a busy merchant.
-           AND ($10 OR w.consecutive_failures > 0 OR w.failing_since IS NOT NULL)
-         RETURNING w.status = 'disabled' AND w.disabled_at = now() AS disabled
+           AND (h.tail_failures > 0 OR w.consecutive_failures > 0 OR w.failing_since IS NOT NULL)
+         RETURNING w.merchant_id, w.livemode, w.status = 'disabled' AND w.disabled_at = now() AS disabled
        )
-       SELECT attempt.number, (SELECT disabled FROM health) AS disabled FROM attempt`,
+       SELECT 'attempt' AS kind, event_id AS id, number, NULL::boolean AS livemode FROM attempt
+       UNION ALL
+       SELECT 'disabled', merchant_id, NULL, livemode FROM health WHERE disabled`,
       [
-        newId('attempt'),
-        attempt.eventId,
-        attempt.startedAt,
-        attempt.url,
-        attempt.durationMs,
-        attempt.responseStatus,
-        attempt.responseBody,
-        attempt.error,
-        attempt.deliveryStatus,
-        failed,
-        disableAfterMs,
-        attempt.laneRetry?.dueAt ?? null,
-        attempt.laneRetry?.retryStep ?? null,
-        attempt.countsForHealth,
+        records.map(() => newId('attempt')),
+        records.map((r) => r.eventId),
+        records.map((r) => r.startedAt),
+        records.map((r) => r.url),
+        records.map((r) => r.durationMs),
+        records.map((r) => r.responseStatus),
+        records.map((r) => r.responseBody),
+        records.map((r) => r.error),
+        records.map((r) => r.deliveryStatus),
+        records.map((r) => r.laneRetry?.dueAt ?? null),
+        records.map((r) => r.laneRetry?.retryStep ?? null),
+        health.map((h) => h.endpoint.merchantId),
+        health.map((h) => h.endpoint.livemode),
+        health.map((h) => h.tailFailures),
+        health.map((h) => h.anySuccess),
+        health.map((h) => h.tailFailingSince),
+        health.map((h) => h.lastError),
+        this.env.disableAfterMs,
       ],
-      'dispatcher-record-attempt',
+      'dispatcher-record-attempts',
     );
-    return { number: rows[0]?.number ?? 0, disabledEndpoint: rows[0]?.disabled === true };
+    const numbers = new Map(rows.filter((row) => row.kind === 'attempt').map((row) => [row.id, row.number ?? 0]));
+    const disabled = new Set(
+      rows
+        .filter((row) => row.kind === 'disabled')
+        .map((row) => endpointKeyOf({ merchantId: row.id, livemode: row.livemode! })),
+    );
+    return records.map((record) => ({
+      number: numbers.get(record.eventId) ?? 0,
+      disabledEndpoint: record.countsForHealth && disabled.has(endpointKeyOf(record.endpoint)),
+    }));
+  }
+
+  private async parkEvents(parked: ParkedEvent[]): Promise<void[]> {
+    await sqlRows(
+      this.db,
+      `UPDATE events e SET lane_due_at = p.due_at, lane_retry_step = p.retry_step
+       FROM unnest($1::text[], $2::int[], $3::timestamptz[]) AS p(id, retry_step, due_at)
+       WHERE e.id = p.id AND e.delivery_status <> 'succeeded'`,
+      [parked.map((p) => p.eventId), parked.map((p) => p.retryStep), parked.map((p) => p.dueAt)],
+      'dispatcher-park-events',
+    );
+    return parked.map(() => undefined);
   }
 
   /** Nothing could be sent (no endpoint, or a disabled one): the event says why and leaves the lane. */
@@ -181,19 +295,6 @@ export class DeliveriesRepository {
          delivery_status = CASE WHEN delivery_status = 'succeeded' THEN 'succeeded' ELSE 'failed' END
        WHERE merchant_id = $1 AND livemode = $2 AND lane_due_at IS NOT NULL`,
       [key.merchantId, key.livemode, ENDPOINT_DISABLED],
-    );
-  }
-
-  /**
-   * Moves an event into its endpoint's lane (Postgres), due at `dueAt` with its retry step; the
-   * broker message can be acknowledged once it resolves. A lane worker finds it by the lane index.
-   */
-  async park(eventId: string, retryStep: number, dueAt: Date): Promise<void> {
-    await sqlRows(
-      this.db,
-      `UPDATE events SET lane_due_at = $3, lane_retry_step = $2 WHERE id = $1 AND delivery_status <> 'succeeded'`,
-      [eventId, retryStep, dueAt],
-      'dispatcher-park',
     );
   }
 }

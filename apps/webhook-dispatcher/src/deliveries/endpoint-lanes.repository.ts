@@ -70,48 +70,53 @@ export class EndpointLanesRepository {
     return rows.map(toEndpointState);
   }
 
-  /** The endpoint's health as it stands now (attempts of this lane and of the broker path change it). */
-  async endpointState(key: EndpointKey): Promise<EndpointState | null> {
-    const rows = await sqlRows<LeasedEndpointRow>(
-      this.db,
-      `SELECT merchant_id, livemode, url, signing_secret, status, consecutive_failures
-       FROM webhook_endpoints WHERE merchant_id = $1 AND livemode = $2`,
-      [key.merchantId, key.livemode],
-      'lanes-endpoint-state',
-    );
-    return rows[0] ? toEndpointState(rows[0]) : null;
-  }
-
   /**
-   * Takes up to `limit` due events of the lane, oldest due first. Their due time moves past the
-   * lease, so a crash before the attempt is recorded hands them back when the lease has run out.
+   * Takes up to `limit` due events of the lane, oldest due first, and reads the endpoint's health as
+   * it stands now (attempts here and on the broker path change it), in one statement. The events'
+   * due time moves past the lease, so a crash before their attempts are recorded hands them back
+   * when the lease has run out. `endpoint` is null when the merchant removed it.
    */
-  async claimDue(endpoint: EndpointState, limit: number, leaseMs: number): Promise<LaneDelivery[]> {
-    const rows = await sqlRows<{ id: string; body: string; delivery_status: DeliveryStatus; lane_retry_step: number }>(
+  async claimDue(
+    key: EndpointKey,
+    limit: number,
+    leaseMs: number,
+  ): Promise<{ endpoint: EndpointState | null; deliveries: LaneDelivery[] }> {
+    const rows = await sqlRows<
+      LeasedEndpointRow & { id: string | null; body: string; delivery_status: DeliveryStatus; lane_retry_step: number }
+    >(
       this.db,
       // An event that succeeded meanwhile (a manual redelivery) just leaves the lane.
-      `UPDATE events e SET lane_due_at = CASE WHEN e.delivery_status = 'succeeded' THEN NULL
-                                          ELSE now() + make_interval(secs => $4 / 1000.0) END
-       FROM (SELECT id FROM events
-             WHERE merchant_id = $1 AND livemode = $2 AND lane_due_at <= now()
-             ORDER BY lane_due_at LIMIT $3 FOR UPDATE SKIP LOCKED) due
-       WHERE e.id = due.id
-       RETURNING e.id, e.body, e.delivery_status, e.lane_retry_step`,
-      [endpoint.key.merchantId, endpoint.key.livemode, limit, leaseMs],
+      `WITH claimed AS (
+         UPDATE events e SET lane_due_at = CASE WHEN e.delivery_status = 'succeeded' THEN NULL
+                                            ELSE now() + make_interval(secs => $4 / 1000.0) END
+         FROM (SELECT id FROM events
+               WHERE merchant_id = $1 AND livemode = $2 AND lane_due_at <= now()
+               ORDER BY lane_due_at LIMIT $3 FOR UPDATE SKIP LOCKED) due
+         WHERE e.id = due.id AND $3 > 0
+         RETURNING e.id, e.body, e.delivery_status, e.lane_retry_step
+       )
+       SELECT w.merchant_id, w.livemode, w.url, w.signing_secret, w.status, w.consecutive_failures,
+              c.id, c.body, c.delivery_status, c.lane_retry_step
+       FROM webhook_endpoints w LEFT JOIN claimed c ON true
+       WHERE w.merchant_id = $1 AND w.livemode = $2`,
+      [key.merchantId, key.livemode, limit, leaseMs],
       'lanes-claim',
     );
-    return rows
-      .filter((row) => row.delivery_status !== 'succeeded')
+    if (rows.length === 0) return { endpoint: null, deliveries: [] };
+    const endpoint = toEndpointState(rows[0]);
+    const deliveries = rows
+      .filter((row) => row.id !== null && row.delivery_status !== 'succeeded')
       .map((row) => ({
         retryStep: row.lane_retry_step,
         target: {
-          eventId: row.id,
+          eventId: row.id!,
           body: row.body,
           deliveryStatus: row.delivery_status,
           endpoint,
-          endpointKey: endpointKeyOf(endpoint.key),
+          endpointKey: endpointKeyOf(key),
         },
       }));
+    return { endpoint, deliveries };
   }
 
   /** Gives the lease back, so any instance can take the lane on its next poll. */

@@ -8,7 +8,7 @@ import {
 import { WebhookDispatcherEnv } from '../config/webhook-dispatcher.env';
 import { DeliverWebhookService, isCircuitOpen } from './deliver-webhook.service';
 import { DeliveriesRepository, endpointKeyOf, type EndpointState } from './deliveries.repository';
-import { EndpointLanesRepository } from './endpoint-lanes.repository';
+import { EndpointLanesRepository, type LaneDelivery } from './endpoint-lanes.repository';
 import { EndpointSlots } from './endpoint-slots';
 
 const POLL_INTERVAL_MS = 250;
@@ -90,29 +90,53 @@ export class EndpointLanesWorker implements OnApplicationBootstrap, BeforeApplic
     }
   }
 
-  /** Attempts due events of one leased lane until it is empty, busy, or the turn is over. */
+  /**
+   * Attempts due events of one leased lane until it is empty or the turn is over: one at a time
+   * while the endpoint's circuit is open, otherwise keeping its free slots busy, claiming more as
+   * half of them come free (one statement serves several attempts).
+   */
   private async turn(leased: EndpointState): Promise<void> {
     const key = endpointKeyOf(leased.key);
     const endsAt = Date.now() + TURN_MS;
-    let endpoint: EndpointState | null = leased;
-    while (endpoint && !this.stopping && Date.now() < endsAt) {
-      if (endpoint.status === 'disabled') return this.deliveries.failLane(endpoint.key);
-      const room = isCircuitOpen(endpoint) ? Math.min(1, this.slots.free(key)) : this.slots.free(key);
-      if (room === 0) return;
-      const batch = await this.lanes.claimDue(endpoint, room, this.leaseMs);
-      if (batch.length === 0) return;
-      await Promise.all(
-        batch.map(async ({ target, retryStep }) => {
-          // Taken meanwhile by the broker path: back in the lane, due now.
-          if (!this.slots.tryTake(key)) return this.deliveries.park(target.eventId, retryStep, new Date());
-          try {
-            await this.deliver.attempt({ retryStep, manual: false }, { ...target, endpoint: endpoint! }, 'lane');
-          } finally {
-            this.slots.release(key);
-          }
-        }),
-      );
-      endpoint = await this.lanes.endpointState(leased.key);
+    const running = new Set<Promise<void>>();
+    let endpoint = leased;
+    try {
+      while (!this.stopping && Date.now() < endsAt) {
+        if (endpoint.status === 'disabled') return await this.deliveries.failLane(endpoint.key);
+        // An open circuit gets one probe at a time, until its outcome is recorded.
+        const limit = isCircuitOpen(endpoint) ? 1 - running.size : this.slots.perEndpoint;
+        const room = Math.min(limit, this.slots.free(key));
+        if (running.size > 0 && room < Math.ceil(this.slots.perEndpoint / 2)) {
+          await Promise.race(running);
+          continue;
+        }
+        if (room <= 0) return;
+        const claim = await this.lanes.claimDue(leased.key, room, this.leaseMs);
+        if (!claim.endpoint || claim.deliveries.length === 0) return;
+        endpoint = claim.endpoint;
+        for (const delivery of claim.deliveries) {
+          const attempt = this.attemptOne(key, endpoint, delivery);
+          running.add(attempt);
+          void attempt.finally(() => running.delete(attempt));
+        }
+      }
+    } finally {
+      // The lease is handed back only once every attempt of this turn is recorded.
+      await Promise.all(running);
+    }
+  }
+
+  private async attemptOne(key: string, endpoint: EndpointState, { target, retryStep }: LaneDelivery): Promise<void> {
+    const slot = this.slots.tryTake(key);
+    // Taken meanwhile by the broker path: back in the lane, due now.
+    if (!slot) return this.deliveries.park(target.eventId, retryStep, new Date());
+    try {
+      await this.deliver.attempt({ retryStep, manual: false }, { ...target, endpoint }, 'lane', slot);
+    } catch (error) {
+      // Not recorded: the event's lease runs out and the lane takes it again.
+      this.logger.warn(`lane attempt of ${target.eventId} failed before it was recorded: ${String(error)}`);
+    } finally {
+      slot.release();
     }
   }
 }

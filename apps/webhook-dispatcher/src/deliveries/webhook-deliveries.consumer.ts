@@ -136,11 +136,10 @@ export class WebhookDeliveriesConsumer implements OnApplicationBootstrap, Before
     message: WebhookDeliveryRequestedV1,
     target: Extract<DeliveryPlan, { kind: 'attempt' }>['target'],
   ): Promise<void> {
-    const key = target.endpointKey;
-    if (message.manual) this.slots.takeAnyway(key);
-    else if (!this.slots.tryTake(key)) return this.park(channel, raw, message);
+    const slot = message.manual ? this.slots.takeAnyway(target.endpointKey) : this.slots.tryTake(target.endpointKey);
+    if (!slot) return this.park(channel, raw, message);
     try {
-      const outcome = await this.deliver.attempt(message, target, 'broker');
+      const outcome = await this.deliver.attempt(message, target, 'broker', slot);
       if (outcome.kind === 'retry') {
         const next: WebhookDeliveryRequestedV1 = { ...message, retryStep: outcome.retryStep };
         await publishConfirmed(channel, '', retryWaitQueue(this.env.AMQP_NAMESPACE, outcome.baseDelayMs), next, {
@@ -149,7 +148,7 @@ export class WebhookDeliveriesConsumer implements OnApplicationBootstrap, Before
       }
       this.ack(channel, raw);
     } finally {
-      this.slots.release(key);
+      slot.release();
     }
   }
 
