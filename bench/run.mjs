@@ -5,7 +5,7 @@
 import autocannon from 'autocannon';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -343,6 +343,20 @@ async function deliveryCeiling(receiver) {
 
 // ---------- report ----------
 
+const HISTORY_MARKER = '<!-- Below: measured history, kept as written by npm run bench. -->';
+
+/** The hand-written before/after record at the end of BENCHMARKS.md survives a new run. */
+function keptHistory() {
+  let current = '';
+  try {
+    current = readFileSync(join(root, 'BENCHMARKS.md'), 'utf8');
+  } catch {
+    return '';
+  }
+  const at = current.indexOf(HISTORY_MARKER);
+  return at === -1 ? '' : `\n${current.slice(at)}`;
+}
+
 const fmt = (n, digits = 0) =>
   n === undefined ? '–' : n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const range = (m, digits = 0) => (m ? `${fmt(m.median, digits)} (${fmt(m.min, digits)}–${fmt(m.max, digits)})` : '–');
@@ -502,7 +516,7 @@ Why the missed targets are missed, with CPU profiles of the apps under this load
 (\`BENCH_CPU_PROF=dir npm run bench\`, then \`node bench/profile-summary.mjs dir\`):
 [docs/performance.md](docs/performance.md).
 `;
-    writeFileSync(join(root, 'BENCHMARKS.md'), report);
+    writeFileSync(join(root, 'BENCHMARKS.md'), `${report}${keptHistory()}`);
     log('wrote BENCHMARKS.md');
   } finally {
     await stopApp(api);
