@@ -39,7 +39,8 @@ export async function runMigrations(dataSource: DataSource): Promise<void> {
   await runner.connect();
   try {
     await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
-    await dataSource.runMigrations({ transaction: 'all' });
+    // Each migration in its own transaction, unless it builds indexes CONCURRENTLY (transaction = false).
+    await dataSource.runMigrations({ transaction: 'each' });
   } finally {
     await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);
     await runner.release();

@@ -1,6 +1,6 @@
-import { CommonEnv, ToInteger } from '@payhook/config';
+import { CommonEnv, parseDuration, ToInteger } from '@payhook/config';
 import { Expose } from 'class-transformer';
-import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, Matches, Max, Min, ValidateBy } from 'class-validator';
 import { IsPrintableText } from '../http/validators';
 
 const HTTP_URL = /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/;
@@ -63,6 +63,27 @@ export class PaymentsApiEnv extends CommonEnv {
     return /^\d+$/.test(this.TRUST_PROXY) ? Number(this.TRUST_PROXY) : this.TRUST_PROXY.split(/\s*,\s*/);
   }
 
+  /**
+   * How long delivery attempts are kept (an event's history of tries, like Stripe's 30 days); older
+   * ones are purged in small batches. Payments and events are never purged.
+   */
+  @Expose()
+  @IsDurationFromOneMinute()
+  WEBHOOK_ATTEMPT_RETENTION = '30d';
+
+  /** How long outbox rows are kept after they were published (for inspection), then purged. */
+  @Expose()
+  @IsDurationFromOneMinute()
+  OUTBOX_RETENTION = '24h';
+
+  get attemptRetentionMs(): number {
+    return parseDuration(this.WEBHOOK_ATTEMPT_RETENTION) ?? 0;
+  }
+
+  get outboxRetentionMs(): number {
+    return parseDuration(this.OUTBOX_RETENTION) ?? 0;
+  }
+
   /** A new merchant's fee in basis points (250 = 2.5%) until the operator sets another. */
   @Expose()
   @ToInteger()
@@ -91,4 +112,14 @@ export class PaymentsApiEnv extends CommonEnv {
   @Expose()
   @IsPrintableText(100, { message: 'must be 1 to 100 printable characters' })
   DEPOSIT_ACCOUNT_HOLDER = 'payhook Inc.';
+}
+
+function IsDurationFromOneMinute() {
+  return ValidateBy({
+    name: 'isDurationFromOneMinute',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && (parseDuration(value) ?? 0) >= 60_000,
+      defaultMessage: () => 'must be a duration from 1m, such as 24h or 30d',
+    },
+  });
 }

@@ -2,10 +2,11 @@ import { Module } from '@nestjs/common';
 import { EventsController } from './events.controller';
 import { EventsRepository } from './events.repository';
 import { EventsService } from './events.service';
+import { WebhookAttemptsPurger } from './webhook-attempts.purger';
 
 @Module({
   controllers: [EventsController],
-  providers: [EventsRepository, EventsService],
+  providers: [EventsRepository, EventsService, WebhookAttemptsPurger],
   exports: [EventsRepository, EventsService],
 })
 export class EventsModule {}

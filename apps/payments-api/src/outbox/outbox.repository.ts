@@ -52,14 +52,15 @@ export class OutboxRepository {
     });
   }
 
-  /** Published rows are kept a day for inspection, then deleted in batches. */
-  async purgePublished(olderThanHours: number, batchSize: number): Promise<number> {
+  /** Published rows are kept for inspection, then deleted oldest first in batches (outbox_published_idx). */
+  async purgePublished(olderThanMs: number, batchSize: number): Promise<number> {
     const rows = await sqlRows(
       this.db,
       `DELETE FROM outbox WHERE id = ANY (ARRAY(
-         SELECT id FROM outbox WHERE published_at < now() - make_interval(hours => $1) LIMIT $2))
+         SELECT id FROM outbox WHERE published_at < now() - make_interval(secs => $1 / 1000.0)
+         ORDER BY published_at LIMIT $2))
        RETURNING 1`,
-      [olderThanHours, batchSize],
+      [olderThanMs, batchSize],
     );
     return rows.length;
   }

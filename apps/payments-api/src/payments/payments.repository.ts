@@ -29,14 +29,27 @@ export interface PaymentFilter {
 const PAYMENT_COLUMNS = `id, merchant_id, livemode, order_id, customer_id, amount, currency, status,
   return_url, pay_suffix, expires_at, created_at, completed_at`;
 
-/** Reads never show a pending payment past its expiresAt: the sweeper may not have run yet. */
-const EFFECTIVE_STATUS: Record<PaymentStatus, string> = {
-  pending: `(status = 'pending' AND expires_at > now())`,
-  expired: `(status = 'expired' OR (status = 'pending' AND expires_at <= now()))`,
-  completed: `status = 'completed'`,
-  failed: `status = 'failed'`,
-  canceled: `status = 'canceled'`,
+/**
+ * Where each status a merchant filters by is stored. Reads never show a pending payment past its
+ * expiresAt (the sweeper may not have run yet), so `expired` also covers overdue pending rows.
+ */
+const STORED_AS: Record<PaymentStatus, { status: PaymentStatus; expiry?: string }[]> = {
+  pending: [{ status: 'pending', expiry: 'expires_at > now()' }],
+  expired: [{ status: 'expired' }, { status: 'pending', expiry: 'expires_at <= now()' }],
+  completed: [{ status: 'completed' }],
+  failed: [{ status: 'failed' }],
+  canceled: [{ status: 'canceled' }],
 };
+
+/** The stored statuses to read for a filter, each with its expiry condition (none: every row). */
+function storedStatuses(statuses: PaymentStatus[]): Map<PaymentStatus, string | undefined> {
+  const stored = new Map<PaymentStatus, string | undefined>();
+  for (const { status, expiry } of statuses.flatMap((s) => STORED_AS[s])) {
+    // pending and expired together ask for every pending row.
+    stored.set(status, stored.has(status) && stored.get(status) !== expiry ? undefined : expiry);
+  }
+  return stored;
+}
 
 @Injectable()
 export class PaymentsRepository {
@@ -132,23 +145,33 @@ export class PaymentsRepository {
     return rows.length === 1;
   }
 
-  /** Newest first, keyset-paged on (created_at, id); fetches one extra row to tell hasMore. */
+  /**
+   * Newest first, keyset-paged on (created_at, id); fetches one extra row to tell hasMore. A status
+   * filter reads each stored status as its own range of payments_status_list_idx and merges the
+   * newest of each, so a rare status costs what it returns, not the merchant's whole history.
+   */
   async list(scope: MerchantScope, filter: PaymentFilter): Promise<PaymentRecord[]> {
     const params: unknown[] = [scope.merchantId, scope.livemode];
     const where = ['merchant_id = $1', 'livemode = $2'];
     const bind = (value: unknown) => `$${params.push(value)}`;
-    if (filter.statuses) where.push(`(${filter.statuses.map((s) => EFFECTIVE_STATUS[s]).join(' OR ')})`);
     if (filter.orderId !== undefined) where.push(`order_id = ${bind(filter.orderId)}`);
     if (filter.customerId !== undefined) where.push(`customer_id = ${bind(filter.customerId)}`);
     if (filter.createdFrom) where.push(`created_at >= ${bind(filter.createdFrom)}`);
     if (filter.createdTo) where.push(`created_at < ${bind(filter.createdTo)}`);
     if (filter.after) where.push(`(created_at, id) < (${bind(filter.after.createdAt)}, ${bind(filter.after.id)})`);
-    const rows = await sqlRows<PaymentRow>(
-      this.db,
-      `SELECT ${PAYMENT_COLUMNS} FROM payments WHERE ${where.join(' AND ')}
-       ORDER BY created_at DESC, id DESC LIMIT ${bind(filter.limit + 1)}`,
-      params,
-    );
+    const page = `ORDER BY created_at DESC, id DESC LIMIT ${bind(filter.limit + 1)}`;
+    const select = (conditions: string[]) =>
+      `SELECT ${PAYMENT_COLUMNS} FROM payments WHERE ${conditions.join(' AND ')} ${page}`;
+    const branches = filter.statuses
+      ? [...storedStatuses(filter.statuses)].map(([status, expiry]) =>
+          select([...where, `status = ${bind(status)}`, ...(expiry ? [expiry] : [])]),
+        )
+      : [select(where)];
+    const text =
+      branches.length === 1
+        ? branches[0]
+        : `SELECT * FROM (${branches.map((branch) => `(${branch})`).join(' UNION ALL ')}) page ${page}`;
+    const rows = await sqlRows<PaymentRow>(this.db, text, params);
     return rows.map(toRecord);
   }
 

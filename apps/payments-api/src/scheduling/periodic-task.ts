@@ -13,7 +13,7 @@ export abstract class PeriodicTask implements OnApplicationBootstrap, OnApplicat
   protected abstract tick(): Promise<void>;
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => this.runOnce(), this.intervalMs);
+    this.timer = setInterval(() => void this.runOnce(), this.intervalMs);
     this.timer.unref();
   }
 
@@ -22,10 +22,11 @@ export abstract class PeriodicTask implements OnApplicationBootstrap, OnApplicat
     await this.running;
   }
 
-  private runOnce(): void {
-    if (this.running) return;
-    this.running = this.tick()
+  /** One tick now, or the one already running; resolves when it is over, never rejects. */
+  runOnce(): Promise<void> {
+    this.running ??= this.tick()
       .catch((error: unknown) => this.logger.error(`tick failed: ${String(error)}`))
       .finally(() => (this.running = undefined));
+    return this.running;
   }
 }

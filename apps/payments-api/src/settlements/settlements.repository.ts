@@ -104,8 +104,10 @@ export class SettlementsRepository {
     const limit = filter.limit === undefined ? '' : `LIMIT $${params.push(filter.limit)}`;
     const rows = await sqlRows<SettlementRow>(
       this.db,
+      // Qualified: the bare name would sort by the to_char() output column of the same name,
+      // which no index serves (a sort of the merchant's whole history).
       `SELECT ${COLUMNS} FROM settlements WHERE ${where.join(' AND ')}
-       ORDER BY sales_date ${direction}, payment_id ${direction} ${limit}`,
+       ORDER BY settlements.sales_date ${direction}, settlements.payment_id ${direction} ${limit}`,
       params,
     );
     return rows.map(toView);

@@ -4,6 +4,7 @@ import { IntegrationTests1763900000000 } from './1763900000000-integration-tests
 import { Console1764000000000 } from './1764000000000-console';
 import { LiveMoney1764100000000 } from './1764100000000-live-money';
 import { EndpointHealth1764200000000 } from './1764200000000-endpoint-health';
+import { ListIndexes1764300000000 } from './1764300000000-list-indexes';
 
 /** Listed explicitly: bundled builds cannot glob, and the order is the history. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   Console1764000000000,
   LiveMoney1764100000000,
   EndpointHealth1764200000000,
+  ListIndexes1764300000000,
 ];

@@ -1,0 +1,205 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { PaymentExpirySweeper } from '../../apps/payments-api/src/payments/payment-expiry.sweeper';
+import { IdempotencyKeyPurger } from '../../apps/payments-api/src/idempotency/idempotency-key.purger';
+import { OutboxPurger } from '../../apps/payments-api/src/outbox/outbox.purger';
+import { WebhookAttemptsPurger } from '../../apps/payments-api/src/events/webhook-attempts.purger';
+import { approvedMerchant, ConsoleClient } from '../support/console-client';
+import { isolatedServices, type IsolatedServices } from '../support/isolated-services';
+import { PaymentsApiHarness } from '../support/payments-api.harness';
+
+jest.setTimeout(180_000);
+
+/** Tables that grow with the business; a read of any of them must be bounded by an index. */
+const LARGE_TABLES = new Set(['payments', 'events', 'webhook_attempts', 'settlements', 'outbox']);
+/** Reading or sorting more rows than this to answer one statement reads history, not a page. */
+const MAX_WASTED_ROWS = 2_000;
+const SEEDED_PAYMENTS = 200_000;
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Actual Rows'?: number;
+  'Actual Loops'?: number;
+  'Rows Removed by Filter'?: number;
+  Plans?: PlanNode[];
+}
+
+/** Why a statement's cost grows with rows it does not return; empty when it is bounded. */
+function unboundedParts(node: PlanNode): string[] {
+  const own: string[] = [];
+  const loops = node['Actual Loops'] ?? 1;
+  if (node['Node Type'].includes('Seq Scan') && LARGE_TABLES.has(node['Relation Name'] ?? '')) {
+    own.push(`sequential scan of ${node['Relation Name']}`);
+  }
+  if (node['Node Type'] === 'Sort' && (node['Actual Rows'] ?? 0) * loops > MAX_WASTED_ROWS) {
+    own.push(`sort of ${node['Actual Rows']! * loops} rows`);
+  }
+  if ((node['Rows Removed by Filter'] ?? 0) * loops > MAX_WASTED_ROWS) {
+    own.push(`${node['Rows Removed by Filter']! * loops} rows read and dropped by a filter`);
+  }
+  return [...own, ...(node.Plans ?? []).flatMap(unboundedParts)];
+}
+
+/**
+ * The plan as run (EXPLAIN ANALYZE in a transaction rolled back, so writes change nothing). A write
+ * that cannot run again with the same values (a unique id) is only planned.
+ */
+async function analyze(db: Client, text: string, values: unknown[], format: 'JSON' | 'TEXT'): Promise<unknown[]> {
+  const explain = async (options: string) =>
+    (await db.query(`EXPLAIN (${options}) ${text}`, values)).rows.map(
+      (row: { 'QUERY PLAN': unknown }) => row['QUERY PLAN'],
+    );
+  await db.query('BEGIN');
+  try {
+    return await explain(`ANALYZE, FORMAT ${format}`);
+  } catch {
+    await db.query('ROLLBACK');
+    await db.query('BEGIN');
+    return await explain(`FORMAT ${format}`);
+  } finally {
+    await db.query('ROLLBACK');
+  }
+}
+
+/**
+ * docs/performance.md: every statement the API and its background jobs run, captured while they
+ * run against 200,000 payments, is explained; none may scan a large table or sort its history.
+ */
+describe('query plans on a large database', () => {
+  let services: IsolatedServices;
+  let api: PaymentsApiHarness;
+  const captured = new Map<string, unknown[]>();
+  const originalQuery = Client.prototype.query;
+
+  beforeAll(async () => {
+    services = await isolatedServices('plans');
+    const seed = new Client({ connectionString: services.env.DATABASE_URL });
+    await seed.connect();
+    const sql = readFileSync(join(__dirname, '../../bench/scale-seed.sql'), 'utf8')
+      .replaceAll('$1', String(SEEDED_PAYMENTS))
+      .replaceAll('$2', '20')
+      .replaceAll('$3', '0.5');
+    await seed.query(`BEGIN; ${sql}; COMMIT; ANALYZE`);
+    await seed.end();
+    api = await PaymentsApiHarness.start({ ...services.env, RATE_LIMIT_PER_SECOND: '0' });
+
+    // Every statement of the API's own connections from here on (not this test's lookups).
+    const capture = function (
+      this: Client & { connectionParameters?: { application_name?: string } },
+      ...args: unknown[]
+    ) {
+      const [config, values] = args as [string | { text: string; values?: unknown[] }, unknown[] | undefined];
+      const text = typeof config === 'string' ? config : config?.text;
+      const ours = this.connectionParameters?.application_name === 'payhook-payments-api';
+      if (ours && typeof text === 'string' && !captured.has(text)) {
+        captured.set(text, (typeof config === 'string' ? values : config.values) ?? []);
+      }
+      return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
+    };
+    Client.prototype.query = capture as typeof Client.prototype.query;
+  });
+
+  afterAll(async () => {
+    Client.prototype.query = originalQuery;
+    await api?.stop();
+    await services?.drop();
+  });
+
+  it('reads every list, page, lookup and background sweep through an index', async () => {
+    const big = 'mch_scale0000000000000001';
+    const shop = await approvedMerchant(api);
+    const [login] = await api.sql<{ console_password_hash: string }>(
+      `SELECT console_password_hash FROM merchants WHERE id = $1`,
+      [shop.merchantId],
+    );
+    const email = 'scale@shop.example';
+    await api.sql(`UPDATE merchants SET console_email = $2, console_password_hash = $3 WHERE id = $1`, [
+      big,
+      email,
+      login.console_password_hash,
+    ]);
+    const { key } = await api.issueKey(big, 'live');
+    const merchant = { key };
+    const consoleUser = await ConsoleClient.login(api, email);
+
+    const lists = [
+      '',
+      '?limit=100',
+      ...['pending', 'completed', 'failed', 'canceled', 'expired', 'failed,canceled,expired', 'pending,expired'].map(
+        (status) => `?status=${status}`,
+      ),
+      '?orderId=order-1000',
+      '?customerId=cust-42',
+      '?customerId=cust-42&status=canceled',
+      '?status=expired&createdFrom=2026-01-01T00:00:00Z&createdTo=2026-06-01T00:00:00Z',
+    ];
+    for (const query of lists) await api.as(merchant).get(`/v1/payments${query}`).expect(200);
+    // The console's list and search: one status, calendar days in the merchant's zone.
+    const consoleSearches = [
+      '',
+      ...['pending', 'completed', 'failed', 'canceled', 'expired'].map((status) => `&status=${status}`),
+      '&orderId=order-1000',
+      '&customerId=cust-42&status=failed',
+      '&status=canceled&createdFrom=2026-01-01&createdTo=2026-05-31',
+    ];
+    for (const search of consoleSearches) await consoleUser.get(`/console/payments?mode=live${search}`).expect(200);
+    // A cursor 100 pages deep, rare and common status alike.
+    for (const status of ['completed', 'canceled']) {
+      let cursor: string | null = null;
+      for (let page = 0; page < 100; page++) {
+        const response = await api
+          .as(merchant)
+          .get(`/v1/payments?status=${status}&limit=100${cursor ? `&cursor=${cursor}` : ''}`)
+          .expect(200);
+        cursor = response.body.nextCursor as string | null;
+        if (!cursor) break;
+      }
+    }
+    const [payment] = await api.sql<{ id: string }>(
+      `SELECT id FROM payments WHERE merchant_id = $1 AND status = 'completed' LIMIT 1`,
+      [big],
+    );
+    await api.as(merchant).get(`/v1/payments/${payment.id}`).expect(200);
+    await consoleUser.get(`/console/payments/${payment.id}?mode=live`).expect(200);
+    const events = await api.as(merchant).get('/v1/events?limit=100').expect(200);
+    await api.as(merchant).get(`/v1/events/${events.body.data[0].id}`).expect(200);
+    await api.as(merchant).get(`/v1/events?paymentId=${payment.id}`).expect(200);
+    await api.as(merchant).get('/v1/settlements?limit=100').expect(200);
+    await api.as(merchant).get('/v1/settlements?from=2026-03-01&to=2026-03-31').expect(200);
+    await consoleUser.get('/console/settlements?mode=live').expect(200);
+    await api.admin().get('/admin/v1/reviews').expect(200);
+
+    // The background work, one run each.
+    await api.app.get(PaymentExpirySweeper).runOnce();
+    await api.app.get(IdempotencyKeyPurger).runOnce();
+    await api.app.get(OutboxPurger).runOnce();
+    await api.app.get(WebhookAttemptsPurger).runOnce();
+
+    Client.prototype.query = originalQuery;
+    const explain = new Client({ connectionString: services.env.DATABASE_URL });
+    await explain.connect();
+    const problems: string[] = [];
+    let explained = 0;
+    try {
+      for (const [text, values] of captured) {
+        if (
+          !/^\s*(WITH|SELECT|UPDATE|DELETE|INSERT)\b/i.test(text) ||
+          /pg_advisory|information_schema|pg_catalog|typeorm_metadata|"migrations"/i.test(text)
+        )
+          continue;
+        const [json] = (await analyze(explain, text, values, 'JSON')) as [{ Plan: PlanNode }[]];
+        explained++;
+        const parts = unboundedParts(json[0].Plan);
+        if (parts.length === 0) continue;
+        const plan = await analyze(explain, text, values, 'TEXT');
+        problems.push(`${parts.join(', ')}:\n${text.replace(/\s+/g, ' ').trim()}\n${plan.join('\n')}`);
+      }
+    } finally {
+      await explain.end();
+    }
+    expect(explained).toBeGreaterThan(20);
+    expect(problems).toEqual([]);
+  });
+});
