@@ -1,7 +1,9 @@
 // Shared by bench/run.mjs and bench/faults.mjs: a fresh database and vhost, the built apps as
 // real processes, and the receiver process.
+import autocannon from 'autocannon';
 import { execFileSync, fork, spawn } from 'node:child_process';
 import { createWriteStream, readFileSync } from 'node:fs';
+import os from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { Agent } from 'undici';
@@ -119,4 +121,50 @@ export function apiClient(baseUrl) {
     return { status: response.status, body: text ? JSON.parse(text) : undefined };
   };
   return { call, close: () => agent.close() };
+}
+
+/** JSON POSTs from `connections` keep-alive connections for `seconds`; any non-2xx answer fails the run. */
+export function postLoad({ url, headers, makeBody, connections, seconds }) {
+  return new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url,
+        connections,
+        duration: seconds,
+        requests: [
+          {
+            method: 'POST',
+            setupRequest: (request) => {
+              const body = makeBody();
+              return {
+                ...request,
+                headers: { ...headers, 'content-type': 'application/json', 'idempotency-key': body.orderId },
+                body: JSON.stringify(body),
+              };
+            },
+          },
+        ],
+      },
+      (error, result) => {
+        if (error) return reject(error);
+        if (result.non2xx > 0 || result.errors > 0) {
+          return reject(new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`));
+        }
+        resolve({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 });
+      },
+    );
+  });
+}
+
+export function machine() {
+  const pgVersion = execFileSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-tAc', 'SHOW server_version'])
+    .toString()
+    .trim();
+  let rabbit = 'unknown';
+  try {
+    rabbit = execFileSync('rabbitmqctl', ['version']).toString().trim();
+  } catch {
+    // not on PATH
+  }
+  return `${os.cpus().length} × ${os.cpus()[0].model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}; Node ${process.version}, PostgreSQL ${pgVersion}, RabbitMQ ${rabbit}`;
 }

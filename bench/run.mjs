@@ -2,17 +2,16 @@
 // npm run bench: every figure as a ratio against a ceiling measured in the same run on this machine.
 // Starts the built apps as real processes on a fresh database and RabbitMQ vhost of its own,
 // prints a table and writes BENCHMARKS.md. Tunables: BENCH_ROUNDS (3), BENCH_SECONDS (10).
-import autocannon from 'autocannon';
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { Agent } from 'undici';
 import {
   PG,
   apiClient,
+  machine,
+  postLoad,
   appEnv,
   freshDatabase,
   freshVhost,
@@ -64,37 +63,8 @@ const paymentBody = () => ({
   returnUrl: 'https://shop.example/return',
 });
 
-function cannon(path, headers, makeBody) {
-  return new Promise((resolve, reject) => {
-    autocannon(
-      {
-        url: `${API}${path}`,
-        connections: CONNECTIONS,
-        duration: SECONDS,
-        requests: [
-          {
-            method: 'POST',
-            setupRequest: (request) => {
-              const body = makeBody();
-              return {
-                ...request,
-                headers: { ...headers, 'content-type': 'application/json', 'idempotency-key': body.orderId },
-                body: JSON.stringify(body),
-              };
-            },
-          },
-        ],
-      },
-      (error, result) => {
-        if (error) return reject(error);
-        if (result.non2xx > 0 || result.errors > 0) {
-          return reject(new Error(`${path}: ${result.non2xx} non-2xx answers, ${result.errors} errors`));
-        }
-        resolve({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 });
-      },
-    );
-  });
-}
+const cannon = (path, headers, makeBody) =>
+  postLoad({ url: `${API}${path}`, headers, makeBody, connections: CONNECTIONS, seconds: SECONDS });
 
 /** The create statement of PaymentsRepository, replayed with plain pg: the database ceiling. */
 async function databaseCeiling(merchantId) {
@@ -361,19 +331,6 @@ const fmt = (n, digits = 0) =>
   n === undefined ? '–' : n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const range = (m, digits = 0) => (m ? `${fmt(m.median, digits)} (${fmt(m.min, digits)}–${fmt(m.max, digits)})` : '–');
 const verdict = (ok) => (ok ? 'met' : '**missed**');
-
-function machine() {
-  const pgVersion = execFileSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-tAc', 'SHOW server_version'])
-    .toString()
-    .trim();
-  let rabbit = 'unknown';
-  try {
-    rabbit = execFileSync('rabbitmqctl', ['version']).toString().trim();
-  } catch {
-    // not on PATH
-  }
-  return `${os.cpus().length} × ${os.cpus()[0].model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}; Node ${process.version}, PostgreSQL ${pgVersion}, RabbitMQ ${rabbit}`;
-}
 
 async function main() {
   await freshDatabase(DB);
