@@ -126,17 +126,17 @@ export class EndpointLanesWorker implements OnApplicationBootstrap, BeforeApplic
     }
   }
 
+  /** Never rejects: whatever is not recorded stays claimed in the lane until its lease runs out. */
   private async attemptOne(key: string, endpoint: EndpointState, { target, retryStep }: LaneDelivery): Promise<void> {
     const slot = this.slots.tryTake(key);
-    // Taken meanwhile by the broker path: back in the lane, due now.
-    if (!slot) return this.deliveries.park(target.eventId, retryStep, new Date());
     try {
+      // Taken meanwhile by the broker path: back in the lane, due now.
+      if (!slot) return await this.deliveries.park(target.eventId, retryStep, new Date());
       await this.deliver.attempt({ retryStep, manual: false }, { ...target, endpoint }, 'lane', slot);
     } catch (error) {
-      // Not recorded: the event's lease runs out and the lane takes it again.
       this.logger.warn(`lane attempt of ${target.eventId} failed before it was recorded: ${String(error)}`);
     } finally {
-      slot.release();
+      slot?.release();
     }
   }
 }
