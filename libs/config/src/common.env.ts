@@ -19,6 +19,14 @@ export class CommonEnv {
   })
   AMQP_NAMESPACE = 'payhook';
 
+  /**
+   * The type of every webhook queue: `classic` on one node, `quorum` (replicated) on a cluster
+   * (docs/scaling.md). A queue cannot change type in place: a new type goes with a new namespace.
+   */
+  @Expose()
+  @IsIn(['classic', 'quorum'], { message: 'must be classic or quorum' })
+  AMQP_QUEUE_TYPE: 'classic' | 'quorum' = 'classic';
+
   @Expose()
   @IsIn(['development', 'production', 'test'], { message: 'must be development, production or test' })
   NODE_ENV = 'development';

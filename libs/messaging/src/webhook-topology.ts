@@ -16,10 +16,15 @@ export interface WebhookTopology {
   /** Short wait for work put back because its endpoint already has enough in flight. */
   deferQueue: string;
   deferDelayMs: number;
+  /** AMQP_QUEUE_TYPE: every queue above is of this type. */
+  queueType: QueueType;
 }
 
-export function webhookTopology(namespace: string): WebhookTopology {
+export type QueueType = 'classic' | 'quorum';
+
+export function webhookTopology(namespace: string, queueType: QueueType = 'classic'): WebhookTopology {
   return {
+    queueType,
     exchange: namespaced(namespace, 'webhooks'),
     deliverRoutingKey: WEBHOOK_DELIVER_ROUTING_KEY,
     deliveryQueue: namespaced(namespace, 'webhook-deliveries'),
@@ -45,17 +50,32 @@ const backToDelivery = (topology: WebhookTopology): Record<string, string> => ({
 });
 
 /**
+ * A queue's arguments for the topology's queue type. A quorum queue dead-letters at most once by
+ * default; a retry wait or a poison message must never be dropped on the way, so dead-lettering
+ * is at least once, which RabbitMQ (3.10+) allows only with reject-publish overflow.
+ */
+function queueArguments(topology: WebhookTopology, args: Record<string, unknown> = {}): Record<string, unknown> {
+  if (topology.queueType === 'classic') return args;
+  const deadLetters = 'x-dead-letter-exchange' in args;
+  return {
+    ...args,
+    'x-queue-type': 'quorum',
+    ...(deadLetters ? { 'x-dead-letter-strategy': 'at-least-once', 'x-overflow': 'reject-publish' } : {}),
+  };
+}
+
+/**
  * Declares (idempotently) the durable exchange, delivery queue and dead-letter place. Both apps call
  * it: the relay must never publish before the queue exists, or the broker would drop the message.
  */
 export async function declareWebhookTopology(channel: ConfirmChannel, topology: WebhookTopology): Promise<void> {
   await channel.assertExchange(topology.exchange, 'direct', { durable: true });
   await channel.assertExchange(topology.deadLetterExchange, 'fanout', { durable: true });
-  await channel.assertQueue(topology.deadLetterQueue, { durable: true });
+  await channel.assertQueue(topology.deadLetterQueue, { durable: true, arguments: queueArguments(topology) });
   await channel.bindQueue(topology.deadLetterQueue, topology.deadLetterExchange, '');
   await channel.assertQueue(topology.deliveryQueue, {
     durable: true,
-    arguments: { 'x-dead-letter-exchange': topology.deadLetterExchange },
+    arguments: queueArguments(topology, { 'x-dead-letter-exchange': topology.deadLetterExchange }),
   });
   await channel.bindQueue(topology.deliveryQueue, topology.exchange, topology.deliverRoutingKey);
 }
@@ -70,11 +90,11 @@ export async function declareRetryQueues(
   for (const delayMs of new Set(delaysMs)) {
     await channel.assertQueue(retryWaitQueue(namespace, delayMs), {
       durable: true,
-      arguments: backToDelivery(topology),
+      arguments: queueArguments(topology, backToDelivery(topology)),
     });
   }
   await channel.assertQueue(topology.deferQueue, {
     durable: true,
-    arguments: { ...backToDelivery(topology), 'x-message-ttl': topology.deferDelayMs },
+    arguments: queueArguments(topology, { ...backToDelivery(topology), 'x-message-ttl': topology.deferDelayMs }),
   });
 }

@@ -33,7 +33,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     @Inject(AMQP_CONNECTION) private readonly connection: AmqpConnectionManager,
     @Inject(PaymentsApiEnv) private readonly env: PaymentsApiEnv,
   ) {
-    this.topology = webhookTopology(env.AMQP_NAMESPACE);
+    this.topology = webhookTopology(env.AMQP_NAMESPACE, env.AMQP_QUEUE_TYPE);
   }
 
   onApplicationBootstrap(): void {

@@ -56,7 +56,7 @@ export class WebhookDeliveriesConsumer implements OnApplicationBootstrap, Before
     @Inject(AMQP_CONNECTION) private readonly connection: AmqpConnectionManager,
     @Inject(WebhookDispatcherEnv) private readonly env: WebhookDispatcherEnv,
   ) {
-    this.topology = webhookTopology(env.AMQP_NAMESPACE);
+    this.topology = webhookTopology(env.AMQP_NAMESPACE, env.AMQP_QUEUE_TYPE);
   }
 
   onApplicationBootstrap(): void {
