@@ -1,3 +1,4 @@
+import type { INestApplication } from '@nestjs/common';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -8,10 +9,15 @@ import { WebhookAttemptsPurger } from '../../apps/payments-api/src/events/webhoo
 import { approvedMerchant, ConsoleClient } from '../support/console-client';
 import { isolatedServices, type IsolatedServices } from '../support/isolated-services';
 import { PaymentsApiHarness } from '../support/payments-api.harness';
+import { startDispatcher } from '../support/webhook-dispatcher.harness';
+import { WebhookReceiver } from '../support/webhook-receiver';
+import { completedPayment, eventUntil, respondPerPayment } from '../support/webhook-scenario';
 
 jest.setTimeout(180_000);
 
 /** Tables that grow with the business; a read of any of them must be bounded by an index. */
+/** The connections whose statements are checked: both apps' pools. */
+const APPS = new Set(['payhook-payments-api', 'payhook-webhook-dispatcher']);
 const LARGE_TABLES = new Set(['payments', 'events', 'webhook_attempts', 'settlements', 'outbox']);
 /** Reading or sorting more rows than this to answer one statement reads history, not a page. */
 const MAX_WASTED_ROWS = 2_000;
@@ -70,6 +76,8 @@ async function analyze(db: Client, text: string, values: unknown[], format: 'JSO
 describe('query plans on a large database', () => {
   let services: IsolatedServices;
   let api: PaymentsApiHarness;
+  let dispatcher: INestApplication;
+  let receiver: WebhookReceiver;
   const captured = new Map<string, unknown[]>();
   const originalQuery = Client.prototype.query;
 
@@ -84,6 +92,8 @@ describe('query plans on a large database', () => {
     await seed.query(`BEGIN; ${sql}; COMMIT; ANALYZE`);
     await seed.end();
     api = await PaymentsApiHarness.start({ ...services.env, RATE_LIMIT_PER_SECOND: '0' });
+    dispatcher = await startDispatcher({ ...services.env, WEBHOOK_RETRY_SCHEDULE: '100ms,100ms,100ms,100ms,100ms' });
+    receiver = await WebhookReceiver.start();
 
     // Every statement of the API's own connections from here on (not this test's lookups).
     const capture = function (
@@ -92,7 +102,7 @@ describe('query plans on a large database', () => {
     ) {
       const [config, values] = args as [string | { text: string; values?: unknown[] }, unknown[] | undefined];
       const text = typeof config === 'string' ? config : config?.text;
-      const ours = this.connectionParameters?.application_name === 'payhook-payments-api';
+      const ours = APPS.has(this.connectionParameters?.application_name ?? '');
       if (ours && typeof text === 'string' && !captured.has(text)) {
         captured.set(text, (typeof config === 'string' ? values : config.values) ?? []);
       }
@@ -103,6 +113,8 @@ describe('query plans on a large database', () => {
 
   afterAll(async () => {
     Client.prototype.query = originalQuery;
+    await dispatcher?.close();
+    await receiver?.stop();
     await api?.stop();
     await services?.drop();
   });
@@ -171,6 +183,21 @@ describe('query plans on a large database', () => {
     await consoleUser.get('/console/settlements?mode=live').expect(200);
     await api.admin().get('/admin/v1/reviews').expect(200);
 
+    // Deliveries: one merchant's endpoint answers, another's fails until its circuit opens and its
+    // events wait in its lane (the dispatcher's reads, batched records, parks, lane lease and claim).
+    const healthy = await api.merchantWithKey('test');
+    const failing = await api.merchantWithKey('test');
+    const plans = respondPerPayment(receiver);
+    for (const shop of [healthy, failing]) {
+      await api.as(shop).put('/v1/webhook-endpoint').send({ url: receiver.url }).expect(200);
+    }
+    const delivered = await Promise.all(Array.from({ length: 5 }, () => completedPayment(api, healthy)));
+    const down = { plans, responder: () => ({ status: 500 }) };
+    const owed = await Promise.all(Array.from({ length: 5 }, () => completedPayment(api, failing, down)));
+    for (const { eventId } of delivered)
+      await eventUntil(api, healthy, eventId, (e) => e.deliveryStatus === 'succeeded');
+    for (const { eventId } of owed) await eventUntil(api, failing, eventId, (e) => e.attempts.length >= 2);
+
     // The background work, one run each.
     await api.app.get(PaymentExpirySweeper).runOnce();
     await api.app.get(IdempotencyKeyPurger).runOnce();
@@ -200,6 +227,19 @@ describe('query plans on a large database', () => {
       await explain.end();
     }
     expect(explained).toBeGreaterThan(20);
+    // The flows above reached every kind of work, so a path that stops running shows up here.
+    const texts = [...captured.keys()].join('\n');
+    for (const kind of [
+      /WITH RECURSIVE lanes/, // the lane workers' lease
+      /WITH claimed AS/, // a lane's claim
+      /INSERT INTO webhook_attempts/, // batched attempt records
+      /UPDATE payments SET status = 'expired'/, // the expiry sweeper
+      /FROM outbox\s+WHERE published_at IS NULL/, // the relay
+      /DELETE FROM webhook_attempts/, // the attempts purger
+      /UNION ALL/, // a status filter read per stored status
+    ]) {
+      expect(texts).toMatch(kind);
+    }
     expect(problems).toEqual([]);
   });
 });
