@@ -128,6 +128,31 @@ describe('webhook delivery resilience', () => {
       // It was the scheduled retry (3 s less 10% jitter), not the first message coming back at once.
       expect(deliveries[1].receivedAt - deliveries[0].receivedAt).toBeGreaterThanOrEqual(2_700);
     });
+
+    it('stops at once with one line naming the service that does not answer and its variable', async () => {
+      const [databasePort, brokerPort] = [await freePort(), await freePort()];
+      const child = spawn(process.execPath, [DISPATCHER_MAIN], {
+        cwd: ROOT,
+        env: {
+          PATH: process.env.PATH,
+          NODE_ENV: 'production',
+          DATABASE_URL: `postgres://payhook:s3cret@127.0.0.1:${databasePort}/payhook`,
+          AMQP_URL: `amqp://guest:guest@127.0.0.1:${brokerPort}`,
+          DISPATCHER_PORT: String(await freePort()),
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+      const code = await new Promise<number | null>((done) => child.once('exit', done));
+      expect(code).toBe(1);
+      expect(stderr.trim().split('\n')).toEqual([
+        `payhook cannot start: PostgreSQL does not answer at 127.0.0.1:${databasePort} (ECONNREFUSED). ` +
+          'Start it, or set DATABASE_URL to one that answers.',
+        `payhook cannot start: RabbitMQ does not answer at 127.0.0.1:${brokerPort} (ECONNREFUSED). ` +
+          'Start it, or set AMQP_URL to one that answers.',
+      ]);
+    });
   });
 
   describe('with in-process dispatchers', () => {

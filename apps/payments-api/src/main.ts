@@ -1,10 +1,12 @@
 import 'reflect-metadata';
-import { loadEnvOrExit } from '@payhook/config';
+import { exitUnlessReachable, loadEnvOrExit, postgresAt, rabbitmqAt } from '@payhook/config';
 import { createPaymentsApi } from './app.setup';
 import { PaymentsApiEnv } from './config/payments-api.env';
 
 async function main(): Promise<void> {
   const env = loadEnvOrExit(PaymentsApiEnv);
+  // A service that does not answer is one clear line and exit 1, not a stack trace from deep in a driver.
+  await exitUnlessReachable([postgresAt(env.DATABASE_URL), rabbitmqAt(env.AMQP_URL)]);
   const app = await createPaymentsApi(env);
   await app.listen(env.PORT);
 }

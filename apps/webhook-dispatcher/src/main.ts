@@ -1,10 +1,12 @@
 import 'reflect-metadata';
-import { loadEnvOrExit } from '@payhook/config';
+import { exitUnlessReachable, loadEnvOrExit, postgresAt, rabbitmqAt } from '@payhook/config';
 import { createWebhookDispatcher } from './app.setup';
 import { WebhookDispatcherEnv } from './config/webhook-dispatcher.env';
 
 async function main(): Promise<void> {
   const env = loadEnvOrExit(WebhookDispatcherEnv);
+  // A service that does not answer is one clear line and exit 1, not a stack trace from deep in a driver.
+  await exitUnlessReachable([postgresAt(env.DATABASE_URL), rabbitmqAt(env.AMQP_URL)]);
   const app = await createWebhookDispatcher(env);
   await app.listen(env.DISPATCHER_PORT);
 }

@@ -2,3 +2,4 @@ export * from './common.env';
 export * from './duration';
 export * from './env-transforms';
 export * from './load-env';
+export * from './reachability';

@@ -1,0 +1,37 @@
+import { createServer, type Server } from 'node:net';
+import { postgresAt, rabbitmqAt, unreachable } from './reachability';
+
+/** A port that was just free: a server listened on it and closed. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as { port: number };
+  await new Promise((done) => server.close(done));
+  return port;
+}
+
+describe('unreachable', () => {
+  let server: Server;
+  let openPort: number;
+
+  beforeAll(async () => {
+    server = createServer((socket) => socket.end());
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    openPort = (server.address() as { port: number }).port;
+  });
+  afterAll(() => new Promise((done) => server.close(done)));
+
+  it('is null when something answers', async () => {
+    expect(await unreachable(postgresAt(`postgres://postgres@127.0.0.1:${openPort}/payhook`))).toBeNull();
+  });
+
+  it('names the service, where it looked and the variable to set, without the password', async () => {
+    const port = await closedPort();
+    const reason = await unreachable(rabbitmqAt(`amqp://guest:s3cret@127.0.0.1:${port}/payhook`));
+    expect(reason).toBe(
+      `payhook cannot start: RabbitMQ does not answer at 127.0.0.1:${port} (ECONNREFUSED). ` +
+        'Start it, or set AMQP_URL to one that answers.',
+    );
+    expect(reason).not.toContain('s3cret');
+  });
+});
