@@ -158,8 +158,8 @@ async function backgroundTimes() {
   return {
     // PaymentsRepository.expireOverdue, one batch of 500
     sweeper: await time(`UPDATE payments SET status = 'expired', updated_at = now()
-       WHERE id IN (SELECT id FROM payments WHERE status = 'pending' AND expires_at <= now()
-                    ORDER BY expires_at LIMIT 500 FOR UPDATE SKIP LOCKED) AND status = 'pending'`),
+       WHERE id = ANY (ARRAY(SELECT id FROM payments WHERE status = 'pending' AND expires_at <= now()
+                             ORDER BY expires_at LIMIT 500 FOR UPDATE SKIP LOCKED)) AND status = 'pending'`),
     // OutboxRepository: the relay's claim of the next batch
     relay: await time(`SELECT id, routing_key, message_type, payload FROM outbox
        WHERE published_at IS NULL ORDER BY id LIMIT 100 FOR UPDATE SKIP LOCKED`),

@@ -259,13 +259,17 @@ export class PaymentsRepository {
     return rows.length === 1;
   }
 
-  /** The sweeper's batch: overdue pending payments become expired, several instances sharing the work. */
+  /**
+   * The sweeper's batch: overdue pending payments become expired, several instances sharing the
+   * work. `= ANY (ARRAY(...))` makes the batch a list of primary-key lookups; `IN (...)` let the
+   * planner hash-join against every pending payment, a cost that grows with the live ones.
+   */
   async expireOverdue(batchSize: number): Promise<number> {
     const rows = await sqlRows(
       this.db,
       `UPDATE payments SET status = 'expired', updated_at = now()
-       WHERE id IN (SELECT id FROM payments WHERE status = 'pending' AND expires_at <= now()
-                    ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+       WHERE id = ANY (ARRAY(SELECT id FROM payments WHERE status = 'pending' AND expires_at <= now()
+                             ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED))
          AND status = 'pending'
        RETURNING id`,
       [batchSize],
