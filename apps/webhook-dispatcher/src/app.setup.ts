@@ -1,8 +1,16 @@
 import type { LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { AMQP_CONNECTION, WebhookQueueServer, webhookTopology } from '@payhook/messaging';
+import type { AmqpConnectionManager } from 'amqp-connection-manager';
 import type { WebhookDispatcherEnv } from './config/webhook-dispatcher.env';
+import { DeliveryMetrics } from './deliveries/delivery.metrics';
 import { WebhookDispatcherModule } from './webhook-dispatcher.module';
+
+/** Unacknowledged messages one instance holds; more instances share the queue as competing consumers. */
+const PREFETCH = 100;
+/** Beyond one attempt's timeout: how long a shutdown waits for running deliveries to be recorded. */
+const DRAIN_GRACE_MS = 5_000;
 
 /** Builds the dispatcher for a validated configuration; main.ts and the tests both use it. */
 export async function createWebhookDispatcher(
@@ -17,5 +25,22 @@ export async function createWebhookDispatcher(
   });
   app.disable('x-powered-by');
   app.enableShutdownHooks();
+  // The delivery queue is a Nest transport (ADR 0008): @EventPattern handlers next to the health port.
+  const metrics = app.get(DeliveryMetrics);
+  app.connectMicroservice(
+    {
+      strategy: new WebhookQueueServer({
+        connection: app.get<AmqpConnectionManager>(AMQP_CONNECTION),
+        topology: webhookTopology(env.AMQP_NAMESPACE, env.AMQP_QUEUE_TYPE),
+        namespace: env.AMQP_NAMESPACE,
+        retryScheduleMs: env.retryScheduleMs,
+        prefetch: PREFETCH,
+        drainTimeoutMs: env.WEBHOOK_TIMEOUT_MS + DRAIN_GRACE_MS,
+        onDeadLetter: () => metrics.poisonMessages.inc(),
+      }),
+    },
+    { inheritAppConfig: true },
+  );
+  await app.startAllMicroservices();
   return app;
 }

@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { AMQP_CONNECTION, declareWebhookTopology, webhookTopology, type WebhookTopology } from '@payhook/messaging';
-import type { ConfirmChannel } from 'amqplib';
-import type { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
+import { AMQP_CONNECTION, WebhookQueueClient, webhookTopology } from '@payhook/messaging';
+import type { AmqpConnectionManager } from 'amqp-connection-manager';
 import { Client } from 'pg';
+import { lastValueFrom } from 'rxjs';
 import { PaymentsApiEnv } from '../config/payments-api.env';
 import { OutboxRepository, type OutboxRow } from './outbox.repository';
 
@@ -20,8 +20,7 @@ const NOTIFY_CHANNEL = 'payhook_outbox';
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(OutboxRelay.name);
-  private readonly topology: WebhookTopology;
-  private channel?: ChannelWrapper;
+  private readonly client: WebhookQueueClient;
   private listener?: Client;
   private pollTimer?: NodeJS.Timeout;
   private running?: Promise<void>;
@@ -33,19 +32,18 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     @Inject(AMQP_CONNECTION) private readonly connection: AmqpConnectionManager,
     @Inject(PaymentsApiEnv) private readonly env: PaymentsApiEnv,
   ) {
-    this.topology = webhookTopology(env.AMQP_NAMESPACE, env.AMQP_QUEUE_TYPE);
+    // The publishing side of the webhook transport (ADR 0008); a (re)connect wakes the relay.
+    this.client = new WebhookQueueClient({
+      connection,
+      topology: webhookTopology(env.AMQP_NAMESPACE, env.AMQP_QUEUE_TYPE),
+      confirmTimeoutMs: CONFIRM_TIMEOUT_MS,
+      onReady: () => this.wake(),
+      onError: (error) => this.logger.error(`RabbitMQ channel error: ${String(error)}`),
+    });
   }
 
-  onApplicationBootstrap(): void {
-    this.channel = this.connection.createChannel({
-      name: 'outbox-relay',
-      confirm: true,
-      publishTimeout: CONFIRM_TIMEOUT_MS,
-      setup: (channel: ConfirmChannel) => declareWebhookTopology(channel, this.topology),
-    });
-    this.channel.on('connect', () => this.wake());
-    // Setup failures are retried on the next reconnect; without a listener they would crash the process.
-    this.channel.on('error', (error: unknown) => this.logger.error(`RabbitMQ channel error: ${String(error)}`));
+  async onApplicationBootstrap(): Promise<void> {
+    await this.client.connect();
     this.pollTimer = setInterval(() => this.wake(), POLL_INTERVAL_MS);
     this.pollTimer.unref();
     void this.listen();
@@ -57,7 +55,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     clearInterval(this.pollTimer);
     await this.running;
     await this.listener?.end().catch(() => undefined);
-    await this.channel?.close();
+    await this.client.close();
   }
 
   /** Starts a pass, or asks the running one to go round again so no row waits for the poll. */
@@ -85,17 +83,17 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   private async publish(rows: OutboxRow[]): Promise<void> {
-    const channel = this.channel;
-    if (!channel) throw new Error('relay not started');
-    // Each promise resolves on the broker's confirm: only then is a row marked published.
+    // Each emit completes on the broker's confirm: only then is a row marked published.
     await Promise.all(
       rows.map((row) =>
-        channel.publish(this.topology.exchange, row.routing_key, Buffer.from(row.payload), {
-          persistent: true,
-          contentType: 'application/json',
-          type: row.message_type,
-          messageId: `outbox-${row.id}`,
-        }),
+        lastValueFrom(
+          this.client.emit(row.routing_key, {
+            body: row.payload,
+            type: row.message_type,
+            messageId: `outbox-${row.id}`,
+          }),
+          { defaultValue: undefined },
+        ),
       ),
     );
   }

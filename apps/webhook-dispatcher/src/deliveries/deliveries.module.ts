@@ -6,13 +6,14 @@ import { DeliveryMetrics } from './delivery.metrics';
 import { EndpointLanesRepository } from './endpoint-lanes.repository';
 import { EndpointLanesWorker } from './endpoint-lanes.worker';
 import { EndpointSlots } from './endpoint-slots';
-import { WebhookDeliveriesConsumer } from './webhook-deliveries.consumer';
+import { WebhookDeliveriesController } from './webhook-deliveries.controller';
 import { WebhookHttpClient } from '@payhook/webhook-http';
 
 /** Attempts one instance runs at once against one endpoint. */
 const MAX_IN_FLIGHT_PER_ENDPOINT = 10;
 
 @Module({
+  controllers: [WebhookDeliveriesController],
   providers: [
     DeliveriesRepository,
     DeliverWebhookService,
@@ -21,7 +22,6 @@ const MAX_IN_FLIGHT_PER_ENDPOINT = 10;
     EndpointLanesWorker,
     // Shared by the broker consumer and the lane worker: one limit per endpoint per instance.
     { provide: EndpointSlots, useValue: new EndpointSlots(MAX_IN_FLIGHT_PER_ENDPOINT) },
-    WebhookDeliveriesConsumer,
     {
       provide: WebhookHttpClient,
       inject: [WebhookDispatcherEnv],

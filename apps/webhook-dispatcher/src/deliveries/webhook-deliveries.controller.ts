@@ -1,0 +1,87 @@
+import { Controller, Inject } from '@nestjs/common';
+import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
+import { parseWebhookDeliveryRequestedV1, type WebhookDeliveryRequestedV1 } from '@payhook/contracts';
+import {
+  retryWaitQueue,
+  WEBHOOK_DELIVER_ROUTING_KEY,
+  WebhookQueueContext,
+  type QueueDecision,
+} from '@payhook/messaging';
+import { isDatabaseUnavailable } from '@payhook/persistence';
+import { WebhookDispatcherEnv } from '../config/webhook-dispatcher.env';
+import { DeliverWebhookService, type DeliveryPlan } from './deliver-webhook.service';
+import { DeliveriesRepository } from './deliveries.repository';
+import { DeliveryMetrics } from './delivery.metrics';
+import { EndpointLanesWorker } from './endpoint-lanes.worker';
+import { EndpointSlots } from './endpoint-slots';
+
+/**
+ * One delivery request from the queue. The transport (WebhookQueueServer, ADR 0008) acknowledges
+ * only once what this returns is carried out: after the attempt is recorded and, when it failed,
+ * once its retry is confirmed in a wait queue, or once it is parked in its endpoint's lane. Work for
+ * an endpoint in trouble (circuit open, or every slot busy) is parked at once, so it never holds the
+ * prefetch window others need (ADR 0007).
+ */
+@Controller()
+export class WebhookDeliveriesController {
+  constructor(
+    private readonly deliver: DeliverWebhookService,
+    private readonly deliveries: DeliveriesRepository,
+    private readonly slots: EndpointSlots,
+    private readonly lanes: EndpointLanesWorker,
+    private readonly metrics: DeliveryMetrics,
+    @Inject(WebhookDispatcherEnv) private readonly env: WebhookDispatcherEnv,
+  ) {}
+
+  @EventPattern<string>(WEBHOOK_DELIVER_ROUTING_KEY)
+  async deliverWebhook(@Payload() body: string, @Ctx() _context: WebhookQueueContext): Promise<QueueDecision> {
+    const message = parseWebhookDeliveryRequestedV1(body);
+    if (!message) return { kind: 'dead-letter', reason: 'not a webhook.delivery-requested.v1 message' };
+    try {
+      const plan = await this.deliver.plan(message.eventId, message);
+      switch (plan.kind) {
+        case 'poison':
+          return { kind: 'dead-letter', reason: plan.reason };
+        case 'done':
+          return { kind: 'ack' };
+        case 'park':
+          return await this.park(message);
+        case 'attempt':
+          return await this.attempt(message, plan.target);
+      }
+    } catch (error) {
+      // A database outage is no fault of the message: it waits out the outage however long it lasts.
+      return { kind: 'back-off', reason: String(error), counts: !isDatabaseUnavailable(error) };
+    }
+  }
+
+  /** Runs the attempt in one of its endpoint's slots, or parks it when they are all busy. */
+  private async attempt(
+    message: WebhookDeliveryRequestedV1,
+    target: Extract<DeliveryPlan, { kind: 'attempt' }>['target'],
+  ): Promise<QueueDecision> {
+    const slot = message.manual ? this.slots.takeAnyway(target.endpointKey) : this.slots.tryTake(target.endpointKey);
+    if (!slot) return this.park(message);
+    try {
+      const outcome = await this.deliver.attempt(message, target, 'broker', slot);
+      if (outcome.kind !== 'retry') return { kind: 'ack' };
+      const next: WebhookDeliveryRequestedV1 = { ...message, retryStep: outcome.retryStep };
+      return {
+        kind: 'retry',
+        content: next,
+        waitQueue: retryWaitQueue(this.env.AMQP_NAMESPACE, outcome.baseDelayMs),
+        expirationMs: outcome.delayMs,
+      };
+    } finally {
+      slot.release();
+    }
+  }
+
+  /** Moves the delivery into its endpoint's lane in Postgres, due now; the broker can then forget it. */
+  private async park(message: WebhookDeliveryRequestedV1): Promise<QueueDecision> {
+    await this.deliveries.park(message.eventId, message.retryStep, new Date());
+    this.metrics.parked.inc();
+    this.lanes.wake();
+    return { kind: 'ack' };
+  }
+}
