@@ -148,4 +148,17 @@ describe('POST /v1/payments validation', () => {
     expect(created.headers['idempotent-replayed']).toBeUndefined();
     await expect(rowCounts(api, merchant.merchantId)).resolves.toEqual({ payments: 1, idempotencyKeys: 1 });
   });
+
+  it('refuses a key given twice with 400 parameter_invalid naming it, and stores nothing', async () => {
+    const body = JSON.stringify(paymentBody()).replace(/}$/, ',"amount":5}');
+    expectApiError(await payments.createRaw(body), { status: 400, code: 'parameter_invalid', param: 'amount' });
+    await expectNothingStored();
+  });
+
+  it('refuses a body nested 30,000 arrays deep with a 400 in the one error shape, and stores nothing', async () => {
+    const deep = '['.repeat(30_000) + ']'.repeat(30_000);
+    const body = JSON.stringify(paymentBody()).replace(/}$/, `,"metadata":${deep}}`);
+    expectApiError(await payments.createRaw(body), { status: 400, code: 'parameter_invalid' });
+    await expectNothingStored();
+  });
 });

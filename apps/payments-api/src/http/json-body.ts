@@ -1,12 +1,20 @@
 import { PayhookError } from '@payhook/contracts';
 import { json, urlencoded, type NextFunction, type Request, type Response } from 'express';
+import { jsonShapeProblem, MAX_JSON_DEPTH } from './json-shape';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
 const BODY_ERROR = Symbol('bodyError');
-type WithBodyError = Request & { [BODY_ERROR]?: PayhookError };
+const RAW_BODY = Symbol('rawBody');
+type WithBodyError = Request & { [BODY_ERROR]?: PayhookError; [RAW_BODY]?: Buffer };
 
-const parseJson = json({ limit: MAX_BODY_BYTES, strict: true, type: () => true });
+const parseJson = json({
+  limit: MAX_BODY_BYTES,
+  strict: true,
+  type: () => true,
+  // Kept for the shape check once the body parsed: JSON.parse lets duplicate keys and any depth pass.
+  verify: (request, _response, raw) => void ((request as WithBodyError)[RAW_BODY] = raw),
+});
 /** The payment screen's buttons and the merchant console's forms are plain HTML forms. */
 const parseForm = urlencoded({ limit: '8kb', extended: false, type: () => true });
 
@@ -30,7 +38,10 @@ export function jsonBodyMiddleware(request: Request, response: Response, next: N
     return next();
   }
   parseJson(request, response, (error?: unknown) => {
-    if (error) (request as WithBodyError)[BODY_ERROR] = toBodyError(error);
+    const parsed = request as WithBodyError;
+    if (error) parsed[BODY_ERROR] = toBodyError(error);
+    else if (parsed[RAW_BODY]) parsed[BODY_ERROR] = shapeError(parsed[RAW_BODY].toString('utf8'));
+    delete parsed[RAW_BODY];
     next();
   });
 }
@@ -48,6 +59,16 @@ function isJson(contentType: string | undefined): boolean {
   if (!contentType) return false;
   const mediaType = contentType.split(';')[0].trim().toLowerCase();
   return mediaType === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType);
+}
+
+/** Valid JSON that still must not reach validation: too deep, or a key given twice. */
+function shapeError(text: string): PayhookError | undefined {
+  const problem = jsonShapeProblem(text);
+  if (!problem) return undefined;
+  if (problem.kind === 'too-deep') {
+    return new PayhookError('parameter_invalid', `The body nests objects and arrays more than ${MAX_JSON_DEPTH} deep.`);
+  }
+  return new PayhookError('parameter_invalid', `The body gives ${problem.path} more than once.`, problem.path);
 }
 
 function toBodyError(error: unknown): PayhookError {
