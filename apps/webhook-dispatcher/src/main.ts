@@ -8,7 +8,7 @@ async function main(): Promise<void> {
   // A service that does not answer is one clear line and exit 1, not a stack trace from deep in a driver.
   await exitUnlessReachable([postgresAt(env.DATABASE_URL), rabbitmqAt(env.AMQP_URL)]);
   const app = await createWebhookDispatcher(env);
-  await app.listen(env.DISPATCHER_PORT);
+  await app.listen(env.DISPATCHER_PORT, env.DISPATCHER_HOST);
 }
 
 void main();

@@ -3,6 +3,8 @@ import { Expose } from 'class-transformer';
 import { IsInt, IsOptional, Matches, Max, Min, ValidateBy } from 'class-validator';
 import { IsPrintableText } from '../http/validators';
 
+const MIN_ADMIN_TOKEN_LENGTH = 32;
+
 const HTTP_URL = /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/;
 
 /** payments-api configuration (DESIGN.md §2), validated before Nest boots. */
@@ -25,6 +27,16 @@ export class PaymentsApiEnv extends CommonEnv {
   @Expose()
   @IsOptional()
   @Matches(/^[\x21-\x7e]+$/, { message: 'must be printable ASCII without spaces (it is sent as a Bearer token)' })
+  @ValidateBy({
+    name: 'isLongEnoughInProduction',
+    validator: {
+      // A short operator token falls to guessing; outside production a short one keeps examples readable.
+      validate: (value: unknown, args) =>
+        (args?.object as { NODE_ENV?: string }).NODE_ENV !== 'production' ||
+        (typeof value === 'string' && value.length >= MIN_ADMIN_TOKEN_LENGTH),
+      defaultMessage: () => `must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters when NODE_ENV=production`,
+    },
+  })
   ADMIN_TOKEN?: string;
 
   @Expose()

@@ -1,6 +1,6 @@
 import { CommonEnv, ToInteger, parseDurationList } from '@payhook/config';
 import { Expose } from 'class-transformer';
-import { IsInt, Max, Min, ValidateBy } from 'class-validator';
+import { IsInt, IsIP, Max, Min, ValidateBy } from 'class-validator';
 
 /** webhook-dispatcher configuration (DESIGN.md §2), validated before Nest boots. */
 export class WebhookDispatcherEnv extends CommonEnv {
@@ -10,6 +10,14 @@ export class WebhookDispatcherEnv extends CommonEnv {
   @Min(1, { message: 'must be a whole number from 1 to 65535' })
   @Max(65535, { message: 'must be a whole number from 1 to 65535' })
   DISPATCHER_PORT = 3001;
+
+  /**
+   * The address /health, /ready and /metrics listen on. They have no auth: loopback by default, so
+   * only the machine itself sees them; a container sets 0.0.0.0 for its orchestrator and scraper.
+   */
+  @Expose()
+  @IsIP(undefined, { message: 'must be an IP address, such as 127.0.0.1 or 0.0.0.0' })
+  DISPATCHER_HOST = '127.0.0.1';
 
   @Expose()
   @ValidateBy({

@@ -1,0 +1,15 @@
+import { ConfigError, loadEnv } from '@payhook/config';
+import { WebhookDispatcherEnv } from './webhook-dispatcher.env';
+
+describe('WebhookDispatcherEnv DISPATCHER_HOST', () => {
+  it('listens on loopback unless told otherwise', () => {
+    expect(loadEnv(WebhookDispatcherEnv, {}).DISPATCHER_HOST).toBe('127.0.0.1');
+    expect(loadEnv(WebhookDispatcherEnv, { DISPATCHER_HOST: '0.0.0.0' }).DISPATCHER_HOST).toBe('0.0.0.0');
+  });
+
+  it('refuses what is not an IP address, in one line naming it', () => {
+    expect(() => loadEnv(WebhookDispatcherEnv, { DISPATCHER_HOST: 'everywhere' })).toThrow(
+      new ConfigError('Invalid configuration: DISPATCHER_HOST must be an IP address, such as 127.0.0.1 or 0.0.0.0'),
+    );
+  });
+});
