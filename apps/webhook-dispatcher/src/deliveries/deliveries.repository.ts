@@ -79,7 +79,7 @@ interface TargetRow {
   consecutive_failures: number | null;
 }
 
-/** Statements one batch carries at most: small enough to keep each statement short. */
+/** Items one batch carries at most: small enough to keep each statement short. */
 const MAX_BATCH = 100;
 
 function toTarget(row: TargetRow): DeliveryTarget {
