@@ -1,5 +1,5 @@
 import { expectApiError, ISO_MILLIS_UTC } from '../support/api-expectations';
-import { PaymentsApiHarness } from '../support/payments-api.harness';
+import { ADMIN_TOKEN, PaymentsApiHarness } from '../support/payments-api.harness';
 import { paymentsClient } from '../support/payments-client';
 
 let sequence = 0;
@@ -10,7 +10,8 @@ describe('Operator API /admin/v1', () => {
   let api: PaymentsApiHarness;
 
   beforeAll(async () => {
-    api = await PaymentsApiHarness.start();
+    // Wrong operator tokens are counted per client address: the tests that send them use their own.
+    api = await PaymentsApiHarness.start({ TRUST_PROXY: 'loopback' });
   });
   afterAll(() => api.stop());
 
@@ -182,9 +183,11 @@ describe('Operator API /admin/v1', () => {
   });
 
   describe('operator authentication', () => {
-    const calls = (authorization?: string) => {
-      const withAuth = <T extends { set(name: string, value: string): T }>(test: T) =>
-        authorization === undefined ? test : test.set('Authorization', authorization);
+    const calls = (authorization?: string, from = '198.51.100.40') => {
+      const withAuth = <T extends { set(name: string, value: string): T }>(test: T) => {
+        const fromClient = test.set('X-Forwarded-For', from);
+        return authorization === undefined ? fromClient : fromClient.set('Authorization', authorization);
+      };
       return [
         () => withAuth(api.http().post('/admin/v1/merchants')).send({ name: 'Intruder Shop' }),
         () => withAuth(api.http().get('/admin/v1/merchants/mch_000000000000000000000000')),
@@ -215,6 +218,25 @@ describe('Operator API /admin/v1', () => {
         }
       }
       await expect(intruderShops()).resolves.toBe(0);
+    });
+
+    it('pauses an address after 20 wrong tokens in 5 minutes, the right token included, and no other', async () => {
+      const attacker = '198.51.100.41';
+      for (let i = 0; i < 5; i++) {
+        for (const call of calls(`Bearer guess-${i}`, attacker)) {
+          expectApiError(await call(), { status: 401, code: 'api_key_invalid' });
+        }
+      }
+      const [paused] = calls(`Bearer ${ADMIN_TOKEN}`, attacker);
+      const response = await paused();
+      expectApiError(response, { status: 429, code: 'rate_limited' });
+      expect(Number(response.headers['retry-after'])).toBeGreaterThan(240);
+      expect(Number(response.headers['retry-after'])).toBeLessThanOrEqual(300);
+      await expect(intruderShops()).resolves.toBe(0);
+
+      // The operator elsewhere is not held up (an unknown merchant: past authentication, 404).
+      const elsewhere = calls(`Bearer ${ADMIN_TOKEN}`, '203.0.113.8')[1];
+      expectApiError(await elsewhere(), { status: 404, code: 'resource_not_found' });
     });
   });
 });

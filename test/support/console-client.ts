@@ -18,23 +18,22 @@ export function csrfFieldOf(html: string): string {
 
 /**
  * Posts the login form as a browser would: the login page's CSRF cookie and its hidden field.
- * With `expectedStatus`, any other answer fails the test.
+ * With `expectedStatus`, any other answer fails the test. `from` sends X-Forwarded-For, for a
+ * harness that trusts loopback proxies (TRUST_PROXY=loopback): failures are counted per address.
  */
 export async function postLogin(
   api: PaymentsApiHarness,
   email: string,
   password: string,
   expectedStatus?: number,
+  from?: string,
 ): Promise<Response> {
   const page = await api.http().get('/console/login').expect(200);
   const cookie = setCookie(page, 'payhook_console_login')!.split(';')[0];
-  const post = api
-    .http()
-    .post('/console/login')
-    .set('Cookie', cookie)
-    .type('form')
-    .send({ csrf: csrfFieldOf(page.text), email, password });
-  return expectedStatus === undefined ? post : post.expect(expectedStatus);
+  const post = api.http().post('/console/login').set('Cookie', cookie);
+  if (from) post.set('X-Forwarded-For', from);
+  const sent = post.type('form').send({ csrf: csrfFieldOf(page.text), email, password });
+  return expectedStatus === undefined ? sent : sent.expect(expectedStatus);
 }
 
 /** A signed-in console user: sends the session cookie, and the session's CSRF token in forms. */

@@ -3,6 +3,7 @@ import { ADMIN_TOKEN, RATE_LIMIT_PER_SECOND } from '@payhook/auth';
 import { AmqpModule } from '@payhook/messaging';
 import { typeOrmRootModule } from '@payhook/persistence';
 import { AdminModule } from './admin/admin.module';
+import { AuthThrottleModule } from './auth-throttle/auth-throttle.module';
 import { EchoController } from './bench/echo.controller';
 import { PaymentsApiEnv } from './config/payments-api.env';
 import { ConsoleModule } from './console/console.module';
@@ -38,6 +39,7 @@ export class PaymentsApiModule {
         AmqpModule.forRoot({ url: env.AMQP_URL, connectionName: 'payhook-payments-api' }),
         MerchantsModule,
         PaymentsModule,
+        AuthThrottleModule,
         AdminModule,
         WebhookEndpointsModule,
         EventsModule,

@@ -3,24 +3,32 @@ import { PayhookError } from '@payhook/contracts';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { parseBearer } from './api-key';
 import { ADMIN_TOKEN } from './auth-context';
+import { AUTH_FAILURE_THROTTLE, throttledError, type AuthFailureThrottle } from './auth-failure-throttle';
 import { AuthException } from './auth.exception';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
-/** Guards /admin/v1 with the operator's bearer token, compared in constant time. */
+/**
+ * Guards /admin/v1 with the operator's bearer token, compared in constant time. Wrong tokens are
+ * counted per client address: after 20 within 5 minutes that address gets 429 until the window passes.
+ */
 @Injectable()
 export class AdminGuard implements CanActivate {
   private readonly expected: Buffer | null;
 
-  constructor(@Inject(ADMIN_TOKEN) adminToken: string | undefined) {
+  constructor(
+    @Inject(ADMIN_TOKEN) adminToken: string | undefined,
+    @Inject(AUTH_FAILURE_THROTTLE) private readonly failures: AuthFailureThrottle,
+  ) {
     this.expected = adminToken ? digest(adminToken) : null;
   }
 
-  canActivate(context: ExecutionContext): boolean {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     if (this.expected === null) {
       throw new PayhookError('resource_not_found', 'The operator API is disabled: ADMIN_TOKEN is not set.');
     }
-    const header = context.switchToHttp().getRequest<{ headers: Record<string, unknown> }>().headers.authorization;
+    const request = context.switchToHttp().getRequest<{ headers: Record<string, unknown>; ip?: string }>();
+    const header = request.headers.authorization;
     const token = parseBearer(typeof header === 'string' ? header : undefined);
     if (token === null) {
       throw new AuthException(
@@ -28,9 +36,12 @@ export class AdminGuard implements CanActivate {
         'Send the operator token as "Authorization: Bearer <ADMIN_TOKEN>".',
       );
     }
+    const attempt = await this.failures.claim('admin', request.ip ?? 'unknown');
+    if (attempt.kind === 'throttled') throw throttledError(attempt.until, 'operator tokens');
     if (!timingSafeEqual(digest(token), this.expected)) {
       throw new AuthException('api_key_invalid', 'The operator token is wrong.');
     }
+    await this.failures.release(attempt);
     return true;
   }
 }

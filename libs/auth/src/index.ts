@@ -8,3 +8,4 @@ export * from './current-auth.decorator';
 export * from './rate-limiter';
 export * from './test-mode-only.decorator';
 export * from './ttl-cache';
+export * from './auth-failure-throttle';

@@ -43,7 +43,7 @@ export class ConsoleAuthController {
       return sendHtml(response, 403, page, nonce);
     }
     const email = formField(body, 'email') ?? '';
-    const result = await this.auth.login(email, formField(body, 'password') ?? '');
+    const result = await this.auth.login(email, formField(body, 'password') ?? '', request.ip ?? 'unknown');
     switch (result.kind) {
       case 'signed_in':
         response.cookie(SESSION_COOKIE, result.token, this.sessionCookie());
@@ -52,12 +52,14 @@ export class ConsoleAuthController {
         const form = { csrf: this.loginCsrf(request, response), email, error: 'Wrong email or password.' };
         return sendHtml(response, 401, renderLogin(nonce, form), nonce);
       }
-      case 'locked': {
-        const minutes = Math.max(1, Math.ceil((result.until.getTime() - Date.now()) / 60_000));
+      case 'throttled': {
+        const seconds = Math.max(1, Math.ceil((result.until.getTime() - Date.now()) / 1000));
+        const minutes = Math.ceil(seconds / 60);
         const error =
-          'Too many wrong passwords for this email. Logging in is paused for this email for ' +
+          'Too many failed sign-ins from your network. Signing in from here is paused for ' +
           `${minutes} more minute${minutes === 1 ? '' : 's'}; try again then.`;
         const form = { csrf: this.loginCsrf(request, response), email, error };
+        response.setHeader('Retry-After', String(seconds));
         return sendHtml(response, 429, renderLogin(nonce, form), nonce);
       }
     }

@@ -1,12 +1,13 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { AUTH_FAILURE_THROTTLE, type AuthFailureThrottle } from '@payhook/auth';
 import { createHash, randomBytes } from 'node:crypto';
 import { MerchantsService } from '../merchants/merchants.service';
 import { hashPassword, verifyPassword } from '../merchants/password-hash';
-import { ConsoleLoginFailuresRepository } from './console-login-failures.repository';
 import { SESSION_TTL_HOURS, type ConsoleSession } from './console-session';
 import { ConsoleSessionsRepository } from './console-sessions.repository';
 
-export type LoginResult = { kind: 'signed_in'; token: string } | { kind: 'refused' } | { kind: 'locked'; until: Date };
+export type LoginResult =
+  { kind: 'signed_in'; token: string } | { kind: 'refused' } | { kind: 'throttled'; until: Date };
 
 const sessionIdOf = (token: string) => createHash('sha256').update(token).digest('hex');
 const randomToken = () => randomBytes(32).toString('base64url');
@@ -19,29 +20,30 @@ export class ConsoleAuthService {
   constructor(
     private readonly merchants: MerchantsService,
     private readonly sessions: ConsoleSessionsRepository,
-    private readonly failures: ConsoleLoginFailuresRepository,
+    @Inject(AUTH_FAILURE_THROTTLE) private readonly failures: AuthFailureThrottle,
   ) {}
 
   /**
-   * The same answer for an unknown email and a wrong password, and the same lockout for both:
-   * nothing here tells whether an email has a console login.
+   * The same answer for an unknown email and a wrong password: nothing here tells whether an email
+   * has a console login. Failures are counted per client address (`client`), never per email, so
+   * nobody can lock a merchant out of its console from elsewhere.
    */
-  async login(email: string, password: string): Promise<LoginResult> {
+  async login(email: string, password: string, client: string): Promise<LoginResult> {
     const normalized = email.trim().toLowerCase();
     // Only an address-shaped email reaches the database (no control characters, no NUL).
     if (!/^[^\s@\p{C}]+@[^\s@\p{C}]+$/u.test(normalized) || normalized.length > 254 || password === '') {
       return { kind: 'refused' };
     }
-    const claim = await this.failures.claimAttempt(normalized);
-    if (claim.kind === 'locked') return claim;
+    const attempt = await this.failures.claim('console', client);
+    if (attempt.kind === 'throttled') return attempt;
     const merchant = await this.merchants.findByConsoleEmail(normalized);
     const stored = merchant?.consolePasswordHash ?? (await this.unknownEmailHash());
     const matches = await verifyPassword(password, stored);
     if (!merchant?.consolePasswordHash || !matches) return { kind: 'refused' };
 
-    await this.failures.clear(normalized);
+    await this.failures.release(attempt);
     // Housekeeping rides on logins, which are rare: no timer needed.
-    await Promise.all([this.sessions.purgeExpired(), this.failures.purgeOld()]);
+    await this.sessions.purgeExpired();
     const token = randomToken();
     await this.sessions.insert({
       id: sessionIdOf(token),

@@ -9,7 +9,6 @@ import { ConsoleAuthService } from './console-auth.service';
 import { ConsoleDevelopersController } from './console-developers.controller';
 import { ConsoleDevelopersService } from './console-developers.service';
 import { ConsoleFallbackController } from './console-fallback.controller';
-import { ConsoleLoginFailuresRepository } from './console-login-failures.repository';
 import { ConsolePaymentMoneyRepository } from './console-payment-money.repository';
 import { ConsolePaymentsController } from './console-payments.controller';
 import { ConsolePaymentsService } from './console-payments.service';
@@ -34,7 +33,6 @@ import { ConsoleSettlementsService } from './console-settlements.service';
   providers: [
     ConsoleAuthService,
     ConsoleSessionsRepository,
-    ConsoleLoginFailuresRepository,
     ConsoleSessionGuard,
     ConsolePaymentsService,
     ConsolePaymentMoneyRepository,

@@ -5,6 +5,7 @@ import { Console1764000000000 } from './1764000000000-console';
 import { LiveMoney1764100000000 } from './1764100000000-live-money';
 import { EndpointHealth1764200000000 } from './1764200000000-endpoint-health';
 import { ListIndexes1764300000000 } from './1764300000000-list-indexes';
+import { AuthFailures1764400000000 } from './1764400000000-auth-failures';
 
 /** Listed explicitly: bundled builds cannot glob, and the order is the history. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   LiveMoney1764100000000,
   EndpointHealth1764200000000,
   ListIndexes1764300000000,
+  AuthFailures1764400000000,
 ];
