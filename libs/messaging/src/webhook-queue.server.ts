@@ -1,3 +1,4 @@
+import { Logger, type LoggerService } from '@nestjs/common';
 import { BaseRpcContext, Server, type CustomTransportStrategy } from '@nestjs/microservices';
 import type { ConfirmChannel, ConsumeMessage, Options } from 'amqplib';
 import type { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
@@ -51,6 +52,7 @@ const CLOSE_TIMEOUT_MS = 5_000;
  * of running handlers on close. A crash before an ack leaves the message to be delivered again.
  */
 export class WebhookQueueServer extends Server implements CustomTransportStrategy {
+  protected override readonly logger: LoggerService = new Logger(WebhookQueueServer.name);
   private channel?: ChannelWrapper;
   private readonly consumerTags = new Map<ConfirmChannel, string>();
   private readonly running = new Set<Promise<void>>();
