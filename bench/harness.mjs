@@ -35,6 +35,8 @@ export function appEnv(database, vhost) {
     AMQP_URL: `amqp://guest:guest@127.0.0.1:5672/${vhost}`,
     AMQP_NAMESPACE: 'bench',
     NODE_ENV: 'production',
+    // Production requires one; this fixed key is for benches only.
+    SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
   };
 }

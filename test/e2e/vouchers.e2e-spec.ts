@@ -1,7 +1,13 @@
-import { randomUUID } from 'node:crypto';
+import { secretsKeyFrom } from '@payhook/config';
+import { createHash, randomUUID } from 'node:crypto';
+import { keyedPinHash, pinDigest } from '../../apps/payments-api/src/vouchers/voucher-pin';
 import { expectApiError } from '../support/api-expectations';
 import { bankDeposit, createPayment, newVoucherPin as newPin, openVoucherPage } from '../support/pay-screen-client';
 import { PaymentsApiHarness, paymentBody, type TestMerchant } from '../support/payments-api.harness';
+
+/** How the API stores a PIN in this run (the development SECRETS_KEY: tests set none). */
+const storedHashOf = (pin: string) =>
+  keyedPinHash(secretsKeyFrom({ NODE_ENV: 'test' }).key, pinDigest(pin.replace(/-/g, '')));
 
 describe('gift vouchers on the payment screen', () => {
   let api: PaymentsApiHarness;
@@ -95,8 +101,8 @@ describe('gift vouchers on the payment screen', () => {
     const statuses = await Promise.all(payments.map((payment) => status(payment.id)));
     expect(statuses.filter((s) => s === 'completed')).toHaveLength(1);
     const [voucher] = await api.sql<{ status: string; payment_id: string }>(
-      'SELECT status, payment_id FROM vouchers WHERE pin_hash = encode(sha256($1::bytea), $2)',
-      [pin.replace(/-/g, ''), 'hex'],
+      'SELECT status, payment_id FROM vouchers WHERE pin_hash = $1',
+      [storedHashOf(pin)],
     );
     expect(voucher.status).toBe('redeemed');
     expect(payments[statuses.indexOf('completed')].id).toBe(voucher.payment_id);
@@ -110,8 +116,8 @@ describe('gift vouchers on the payment screen', () => {
     await api.sql(`UPDATE payments SET expires_at = now() - interval '1 second' WHERE id = $1`, [payment.id]);
     await api.sql(`UPDATE payments SET status = 'expired' WHERE id = $1 AND status = 'pending'`, [payment.id]);
     const [released] = await api.sql<{ status: string; payment_id: string | null }>(
-      'SELECT status, payment_id FROM vouchers WHERE pin_hash = encode(sha256($1::bytea), $2)',
-      [pin.replace(/-/g, ''), 'hex'],
+      'SELECT status, payment_id FROM vouchers WHERE pin_hash = $1',
+      [storedHashOf(pin)],
     );
     expect(released).toEqual({ status: 'available', payment_id: null });
     const next = await livePayment(10_000);
@@ -188,8 +194,8 @@ describe('gift vouchers on the payment screen', () => {
       expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
       // Each PIN is held once, by one of the two payments.
       const held = await api.sql<{ status: string; payment_id: string }>(
-        `SELECT status, payment_id FROM vouchers WHERE pin_hash IN (encode(sha256($1::bytea), 'hex'), encode(sha256($2::bytea), 'hex'))`,
-        [x.replace(/-/g, ''), y.replace(/-/g, '')],
+        `SELECT status, payment_id FROM vouchers WHERE pin_hash IN ($1, $2)`,
+        [storedHashOf(x), storedHashOf(y)],
       );
       expect(held).toHaveLength(2);
       for (const voucher of held) {
@@ -260,7 +266,10 @@ describe('the voucher registry: POST /admin/v1/vouchers', () => {
       [first.body.data.vouchers[0].id],
     );
     expect(rows[0].face_value).toBe('10000');
-    expect(rows[0].pin_hash).toMatch(/^[0-9a-f]{64}$/);
+    // Keyed under SECRETS_KEY: not the PIN's plain SHA-256, which a dump would let anyone try PINs against.
+    const digits = pin.replace(/-/g, '');
+    expect(rows[0].pin_hash).toBe(storedHashOf(pin));
+    expect(rows[0].pin_hash).not.toBe(createHash('sha256').update(digits).digest('hex'));
   });
 
   it.each([

@@ -136,6 +136,7 @@ describe('webhook delivery resilience', () => {
         env: {
           PATH: process.env.PATH,
           NODE_ENV: 'production',
+          SECRETS_KEY: Buffer.alloc(32, 9).toString('base64'),
           DATABASE_URL: `postgres://payhook:s3cret@127.0.0.1:${databasePort}/payhook`,
           AMQP_URL: `amqp://guest:guest@127.0.0.1:${brokerPort}`,
           DISPATCHER_PORT: String(await freePort()),

@@ -1,6 +1,7 @@
 import { Expose } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, Matches, Max, Min, ValidateBy } from 'class-validator';
 import { parseDuration } from './duration';
+import { decodeSecretsKey, secretsKeyFrom } from './secrets-key';
 import { ToBoolean, ToInteger } from './env-transforms';
 
 /** Variables both apps read (DESIGN.md §2). */
@@ -63,5 +64,43 @@ export class CommonEnv {
   /** Unset means true outside production, where merchants test against local servers. */
   get allowPrivateWebhookUrls(): boolean {
     return this.WEBHOOK_ALLOW_PRIVATE_URLS ?? this.NODE_ENV !== 'production';
+  }
+
+  /**
+   * 32 random bytes in base64: keys the voucher PIN hash (and encrypts secrets at rest). Required in
+   * production; elsewhere a fixed development key is used, and the start says so.
+   */
+  @Expose()
+  @ValidateBy({
+    name: 'isSecretsKey',
+    validator: {
+      validate: (value: unknown, args) =>
+        value === undefined
+          ? (args?.object as { NODE_ENV?: string }).NODE_ENV !== 'production'
+          : typeof value === 'string' && decodeSecretsKey(value) !== null,
+      defaultMessage: () =>
+        'must be 32 random bytes in base64 (openssl rand -base64 32), and is required when NODE_ENV=production',
+    },
+  })
+  SECRETS_KEY?: string;
+
+  /** The key before the last rotation, still read while rows move to SECRETS_KEY. */
+  @Expose()
+  @IsOptional()
+  @ValidateBy({
+    name: 'isPreviousSecretsKey',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && decodeSecretsKey(value) !== null,
+      defaultMessage: () => 'must be 32 random bytes in base64, like SECRETS_KEY',
+    },
+  })
+  SECRETS_KEY_PREVIOUS?: string;
+
+  get secretsKey(): { key: Buffer; development: boolean } {
+    return secretsKeyFrom(this);
+  }
+
+  get previousSecretsKey(): Buffer | null {
+    return this.SECRETS_KEY_PREVIOUS ? decodeSecretsKey(this.SECRETS_KEY_PREVIOUS) : null;
   }
 }

@@ -3,3 +3,4 @@ export * from './duration';
 export * from './env-transforms';
 export * from './load-env';
 export * from './reachability';
+export * from './secrets-key';

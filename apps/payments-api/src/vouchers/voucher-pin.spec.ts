@@ -1,4 +1,4 @@
-import { hashPin, normalizePin, splitPins } from './voucher-pin';
+import { keyedPinHash, normalizePin, pinDigest, splitPins } from './voucher-pin';
 
 describe('voucher PINs', () => {
   it('normalize to 12 to 20 digits, ignoring dashes and spaces', () => {
@@ -9,11 +9,15 @@ describe('voucher PINs', () => {
     expect(normalizePin('1234-5678-9012-345x')).toBeNull();
   });
 
-  it('are hashed, never kept as typed', () => {
-    const hash = hashPin('1234567890123456');
+  it('are stored keyed: the same under one key, different under another, never the plain digest', () => {
+    const [key, other] = [Buffer.alloc(32, 1), Buffer.alloc(32, 2)];
+    const digest = pinDigest('1234567890123456');
+    const hash = keyedPinHash(key, digest);
     expect(hash).toMatch(/^[0-9a-f]{64}$/);
     expect(hash).not.toContain('1234567890123456');
-    expect(hashPin('1234567890123456')).toBe(hash);
+    expect(keyedPinHash(key, pinDigest('1234567890123456'))).toBe(hash);
+    expect(keyedPinHash(other, digest)).not.toBe(hash);
+    expect(hash).not.toBe(digest);
   });
 
   it('are split by lines, commas or semicolons, each once', () => {

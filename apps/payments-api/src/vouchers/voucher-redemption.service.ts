@@ -4,7 +4,7 @@ import { PaymentTransitionsService } from '../payments/payment-transitions.servi
 import { PaymentsRepository } from '../payments/payments.repository';
 import { ReviewCasesRepository } from '../reviews/review-cases.repository';
 import { VOUCHER_ISSUER, type VoucherIssuer } from './voucher-issuer';
-import { hashPin, normalizePin, splitPins } from './voucher-pin';
+import { normalizePin, pinDigest, splitPins } from './voucher-pin';
 import { PIN_FAILURE_WINDOW_MINUTES, VouchersRepository } from './vouchers.repository';
 
 /** At most this many PINs in one submission, and wrong PINs per payment / per client within the window. */
@@ -58,12 +58,12 @@ export class VoucherRedemptionService {
         result: 'invalid',
         faceValue: null,
       }));
-      // Held in hash order, whatever the order typed: two payments given overlapping PINs lock them in the
+      // Held in digest order, whatever the order typed: two payments given overlapping PINs lock them in the
       // same order and cannot deadlock.
       const valid = pins
         .map((text, index) => ({ index, pin: normalizePin(text) }))
         .filter((entry): entry is { index: number; pin: string } => entry.pin !== null)
-        .sort((a, b) => (hashPin(a.pin) < hashPin(b.pin) ? -1 : 1));
+        .sort((a, b) => (pinDigest(a.pin) < pinDigest(b.pin) ? -1 : 1));
       for (const { index, pin } of valid) {
         const hold = await this.issuer.hold(sql, pin, payment);
         outcomes[index] =

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { PaymentsModule } from '../payments/payments.module';
+import { PinHashes } from './pin-hashes';
 import { RegistryVoucherIssuer } from './registry-voucher-issuer';
 import { VOUCHER_ISSUER } from './voucher-issuer';
 import { VoucherPinFailuresPurger } from './voucher-pin-failures.purger';
@@ -13,6 +14,7 @@ import { VouchersRepository } from './vouchers.repository';
   imports: [PaymentsModule],
   controllers: [VouchersAdminController, VoucherTestHelpersController],
   providers: [
+    PinHashes,
     VouchersRepository,
     VoucherRedemptionService,
     VoucherPinFailuresPurger,

@@ -4,7 +4,7 @@ import { newId } from '@payhook/contracts';
 import { sqlRows, type Sql } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 import type { VoucherKind } from './voucher-issuer';
-import { hashPin } from './voucher-pin';
+import { PinHashes } from './pin-hashes';
 
 export interface NewVoucher {
   pin: string;
@@ -47,7 +47,10 @@ export const PIN_FAILURE_WINDOW_MINUTES = 15;
 
 @Injectable()
 export class VouchersRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly pinHashes: PinHashes,
+  ) {}
 
   /** Value of the vouchers held for (or redeemed by) a payment. */
   static async heldValue(sql: Sql, paymentId: string): Promise<number> {
@@ -68,7 +71,7 @@ export class VouchersRepository {
     if (vouchers.length === 0) return { loaded: [], skipped: 0 };
     // In hash order, so two overlapping loads take the unique index's locks in the same order.
     const hashed = vouchers
-      .map((voucher) => ({ ...voucher, pinHash: hashPin(voucher.pin) }))
+      .map((voucher) => ({ ...voucher, pinHash: this.pinHashes.current(voucher.pin) }))
       .sort((a, b) => (a.pinHash < b.pinHash ? -1 : 1));
     const rows = await sqlRows<VoucherRow>(
       this.db,

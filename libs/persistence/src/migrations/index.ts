@@ -6,6 +6,7 @@ import { LiveMoney1764100000000 } from './1764100000000-live-money';
 import { EndpointHealth1764200000000 } from './1764200000000-endpoint-health';
 import { ListIndexes1764300000000 } from './1764300000000-list-indexes';
 import { AuthFailures1764400000000 } from './1764400000000-auth-failures';
+import { KeyedPinHashes1764500000000 } from './1764500000000-keyed-pin-hashes';
 
 /** Listed explicitly: bundled builds cannot glob, and the order is the history. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   EndpointHealth1764200000000,
   ListIndexes1764300000000,
   AuthFailures1764400000000,
+  KeyedPinHashes1764500000000,
 ];
