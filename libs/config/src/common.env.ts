@@ -67,7 +67,7 @@ export class CommonEnv {
   }
 
   /**
-   * 32 random bytes in base64: keys the voucher PIN hash (and encrypts secrets at rest). Required in
+   * 32 random bytes in base64: keys the stored voucher PIN hashes (DESIGN.md §2). Required in
    * production; elsewhere a fixed development key is used, and the start says so.
    */
   @Expose()

@@ -13,7 +13,7 @@ export function decodeSecretsKey(text: string): Buffer | null {
 }
 
 /**
- * SECRETS_KEY (DESIGN.md §2): keys the voucher PIN hash and encrypts secrets at rest. Read the same
+ * SECRETS_KEY (DESIGN.md §2): keys the stored voucher PIN hashes. Read the same
  * way by the apps (validated config) and by migrations (the raw environment).
  */
 export function secretsKeyFrom(env: { SECRETS_KEY?: string; NODE_ENV?: string }): {
