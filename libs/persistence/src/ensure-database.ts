@@ -7,6 +7,8 @@ const DUPLICATE_DATABASE = '42P04';
 export async function ensureDatabase(url: string): Promise<void> {
   const name = databaseName(url);
   const admin = new Client({ connectionString: withDatabase(url, 'postgres') });
+  // A connection lost meanwhile fails the running query; unheard, its 'error' event would end the process.
+  admin.on('error', () => undefined);
   await admin.connect();
   try {
     const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);

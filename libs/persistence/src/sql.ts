@@ -29,6 +29,11 @@ export async function inTransaction<R>(db: DataSource, work: (sql: Sql) => Promi
   const client: PoolClient = await poolOf(db).connect();
   const sql: Sql = async <T>(text: string, params: unknown[] = []) => (await client.query(text, params)).rows as T[];
   let broken: Error | undefined;
+  // A checked-out client has no pool listener: a connection lost mid-transaction (a database
+  // restart) would be an unhandled 'error' event and end the process. The running query fails with
+  // the same error, so the transaction rolls back; the client is destroyed on release.
+  const onError = (error: Error) => (broken = error);
+  client.on('error', onError);
   try {
     await client.query('BEGIN');
     const result = await work(sql);
@@ -41,6 +46,7 @@ export async function inTransaction<R>(db: DataSource, work: (sql: Sql) => Promi
     });
     throw error;
   } finally {
+    client.removeListener('error', onError);
     client.release(broken);
   }
 }

@@ -104,6 +104,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     const client = new Client({ connectionString: this.env.DATABASE_URL, application_name: 'payhook-outbox-listener' });
     const retry = () => {
       client.removeAllListeners();
+      // A dead connection may still report errors while it ends; unheard, one would end the process.
+      client.on('error', () => undefined);
       void client.end().catch(() => undefined);
       if (!this.stopped) setTimeout(() => void this.listen(), POLL_INTERVAL_MS).unref();
     };

@@ -1,0 +1,37 @@
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { testDatabaseUrl } from '../../../test/support/test-env';
+import { dataSourceOptions } from './data-source';
+import { inTransaction } from './sql';
+
+/** A database restart in the middle of a transaction must fail the transaction, not the process. */
+describe('inTransaction when the connection is lost mid-transaction', () => {
+  let db: DataSource;
+  let admin: Client;
+
+  beforeAll(async () => {
+    db = await new DataSource(
+      dataSourceOptions({ url: testDatabaseUrl(), entities: [], applicationName: 'payhook-sql-spec' }),
+    ).initialize();
+    admin = new Client({ connectionString: testDatabaseUrl() });
+    await admin.connect();
+  });
+  afterAll(async () => {
+    await admin.end();
+    await db.destroy();
+  });
+
+  // Without an error listener on the checked-out client, the lost connection is an unhandled
+  // 'error' event: jest fails this suite on it (as it would end the API process).
+  it('rejects with the lost connection, and the pool goes on serving', async () => {
+    const transaction = inTransaction(db, async (sql) => {
+      const [{ pid }] = await sql<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      // The backend goes away while the client is checked out and idle in the transaction.
+      await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return sql('SELECT 1');
+    });
+    await expect(transaction).rejects.toThrow(/terminat|not queryable/i);
+    await expect(inTransaction(db, (sql) => sql<{ one: number }>('SELECT 1 AS one'))).resolves.toEqual([{ one: 1 }]);
+  });
+});
