@@ -85,8 +85,19 @@ async function oneKeyManyCreates(client, key) {
   return { created: created.length, distinctIds: ids.size, unexpected: others };
 }
 
+/** Long enough for every planned restart and outage; a crashed API fails the run instead of hanging it. */
+const GIVE_UP_AFTER_MS = 60_000;
+
+function giveUpAfter(what) {
+  const since = Date.now();
+  return () => {
+    if (Date.now() - since > GIVE_UP_AFTER_MS) throw new Error(`${what}: no success for ${GIVE_UP_AFTER_MS / 1000} s`);
+  };
+}
+
 /** Creates a payment, with the same Idempotency-Key until the API answers 201 (503 during an outage). */
 async function create(client, auth, orderId) {
+  const stillWaiting = giveUpAfter(`creating ${orderId}`);
   for (;;) {
     try {
       const { status, body } = await client.call(
@@ -102,6 +113,7 @@ async function create(client, auth, orderId) {
       if (error.message?.startsWith('create answered')) throw error;
       // the API is down for its restart
     }
+    stillWaiting();
     await sleep(200);
   }
 }
@@ -135,6 +147,7 @@ async function flow(client, key, label, injectFaults) {
 
 /** POST until the API answers; a 409 means the completion already happened before a crash. */
 async function complete(client, key, paymentId) {
+  const stillWaiting = giveUpAfter(`completing ${paymentId}`);
   for (;;) {
     try {
       const { status } = await client.call('POST', `/v1/test-helpers/payments/${paymentId}/complete`, undefined, {
@@ -145,6 +158,7 @@ async function complete(client, key, paymentId) {
     } catch {
       // the API is down for its restart
     }
+    stillWaiting();
     await sleep(200);
   }
 }
