@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { PeriodicTask } from '../scheduling/periodic-task';
+import { inBatches, PeriodicTask } from '../scheduling/periodic-task';
 import { AuthFailuresRepository } from './auth-failures.repository';
+
+const BATCH_SIZE = 1_000;
 
 /** Drops failed-authentication rows older than any window, so the table holds minutes, not history. */
 @Injectable()
@@ -12,8 +14,6 @@ export class AuthFailuresPurger extends PeriodicTask {
   }
 
   protected async tick(): Promise<void> {
-    while ((await this.failures.purgeOld()) === 1_000) {
-      // a full batch: more may be waiting
-    }
+    await inBatches(BATCH_SIZE, (size) => this.failures.purgeOld(size));
   }
 }

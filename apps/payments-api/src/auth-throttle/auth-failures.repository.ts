@@ -42,15 +42,15 @@ export class AuthFailuresRepository implements AuthFailureThrottle {
     await sqlRows(this.db, `DELETE FROM auth_failures WHERE id = $1`, [attempt.id]);
   }
 
-  /** Up to 1,000 rows past any window, oldest first; returns how many went. */
-  async purgeOld(): Promise<number> {
+  /** Up to `batchSize` rows past any window, oldest first; returns how many went. */
+  async purgeOld(batchSize: number): Promise<number> {
     const rows = await sqlRows(
       this.db,
       `DELETE FROM auth_failures WHERE id = ANY (ARRAY(
          SELECT id FROM auth_failures WHERE failed_at < now() - make_interval(mins => $1)
-         ORDER BY failed_at LIMIT 1000))
+         ORDER BY failed_at LIMIT $2))
        RETURNING 1`,
-      [2 * AUTH_FAILURE_WINDOW_MINUTES],
+      [2 * AUTH_FAILURE_WINDOW_MINUTES, batchSize],
     );
     return rows.length;
   }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PaymentsApiEnv } from '../config/payments-api.env';
-import { PeriodicTask } from '../scheduling/periodic-task';
+import { inBatches, PeriodicTask } from '../scheduling/periodic-task';
 import { EventsRepository } from './events.repository';
 
 const BATCH_SIZE = 1_000;
@@ -21,8 +21,6 @@ export class WebhookAttemptsPurger extends PeriodicTask {
   }
 
   protected async tick(): Promise<void> {
-    while ((await this.events.purgeAttempts(this.env.attemptRetentionMs, BATCH_SIZE)) === BATCH_SIZE) {
-      // a full batch: more may be waiting
-    }
+    await inBatches(BATCH_SIZE, (size) => this.events.purgeAttempts(this.env.attemptRetentionMs, size));
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PeriodicTask } from '../scheduling/periodic-task';
+import { inBatches, PeriodicTask } from '../scheduling/periodic-task';
 import { IdempotencyKeysRepository } from './idempotency-keys.repository';
 
 const BATCH_SIZE = 1_000;
@@ -14,8 +14,6 @@ export class IdempotencyKeyPurger extends PeriodicTask {
   }
 
   protected async tick(): Promise<void> {
-    while ((await this.keys.purgeExpired(BATCH_SIZE)) === BATCH_SIZE) {
-      // a full batch: more may be waiting
-    }
+    await inBatches(BATCH_SIZE, (size) => this.keys.purgeExpired(size));
   }
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PaymentsApiEnv } from '../config/payments-api.env';
-import { PeriodicTask } from '../scheduling/periodic-task';
+import { inBatches, PeriodicTask } from '../scheduling/periodic-task';
 import { OutboxRepository } from './outbox.repository';
 
 const BATCH_SIZE = 1_000;
@@ -18,8 +18,6 @@ export class OutboxPurger extends PeriodicTask {
   }
 
   protected async tick(): Promise<void> {
-    while ((await this.outbox.purgePublished(this.env.outboxRetentionMs, BATCH_SIZE)) === BATCH_SIZE) {
-      // a full batch: more may be waiting
-    }
+    await inBatches(BATCH_SIZE, (size) => this.outbox.purgePublished(this.env.outboxRetentionMs, size));
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PeriodicTask } from '../scheduling/periodic-task';
+import { inBatches, PeriodicTask } from '../scheduling/periodic-task';
 import { PaymentsRepository } from './payments.repository';
 
 const BATCH_SIZE = 500;
@@ -17,8 +17,6 @@ export class PaymentExpirySweeper extends PeriodicTask {
   }
 
   protected async tick(): Promise<void> {
-    while ((await this.payments.expireOverdue(BATCH_SIZE)) === BATCH_SIZE) {
-      // a full batch: more may be waiting
-    }
+    await inBatches(BATCH_SIZE, (size) => this.payments.expireOverdue(size));
   }
 }

@@ -30,3 +30,16 @@ export abstract class PeriodicTask implements OnApplicationBootstrap, OnApplicat
     return this.running;
   }
 }
+
+/**
+ * Runs `batch(size)` until it handles fewer than `size` rows: background work in short statements
+ * that never hold locks for long, however much has piled up. Returns how many rows it handled.
+ */
+export async function inBatches(size: number, batch: (size: number) => Promise<number>): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const handled = await batch(size);
+    total += handled;
+    if (handled < size) return total;
+  }
+}
