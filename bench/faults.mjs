@@ -259,7 +259,18 @@ async function main() {
   log('passed: nothing lost');
 }
 
-main().catch((error) => {
-  console.error(error);
+let finished = false;
+// A run that stops waiting with nothing left to do (a child that died before it said it was ready)
+// must not pass: Node would exit 0 on an empty event loop.
+process.on('beforeExit', () => {
+  if (finished) return;
+  console.error('[faults] FAILED: the run ended before it finished (a process it waited for is gone)');
   process.exit(1);
 });
+main().then(
+  () => (finished = true),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -99,7 +99,13 @@ export function peakRssMiB(pid) {
 /** `mode`: 'ok' answers 200; 'fail' answers 500 at once; 'hang' accepts and never answers. */
 export async function startReceiver(port, mode = 'ok') {
   const child = fork(join(import.meta.dirname, 'receiver.mjs'), { env: { PORT: String(port), RECEIVER_MODE: mode } });
-  await new Promise((resolve) => child.once('message', resolve));
+  await new Promise((resolve, reject) => {
+    child.once('message', resolve);
+    // Its port taken, say: the receiver exits before it is ready, and the run must fail, not wait.
+    child.once('exit', (code) =>
+      reject(new Error(`the receiver on port ${port} exited (${code}) before it was ready`)),
+    );
+  });
   const base = `http://127.0.0.1:${port}`;
   return {
     child,
