@@ -1,19 +1,45 @@
 #!/usr/bin/env node
 // Builds what is missing or stale, then runs the apps: both by default, or the one named.
-//   npm start                      both apps in one terminal (for a newcomer)
+//   npm start                      both apps against PostgreSQL and RabbitMQ, or local mode (below)
 //   npm run start:api              payments-api only
 //   npm run start:dispatcher       webhook-dispatcher only (scale it by starting more)
+// Local mode (DESIGN.md §8, ADR 0009): `npm start` on a machine with Node alone runs both apps in
+// one process on an embedded Postgres (apps/local), when NODE_ENV is not production, neither
+// DATABASE_URL nor AMQP_URL is set and nothing answers at their defaults, or when PAYHOOK_EMBEDDED=1.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
 const APPS = ['payments-api', 'webhook-dispatcher'];
-const selected = process.argv[2] ? [process.argv[2]] : APPS;
-if (selected.some((app) => !APPS.includes(app))) {
+if (process.argv[2] && !APPS.includes(process.argv[2])) {
   console.error(`Unknown app "${process.argv[2]}": use one of ${APPS.join(', ')}`);
   process.exit(2);
 }
+
+/** Whether something accepts a TCP connection at 127.0.0.1:port within a second. */
+function answers(port) {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    const done = (answered) => {
+      socket.destroy();
+      resolve(answered);
+    };
+    socket.setTimeout(1_000, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+async function localMode() {
+  if (process.env.PAYHOOK_EMBEDDED === '1') return true;
+  if (process.env.NODE_ENV === 'production' || process.env.DATABASE_URL || process.env.AMQP_URL) return false;
+  const [postgres, rabbitmq] = await Promise.all([answers(5432), answers(5672)]);
+  return !postgres && !rabbitmq;
+}
+
+const selected = process.argv[2] ? [process.argv[2]] : (await localMode()) ? ['local'] : APPS;
 
 const entryOf = (app) => join(root, 'dist/apps', app, 'apps', app, 'src/main.js');
 
@@ -30,10 +56,14 @@ function newestSource(dirs) {
   return newest;
 }
 
+/** Local mode compiles both apps into its own build. */
+const sourcesOf = (app) => (app === 'local' ? APPS.map((one) => join(root, 'apps', one)) : []);
+
 for (const app of selected) {
   const entry = entryOf(app);
   const stale =
-    !existsSync(entry) || statSync(entry).mtimeMs < newestSource([join(root, 'apps', app), join(root, 'libs')]);
+    !existsSync(entry) ||
+    statSync(entry).mtimeMs < newestSource([join(root, 'apps', app), join(root, 'libs'), ...sourcesOf(app)]);
   if (stale) {
     console.log(`building ${app}…`);
     const build = spawnSync('npx', ['nest', 'build', app], { cwd: root, stdio: 'inherit' });

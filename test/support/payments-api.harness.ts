@@ -6,7 +6,7 @@ import { Client } from 'pg';
 import request from 'supertest';
 import { createPaymentsApi } from '../../apps/payments-api/src/app.setup';
 import { PaymentsApiEnv } from '../../apps/payments-api/src/config/payments-api.env';
-import { testAmqpNamespace, testAmqpUrl, testDatabaseUrl } from './test-env';
+import { testAmqpNamespace, testAmqpUrl, testDatabaseUrl, testWebhookQueue } from './test-env';
 
 export const ADMIN_TOKEN = 'test-admin-token';
 
@@ -26,6 +26,8 @@ export class PaymentsApiHarness {
       DATABASE_URL: testDatabaseUrl(),
       AMQP_URL: testAmqpUrl(),
       AMQP_NAMESPACE: testAmqpNamespace(),
+    WEBHOOK_QUEUE: testWebhookQueue(),
+      WEBHOOK_QUEUE: testWebhookQueue(),
       ADMIN_TOKEN,
       PAY_URL: 'http://pay.test',
       NODE_ENV: 'test',

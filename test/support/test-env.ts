@@ -20,3 +20,9 @@ function required(key: string): string {
 export const testDatabaseUrl = () => required(TEST_ENV_KEYS.databaseUrl);
 export const testAmqpUrl = () => required(TEST_ENV_KEYS.amqpUrl);
 export const testAmqpNamespace = () => required(TEST_ENV_KEYS.amqpNamespace);
+
+/**
+ * The webhook queue the apps of this run use: RabbitMQ, or the Postgres queue of local mode when
+ * PAYHOOK_TEST_WEBHOOK_QUEUE=postgres (`npm run test:postgres-queue` runs the webhook specs so).
+ */
+export const testWebhookQueue = () => (process.env.PAYHOOK_TEST_WEBHOOK_QUEUE === 'postgres' ? 'postgres' : 'rabbitmq');

@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { loadEnv } from '@payhook/config';
 import { createWebhookDispatcher } from '../../apps/webhook-dispatcher/src/app.setup';
 import { WebhookDispatcherEnv } from '../../apps/webhook-dispatcher/src/config/webhook-dispatcher.env';
-import { testAmqpNamespace, testAmqpUrl, testDatabaseUrl } from './test-env';
+import { testAmqpNamespace, testAmqpUrl, testDatabaseUrl, testWebhookQueue } from './test-env';
 
 /** A webhook-dispatcher booted as main.ts boots it, on this run's database and vhost. */
 export async function startDispatcher(overrides: Record<string, string> = {}): Promise<INestApplication> {
@@ -10,6 +10,7 @@ export async function startDispatcher(overrides: Record<string, string> = {}): P
     DATABASE_URL: testDatabaseUrl(),
     AMQP_URL: testAmqpUrl(),
     AMQP_NAMESPACE: testAmqpNamespace(),
+    WEBHOOK_QUEUE: testWebhookQueue(),
     NODE_ENV: 'test',
     WEBHOOK_RETRY_SCHEDULE: '200ms,400ms',
     WEBHOOK_TIMEOUT_MS: '2000',

@@ -12,7 +12,8 @@ import { PaymentsApiModule } from './payments-api.module';
 /** Builds the API for a validated configuration; main.ts and the tests both use it. */
 export async function createPaymentsApi(
   env: PaymentsApiEnv,
-  options: { logger?: LogLevel[] | LoggerService } = {},
+  /** `shutdownHooks: false` when the caller closes the app itself (local mode runs two apps in one process). */
+  options: { logger?: LogLevel[] | LoggerService; shutdownHooks?: boolean } = {},
 ): Promise<INestApplication> {
   const app = await NestFactory.create<NestExpressApplication>(PaymentsApiModule.forRoot(env), {
     bodyParser: false,
@@ -23,7 +24,9 @@ export async function createPaymentsApi(
   });
   // Client addresses (voucher PIN throttling) come from X-Forwarded-For only through proxies the operator trusts.
   if (env.TRUST_PROXY) app.set('trust proxy', env.trustProxy);
-  return setupApp(app);
+  setupApp(app);
+  if (options.shutdownHooks !== false) app.enableShutdownHooks();
+  return app;
 }
 
 /** Everything between Nest and the network. */
@@ -35,6 +38,5 @@ export function setupApp(app: NestExpressApplication): NestExpressApplication {
   app.useGlobalFilters(new ApiExceptionFilter());
   app.useGlobalInterceptors(new BodyErrorInterceptor());
   app.useGlobalPipes(new RequestValidationPipe());
-  app.enableShutdownHooks();
   return app;
 }

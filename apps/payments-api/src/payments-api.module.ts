@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ADMIN_TOKEN, RATE_LIMIT_PER_SECOND } from '@payhook/auth';
-import { AmqpModule } from '@payhook/messaging';
+import { WebhookQueueModule } from '@payhook/messaging';
 import { typeOrmRootModule } from '@payhook/persistence';
 import { AdminModule } from './admin/admin.module';
 import { AuthThrottleModule } from './auth-throttle/auth-throttle.module';
@@ -36,7 +36,7 @@ export class PaymentsApiModule {
           applicationName: 'payhook-payments-api',
           poolSize: 20,
         }),
-        AmqpModule.forRoot({ url: env.AMQP_URL, connectionName: 'payhook-payments-api' }),
+        WebhookQueueModule.forRoot(env, 'payhook-payments-api'),
         MerchantsModule,
         PaymentsModule,
         AuthThrottleModule,

@@ -1,8 +1,7 @@
 import type { LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { AMQP_CONNECTION, WebhookQueueServer, webhookTopology } from '@payhook/messaging';
-import type { AmqpConnectionManager } from 'amqp-connection-manager';
+import { WebhookQueue } from '@payhook/messaging';
 import type { WebhookDispatcherEnv } from './config/webhook-dispatcher.env';
 import { DeliveryMetrics } from './deliveries/delivery.metrics';
 import { WebhookDispatcherModule } from './webhook-dispatcher.module';
@@ -15,7 +14,8 @@ const DRAIN_GRACE_MS = 5_000;
 /** Builds the dispatcher for a validated configuration; main.ts and the tests both use it. */
 export async function createWebhookDispatcher(
   env: WebhookDispatcherEnv,
-  options: { logger?: LogLevel[] } = {},
+  /** `shutdownHooks: false` when the caller closes the app itself (local mode runs two apps in one process). */
+  options: { logger?: LogLevel[]; shutdownHooks?: boolean } = {},
 ): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(WebhookDispatcherModule.forRoot(env), {
     bufferLogs: true,
@@ -24,15 +24,12 @@ export async function createWebhookDispatcher(
     ...(options.logger ? { logger: options.logger } : {}),
   });
   app.disable('x-powered-by');
-  app.enableShutdownHooks();
-  // The delivery queue is a Nest transport (ADR 0008): @EventPattern handlers next to the health port.
+  if (options.shutdownHooks !== false) app.enableShutdownHooks();
+  // The delivery queue is a Nest transport (ADR 0008, 0009): @EventPattern handlers next to the health port.
   const metrics = app.get(DeliveryMetrics);
   app.connectMicroservice(
     {
-      strategy: new WebhookQueueServer({
-        connection: app.get<AmqpConnectionManager>(AMQP_CONNECTION),
-        topology: webhookTopology(env.AMQP_NAMESPACE, env.AMQP_QUEUE_TYPE),
-        namespace: env.AMQP_NAMESPACE,
+      strategy: app.get(WebhookQueue).server({
         retryScheduleMs: env.retryScheduleMs,
         prefetch: PREFETCH,
         drainTimeoutMs: env.WEBHOOK_TIMEOUT_MS + DRAIN_GRACE_MS,

@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { AmqpModule } from '@payhook/messaging';
+import { WebhookQueueModule } from '@payhook/messaging';
 import { typeOrmRootModule } from '@payhook/persistence';
 import { WebhookDispatcherEnv } from './config/webhook-dispatcher.env';
 import { DeliveriesModule } from './deliveries/deliveries.module';
@@ -17,7 +17,7 @@ export class WebhookDispatcherModule {
           entities: [],
           applicationName: 'payhook-webhook-dispatcher',
         }),
-        AmqpModule.forRoot({ url: env.AMQP_URL, connectionName: 'payhook-webhook-dispatcher' }),
+        WebhookQueueModule.forRoot(env, 'payhook-webhook-dispatcher'),
         DeliveriesModule,
         HealthModule,
       ],

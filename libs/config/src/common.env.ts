@@ -28,6 +28,14 @@ export class CommonEnv {
   @IsIn(['classic', 'quorum'], { message: 'must be classic or quorum' })
   AMQP_QUEUE_TYPE: 'classic' | 'quorum' = 'classic';
 
+  /**
+   * What carries webhook delivery requests from the API to the dispatcher: RabbitMQ, or a queue
+   * table on the same Postgres (local mode sets it; ADR 0009). Both apps must agree.
+   */
+  @Expose()
+  @IsIn(['rabbitmq', 'postgres'], { message: 'must be rabbitmq or postgres' })
+  WEBHOOK_QUEUE: 'rabbitmq' | 'postgres' = 'rabbitmq';
+
   @Expose()
   @IsIn(['development', 'production', 'test'], { message: 'must be development, production or test' })
   NODE_ENV = 'development';

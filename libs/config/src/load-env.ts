@@ -33,9 +33,12 @@ function describe(error: ValidationError): string {
 }
 
 /** For main.ts: invalid configuration ends the process with its one line, before Nest boots. */
-export function loadEnvOrExit<T extends object>(EnvClass: new () => T): Readonly<T> {
+export function loadEnvOrExit<T extends object>(
+  EnvClass: new () => T,
+  env: Record<string, string | undefined> = process.env,
+): Readonly<T> {
   try {
-    return loadEnv(EnvClass);
+    return loadEnv(EnvClass, env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(error.message);

@@ -3,6 +3,14 @@ import type { ConfirmChannel } from 'amqplib';
 import type { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
 import { declareWebhookTopology, type WebhookTopology } from './webhook-topology';
 
+/** A client of the webhook queue: it emits events; request-response is not part of either transport. */
+export abstract class EventsOnlyClient extends ClientProxy {
+  protected publish(_packet: ReadPacket, callback: (packet: WritePacket) => void): () => void {
+    callback({ err: new Error('the webhook queue carries events only'), isDisposed: true });
+    return () => undefined;
+  }
+}
+
 /** One message for the webhook exchange: its body as stored (the outbox's fixed text) and its identity. */
 export interface WebhookQueueMessage {
   body: string;
@@ -14,9 +22,9 @@ export interface WebhookQueueMessage {
  * The publishing side of the webhook transport (ADR 0008): `emit(routingKey, message)` completes only
  * when the broker has confirmed the message, so the outbox marks a row published only then. The
  * topology is declared on every (re)connect before anything is published: a message to an exchange
- * without its queue would be dropped. Request-response is not part of this transport.
+ * without its queue would be dropped.
  */
-export class WebhookQueueClient extends ClientProxy {
+export class WebhookQueueClient extends EventsOnlyClient {
   private channel?: ChannelWrapper;
 
   constructor(
@@ -25,8 +33,6 @@ export class WebhookQueueClient extends ClientProxy {
       topology: WebhookTopology;
       /** A publish not confirmed in time fails, and its row stays unpublished for the next pass. */
       confirmTimeoutMs: number;
-      /** Called whenever the channel is (re)connected and ready to publish. */
-      onReady?: () => void;
       onError?: (error: unknown) => void;
     },
   ) {
@@ -36,14 +42,16 @@ export class WebhookQueueClient extends ClientProxy {
   /** Opens the channel once; publishes wait in the channel until the broker is there. */
   connect(): Promise<void> {
     if (this.channel) return Promise.resolve();
-    const { connection, topology, confirmTimeoutMs, onReady, onError } = this.options;
+    const { connection, topology, confirmTimeoutMs, onError } = this.options;
     this.channel = connection.createChannel({
       name: 'webhook-queue-client',
       confirm: true,
       publishTimeout: confirmTimeoutMs,
       setup: (channel: ConfirmChannel) => declareWebhookTopology(channel, topology),
     });
-    if (onReady) this.channel.on('connect', onReady);
+    // `status` tells the publisher when it can go again (the relay wakes on 'connected').
+    this.channel.on('connect', () => this._status$.next('connected'));
+    this.channel.on('close', () => this._status$.next('disconnected'));
     // Setup failures are retried on the next reconnect; without a listener they would crash the process.
     this.channel.on('error', (error: unknown) => onError?.(error));
     return Promise.resolve();
@@ -68,10 +76,5 @@ export class WebhookQueueClient extends ClientProxy {
       messageId: message.messageId,
     });
     return undefined as T;
-  }
-
-  protected publish(_packet: ReadPacket, callback: (packet: WritePacket) => void): () => void {
-    callback({ err: new Error('the webhook queue carries events only'), isDisposed: true });
-    return () => undefined;
   }
 }

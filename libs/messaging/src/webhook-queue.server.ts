@@ -2,21 +2,8 @@ import { Logger, type LoggerService } from '@nestjs/common';
 import { BaseRpcContext, Server, type CustomTransportStrategy } from '@nestjs/microservices';
 import type { ConfirmChannel, ConsumeMessage, Options } from 'amqplib';
 import type { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
-import { isObservable, lastValueFrom } from 'rxjs';
-import { declareRetryQueues, declareWebhookTopology, type WebhookTopology } from './webhook-topology';
-
-/**
- * What a handler decides for the message it was given; the transport carries it out and only then
- * acknowledges. A handler that throws gets `back-off` (counted toward the dead-letter limit).
- */
-export type QueueDecision =
-  | { kind: 'ack' }
-  /** Publish `content` to `waitQueue` with a per-message expiration (confirmed), then ack. */
-  | { kind: 'retry'; content: unknown; waitQueue: string; expirationMs: number }
-  /** Poison: to the dead-letter queue for a person to look at. */
-  | { kind: 'dead-letter'; reason: string }
-  /** Nothing was recorded: try again after the defer queue's wait; `counts` toward MAX_BACKOFFS. */
-  | { kind: 'back-off'; reason: string; counts: boolean };
+import { decide, MAX_BACKOFFS, RunningHandlers, type QueueDecision, type QueueServerOptions } from './queue-handling';
+import { declareRetryQueues, declareWebhookTopology, retryWaitQueue, type WebhookTopology } from './webhook-topology';
 
 /** `@Ctx()` of a webhook queue handler: the raw message and how often it has backed off. */
 export class WebhookQueueContext extends BaseRpcContext<[ConsumeMessage]> {
@@ -25,21 +12,12 @@ export class WebhookQueueContext extends BaseRpcContext<[ConsumeMessage]> {
   }
 }
 
-export interface WebhookQueueServerOptions {
+export interface WebhookQueueServerOptions extends QueueServerOptions {
   connection: AmqpConnectionManager;
   topology: WebhookTopology;
   namespace: string;
   retryScheduleMs: number[];
-  /** Unacknowledged messages this instance holds; more instances share the queue as competing consumers. */
-  prefetch: number;
-  /** How long close() waits for running handlers before it closes the channel anyway. */
-  drainTimeoutMs: number;
-  /** Called for every message sent to the dead-letter queue (a metric). */
-  onDeadLetter?: (reason: string) => void;
 }
-
-/** A message that keeps backing off before anything could be recorded is poison after this many tries. */
-const MAX_BACKOFFS = 10;
 const BACKOFF_HEADER = 'x-payhook-backoffs';
 const CLOSE_TIMEOUT_MS = 5_000;
 
@@ -55,7 +33,7 @@ export class WebhookQueueServer extends Server implements CustomTransportStrateg
   protected override readonly logger: LoggerService = new Logger(WebhookQueueServer.name);
   private channel?: ChannelWrapper;
   private readonly consumerTags = new Map<ConfirmChannel, string>();
-  private readonly running = new Set<Promise<void>>();
+  private readonly running = new RunningHandlers(this.logger);
   private stopping = false;
 
   constructor(private readonly options: WebhookQueueServerOptions) {
@@ -77,7 +55,7 @@ export class WebhookQueueServer extends Server implements CustomTransportStrateg
           // null: the broker cancelled the consumer (queue deleted, failover). Closing the channel
           // makes amqp-connection-manager open a new one and run this setup again.
           if (raw === null) return void channel.close().catch(() => undefined);
-          this.track(this.handle(channel, raw));
+          this.running.track(this.handle(channel, raw));
         });
         this.consumerTags.set(channel, consumerTag);
         channel.once('close', () => this.consumerTags.delete(channel));
@@ -93,13 +71,12 @@ export class WebhookQueueServer extends Server implements CustomTransportStrateg
   /** Stops taking messages, lets running handlers finish and be acknowledged, then closes the channel. */
   async close(): Promise<void> {
     this.stopping = true;
-    // Every step is bounded: whatever is still unacknowledged when the connection closes goes back
-    // to the queue, so a stuck step may delay the exit but never loses a delivery.
-    await this.within(CLOSE_TIMEOUT_MS, 'cancel the consumers', () =>
+    // Whatever is still unacknowledged when the connection closes goes back to the queue.
+    await this.running.within(CLOSE_TIMEOUT_MS, 'cancel the consumers', () =>
       Promise.all([...this.consumerTags].map(([channel, tag]) => channel.cancel(tag).catch(() => undefined))),
     );
-    await this.within(this.options.drainTimeoutMs, 'finish the running handlers', () => Promise.all(this.running));
-    await this.within(CLOSE_TIMEOUT_MS, 'close the channel', () => this.channel?.close() ?? Promise.resolve());
+    await this.running.drain(this.options.drainTimeoutMs);
+    await this.running.within(CLOSE_TIMEOUT_MS, 'close the channel', () => this.channel?.close() ?? Promise.resolve());
   }
 
   on(): never {
@@ -110,13 +87,14 @@ export class WebhookQueueServer extends Server implements CustomTransportStrateg
     return this.channel as T;
   }
 
-  private track(work: Promise<void>): void {
-    this.running.add(work);
-    void work.finally(() => this.running.delete(work));
-  }
-
   private async handle(channel: ConfirmChannel, raw: ConsumeMessage): Promise<void> {
-    const decision = await this.decide(raw);
+    const pattern = raw.fields.routingKey;
+    const decision = await decide(
+      this.getHandlerByPattern(pattern),
+      pattern,
+      raw.content.toString('utf8'),
+      new WebhookQueueContext([raw]),
+    );
     try {
       await this.carryOut(channel, raw, decision);
     } catch (error) {
@@ -126,27 +104,17 @@ export class WebhookQueueServer extends Server implements CustomTransportStrateg
     }
   }
 
-  private async decide(raw: ConsumeMessage): Promise<QueueDecision> {
-    const handler = this.getHandlerByPattern(raw.fields.routingKey);
-    if (!handler) return { kind: 'dead-letter', reason: `no handler for ${raw.fields.routingKey}` };
-    try {
-      const result: unknown = await handler(raw.content.toString('utf8'), new WebhookQueueContext([raw]));
-      const decision = (isObservable(result) ? await lastValueFrom(result, { defaultValue: undefined }) : result) as
-        QueueDecision | undefined;
-      return decision ?? { kind: 'ack' };
-    } catch (error) {
-      return { kind: 'back-off', reason: describe(error), counts: true };
-    }
-  }
-
   private async carryOut(channel: ConfirmChannel, raw: ConsumeMessage, decision: QueueDecision): Promise<void> {
     switch (decision.kind) {
       case 'ack':
         return this.settle(() => channel.ack(raw));
       case 'retry':
-        await publishConfirmed(channel, decision.waitQueue, Buffer.from(JSON.stringify(decision.content)), {
-          expiration: String(decision.expirationMs),
-        });
+        await publishConfirmed(
+          channel,
+          retryWaitQueue(this.options.namespace, decision.scheduledDelayMs),
+          Buffer.from(JSON.stringify(decision.content)),
+          { expiration: String(decision.delayMs) },
+        );
         return this.settle(() => channel.ack(raw));
       case 'dead-letter':
         return this.deadLetter(channel, raw, decision.reason);
@@ -178,20 +146,6 @@ export class WebhookQueueServer extends Server implements CustomTransportStrateg
       // channel closed: the message is redelivered, which at-least-once allows
     }
   }
-
-  private async within(ms: number, step: string, work: () => Promise<unknown>): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)));
-    const outcome = await Promise.race([work().then(() => 'done' as const), late]);
-    clearTimeout(timer);
-    if (outcome === 'late') this.logger.warn(`shutdown: gave up waiting to ${step} after ${ms} ms`);
-  }
-}
-
-function describe(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  if (typeof error === 'object' && error !== null && 'message' in error) return String(error.message);
-  return String(error);
 }
 
 function publishConfirmed(

@@ -1,6 +1,7 @@
 export * from './data-source';
 export * from './database-url';
 export * from './ensure-database';
+export * from './notification-listener';
 export * from './pg-errors';
 export * from './sql';
 export * from './typeorm-root.module';

@@ -1,7 +1,6 @@
-import { Controller, Get, Inject, Res } from '@nestjs/common';
+import { Controller, Get, Res } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { AMQP_CONNECTION } from '@payhook/messaging';
-import type { AmqpConnectionManager } from 'amqp-connection-manager';
+import { WebhookQueue } from '@payhook/messaging';
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
 
@@ -9,7 +8,7 @@ import { DataSource } from 'typeorm';
 export class HealthController {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    @Inject(AMQP_CONNECTION) private readonly broker: AmqpConnectionManager,
+    private readonly queue: WebhookQueue,
   ) {}
 
   /** 200 while Postgres answers; 503 otherwise, so a load balancer takes the instance out. */
@@ -27,7 +26,7 @@ export class HealthController {
   @Get('ready')
   async ready(@Res({ passthrough: true }) response: Response) {
     const database = await this.databaseState();
-    const broker = this.broker.isConnected() ? ('up' as const) : ('down' as const);
+    const broker = (await this.queue.isUp()) ? ('up' as const) : ('down' as const);
     const ok = database === 'up' && broker === 'up';
     if (!ok) response.status(503);
     return { data: { status: ok ? 'ok' : 'degraded', database, broker } };

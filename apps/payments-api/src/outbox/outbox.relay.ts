@@ -1,27 +1,27 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { AMQP_CONNECTION, WebhookQueueClient, webhookTopology } from '@payhook/messaging';
-import type { AmqpConnectionManager } from 'amqp-connection-manager';
-import { Client } from 'pg';
-import { lastValueFrom } from 'rxjs';
+import type { ClientProxy } from '@nestjs/microservices';
+import { WebhookQueue } from '@payhook/messaging';
+import { NotificationListener } from '@payhook/persistence';
+import { lastValueFrom, type Subscription } from 'rxjs';
 import { PaymentsApiEnv } from '../config/payments-api.env';
 import { OutboxRepository, type OutboxRow } from './outbox.repository';
 
 const BATCH_SIZE = 200;
 /** Fallback when a notification is missed (listener reconnecting, notify lost). */
 const POLL_INTERVAL_MS = 1_000;
-/** A publish not confirmed in time fails the batch; its rows stay unpublished for the next pass. */
-const CONFIRM_TIMEOUT_MS = 5_000;
 const NOTIFY_CHANNEL = 'payhook_outbox';
 
 /**
- * Moves outbox rows to RabbitMQ. Woken by LISTEN/NOTIFY the moment a row commits, and by a poll
- * as a fallback. Every API instance runs one; row locks with SKIP LOCKED keep them apart.
+ * Moves outbox rows to the webhook queue (RabbitMQ, or Postgres in local mode). Woken by
+ * LISTEN/NOTIFY the moment a row commits, and by a poll as a fallback. Every API instance runs one;
+ * row locks with SKIP LOCKED keep them apart.
  */
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(OutboxRelay.name);
-  private readonly client: WebhookQueueClient;
-  private listener?: Client;
+  private readonly client: ClientProxy;
+  private readonly listener: NotificationListener;
+  private status?: Subscription;
   private pollTimer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private wakeAgain = false;
@@ -29,32 +29,36 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
 
   constructor(
     private readonly outbox: OutboxRepository,
-    @Inject(AMQP_CONNECTION) private readonly connection: AmqpConnectionManager,
-    @Inject(PaymentsApiEnv) private readonly env: PaymentsApiEnv,
+    queue: WebhookQueue,
+    @Inject(PaymentsApiEnv) env: PaymentsApiEnv,
   ) {
-    // The publishing side of the webhook transport (ADR 0008); a (re)connect wakes the relay.
-    this.client = new WebhookQueueClient({
-      connection,
-      topology: webhookTopology(env.AMQP_NAMESPACE, env.AMQP_QUEUE_TYPE),
-      confirmTimeoutMs: CONFIRM_TIMEOUT_MS,
-      onReady: () => this.wake(),
-      onError: (error) => this.logger.error(`RabbitMQ channel error: ${String(error)}`),
+    // The publishing side of the webhook transport (ADR 0008, 0009).
+    this.client = queue.client();
+    this.listener = new NotificationListener({
+      url: env.DATABASE_URL,
+      channel: NOTIFY_CHANNEL,
+      applicationName: 'payhook-outbox-listener',
+      onNotify: () => this.wake(),
+      retryMs: POLL_INTERVAL_MS,
     });
   }
 
   async onApplicationBootstrap(): Promise<void> {
+    // A (re)connect of the transport wakes the relay: rows may have waited for it.
+    this.status = this.client.status.subscribe((status) => status === 'connected' && this.wake());
     await this.client.connect();
     this.pollTimer = setInterval(() => this.wake(), POLL_INTERVAL_MS);
     this.pollTimer.unref();
-    void this.listen();
+    this.listener.start();
     this.wake();
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
     clearInterval(this.pollTimer);
+    this.status?.unsubscribe();
     await this.running;
-    await this.listener?.end().catch(() => undefined);
+    await this.listener.stop();
     await this.client.close();
   }
 
@@ -96,29 +100,5 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
         ),
       ),
     );
-  }
-
-  /** A dedicated connection for LISTEN; if it drops, the poll covers the gap until it is back. */
-  private async listen(): Promise<void> {
-    if (this.stopped) return;
-    const client = new Client({ connectionString: this.env.DATABASE_URL, application_name: 'payhook-outbox-listener' });
-    const retry = () => {
-      client.removeAllListeners();
-      // A dead connection may still report errors while it ends; unheard, one would end the process.
-      client.on('error', () => undefined);
-      void client.end().catch(() => undefined);
-      if (!this.stopped) setTimeout(() => void this.listen(), POLL_INTERVAL_MS).unref();
-    };
-    client.on('error', retry);
-    client.on('notification', () => this.wake());
-    // Kept before connecting, so a shutdown during the connect still ends it.
-    this.listener = client;
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
-      if (this.stopped) await client.end();
-    } catch {
-      retry();
-    }
   }
 }

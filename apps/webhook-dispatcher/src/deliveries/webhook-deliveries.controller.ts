@@ -1,14 +1,8 @@
-import { Controller, Inject } from '@nestjs/common';
-import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
+import { Controller } from '@nestjs/common';
+import { BaseRpcContext, Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import { parseWebhookDeliveryRequestedV1, type WebhookDeliveryRequestedV1 } from '@payhook/contracts';
-import {
-  retryWaitQueue,
-  WEBHOOK_DELIVER_ROUTING_KEY,
-  WebhookQueueContext,
-  type QueueDecision,
-} from '@payhook/messaging';
+import { WEBHOOK_DELIVER_ROUTING_KEY, type QueueDecision } from '@payhook/messaging';
 import { isDatabaseUnavailable } from '@payhook/persistence';
-import { WebhookDispatcherEnv } from '../config/webhook-dispatcher.env';
 import { DeliverWebhookService, type DeliveryPlan } from './deliver-webhook.service';
 import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryMetrics } from './delivery.metrics';
@@ -16,7 +10,7 @@ import { EndpointLanesWorker } from './endpoint-lanes.worker';
 import { EndpointSlots } from './endpoint-slots';
 
 /**
- * One delivery request from the queue. The transport (WebhookQueueServer, ADR 0008) acknowledges
+ * One delivery request from the queue. The transport (RabbitMQ or Postgres, ADR 0008 and 0009) acknowledges
  * only once what this returns is carried out: after the attempt is recorded and, when it failed,
  * once its retry is confirmed in a wait queue, or once it is parked in its endpoint's lane. Work for
  * an endpoint in trouble (circuit open, or every slot busy) is parked at once, so it never holds the
@@ -30,11 +24,10 @@ export class WebhookDeliveriesController {
     private readonly slots: EndpointSlots,
     private readonly lanes: EndpointLanesWorker,
     private readonly metrics: DeliveryMetrics,
-    @Inject(WebhookDispatcherEnv) private readonly env: WebhookDispatcherEnv,
   ) {}
 
   @EventPattern<string>(WEBHOOK_DELIVER_ROUTING_KEY)
-  async deliverWebhook(@Payload() body: string, @Ctx() _context: WebhookQueueContext): Promise<QueueDecision> {
+  async deliverWebhook(@Payload() body: string, @Ctx() _context: BaseRpcContext): Promise<QueueDecision> {
     const message = parseWebhookDeliveryRequestedV1(body);
     if (!message) return { kind: 'dead-letter', reason: 'not a webhook.delivery-requested.v1 message' };
     try {
@@ -69,8 +62,8 @@ export class WebhookDeliveriesController {
       return {
         kind: 'retry',
         content: next,
-        waitQueue: retryWaitQueue(this.env.AMQP_NAMESPACE, outcome.baseDelayMs),
-        expirationMs: outcome.delayMs,
+        delayMs: outcome.delayMs,
+        scheduledDelayMs: outcome.baseDelayMs,
       };
     } finally {
       slot.release();

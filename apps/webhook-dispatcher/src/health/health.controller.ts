@@ -1,7 +1,6 @@
-import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
+import { Controller, Get, Header, Res } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { AMQP_CONNECTION } from '@payhook/messaging';
-import type { AmqpConnectionManager } from 'amqp-connection-manager';
+import { WebhookQueue } from '@payhook/messaging';
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
 import { DeliveryMetrics } from '../deliveries/delivery.metrics';
@@ -10,7 +9,7 @@ import { DeliveryMetrics } from '../deliveries/delivery.metrics';
 export class HealthController {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    @Inject(AMQP_CONNECTION) private readonly broker: AmqpConnectionManager,
+    private readonly queue: WebhookQueue,
     private readonly metrics: DeliveryMetrics,
   ) {}
 
@@ -27,7 +26,7 @@ export class HealthController {
       () => 'up' as const,
       () => 'down' as const,
     );
-    const broker = this.broker.isConnected() ? ('up' as const) : ('down' as const);
+    const broker = (await this.queue.isUp()) ? ('up' as const) : ('down' as const);
     const ok = database === 'up' && broker === 'up';
     if (!ok) response.status(503);
     return { data: { status: ok ? 'ok' : 'degraded', database, broker } };

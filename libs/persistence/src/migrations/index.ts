@@ -7,6 +7,7 @@ import { EndpointHealth1764200000000 } from './1764200000000-endpoint-health';
 import { ListIndexes1764300000000 } from './1764300000000-list-indexes';
 import { AuthFailures1764400000000 } from './1764400000000-auth-failures';
 import { KeyedPinHashes1764500000000 } from './1764500000000-keyed-pin-hashes';
+import { WebhookQueue1764600000000 } from './1764600000000-webhook-queue';
 
 /** Listed explicitly: bundled builds cannot glob, and the order is the history. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   ListIndexes1764300000000,
   AuthFailures1764400000000,
   KeyedPinHashes1764500000000,
+  WebhookQueue1764600000000,
 ];

@@ -1,0 +1,69 @@
+import 'reflect-metadata';
+import type { INestApplication } from '@nestjs/common';
+import { loadEnvOrExit } from '@payhook/config';
+import { resolve } from 'node:path';
+import { createPaymentsApi } from '../../payments-api/src/app.setup';
+import { PaymentsApiEnv } from '../../payments-api/src/config/payments-api.env';
+import { createWebhookDispatcher } from '../../webhook-dispatcher/src/app.setup';
+import { WebhookDispatcherEnv } from '../../webhook-dispatcher/src/config/webhook-dispatcher.env';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres';
+
+/**
+ * Local mode (DESIGN.md §8, ADR 0009): payhook on a machine with Node alone. Both apps run in this
+ * one process on an embedded Postgres, and the webhook queue is a table in it instead of RabbitMQ:
+ * the same API, screen, console and signed webhooks, and retry waits that survive a restart.
+ * scripts/start.mjs chooses it; this file only runs it.
+ */
+async function main(): Promise<void> {
+  const dataDir = resolve(process.env.PAYHOOK_DATA_DIR || '.payhook');
+  console.log(
+    `payhook: local mode: both apps in one process on an embedded PostgreSQL with its data in ${dataDir} ` +
+      `(PAYHOOK_DATA_DIR; delete it to start over), webhooks queued in that database, no RabbitMQ. ` +
+      `For production-like runs set DATABASE_URL and AMQP_URL to your PostgreSQL and RabbitMQ (README).`,
+  );
+  let database: EmbeddedDatabase;
+  try {
+    database = await startEmbeddedPostgres(dataDir);
+  } catch (error) {
+    console.error(`payhook cannot start: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
+
+  const local = {
+    ...process.env,
+    DATABASE_URL: database.url,
+    WEBHOOK_QUEUE: 'postgres',
+    // The merchant server under test runs on this machine too (DESIGN.md §8).
+    WEBHOOK_ALLOW_PRIVATE_URLS: process.env.WEBHOOK_ALLOW_PRIVATE_URLS ?? 'true',
+  };
+  const apiEnv = loadEnvOrExit(PaymentsApiEnv, local);
+  const dispatcherEnv = loadEnvOrExit(WebhookDispatcherEnv, local);
+  if (apiEnv.secretsKey.development) {
+    console.warn(
+      'payhook: SECRETS_KEY is not set: using the fixed development key (NODE_ENV=production requires one).',
+    );
+  }
+
+  const apps: INestApplication[] = [];
+  const stop = async (exitCode: number) => {
+    // The API first (no new events), then the dispatcher drains its deliveries, then the database.
+    for (const app of apps) await app.close().catch((error: unknown) => console.error(String(error)));
+    await database.stop();
+    process.exit(exitCode);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stop(0));
+
+  try {
+    const api = await createPaymentsApi(apiEnv, { shutdownHooks: false });
+    apps.push(api);
+    const dispatcher = await createWebhookDispatcher(dispatcherEnv, { shutdownHooks: false });
+    apps.push(dispatcher);
+    await api.listen(apiEnv.PORT);
+    await dispatcher.listen(dispatcherEnv.DISPATCHER_PORT, dispatcherEnv.DISPATCHER_HOST);
+  } catch (error) {
+    console.error(`payhook cannot start: ${error instanceof Error ? error.message : String(error)}`);
+    await stop(1);
+  }
+}
+
+void main();
