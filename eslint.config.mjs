@@ -29,6 +29,8 @@ export default tseslint.config(
       'eslint.config.mjs',
       'scripts/**',
       'bench/**',
+      // Plain Node scripts a spec runs in a process of their own (like scripts/ and bench/).
+      'test/support/*.mjs',
     ],
   },
   js.configs.recommended,

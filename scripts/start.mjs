@@ -9,7 +9,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
 const APPS = ['payments-api', 'webhook-dispatcher'];
@@ -40,6 +40,16 @@ async function localMode() {
 }
 
 const selected = process.argv[2] ? [process.argv[2]] : (await localMode()) ? ['local'] : APPS;
+if (selected[0] === 'local') {
+  // The first line a newcomer reads: which mode, where the data lives, and the way to real services.
+  process.env.PAYHOOK_DATA_DIR = resolve(process.env.PAYHOOK_DATA_DIR || '.payhook');
+  console.log(
+    `payhook: local mode: both apps in one process on an embedded PostgreSQL with its data in ` +
+      `${process.env.PAYHOOK_DATA_DIR} (PAYHOOK_DATA_DIR; delete it to start over), webhooks queued in that ` +
+      `database, no RabbitMQ. For production-like runs set DATABASE_URL and AMQP_URL to your PostgreSQL ` +
+      `and RabbitMQ (README).`,
+  );
+}
 
 const entryOf = (app) => join(root, 'dist/apps', app, 'apps', app, 'src/main.js');
 

@@ -26,7 +26,6 @@ export class PaymentsApiHarness {
       DATABASE_URL: testDatabaseUrl(),
       AMQP_URL: testAmqpUrl(),
       AMQP_NAMESPACE: testAmqpNamespace(),
-    WEBHOOK_QUEUE: testWebhookQueue(),
       WEBHOOK_QUEUE: testWebhookQueue(),
       ADMIN_TOKEN,
       PAY_URL: 'http://pay.test',

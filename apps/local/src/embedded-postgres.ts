@@ -54,9 +54,14 @@ export async function startEmbeddedPostgres(directory: string): Promise<Embedded
     if (fresh) await server.initialise();
     await server.start();
   } catch (error) {
+    const asRoot =
+      process.getuid?.() === 0
+        ? ' As root, Postgres runs as the user postgres, which must be able to reach that directory.'
+        : '';
     throw new Error(
-      `the embedded PostgreSQL in ${cluster} did not start (${String(error ?? 'it exited')}). ` +
-        `Its last lines: ${log.join('').trim().slice(-2_000)}`,
+      `the embedded PostgreSQL in ${cluster} did not start (${error instanceof Error ? error.message : 'it exited'}).` +
+        `${asRoot} Its last lines: ${log.join('').trim().slice(-2_000)}`,
+      { cause: error },
     );
   }
   return {

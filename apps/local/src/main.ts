@@ -12,15 +12,11 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgre
  * Local mode (DESIGN.md §8, ADR 0009): payhook on a machine with Node alone. Both apps run in this
  * one process on an embedded Postgres, and the webhook queue is a table in it instead of RabbitMQ:
  * the same API, screen, console and signed webhooks, and retry waits that survive a restart.
- * scripts/start.mjs chooses it; this file only runs it.
+ * scripts/start.mjs chooses it and says so; this file only runs it.
  */
 async function main(): Promise<void> {
+  // scripts/start.mjs has said, as its first line, that this is local mode and where the data lives.
   const dataDir = resolve(process.env.PAYHOOK_DATA_DIR || '.payhook');
-  console.log(
-    `payhook: local mode: both apps in one process on an embedded PostgreSQL with its data in ${dataDir} ` +
-      `(PAYHOOK_DATA_DIR; delete it to start over), webhooks queued in that database, no RabbitMQ. ` +
-      `For production-like runs set DATABASE_URL and AMQP_URL to your PostgreSQL and RabbitMQ (README).`,
-  );
   let database: EmbeddedDatabase;
   try {
     database = await startEmbeddedPostgres(dataDir);
@@ -45,13 +41,18 @@ async function main(): Promise<void> {
   }
 
   const apps: INestApplication[] = [];
+  let stopping = false;
   const stop = async (exitCode: number) => {
+    // npm and scripts/start.mjs both pass a Ctrl-C or SIGTERM on: the second one must not cut the drain short.
+    if (stopping) return;
+    stopping = true;
     // The API first (no new events), then the dispatcher drains its deliveries, then the database.
     for (const app of apps) await app.close().catch((error: unknown) => console.error(String(error)));
     await database.stop();
+    console.log(`payhook: stopped; the data stays in ${dataDir}`);
     process.exit(exitCode);
   };
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stop(0));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void stop(0));
 
   try {
     const api = await createPaymentsApi(apiEnv, { shutdownHooks: false });
