@@ -50,6 +50,8 @@ export class PostgresQueueServer extends Server implements CustomTransportStrate
   private stopping = false;
   private loop?: Promise<void>;
   private wakeUp?: () => void;
+  /** A wake that came while the loop was busy: the next sleep is skipped, so no wake is lost. */
+  private woken = false;
 
   constructor(private readonly options: PostgresQueueServerOptions) {
     super();
@@ -63,9 +65,11 @@ export class PostgresQueueServer extends Server implements CustomTransportStrate
   }
 
   listen(callback: (...optionalParams: unknown[]) => unknown): void {
-    this.listener.start();
-    this.loop = this.claimLoop();
-    callback();
+    // Ready once notifications are heard: a message enqueued after that is claimed at once.
+    void this.listener.start().then(() => {
+      this.loop = this.claimLoop();
+      callback();
+    });
   }
 
   /** Stops claiming, lets running handlers finish and carry out their decisions, then lets go. */
@@ -86,11 +90,13 @@ export class PostgresQueueServer extends Server implements CustomTransportStrate
   }
 
   private wake(): void {
+    this.woken = true;
     this.wakeUp?.();
   }
 
   private async claimLoop(): Promise<void> {
     while (!this.stopping) {
+      this.woken = false;
       let idleMs = IDLE_POLL_MS;
       try {
         const free = this.options.prefetch - this.running.size;
@@ -130,7 +136,7 @@ export class PostgresQueueServer extends Server implements CustomTransportStrate
   }
 
   private sleep(ms: number): Promise<void> {
-    if (this.stopping || ms <= 0) return Promise.resolve();
+    if (this.stopping || this.woken || ms <= 0) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(done, ms);
       function done() {

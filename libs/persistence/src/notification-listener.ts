@@ -19,8 +19,9 @@ export class NotificationListener {
     },
   ) {}
 
-  start(): void {
-    void this.connect();
+  /** Resolves once the first connection is listening, or has failed and will be retried. */
+  start(): Promise<void> {
+    return this.connect();
   }
 
   async stop(): Promise<void> {

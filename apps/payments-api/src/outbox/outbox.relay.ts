@@ -49,7 +49,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     await this.client.connect();
     this.pollTimer = setInterval(() => this.wake(), POLL_INTERVAL_MS);
     this.pollTimer.unref();
-    this.listener.start();
+    void this.listener.start();
     this.wake();
   }
 
