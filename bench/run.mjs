@@ -22,12 +22,21 @@ import {
   startReceiver,
   stopApp,
 } from './harness.mjs';
+import {
+  LATENCY_RATE,
+  LATENCY_SECONDS,
+  ROUNDS,
+  SECONDS,
+  completionLatency,
+  fmt,
+  httpOf,
+  log,
+  paymentBody,
+  range,
+  rounds,
+} from './measure.mjs';
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
-const LATENCY_RATE = 200; // completions per second
-const LATENCY_SECONDS = Number(process.env.BENCH_LATENCY_SECONDS ?? 30);
 const QUEUED_EVENTS = Number(process.env.BENCH_QUEUED_EVENTS ?? 20_000);
 const DB = 'payhook_bench';
 const VHOST = 'payhook_bench';
@@ -38,30 +47,9 @@ const API = `http://127.0.0.1:${API_PORT}`;
 const client = apiClient(API);
 const commonEnv = appEnv(DB, VHOST);
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
-const percentile = (xs, p) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-};
-const log = (line) => console.log(`[bench] ${line}`);
-
-async function http(method, path, body, headers = {}) {
-  const response = await client.call(method, path, body, headers);
-  if (response.status >= 400)
-    throw new Error(`${method} ${path} → ${response.status} ${JSON.stringify(response.body)}`);
-  return response.body;
-}
+const http = httpOf(client);
 
 // ---------- measurements ----------
-
-let sequence = 0;
-const paymentBody = () => ({
-  orderId: `bench-${process.pid}-${++sequence}-${randomBytes(4).toString('hex')}`,
-  customerId: 'bench-customer',
-  amount: 15000,
-  currency: 'KRW',
-  returnUrl: 'https://shop.example/return',
-});
 
 const cannon = (path, headers, makeBody) =>
   postLoad({ url: `${API}${path}`, headers, makeBody, connections: CONNECTIONS, seconds: SECONDS });
@@ -108,55 +96,6 @@ async function databaseCeiling(merchantId) {
   const rps = done / ((Date.now() - started) / 1000);
   await pool.end();
   return { rps };
-}
-
-async function rounds(measure) {
-  const results = [];
-  for (let i = 0; i < ROUNDS; i++) results.push(await measure());
-  const pick = (key) => {
-    const values = results.map((r) => r[key]).filter((v) => v !== undefined);
-    return values.length ? { median: median(values), min: Math.min(...values), max: Math.max(...values) } : undefined;
-  };
-  return { rps: pick('rps'), p50: pick('p50'), p99: pick('p99') };
-}
-
-async function completionLatency(key, receiver, rate = LATENCY_RATE, seconds = LATENCY_SECONDS) {
-  await receiver.reset();
-  const total = rate * seconds;
-  const auth = { authorization: `Bearer ${key}` };
-  log(`creating ${total} payments to complete`);
-  const ids = [];
-  const create = async () => {
-    while (ids.length < total) {
-      const body = paymentBody();
-      const { data } = await http('POST', '/v1/payments', body, { ...auth, 'idempotency-key': body.orderId });
-      ids.push(data.id);
-    }
-  };
-  await Promise.all(Array.from({ length: 20 }, create));
-  log(`completing ${rate}/s for ${seconds} s`);
-  const started = Date.now();
-  const inflight = [];
-  for (let i = 0; i < total; i++) {
-    const due = started + (i * 1000) / rate;
-    const wait = due - Date.now();
-    if (wait > 0) await sleep(wait);
-    inflight.push(http('POST', `/v1/test-helpers/payments/${ids[i]}/complete`, undefined, auth));
-  }
-  await Promise.all(inflight);
-  const deadline = Date.now() + 60_000;
-  let stats = await receiver.stats();
-  while (stats.distinct < total && Date.now() < deadline) {
-    await sleep(200);
-    stats = await receiver.stats();
-  }
-  return {
-    completed: total,
-    delivered: stats.distinct,
-    duplicates: stats.deliveries - stats.distinct,
-    p50: percentile(stats.latencies, 50),
-    p99: percentile(stats.latencies, 99),
-  };
 }
 
 /** 20,000 events written straight into the tables with their outbox rows, then published by the relay. */
@@ -267,7 +206,7 @@ async function isolation(instances, mode, key, receiver, adminAuth, port) {
       log(`${ISOLATION_OWED} events owed to an endpoint that ${mode === 'hang' ? 'hangs' : 'answers 500'}`);
       await sleep(ISOLATION_SETTLE_MS);
     }
-    return await completionLatency(key, receiver, ISOLATION_RATE, ISOLATION_SECONDS);
+    return await completionLatency(http, key, receiver, ISOLATION_RATE, ISOLATION_SECONDS);
   } finally {
     await Promise.all(dispatchers.map((dispatcher) => stopApp(dispatcher)));
     if (troubled) {
@@ -327,9 +266,6 @@ function keptHistory() {
   return at === -1 ? '' : `\n${current.slice(at)}`;
 }
 
-const fmt = (n, digits = 0) =>
-  n === undefined ? '–' : n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-const range = (m, digits = 0) => (m ? `${fmt(m.median, digits)} (${fmt(m.min, digits)}–${fmt(m.max, digits)})` : '–');
 const verdict = (ok) => (ok ? 'met' : '**missed**');
 
 async function main() {
@@ -361,7 +297,7 @@ async function main() {
       { ...commonEnv, DISPATCHER_PORT: '3101' },
       'http://127.0.0.1:3101/health',
     );
-    const latency = await completionLatency(key, receiver);
+    const latency = await completionLatency(http, key, receiver);
     const dispatcherRssLatency = peakRssMiB(dispatcher.pid);
     await stopApp(dispatcher);
 

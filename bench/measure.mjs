@@ -1,0 +1,90 @@
+// Measurements shared by npm run bench and npm run bench:local: the same load and the same figures
+// for both modes, so their numbers stand side by side.
+import { randomBytes } from 'node:crypto';
+import { sleep } from './harness.mjs';
+
+export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+export const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+export const LATENCY_RATE = 200; // completions per second
+export const LATENCY_SECONDS = Number(process.env.BENCH_LATENCY_SECONDS ?? 30);
+
+export const log = (line) => console.log(`[bench] ${line}`);
+export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+export const percentile = (xs, p) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+};
+export const fmt = (n, digits = 0) =>
+  n === undefined ? '–' : n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+export const range = (m, digits = 0) =>
+  m ? `${fmt(m.median, digits)} (${fmt(m.min, digits)}–${fmt(m.max, digits)})` : '–';
+
+let sequence = 0;
+export const paymentBody = () => ({
+  orderId: `bench-${process.pid}-${++sequence}-${randomBytes(4).toString('hex')}`,
+  customerId: 'bench-customer',
+  amount: 15000,
+  currency: 'KRW',
+  returnUrl: 'https://shop.example/return',
+});
+
+/** JSON over the API client; a 4xx/5xx answer fails the run. */
+export function httpOf(client) {
+  return async (method, path, body, headers = {}) => {
+    const response = await client.call(method, path, body, headers);
+    if (response.status >= 400)
+      throw new Error(`${method} ${path} → ${response.status} ${JSON.stringify(response.body)}`);
+    return response.body;
+  };
+}
+
+/** ROUNDS runs of `measure`; the median with min and max of each figure. */
+export async function rounds(measure) {
+  const results = [];
+  for (let i = 0; i < ROUNDS; i++) results.push(await measure());
+  const pick = (key) => {
+    const values = results.map((r) => r[key]).filter((v) => v !== undefined);
+    return values.length ? { median: median(values), min: Math.min(...values), max: Math.max(...values) } : undefined;
+  };
+  return { rps: pick('rps'), p50: pick('p50'), p99: pick('p99') };
+}
+
+/** Completes payments at `rate` per second and measures completion → the receiver's first delivery. */
+export async function completionLatency(http, key, receiver, rate = LATENCY_RATE, seconds = LATENCY_SECONDS) {
+  await receiver.reset();
+  const total = rate * seconds;
+  const auth = { authorization: `Bearer ${key}` };
+  log(`creating ${total} payments to complete`);
+  const ids = [];
+  const create = async () => {
+    while (ids.length < total) {
+      const body = paymentBody();
+      const { data } = await http('POST', '/v1/payments', body, { ...auth, 'idempotency-key': body.orderId });
+      ids.push(data.id);
+    }
+  };
+  await Promise.all(Array.from({ length: 20 }, create));
+  log(`completing ${rate}/s for ${seconds} s`);
+  const started = Date.now();
+  const inflight = [];
+  for (let i = 0; i < total; i++) {
+    const due = started + (i * 1000) / rate;
+    const wait = due - Date.now();
+    if (wait > 0) await sleep(wait);
+    inflight.push(http('POST', `/v1/test-helpers/payments/${ids[i]}/complete`, undefined, auth));
+  }
+  await Promise.all(inflight);
+  const deadline = Date.now() + 60_000;
+  let stats = await receiver.stats();
+  while (stats.distinct < total && Date.now() < deadline) {
+    await sleep(200);
+    stats = await receiver.stats();
+  }
+  return {
+    completed: total,
+    delivered: stats.distinct,
+    duplicates: stats.deliveries - stats.distinct,
+    p50: percentile(stats.latencies, 50),
+    p99: percentile(stats.latencies, 99),
+  };
+}
