@@ -1,5 +1,5 @@
 import { expectApiError, expectRequestId } from '../support/api-expectations';
-import { type PaymentsApiHarness, type TestMerchant } from '../support/payments-api.harness';
+import { PaymentsApiHarness, type TestMerchant } from '../support/payments-api.harness';
 import { pollUntil } from '../support/poll-until';
 import { startWebhookStack, type WebhookStack } from '../support/webhook-stack';
 import { type WebhookReceiver } from '../support/webhook-receiver';
@@ -158,5 +158,41 @@ describe('webhook endpoint', () => {
     // Rotating one mode's secret leaves the other's alone.
     await rotate(test).expect(200);
     await expect(get(live)).resolves.toMatchObject({ status: 200, body: liveSaved.body });
+  });
+});
+
+/**
+ * DESIGN.md §2: private webhook targets only with WEBHOOK_ALLOW_PRIVATE_URLS=true (or local mode),
+ * whatever NODE_ENV says; an address that is private on its face is refused already at PUT.
+ */
+describe('webhook endpoint without WEBHOOK_ALLOW_PRIVATE_URLS, outside production', () => {
+  let api: PaymentsApiHarness;
+  let merchant: TestMerchant;
+
+  beforeAll(async () => {
+    // An empty value is unset: the default applies, as on a developer's machine with NODE_ENV unset.
+    api = await PaymentsApiHarness.start({ WEBHOOK_ALLOW_PRIVATE_URLS: '', NODE_ENV: 'development' });
+    merchant = await api.merchantWithKey('test');
+  });
+  afterAll(() => api.stop());
+
+  it.each([
+    'http://127.0.0.1:3001/metrics',
+    'https://localhost/hooks',
+    'https://api.localhost/hooks',
+    'https://10.1.2.3/hooks',
+    'https://192.168.0.10/hooks',
+    'https://169.254.169.254/latest/meta-data',
+    'https://[::1]:8443/hooks',
+    'https://[::ffff:127.0.0.1]/hooks',
+    'https://2130706433/hooks',
+  ])('refuses %s with 400 parameter_invalid on url, and stores nothing', async (url) => {
+    const response = await api.as(merchant).put('/v1/webhook-endpoint').send({ url });
+    expectApiError(response, { status: 400, code: 'parameter_invalid', param: 'url' });
+    await api.as(merchant).get('/v1/webhook-endpoint').expect(404);
+  });
+
+  it('accepts a public https url', async () => {
+    await api.as(merchant).put('/v1/webhook-endpoint').send({ url: 'https://shop.example/hooks' }).expect(200);
   });
 });

@@ -27,6 +27,8 @@ export class PaymentsApiHarness {
       AMQP_URL: testAmqpUrl(),
       AMQP_NAMESPACE: testAmqpNamespace(),
       WEBHOOK_QUEUE: testWebhookQueue(),
+      // Receivers in the specs listen on 127.0.0.1.
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       ADMIN_TOKEN,
       PAY_URL: 'http://pay.test',
       NODE_ENV: 'test',

@@ -11,6 +11,8 @@ export async function startDispatcher(overrides: Record<string, string> = {}): P
     AMQP_URL: testAmqpUrl(),
     AMQP_NAMESPACE: testAmqpNamespace(),
     WEBHOOK_QUEUE: testWebhookQueue(),
+    // Receivers in the specs listen on 127.0.0.1.
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
     NODE_ENV: 'test',
     WEBHOOK_RETRY_SCHEDULE: '200ms,400ms',
     WEBHOOK_TIMEOUT_MS: '2000',

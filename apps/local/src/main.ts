@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import type { INestApplication } from '@nestjs/common';
+import { ConsoleLogger, Logger, type INestApplication } from '@nestjs/common';
 import { loadEnvOrExit } from '@payhook/config';
 import { resolve } from 'node:path';
 import { createPaymentsApi } from '../../payments-api/src/app.setup';
@@ -40,6 +40,7 @@ async function main(): Promise<void> {
     );
   }
 
+  Logger.overrideLogger(new LocalModeLogger());
   const apps: INestApplication[] = [];
   let stopping = false;
   const stop = async (exitCode: number) => {
@@ -64,6 +65,18 @@ async function main(): Promise<void> {
   } catch (error) {
     console.error(`payhook cannot start: ${error instanceof Error ? error.message : String(error)}`);
     await stop(1);
+  }
+}
+
+/**
+ * @nestjs/typeorm warns when a second module registers the default data source in one process, for
+ * fear that one overrides the other. Here each app has its own container and its own data source,
+ * so a newcomer's first screen would show a warning about nothing.
+ */
+class LocalModeLogger extends ConsoleLogger {
+  override warn(message: unknown, ...rest: unknown[]): void {
+    if (rest.at(-1) === 'DataSourceNameRegistry') return;
+    super.warn(message, ...rest);
   }
 }
 

@@ -69,9 +69,12 @@ export class CommonEnv {
   @IsBoolean({ message: 'must be true or false' })
   WEBHOOK_ALLOW_PRIVATE_URLS?: boolean;
 
-  /** Unset means true outside production, where merchants test against local servers. */
+  /**
+   * Only when set to true, in any NODE_ENV (DESIGN.md §2): otherwise a merchant could point its
+   * endpoint at internal services and read their answers in the attempt log. Local mode sets it.
+   */
   get allowPrivateWebhookUrls(): boolean {
-    return this.WEBHOOK_ALLOW_PRIVATE_URLS ?? this.NODE_ENV !== 'production';
+    return this.WEBHOOK_ALLOW_PRIVATE_URLS ?? false;
   }
 
   /**

@@ -1,5 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
+import { isForbiddenAddress } from '@payhook/webhook-http';
 import { IsInt, Max, Min, ValidateBy, type ValidationOptions } from 'class-validator';
+import { isIP } from 'node:net';
 
 export const MAX_URL_LENGTH = 2048;
 
@@ -54,6 +56,17 @@ export const IsPrintableText = (max: number, options?: ValidationOptions) =>
 
 export function isHttpsUrl(value: string): boolean {
   return /^https:\/\//i.test(value);
+}
+
+/**
+ * A URL hostname that is itself a loopback, private, link-local or reserved address (an IP literal,
+ * `[::1]` included) or a `localhost` name: known to be private without asking DNS.
+ */
+export function isPrivateHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  const family = isIP(host);
+  return family !== 0 && isForbiddenAddress(host, family as 4 | 6);
 }
 
 const INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/;

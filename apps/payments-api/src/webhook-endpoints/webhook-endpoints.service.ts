@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomBase62 } from '@payhook/contracts';
 import { PaymentsApiEnv } from '../config/payments-api.env';
-import { isHttpsUrl } from '../http/validators';
+import { isHttpsUrl, isPrivateHost } from '../http/validators';
 import type { MerchantScope } from '../payments/payment.record';
 import { WebhookEndpointException } from './webhook-endpoint.exception';
 import type { WebhookEndpointRecord } from './webhook-endpoint.record';
@@ -25,8 +25,18 @@ export class WebhookEndpointsService {
 
   /** Setting an endpoint does not by itself send older events (DESIGN.md §5). */
   put(scope: MerchantScope, url: string): Promise<WebhookEndpointRecord> {
-    if (scope.livemode && !this.env.allowPrivateWebhookUrls && !isHttpsUrl(url)) {
-      throw new WebhookEndpointException('parameter_invalid', 'url must use https with a live key.', 'url');
+    if (!this.env.allowPrivateWebhookUrls) {
+      if (scope.livemode && !isHttpsUrl(url)) {
+        throw new WebhookEndpointException('parameter_invalid', 'url must use https with a live key.', 'url');
+      }
+      // Names are checked after DNS at every delivery; a private address written out is refused now.
+      if (isPrivateHost(new URL(url).hostname)) {
+        throw new WebhookEndpointException(
+          'parameter_invalid',
+          'url must not point at a loopback, private or link-local address.',
+          'url',
+        );
+      }
     }
     return this.endpoints.upsertUrl(scope, url, newSigningSecret());
   }
