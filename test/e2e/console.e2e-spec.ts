@@ -420,7 +420,9 @@ describe('merchant console /console', () => {
       expect(page.text).toMatch(
         /Failed · <time datetime="2026-03-08T07:30:00.000Z" class="nowrap">2026-03-08 16:30:00 KST/,
       );
-      expect(page.text).toContain('No events');
+      // Its one event is payment.failed, recorded as skipped: the merchant has not enabled that type.
+      expect(page.text).toMatch(/<code>evt_\w+<\/code> payment\.failed<\/h3>/);
+      expect(page.text).toContain('<span class="badge skipped">skipped</span>');
     });
 
     it('edits the webhook URL per mode with the API rules, and rotates the secret after a confirmation', async () => {
@@ -433,7 +435,7 @@ describe('merchant console /console', () => {
       const endpoint = await api.as(shop).get('/v1/webhook-endpoint').expect(200);
       expect(endpoint.body.data.url).toBe('https://shop.example/hooks');
       const page = await shopClient.get('/console/developers').expect(200);
-      expect(page.text).toContain('Sends to <code>https://shop.example/hooks</code>');
+      expect(page.text).toContain('Sends payment.completed to <code>https://shop.example/hooks</code>');
       expect(page.text).toMatch(/<summary>Reveal signing secret<\/summary>\s*<p><code class="secret">whsec_/);
       expect(page.text).toContain(endpoint.body.data.signingSecret);
 
@@ -463,6 +465,27 @@ describe('merchant console /console', () => {
       const rotated = await api.as(shop).get('/v1/webhook-endpoint').expect(200);
       expect(rotated.body.data.signingSecret).toMatch(/^whsec_/);
       expect(rotated.body.data.signingSecret).not.toBe(endpoint.body.data.signingSecret);
+    });
+
+    it('sets the event types an endpoint is sent, and refuses a form with none checked', async () => {
+      const shop = await approvedMerchant(api);
+      const shopClient = await ConsoleClient.login(api, shop.email);
+      const form = { mode: 'test', url: 'https://shop.example/hooks', 'events-listed': '1' };
+      await shopClient
+        .post('/console/developers/webhook-endpoint', { ...form, events: ['payment.failed', 'payment.completed'] })
+        .expect(303);
+      const endpoint = await api.as(shop).get('/v1/webhook-endpoint').expect(200);
+      expect(endpoint.body.data.enabledEvents).toEqual(['payment.completed', 'payment.failed']);
+      const page = await shopClient.get('/console/developers').expect(200);
+      expect(page.text).toMatch(/<input type="checkbox" name="events" value="payment.failed" checked \/>/);
+      expect(page.text).toMatch(/<input type="checkbox" name="events" value="payment.expired"\s*\/>/);
+
+      for (const events of [[], ['payment.refunded']]) {
+        const refused = await shopClient.post('/console/developers/webhook-endpoint', { ...form, events }).expect(400);
+        expect(refused.text).toContain('Choose at least one of the event types');
+      }
+      const kept = await api.as(shop).get('/v1/webhook-endpoint').expect(200);
+      expect(kept.body.data.enabledEvents).toEqual(['payment.completed', 'payment.failed']);
     });
 
     it('lists API keys masked with creation and last use', async () => {

@@ -167,7 +167,7 @@ describe('events API', () => {
   });
 
   it.each<[string, Record<string, string>]>([
-    ['an unknown type', { type: 'payment.failed' }],
+    ['an unknown type', { type: 'payment.refunded' }],
     ['a paymentId that is not a payment id', { paymentId: 'order-1' }],
   ])('refuses %s with 400 parameter_invalid', async (_description, query) => {
     expectApiError(await list(query), { status: 400, code: 'parameter_invalid', param: Object.keys(query)[0] });

@@ -90,10 +90,14 @@ describe('payment transitions', () => {
     });
   });
 
-  it.each<Action>(['fail', 'expire'])('%s writes no event', async (action) => {
+  it.each<[Action, string]>([
+    ['fail', 'payment.failed'],
+    ['expire', 'payment.expired'],
+  ])('%s writes exactly one %s event and no payment.completed (DESIGN.md §8)', async (action, type) => {
     const paymentId = await createPayment(api, merchant);
     await helper(action, paymentId).expect(200);
-    await expect(eventsOf(paymentId)).resolves.toEqual([]);
+    const events = (await eventsOf(paymentId)) as { type: string }[];
+    expect(events.map((event) => event.type)).toEqual([type]);
   });
 
   it.each(ACTIONS.map(([action, status]) => [status, action] as const))(
@@ -108,7 +112,9 @@ describe('payment transitions', () => {
       await expect(paymentsClient(api, merchant.key).get(paymentId)).resolves.toMatchObject({
         body: { data: { status } },
       });
-      await expect(eventsOf(paymentId)).resolves.toHaveLength(first === 'complete' ? 1 : 0);
+      // The first move wrote its one event; the refused ones wrote none.
+      const events = (await eventsOf(paymentId)) as { type: string }[];
+      expect(events.map((event) => event.type)).toEqual([`payment.${status}`]);
     },
   );
 

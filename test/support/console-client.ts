@@ -57,14 +57,14 @@ export class ConsoleClient {
   }
 
   /** A form post; `csrf: null` leaves the token out, a string replaces it. */
-  post(path: string, form: Record<string, string> = {}, options: { csrf?: string | null } = {}) {
+  /** A form post as a browser sends it: a list (checkboxes) is the same name repeated. */
+  post(path: string, form: Record<string, string | string[]> = {}, options: { csrf?: string | null } = {}) {
     const csrf = options.csrf === undefined ? this.csrf : options.csrf;
-    return this.api
-      .http()
-      .post(path)
-      .set('Cookie', this.cookie)
-      .type('form')
-      .send({ ...(csrf === null ? {} : { csrf }), ...form });
+    const fields = new URLSearchParams(csrf === null ? {} : { csrf });
+    for (const [name, value] of Object.entries(form)) {
+      for (const one of Array.isArray(value) ? value : [value]) fields.append(name, one);
+    }
+    return this.api.http().post(path).set('Cookie', this.cookie).type('form').send(fields.toString());
   }
 }
 

@@ -8,11 +8,11 @@ import {
   verifyWebhook,
   WEBHOOK_HEADERS,
   WebhookVerificationError,
-  type PaymentCompletedEvent,
+  type PaymentEvent,
   type RequestWithRawBody,
 } from '@payhook/sdk';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { Pool } from 'pg';
+import { Pool, type PoolClient } from 'pg';
 
 export interface MerchantAppOptions {
   /** Where payhook's API answers, e.g. http://localhost:3000. */
@@ -55,16 +55,21 @@ const MAX_AMOUNT = 10_000_000_000;
 interface OrderRow {
   id: string;
   amount: string;
-  status: 'awaiting_payment' | 'paid';
+  status: 'awaiting_payment' | 'paid' | 'failed' | 'canceled' | 'expired';
   payment_id: string | null;
 }
 
-/** What the webhook did: credited the order, recorded an event that matched no order, or saw a repeat. */
-export type CreditOutcome = 'credited' | 'not_credited' | 'duplicate';
+/**
+ * What the webhook did: credited the order, marked it failed, canceled or expired, recorded an event
+ * that changed no order, or saw a repeat.
+ */
+export type CreditOutcome =
+  'credited' | 'marked_failed' | 'marked_canceled' | 'marked_expired' | 'not_credited' | 'duplicate';
 
 /**
  * A small merchant server built on @payhook/sdk: it sells orders, sends the customer to payhook's payment
- * screen, and marks an order paid when a verified payment.completed webhook arrives, once per event id.
+ * screen, and marks an order paid when a verified payment.completed webhook arrives (failed, canceled or
+ * expired for the other outcomes), once per event id.
  */
 export async function createMerchantApp(options: MerchantAppOptions): Promise<MerchantApp> {
   const logger = options.logger ?? console;
@@ -158,17 +163,19 @@ export async function createMerchantApp(options: MerchantAppOptions): Promise<Me
     const body =
       order.status === 'paid'
         ? `<p>Thank you! Order <code>${escapeHtml(order.id)}</code> (${amount}) is <strong>paid</strong>.</p>`
-        : `<p>Order <code>${escapeHtml(order.id)}</code> (${amount}) is <strong>waiting for payment</strong>.</p>
+        : order.status !== 'awaiting_payment'
+          ? `<p>Order <code>${escapeHtml(order.id)}</code> (${amount}) was not paid: the payment <strong>${order.status}</strong>.</p>`
+          : `<p>Order <code>${escapeHtml(order.id)}</code> (${amount}) is <strong>waiting for payment</strong>.</p>
            ${reported ? `<p>The payment screen reported: ${escapeHtml(reported)}.</p>` : ''}
            <p>This page refreshes until payhook confirms the payment.</p>`;
-    const refresh = order.status === 'paid' ? '' : '<meta http-equiv="refresh" content="3">';
+    const refresh = order.status === 'awaiting_payment' ? '<meta http-equiv="refresh" content="3">' : '';
     res.type('html').send(page(`Order ${order.id}`, body, refresh));
   });
 
   // payhook's webhook. The body is kept as raw bytes (no JSON parser on this route): the signature covers them.
   app.post('/webhooks', rawJsonBody({ limitBytes: 64 * 1024 }), async (req: Request, res: Response) => {
     const { rawBody } = req as Request & RequestWithRawBody;
-    let event: PaymentCompletedEvent;
+    let event: PaymentEvent;
     try {
       event = verifyWebhook(rawBody, req.get(WEBHOOK_HEADERS.signature), secret(), {
         eventIdHeader: req.get(WEBHOOK_HEADERS.eventId),
@@ -202,10 +209,10 @@ export async function createMerchantApp(options: MerchantAppOptions): Promise<Me
 }
 
 /**
- * Records the event id and marks its order paid, in one transaction. The primary key on event_id makes the
- * insert a no-op for an id already seen, so concurrent or repeated deliveries of one event credit at most once.
+ * Records the event id and applies it to its order, in one transaction. The primary key on event_id makes the
+ * insert a no-op for an id already seen, so concurrent or repeated deliveries of one event count at most once.
  */
-export async function creditOnce(pool: Pool, event: PaymentCompletedEvent): Promise<CreditOutcome> {
+export async function creditOnce(pool: Pool, event: PaymentEvent): Promise<CreditOutcome> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
@@ -214,15 +221,7 @@ export async function creditOnce(pool: Pool, event: PaymentCompletedEvent): Prom
       [event.id, event.data.orderId],
     );
     let outcome: CreditOutcome = 'duplicate';
-    if (inserted.rowCount === 1) {
-      // Only the amount we asked for pays the order; an order already paid stays paid once.
-      const paid = await client.query(
-        `UPDATE orders SET status = 'paid', payment_id = $2
-          WHERE id = $1 AND amount = $3 AND status <> 'paid'`,
-        [event.data.orderId, event.data.paymentId, event.data.amount],
-      );
-      outcome = paid.rowCount === 1 ? 'credited' : 'not_credited';
-    }
+    if (inserted.rowCount === 1) outcome = await applyEvent(client, event);
     await client.query('COMMIT');
     return outcome;
   } catch (error) {
@@ -230,6 +229,31 @@ export async function creditOnce(pool: Pool, event: PaymentCompletedEvent): Prom
     throw error;
   } finally {
     client.release();
+  }
+}
+
+/** One event's change to its order; `switch (event.type)` narrows `event.data` to that outcome. */
+async function applyEvent(client: PoolClient, event: PaymentEvent): Promise<CreditOutcome> {
+  switch (event.type) {
+    case 'payment.completed': {
+      // Only the amount we asked for pays the order; an order already paid stays paid once.
+      const paid = await client.query(
+        `UPDATE orders SET status = 'paid', payment_id = $2
+          WHERE id = $1 AND amount = $3 AND status <> 'paid'`,
+        [event.data.orderId, event.data.paymentId, event.data.amount],
+      );
+      return paid.rowCount === 1 ? 'credited' : 'not_credited';
+    }
+    case 'payment.failed':
+    case 'payment.canceled':
+    case 'payment.expired': {
+      // An order paid by another payment stays paid; only one still waiting takes the outcome.
+      const marked = await client.query(
+        `UPDATE orders SET status = $2, payment_id = $3 WHERE id = $1 AND status = 'awaiting_payment'`,
+        [event.data.orderId, event.data.status, event.data.paymentId],
+      );
+      return marked.rowCount === 1 ? `marked_${event.data.status}` : 'not_credited';
+    }
   }
 }
 

@@ -1,7 +1,12 @@
-export const EVENT_TYPES = ['payment.completed'] as const;
+/** One event per move out of `pending` (DESIGN.md §8 "Every payment outcome is an event"). */
+export const EVENT_TYPES = ['payment.completed', 'payment.failed', 'payment.canceled', 'payment.expired'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+/** What an endpoint receives when it names no types: what every endpoint received before §8. */
+export const DEFAULT_ENABLED_EVENTS: readonly EventType[] = ['payment.completed'];
+
+/** `skipped`: the endpoint had not enabled the event's type; nothing was sent (redeliver sends it). */
+export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'skipped'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** The webhook body of payment.completed (spec §6.1); its bytes are fixed at creation. */
@@ -18,6 +23,42 @@ export interface PaymentCompletedEvent {
   };
 }
 
+/** `data` of the outcomes other than completion: the payment as it ended. */
+interface PaymentOutcome<Status extends string> {
+  paymentId: string;
+  orderId: string;
+  amount: number;
+  currency: 'KRW';
+  status: Status;
+}
+
+/** The webhook body of payment.failed. */
+export interface PaymentFailedEvent {
+  id: string;
+  type: 'payment.failed';
+  createdAt: string;
+  data: PaymentOutcome<'failed'> & { failedAt: string };
+}
+
+/** The webhook body of payment.canceled. */
+export interface PaymentCanceledEvent {
+  id: string;
+  type: 'payment.canceled';
+  createdAt: string;
+  data: PaymentOutcome<'canceled'> & { canceledAt: string };
+}
+
+/** The webhook body of payment.expired. */
+export interface PaymentExpiredEvent {
+  id: string;
+  type: 'payment.expired';
+  createdAt: string;
+  data: PaymentOutcome<'expired'> & { expiredAt: string };
+}
+
+/** Every webhook body: `switch (event.type)` narrows `event.data`. */
+export type PaymentEvent = PaymentCompletedEvent | PaymentFailedEvent | PaymentCanceledEvent | PaymentExpiredEvent;
+
 export interface WebhookAttemptView {
   id: string;
   number: number;
@@ -28,14 +69,17 @@ export interface WebhookAttemptView {
   error: string | null;
 }
 
-/** GET /v1/events/{id}: the event plus how its delivery is going. */
-export interface EventView extends PaymentCompletedEvent {
+/** How an event's delivery is going. */
+export interface EventDelivery {
   livemode: boolean;
   deliveryStatus: DeliveryStatus;
   /** Why nothing was sent (for example no endpoint for this mode), or null. */
   undeliveredReason: string | null;
   attempts: WebhookAttemptView[];
 }
+
+/** GET /v1/events/{id}: the event plus how its delivery is going. */
+export type EventView = PaymentEvent & EventDelivery;
 
 export const WEBHOOK_HEADERS = {
   eventId: 'Service-Event-Id',

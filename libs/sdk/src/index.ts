@@ -8,7 +8,11 @@ export {
   type CreatedPaymentView,
   type ErrorCode,
   type ListEnvelope,
+  type PaymentCanceledEvent,
   type PaymentCompletedEvent,
+  type PaymentEvent,
+  type PaymentExpiredEvent,
+  type PaymentFailedEvent,
   type PaymentStatus,
   type PaymentView,
 } from '@payhook/contracts';

@@ -223,3 +223,52 @@ describe('verifyWebhook', () => {
     expect(() => verifyWebhook(BODY, sign(BODY), '', { nowSeconds: NOW })).toThrow(TypeError);
   });
 });
+
+describe('verifyWebhook for every outcome (DESIGN.md §8)', () => {
+  const outcome = (type: string, status: string, instant: string) => ({
+    id: EVENT.id,
+    type,
+    createdAt: EVENT.createdAt,
+    data: {
+      paymentId: EVENT.data.paymentId,
+      orderId: 'order-1001',
+      amount: 15000,
+      currency: 'KRW',
+      status,
+      [instant]: '2023-11-14T22:13:20.100Z',
+    },
+  });
+
+  it.each([
+    ['payment.failed', 'failed', 'failedAt'],
+    ['payment.canceled', 'canceled', 'canceledAt'],
+    ['payment.expired', 'expired', 'expiredAt'],
+  ])('returns %s, narrowed by its type', (type, status, instant) => {
+    const body = JSON.stringify(outcome(type, status, instant));
+    const event = verifyWebhook(body, sign(body), SECRET, { nowSeconds: NOW });
+    switch (event.type) {
+      case 'payment.completed':
+        throw new Error('narrowed to the wrong type');
+      case 'payment.failed':
+        expect(event.data.failedAt).toBe('2023-11-14T22:13:20.100Z');
+        break;
+      case 'payment.canceled':
+        expect(event.data.canceledAt).toBe('2023-11-14T22:13:20.100Z');
+        break;
+      case 'payment.expired':
+        expect(event.data.expiredAt).toBe('2023-11-14T22:13:20.100Z');
+        break;
+    }
+    expect(event).toEqual(JSON.parse(body));
+  });
+
+  it.each([
+    ['an unknown type', outcome('payment.refunded', 'refunded', 'refundedAt')],
+    ['a status that is not its type', outcome('payment.failed', 'canceled', 'failedAt')],
+    ['the instant of another type', outcome('payment.expired', 'expired', 'failedAt')],
+    ['a type inherited from Object', outcome('constructor', 'failed', 'failedAt')],
+  ])('refuses %s as body_invalid, signature or not', (_what, event) => {
+    const body = JSON.stringify(event);
+    expect(verifyReason(body, sign(body))).toBe('body_invalid');
+  });
+});

@@ -1,12 +1,12 @@
 import { TextDecoder } from 'node:util';
 
-import { CURRENCY, isIdOf, MAX_AMOUNT, MIN_AMOUNT, type PaymentCompletedEvent } from '@payhook/contracts';
+import { CURRENCY, isIdOf, MAX_AMOUNT, MIN_AMOUNT, type PaymentEvent } from '@payhook/contracts';
 import { verifyWebhookSignature, WebhookSignatureError, type WebhookSignatureErrorReason } from '@payhook/signing';
 
-/** Why a delivery was refused: the four signature reasons, or a body that is not a payment.completed event. */
+/** Why a delivery was refused: the four signature reasons, or a body that is not a payhook payment event. */
 export type WebhookVerificationErrorReason = WebhookSignatureErrorReason | 'body_invalid';
 
-const BODY_INVALID_MESSAGE = 'Webhook body is not a valid payment.completed event';
+const BODY_INVALID_MESSAGE = 'Webhook body is not a valid payhook payment event';
 
 /**
  * Thrown by verifyWebhook for every delivery a merchant must refuse (answer it with a 4xx and credit nothing).
@@ -40,7 +40,8 @@ const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 /**
- * Verifies a payhook webhook delivery and returns its event (spec §5.2, §6.1).
+ * Verifies a payhook webhook delivery and returns its event (spec §5.2, §6.1; DESIGN.md §8): a
+ * `PaymentEvent`, so `switch (event.type)` narrows `event.data` to that outcome's fields.
  *
  * Pass the raw request bytes exactly as received (see rawJsonBody()), never a re-serialized object: the
  * signature covers the bytes. The signature is checked first and the body parsed only after it, so nothing
@@ -52,7 +53,7 @@ export function verifyWebhook(
   signatureHeader: string | undefined,
   secret: string,
   options: VerifyWebhookOptions = {},
-): PaymentCompletedEvent {
+): PaymentEvent {
   if (!Buffer.isBuffer(rawBody) && typeof rawBody !== 'string') {
     throw new TypeError(
       'verifyWebhook needs the raw request body as a Buffer or string; mount rawJsonBody() before any JSON parser',
@@ -81,24 +82,33 @@ export function verifyWebhook(
   return event;
 }
 
-function parseEvent(rawBody: Buffer | string): PaymentCompletedEvent {
+function parseEvent(rawBody: Buffer | string): PaymentEvent {
   let parsed: unknown;
   try {
     parsed = JSON.parse(typeof rawBody === 'string' ? rawBody : STRICT_UTF8.decode(rawBody));
   } catch (error) {
     throw new WebhookVerificationError('body_invalid', 'Webhook body is not valid UTF-8 JSON', { cause: error });
   }
-  if (!isPaymentCompletedEvent(parsed)) throw new WebhookVerificationError('body_invalid');
+  if (!isPaymentEvent(parsed)) throw new WebhookVerificationError('body_invalid');
   return parsed;
 }
 
-function isPaymentCompletedEvent(value: unknown): value is PaymentCompletedEvent {
-  if (!isRecord(value) || !isRecord(value.data)) return false;
+/** The instant field and the `status` of each type's `data`; payment.completed has no `status`. */
+const OUTCOMES: Record<PaymentEvent['type'], { instant: string; status?: string }> = {
+  'payment.completed': { instant: 'completedAt' },
+  'payment.failed': { instant: 'failedAt', status: 'failed' },
+  'payment.canceled': { instant: 'canceledAt', status: 'canceled' },
+  'payment.expired': { instant: 'expiredAt', status: 'expired' },
+};
+
+function isPaymentEvent(value: unknown): value is PaymentEvent {
+  if (!isRecord(value) || !isRecord(value.data) || typeof value.type !== 'string') return false;
+  const outcome = Object.hasOwn(OUTCOMES, value.type) ? OUTCOMES[value.type as PaymentEvent['type']] : undefined;
+  if (!outcome) return false;
   const { data } = value;
   return (
     typeof value.id === 'string' &&
     isIdOf('event', value.id) &&
-    value.type === 'payment.completed' &&
     isTimestamp(value.createdAt) &&
     typeof data.paymentId === 'string' &&
     isIdOf('payment', data.paymentId) &&
@@ -109,7 +119,8 @@ function isPaymentCompletedEvent(value: unknown): value is PaymentCompletedEvent
     data.amount >= MIN_AMOUNT &&
     data.amount <= MAX_AMOUNT &&
     data.currency === CURRENCY &&
-    isTimestamp(data.completedAt)
+    (outcome.status === undefined || data.status === outcome.status) &&
+    isTimestamp(data[outcome.instant])
   );
 }
 

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Post, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { Response } from 'express';
-import { formField } from '../html/cookies';
+import { formField, formFieldList } from '../html/cookies';
 import { newNonce, redirectSeeOther, sendHtml } from '../html/html-response';
 import { ConsoleDevelopersService, RECOVER_DAYS } from './console-developers.service';
 import { renderDevelopers, renderRotateConfirm, type DevelopersModel } from './console-developers.view';
@@ -44,9 +44,12 @@ export class ConsoleDevelopersController {
   ): Promise<void> {
     const mode = formMode(body);
     const url = (formField(body, 'url') ?? '').trim();
-    const result = await this.developers.setWebhookUrl(session.merchant, mode, url);
+    // The form lists the types; a post without that list (an older page) keeps the endpoint's own.
+    const events = formField(body, 'events-listed') === '1' ? formFieldList(body, 'events') : undefined;
+    const result = await this.developers.setWebhookEndpoint(session.merchant, mode, url, events);
     if (result.kind === 'refused') {
-      return this.render(response, 400, session, { error: result.message, rejected: { mode, url } });
+      const typed = { mode, url, events: events ?? [] };
+      return this.render(response, 400, session, { error: result.message, rejected: typed });
     }
     redirectSeeOther(response, `/console/developers?notice=url-saved#endpoint-${mode}`);
   }
@@ -61,7 +64,7 @@ export class ConsoleDevelopersController {
     const mode = formMode(body);
     const endpoint = (await this.developers.overview(session.merchant)).endpoints[mode];
     if (!endpoint) return this.render(response, 400, session, { error: `No ${mode} webhook endpoint is set.` });
-    const result = await this.developers.setWebhookUrl(session.merchant, mode, endpoint.url);
+    const result = await this.developers.setWebhookEndpoint(session.merchant, mode, endpoint.url);
     if (result.kind === 'refused') return this.render(response, 400, session, { error: result.message });
     redirectSeeOther(response, `/console/developers?notice=endpoint-enabled#endpoint-${mode}`);
   }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { PayhookError } from '@payhook/contracts';
+import { EVENT_TYPES, PayhookError, type EventType } from '@payhook/contracts';
 import { PaymentsApiEnv } from '../config/payments-api.env';
 import { EventsService } from '../events/events.service';
 import { isHttpUrl } from '../http/validators';
@@ -52,13 +52,25 @@ export class ConsoleDevelopersService {
     return { endpoints: { test, live }, disableAfterMs: this.env.disableAfterMs, keys, runs };
   }
 
-  /** The rules of PUT /v1/webhook-endpoint, and live mode only once the merchant is live (as for live keys). */
-  async setWebhookUrl(merchant: ConsoleMerchant, mode: ConsoleMode, url: string): Promise<ChangeResult> {
+  /**
+   * The rules of PUT /v1/webhook-endpoint, and live mode only once the merchant is live (as for live
+   * keys). `events` left out (re-enabling) keeps the endpoint's own.
+   */
+  async setWebhookEndpoint(
+    merchant: ConsoleMerchant,
+    mode: ConsoleMode,
+    url: string,
+    events?: string[],
+  ): Promise<ChangeResult> {
     if (mode === 'live' && merchant.status !== 'live') return { kind: 'refused', message: LIVE_LOCKED };
     if (!isHttpUrl(url)) {
       return { kind: 'refused', message: 'The URL must be an absolute http(s) URL of at most 2,048 characters.' };
     }
-    return this.refusalOf(() => this.endpoints.put(scopeOf(merchant, mode), url));
+    const enabled = events?.filter((event): event is EventType => (EVENT_TYPES as readonly string[]).includes(event));
+    if (events && (enabled?.length !== events.length || events.length === 0)) {
+      return { kind: 'refused', message: `Choose at least one of the event types: ${EVENT_TYPES.join(', ')}.` };
+    }
+    return this.refusalOf(() => this.endpoints.put(scopeOf(merchant, mode), url, enabled));
   }
 
   async rotateSecret(merchant: ConsoleMerchant, mode: ConsoleMode): Promise<ChangeResult> {

@@ -1,4 +1,4 @@
-import type { MerchantStatus } from '@payhook/contracts';
+import { DEFAULT_ENABLED_EVENTS, EVENT_TYPES, type MerchantStatus } from '@payhook/contracts';
 import { html } from '../html/html';
 import type { ApiKeyEntity } from '../merchants/api-key.entity';
 import type { IntegrationTestView } from '../onboarding/integration-test.record';
@@ -23,7 +23,8 @@ export interface DevelopersModel {
   notice: string | null;
   error: string | null;
   /** The form a refused change came from, with what was typed. */
-  rejected?: { mode: ConsoleMode; url: string };
+  /** What a refused form held, shown again as typed. */
+  rejected?: { mode: ConsoleMode; url: string; events: readonly string[] };
 }
 
 function goLiveCard(model: DevelopersModel) {
@@ -70,6 +71,8 @@ function endpointCard(model: DevelopersModel, mode: ConsoleMode, endpoint: Webho
   const { session } = model;
   const locked = mode === 'live' && session.merchant.status !== 'live';
   const typed = model.rejected?.mode === mode ? model.rejected.url : (endpoint?.url ?? '');
+  const sent =
+    model.rejected?.mode === mode ? model.rejected.events : (endpoint?.enabledEvents ?? DEFAULT_ENABLED_EVENTS);
   const form = locked
     ? html`<p class="muted">Live mode opens once the integration test passes.</p>`
     : html`<form method="post" action="/console/developers/webhook-endpoint" class="inline">
@@ -79,7 +82,18 @@ function endpointCard(model: DevelopersModel, mode: ConsoleMode, endpoint: Webho
           >${mode === 'test' ? 'Test' : 'Live'} webhook URL
           <input type="url" name="url" value="${typed}" required maxlength="2048" placeholder="https://shop.example/webhooks"
         /></label>
-        <button type="submit">Save URL</button>
+        <fieldset>
+          <legend>Events sent</legend>
+          <input type="hidden" name="events-listed" value="1" />
+          ${EVENT_TYPES.map(
+            (type) =>
+              html`<label class="check"
+                ><input type="checkbox" name="events" value="${type}" ${sent.includes(type) ? html`checked` : null} />
+                ${type}</label
+              >`,
+          )}
+        </fieldset>
+        <button type="submit">Save</button>
       </form>`;
   const secret = endpoint
     ? html`<details>
@@ -92,7 +106,14 @@ function endpointCard(model: DevelopersModel, mode: ConsoleMode, endpoint: Webho
     : null;
   return html`<section class="event" id="endpoint-${mode}" aria-label="${mode} webhook endpoint">
     <h3>${mode === 'test' ? 'Test' : 'Live'} mode</h3>
-    <p>${endpoint ? html`Sends to <code>${endpoint.url}</code>` : html`<span class="muted">No endpoint set.</span>`}</p>
+    <p>
+      ${
+        endpoint
+          ? html`Sends ${endpoint.enabledEvents.join(', ')} to <code>${endpoint.url}</code>; other events are recorded
+            as skipped.`
+          : html`<span class="muted">No endpoint set.</span>`
+      }
+    </p>
     ${endpoint && !locked ? healthBlock(model, mode, endpoint) : null} ${form} ${secret}
   </section>`;
 }

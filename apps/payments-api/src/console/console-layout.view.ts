@@ -44,6 +44,10 @@ form{margin:0}
 .inline{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end}
 .inline label{flex:1 1 16rem}
 label{display:block;font-size:.875rem;color:#374151}
+fieldset{flex:1 1 100%;margin:0;padding:.375rem .75rem .5rem;border:1px solid #d1d5db;border-radius:6px}
+legend{padding:0 .25rem;font-size:.875rem;color:#374151}
+label.check{display:inline-flex;align-items:center;gap:.375rem;margin:.25rem 1rem .25rem 0}
+label.check input{width:auto;margin:0}
 input,select{display:block;width:100%;margin-top:.125rem;padding:.5rem;border:1px solid #9ca3af;border-radius:6px;font:inherit;background:#fff;color:#111827}
 button,.button{display:inline-block;padding:.5rem 1rem;border:0;border-radius:6px;background:#1d4ed8;color:#fff;font:inherit;font-weight:600;cursor:pointer;text-decoration:none;text-align:center}
 .secondary{background:#e5e7eb;color:#111827}

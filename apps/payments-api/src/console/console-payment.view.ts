@@ -67,7 +67,7 @@ function eventSection(event: EventView, model: PaymentPageModel) {
       <dd>${badge(event.deliveryStatus)}</dd>
       ${event.undeliveredReason ? html`<dt>Not delivered</dt><dd>${event.undeliveredReason}</dd>` : null}
     </dl>
-    <h3>Delivery attempts</h3>
+    <h3>Delivery attempts of ${event.type}</h3>
     ${attempts}
     <form method="post" action="/console/payments/${model.detail.payment.id}/events/${event.id}/redeliver" class="actions">
       ${csrfField(model.session)}
@@ -132,7 +132,7 @@ export function renderPayment(nonce: string, model: PaymentPageModel): string {
         <h2>Events</h2>
         ${
           detail.events.length === 0
-            ? html`<p class="muted">No events: only a completed payment sends payment.completed.</p>`
+            ? html`<p class="muted">No events yet: the payment sends one when it leaves pending.</p>`
             : detail.events.map((event) => eventSection(event, model))
         }
       </div>

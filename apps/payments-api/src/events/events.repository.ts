@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
+  DEFAULT_ENABLED_EVENTS,
   WEBHOOK_DELIVERY_REQUESTED_V1,
   newId,
   type DeliveryStatus,
@@ -11,7 +12,7 @@ import { WEBHOOK_DELIVER_ROUTING_KEY } from '@payhook/messaging';
 import { inTransaction, sqlRows, type Sql } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 import type { KeysetCursor } from '../http/keyset-cursor';
-import { enqueueDelivery } from '../outbox/outbox.repository';
+import { enqueueDeliveries, enqueueDelivery } from '../outbox/outbox.repository';
 import type { MerchantScope } from '../payments/payment.record';
 import type { EventRecord } from './event.record';
 
@@ -56,14 +57,39 @@ const toRecord = (row: EventRow): EventRecord => ({
 export class EventsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /** Inside the transaction of the change the event announces, with its outbox row. */
-  static async insertWithDelivery(sql: Sql, event: NewEvent): Promise<void> {
-    await sql(
-      `INSERT INTO events (id, merchant_id, livemode, type, payment_id, body, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [event.id, event.merchantId, event.livemode, event.type, event.paymentId, event.body, event.createdAt],
+  /**
+   * Inside the transaction of the changes the events announce. An event whose type its endpoint has
+   * not enabled (with no endpoint yet: the default, payment.completed only) is recorded `skipped`
+   * and gets no outbox row; the others get theirs.
+   */
+  static async insertWithDelivery(sql: Sql, events: NewEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const column = <K extends keyof NewEvent>(key: K) => events.map((event) => event[key]);
+    const inserted = await sql<{ id: string; delivery_status: DeliveryStatus }>(
+      `INSERT INTO events (id, merchant_id, livemode, type, payment_id, body, created_at, delivery_status)
+       SELECT e.id, e.merchant_id, e.livemode, e.type, e.payment_id, e.body, e.created_at,
+              CASE WHEN e.type = ANY (COALESCE(w.enabled_events, $8::text[])) THEN 'pending' ELSE 'skipped' END
+       FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
+              AS e (id, merchant_id, livemode, type, payment_id, body, created_at)
+       LEFT JOIN webhook_endpoints w ON w.merchant_id = e.merchant_id AND w.livemode = e.livemode
+       RETURNING id, delivery_status`,
+      [
+        column('id'),
+        column('merchantId'),
+        column('livemode'),
+        column('type'),
+        column('paymentId'),
+        column('body'),
+        column('createdAt'),
+        DEFAULT_ENABLED_EVENTS,
+      ],
     );
-    await enqueueDelivery(sql, { eventId: event.id, retryStep: 0, manual: false });
+    await enqueueDeliveries(
+      sql,
+      inserted
+        .filter((event) => event.delivery_status === 'pending')
+        .map((event) => ({ eventId: event.id, retryStep: 0, manual: false })),
+    );
   }
 
   async findById(scope: MerchantScope, id: string): Promise<EventRecord | null> {

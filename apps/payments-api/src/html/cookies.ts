@@ -24,6 +24,14 @@ export function formField(body: unknown, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+/** Every value of a repeated form field (checkboxes): none, one or several strings. */
+export function formFieldList(body: unknown, name: string): string[] {
+  if (typeof body !== 'object' || body === null) return [];
+  const value = (body as Record<string, unknown>)[name];
+  if (typeof value === 'string') return [value];
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}
+
 /** Constant-time comparison of two CSRF tokens; false when either is missing. */
 export function sameToken(expected: string | undefined, actual: string | undefined): boolean {
   if (!expected || !actual) return false;

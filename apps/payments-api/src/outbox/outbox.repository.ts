@@ -13,19 +13,31 @@ export interface OutboxRow {
 }
 
 /** Builds the outbox row for a delivery request; commit it with the change it announces. */
-export async function enqueueDelivery(
+export function enqueueDelivery(
   sql: Sql,
   request: Omit<WebhookDeliveryRequestedV1, 'type' | 'requestedAt'>,
 ): Promise<void> {
-  const message: WebhookDeliveryRequestedV1 = {
-    type: WEBHOOK_DELIVERY_REQUESTED_V1,
-    ...request,
-    requestedAt: new Date().toISOString(),
-  };
-  await sql(`INSERT INTO outbox (routing_key, message_type, payload) VALUES ($1, $2, $3)`, [
+  return enqueueDeliveries(sql, [request]);
+}
+
+/** The outbox rows of several delivery requests in one statement (a sweeper batch of events). */
+export async function enqueueDeliveries(
+  sql: Sql,
+  requests: Omit<WebhookDeliveryRequestedV1, 'type' | 'requestedAt'>[],
+): Promise<void> {
+  if (requests.length === 0) return;
+  const requestedAt = new Date().toISOString();
+  const payloads = requests.map((request) =>
+    JSON.stringify({
+      type: WEBHOOK_DELIVERY_REQUESTED_V1,
+      ...request,
+      requestedAt,
+    } satisfies WebhookDeliveryRequestedV1),
+  );
+  await sql(`INSERT INTO outbox (routing_key, message_type, payload) SELECT $1, $2, unnest($3::text[])`, [
     WEBHOOK_DELIVER_ROUTING_KEY,
-    message.type,
-    JSON.stringify(message),
+    WEBHOOK_DELIVERY_REQUESTED_V1,
+    payloads,
   ]);
 }
 

@@ -248,15 +248,14 @@ export class PaymentsRepository {
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
-  /** Compare-and-set from pending: a racing completion and expiry cannot both win. */
-  async expireIfOverdue(id: string): Promise<boolean> {
-    const rows = await sqlRows(
-      this.db,
+  /** Compare-and-set from pending, in the caller's transaction: a racing completion and expiry cannot both win. */
+  async expireIfOverdue(sql: Sql, id: string): Promise<PaymentRecord | null> {
+    const rows = await sql<PaymentRow>(
       `UPDATE payments SET status = 'expired', updated_at = now()
-       WHERE id = $1 AND status = 'pending' AND expires_at <= now() RETURNING id`,
+       WHERE id = $1 AND status = 'pending' AND expires_at <= now() RETURNING ${PAYMENT_COLUMNS}`,
       [id],
     );
-    return rows.length === 1;
+    return rows[0] ? toRecord(rows[0]) : null;
   }
 
   /**
@@ -264,17 +263,16 @@ export class PaymentsRepository {
    * work. `= ANY (ARRAY(...))` makes the batch a list of primary-key lookups; `IN (...)` let the
    * planner hash-join against every pending payment, a cost that grows with the live ones.
    */
-  async expireOverdue(batchSize: number): Promise<number> {
-    const rows = await sqlRows(
-      this.db,
+  async expireOverdue(sql: Sql, batchSize: number): Promise<PaymentRecord[]> {
+    const rows = await sql<PaymentRow>(
       `UPDATE payments SET status = 'expired', updated_at = now()
        WHERE id = ANY (ARRAY(SELECT id FROM payments WHERE status = 'pending' AND expires_at <= now()
                              ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED))
          AND status = 'pending'
-       RETURNING id`,
+       RETURNING ${PAYMENT_COLUMNS}`,
       [batchSize],
     );
-    return rows.length;
+    return rows.map(toRecord);
   }
 }
 

@@ -17,6 +17,7 @@ import type { CreatePaymentRequestDto } from './dto/create-payment.request.dto';
 import type { ListPaymentsQueryDto } from './dto/list-payments.query.dto';
 import { decodeCursor, encodeCursor } from '../http/keyset-cursor';
 import { PaymentException } from './payment.exception';
+import { PaymentTransitionsService } from './payment-transitions.service';
 import type { MerchantScope, PaymentRecord } from './payment.record';
 import { toCreatedView, toPaymentView } from './payment.view';
 import { ONE_ACTIVE_PER_ORDER, PaymentsRepository, type PaymentFilter } from './payments.repository';
@@ -35,6 +36,7 @@ export class PaymentsService {
   constructor(
     private readonly payments: PaymentsRepository,
     private readonly idempotencyKeys: IdempotencyKeysRepository,
+    private readonly transitions: PaymentTransitionsService,
     @Inject(PaymentsApiEnv) private readonly env: PaymentsApiEnv,
   ) {}
 
@@ -66,7 +68,7 @@ export class PaymentsService {
         if (!isUniqueViolation(error, ONE_ACTIVE_PER_ORDER)) throw error;
         const holder = await this.payments.findActiveForOrder(scope, orderId);
         // The holder may be an overdue pending payment the sweeper has not reached yet.
-        const freed = holder === null || (await this.payments.expireIfOverdue(holder.id));
+        const freed = holder === null || (await this.transitions.expireIfOverdue(holder.id));
         if (freed && attempt < 2) continue;
         throw new PaymentException(
           'order_already_active',

@@ -21,7 +21,7 @@ export class WebhookEndpointsController {
     @CurrentAuth() auth: AuthContext,
     @Body() body: PutWebhookEndpointRequestDto,
   ): Promise<DataEnvelope<WebhookEndpointView>> {
-    return { data: toWebhookEndpointView(await this.endpoints.put(auth, body.url)) };
+    return { data: toWebhookEndpointView(await this.endpoints.put(auth, body.url, body.enabledEvents)) };
   }
 
   @Post('rotate-secret')

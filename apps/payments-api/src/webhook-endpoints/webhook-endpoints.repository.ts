@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { EventType } from '@payhook/contracts';
+import { DEFAULT_ENABLED_EVENTS, type EventType } from '@payhook/contracts';
 import { sqlRows } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 import type { MerchantScope } from '../payments/payment.record';
@@ -49,17 +49,25 @@ export class WebhookEndpointsRepository {
   }
 
   /**
-   * Sets the URL; a new endpoint gets `newSecret`, an existing one keeps its secret. Either way the
-   * endpoint is enabled with a clean health record (DESIGN.md §8: PUT re-enables).
+   * Sets the URL, and the event types when given (null: a new endpoint gets the default, an existing
+   * one keeps its own); a new endpoint gets `newSecret`, an existing one keeps its secret. Either way
+   * the endpoint is enabled with a clean health record (DESIGN.md §8: PUT re-enables).
    */
-  async upsertUrl(scope: MerchantScope, url: string, newSecret: string): Promise<WebhookEndpointRecord> {
+  async upsert(
+    scope: MerchantScope,
+    url: string,
+    enabledEvents: EventType[] | null,
+    newSecret: string,
+  ): Promise<WebhookEndpointRecord> {
     const rows = await sqlRows<EndpointRow>(
       this.db,
-      `INSERT INTO webhook_endpoints (merchant_id, livemode, url, signing_secret) VALUES ($1, $2, $3, $4)
+      `INSERT INTO webhook_endpoints (merchant_id, livemode, url, signing_secret, enabled_events)
+       VALUES ($1, $2, $3, $4, COALESCE($5::text[], $6::text[]))
        ON CONFLICT (merchant_id, livemode) DO UPDATE SET url = EXCLUDED.url, updated_at = now(),
+         enabled_events = COALESCE($5::text[], webhook_endpoints.enabled_events),
          status = 'enabled', disabled_at = NULL, failing_since = NULL, consecutive_failures = 0, last_error = NULL
        RETURNING ${ENDPOINT_COLUMNS}`,
-      [scope.merchantId, scope.livemode, url, newSecret],
+      [scope.merchantId, scope.livemode, url, newSecret, enabledEvents, DEFAULT_ENABLED_EVENTS],
     );
     return toRecord(rows[0]);
   }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { randomBase62 } from '@payhook/contracts';
+import { EVENT_TYPES, randomBase62, type EventType } from '@payhook/contracts';
 import { PaymentsApiEnv } from '../config/payments-api.env';
 import { isHttpsUrl, isPrivateHost } from '../http/validators';
 import type { MerchantScope } from '../payments/payment.record';
@@ -23,8 +23,11 @@ export class WebhookEndpointsService {
     return endpoint;
   }
 
-  /** Setting an endpoint does not by itself send older events (DESIGN.md §5). */
-  put(scope: MerchantScope, url: string): Promise<WebhookEndpointRecord> {
+  /**
+   * Setting an endpoint does not by itself send older events (DESIGN.md §5). `enabledEvents` is kept
+   * in the order of EVENT_TYPES without repeats; left out, an existing endpoint keeps its own.
+   */
+  put(scope: MerchantScope, url: string, enabledEvents?: EventType[]): Promise<WebhookEndpointRecord> {
     if (!this.env.allowPrivateWebhookUrls) {
       if (scope.livemode && !isHttpsUrl(url)) {
         throw new WebhookEndpointException('parameter_invalid', 'url must use https with a live key.', 'url');
@@ -38,7 +41,8 @@ export class WebhookEndpointsService {
         );
       }
     }
-    return this.endpoints.upsertUrl(scope, url, newSigningSecret());
+    const types = enabledEvents ? EVENT_TYPES.filter((type) => enabledEvents.includes(type)) : null;
+    return this.endpoints.upsert(scope, url, types, newSigningSecret());
   }
 
   /** The new secret signs every attempt from now on, retries of older events included. */

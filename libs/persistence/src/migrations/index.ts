@@ -8,6 +8,7 @@ import { ListIndexes1764300000000 } from './1764300000000-list-indexes';
 import { AuthFailures1764400000000 } from './1764400000000-auth-failures';
 import { KeyedPinHashes1764500000000 } from './1764500000000-keyed-pin-hashes';
 import { WebhookQueue1764600000000 } from './1764600000000-webhook-queue';
+import { EveryOutcomeEvent1764700000000 } from './1764700000000-every-outcome-event';
 
 /** Listed explicitly: bundled builds cannot glob, and the order is the history. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   AuthFailures1764400000000,
   KeyedPinHashes1764500000000,
   WebhookQueue1764600000000,
+  EveryOutcomeEvent1764700000000,
 ];

@@ -1,8 +1,19 @@
-import { IsDefined } from 'class-validator';
+import { EVENT_TYPES, type EventType } from '@payhook/contracts';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, IsOptional } from 'class-validator';
 import { IsHttpUrl } from '../../http/validators';
+
+const EVENTS_MESSAGE = `must be a non-empty array of event types: ${EVENT_TYPES.join(', ')}`;
 
 export class PutWebhookEndpointRequestDto {
   @IsDefined()
   @IsHttpUrl()
   url!: string;
+
+  /** Which event types are sent (DESIGN.md §8); the others are recorded `skipped`. */
+  @IsOptional()
+  @IsArray({ message: EVENTS_MESSAGE })
+  @ArrayMinSize(1, { message: EVENTS_MESSAGE })
+  @ArrayMaxSize(EVENT_TYPES.length * 4, { message: EVENTS_MESSAGE })
+  @IsIn(EVENT_TYPES, { each: true, message: EVENTS_MESSAGE })
+  enabledEvents?: EventType[];
 }
