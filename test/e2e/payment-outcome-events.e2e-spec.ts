@@ -174,7 +174,7 @@ describe('payment outcome events and merchant cancel', () => {
         .http()
         .get(new URL(first.body.data.payUrl as string).pathname)
         .expect(303);
-      expect(new URL(screen.headers.location as string).searchParams.get('status')).toBe('canceled');
+      expect(new URL(screen.headers.location).searchParams.get('status')).toBe('canceled');
     });
 
     it("answers 409 payment_state_conflict for a payment that is no longer pending, and 404 for another merchant's", async () => {
