@@ -173,7 +173,7 @@ describe('merchant console in a real browser', () => {
     await page.getByLabel('Test webhook URL').fill(newEndpoint.url);
     await Promise.all([
       page.waitForURL('**notice=url-saved**'),
-      page.getByRole('button', { name: 'Save URL' }).click(),
+      page.getByRole('button', { name: 'Save endpoint' }).click(),
     ]);
     await expect(page.getByRole('status').innerText()).resolves.toContain('Webhook URL saved');
     const endpoint = await api.as(merchant).get('/v1/webhook-endpoint').expect(200);

@@ -93,7 +93,7 @@ function endpointCard(model: DevelopersModel, mode: ConsoleMode, endpoint: Webho
               >`,
           )}
         </fieldset>
-        <button type="submit">Save</button>
+        <button type="submit">Save endpoint</button>
       </form>`;
   const secret = endpoint
     ? html`<details>
