@@ -29,7 +29,8 @@ const aliases = Object.fromEntries(
 const shared = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j)s$': swc },
-  transformIgnorePatterns: ['/node_modules/(?!(@nestjs)/)'],
+  // Nest and the Korean holiday data ship as ES modules.
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|@hyunbinseo)/)'],
   moduleNameMapper: aliases,
 };
 

@@ -1,4 +1,5 @@
-import { addBusinessDays, settlementAmounts } from '../../apps/payments-api/src/settlements/settlement-calculation';
+import { addBusinessDays } from '../../apps/payments-api/src/settlements/business-days';
+import { settlementAmounts } from '../../apps/payments-api/src/settlements/settlement-calculation';
 import { ConsoleClient, approvedMerchant } from '../support/console-client';
 import { PaymentsApiHarness, paymentBody } from '../support/payments-api.harness';
 
@@ -40,7 +41,7 @@ describe('merchant console /console/settlements', () => {
       await api.sql(
         `UPDATE settlements SET sales_date = $2, payout_date = $3, completed_at = $4
          WHERE payment_id = $1`,
-        [payment.id, salesDate, addBusinessDays(salesDate, 2), completedAt ?? `${salesDate}T03:00:00Z`],
+        [payment.id, salesDate, addBusinessDays(salesDate, 2).date, completedAt ?? `${salesDate}T03:00:00Z`],
       );
     }
     return { ...payment, amount, ...settlementAmounts(amount, FEE_BPS) };

@@ -54,6 +54,7 @@ describe('settlement records: GET /v1/settlements', () => {
       netAmount: 14_588,
       salesDate,
       payoutDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      payoutRule: 'kr_public_holidays',
       completedAt: payment.completed_at.toISOString(),
     });
     expect(record.payoutDate > salesDate).toBe(true);

@@ -9,6 +9,7 @@ import { PaymentsApiEnv } from './config/payments-api.env';
 import { ConsoleModule } from './console/console.module';
 import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
+import { HolidaysModule } from './holidays/holidays.module';
 import { ApiKeyEntity } from './merchants/api-key.entity';
 import { MerchantEntity } from './merchants/merchant.entity';
 import { MerchantsModule } from './merchants/merchants.module';
@@ -48,6 +49,7 @@ export class PaymentsApiModule {
         OnboardingModule,
         ConsoleModule,
         SettlementsModule,
+        HolidaysModule,
         DepositsModule,
         VouchersModule,
         ReviewsModule,

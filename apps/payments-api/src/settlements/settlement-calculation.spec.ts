@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { MAX_AMOUNT } from '@payhook/contracts';
-import { MAX_FEE_BPS, addBusinessDays, salesDate, settlementAmounts } from './settlement-calculation';
+import { MAX_FEE_BPS, salesDate, settlementAmounts } from './settlement-calculation';
 
 describe('settlementAmounts', () => {
   it('keeps gross = fee + VAT + net exactly, in whole won, for any amount and rate', () => {
@@ -51,44 +51,5 @@ describe('salesDate', () => {
     expect(salesDate(new Date('2026-11-20T14:59:59.999Z'))).toBe('2026-11-20');
     expect(salesDate(new Date('2026-11-20T15:00:00.000Z'))).toBe('2026-11-21');
     expect(salesDate(new Date('2026-12-31T15:00:00.000Z'))).toBe('2027-01-01');
-  });
-});
-
-describe('addBusinessDays', () => {
-  it.each([
-    ['2026-11-16', 2, '2026-11-18'], // Monday → Wednesday
-    ['2026-11-19', 2, '2026-11-23'], // Thursday → Monday, over the weekend
-    ['2026-11-20', 1, '2026-11-23'], // Friday → Monday
-    ['2026-11-21', 1, '2026-11-23'], // a Saturday sale pays the next Monday
-    ['2026-11-22', 2, '2026-11-24'], // Sunday → Tuesday
-    ['2026-11-30', 2, '2026-12-02'], // across a month end
-    ['2026-12-31', 1, '2027-01-01'], // across a year end (Friday)
-    ['2027-01-01', 1, '2027-01-04'], // Friday → Monday
-    ['2028-02-28', 1, '2028-02-29'], // leap day
-    ['2026-02-27', 1, '2026-03-02'], // Friday at a February month end
-  ])('%s + %i business days = %s', (date, days, expected) => {
-    expect(addBusinessDays(date, days)).toBe(expected);
-  });
-
-  it('never lands on a weekend and counts exactly the weekdays in between', () => {
-    fc.assert(
-      fc.property(
-        fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true }),
-        fc.integer({ min: 1, max: 30 }),
-        (start, days) => {
-          const from = start.toISOString().slice(0, 10);
-          const payout = addBusinessDays(from, days);
-          const weekday = new Date(`${payout}T00:00:00Z`).getUTCDay();
-          expect(weekday === 0 || weekday === 6).toBe(false);
-          let weekdays = 0;
-          for (let day = new Date(`${from}T00:00:00Z`); day.toISOString().slice(0, 10) < payout;) {
-            day.setUTCDate(day.getUTCDate() + 1);
-            if (day.getUTCDay() !== 0 && day.getUTCDay() !== 6) weekdays++;
-          }
-          expect(weekdays).toBe(days);
-        },
-      ),
-      { numRuns: 2_000 },
-    );
   });
 });

@@ -52,20 +52,3 @@ export function isCalendarDay(day: string): boolean {
 export function salesDate(completedAt: Date): string {
   return SALES_DATE_FORMAT.format(completedAt);
 }
-
-/**
- * The `days`-th business day after `date` (`YYYY-MM-DD`), counting Monday to Friday only. Public
- * holidays are not modelled yet: a payout due on one is paid the next banking day by the bank itself.
- */
-export function addBusinessDays(date: string, days: number): string {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new RangeError(`not a date: ${date}`);
-  if (!Number.isInteger(days) || days < 0) throw new RangeError('days must be a whole number of 0 or more');
-  const day = new Date(`${date}T00:00:00Z`);
-  let left = days;
-  while (left > 0) {
-    day.setUTCDate(day.getUTCDate() + 1);
-    const weekday = day.getUTCDay();
-    if (weekday !== 0 && weekday !== 6) left--;
-  }
-  return day.toISOString().slice(0, 10);
-}

@@ -12,6 +12,7 @@ const row: SettlementView = {
   netAmount: 14_588,
   salesDate: '2026-11-21',
   payoutDate: '2026-11-24',
+  payoutRule: 'kr_public_holidays',
   completedAt: '2026-11-21T05:06:07.890Z',
 };
 

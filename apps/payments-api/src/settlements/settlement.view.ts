@@ -1,3 +1,5 @@
+import type { PayoutRule } from './business-days';
+
 /** One completed payment's settlement record, as merchants read it (API, CSV and console). */
 export interface SettlementView {
   paymentId: string;
@@ -11,8 +13,10 @@ export interface SettlementView {
   netAmount: number;
   /** The completion date in Asia/Seoul, `YYYY-MM-DD`. */
   salesDate: string;
-  /** The business day the net amount is paid out, `YYYY-MM-DD`. */
+  /** The banking day the net amount is paid out, `YYYY-MM-DD`. */
   payoutDate: string;
+  /** Which calendar dated it (ADR 0010): Korean public holidays known, or weekdays only. */
+  payoutRule: PayoutRule;
   completedAt: string;
 }
 

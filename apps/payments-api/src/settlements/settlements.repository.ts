@@ -1,9 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { sqlRows, type Sql } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 import type { MerchantScope, PaymentRecord } from '../payments/payment.record';
-import { addBusinessDays, salesDate, settlementAmounts } from './settlement-calculation';
+import { addBusinessDays, type PayoutRule } from './business-days';
+import { salesDate, settlementAmounts } from './settlement-calculation';
 import type { SettlementView } from './settlement.view';
 
 /** Position after the last row of a page, in list order (salesDate, paymentId). */
@@ -34,11 +35,12 @@ interface SettlementRow {
   net_amount: string;
   sales_date: string;
   payout_date: string;
+  payout_rule: PayoutRule;
   completed_at: Date;
 }
 
 const COLUMNS = `payment_id, order_id, livemode, gross_amount, fee_bps, fee_amount, vat_amount, net_amount,
-  to_char(sales_date, 'YYYY-MM-DD') AS sales_date, to_char(payout_date, 'YYYY-MM-DD') AS payout_date, completed_at`;
+  to_char(sales_date, 'YYYY-MM-DD') AS sales_date, to_char(payout_date, 'YYYY-MM-DD') AS payout_date, payout_rule, completed_at`;
 
 const toView = (row: SettlementRow): SettlementView => ({
   paymentId: row.payment_id,
@@ -52,8 +54,15 @@ const toView = (row: SettlementRow): SettlementView => ({
   netAmount: Number(row.net_amount),
   salesDate: row.sales_date,
   payoutDate: row.payout_date,
+  payoutRule: row.payout_rule,
   completedAt: row.completed_at.toISOString(),
 });
+
+/** The furthest a payout can lie after its sales date: 30 banking days with every holiday in between. */
+const PAYOUT_HORIZON_DAYS = 120;
+const logger = new Logger('Settlements');
+/** Years already reported as unknown, so the log says it once per year and process. */
+const reportedUnknownYears = new Set<number>();
 
 @Injectable()
 export class SettlementsRepository {
@@ -64,16 +73,28 @@ export class SettlementsRepository {
    * with the merchant's terms as they are at that moment.
    */
   static async recordCompletion(sql: Sql, payment: PaymentRecord & { completedAt: Date }): Promise<void> {
-    const [terms] = await sql<{ fee_bps: number; settlement_delay_days: number }>(
-      'SELECT fee_bps, settlement_delay_days FROM merchants WHERE id = $1',
-      [payment.merchantId],
+    const sales = salesDate(payment.completedAt);
+    // The terms and the operator's non-banking days ahead, in the one round trip the terms took alone.
+    const [terms] = await sql<{ fee_bps: number; settlement_delay_days: number; extra_days: string[] }>(
+      `SELECT fee_bps, settlement_delay_days,
+         ARRAY(SELECT to_char(date, 'YYYY-MM-DD') FROM non_banking_days
+               WHERE date > $2::date AND date <= $2::date + $3::int) AS extra_days
+       FROM merchants WHERE id = $1`,
+      [payment.merchantId, sales, PAYOUT_HORIZON_DAYS],
     );
     const amounts = settlementAmounts(payment.amount, terms.fee_bps);
-    const sales = salesDate(payment.completedAt);
+    const payout = addBusinessDays(sales, terms.settlement_delay_days, new Set(terms.extra_days));
+    for (const year of payout.unknownYears.filter((one) => !reportedUnknownYears.has(one))) {
+      reportedUnknownYears.add(year);
+      logger.warn(
+        `Korean public holidays of ${year} are not known yet (@hyunbinseo/holidays-kr): payout dates in ${year} ` +
+          `skip weekends and operator-added days only, and their settlements say payoutRule weekdays_only`,
+      );
+    }
     await sql(
       `INSERT INTO settlements (payment_id, merchant_id, livemode, order_id, gross_amount, fee_bps, fee_amount,
-         vat_amount, net_amount, sales_date, payout_date, completed_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+         vat_amount, net_amount, sales_date, payout_date, payout_rule, completed_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
       [
         payment.id,
         payment.merchantId,
@@ -85,7 +106,8 @@ export class SettlementsRepository {
         amounts.vatAmount,
         amounts.netAmount,
         sales,
-        addBusinessDays(sales, terms.settlement_delay_days),
+        payout.date,
+        payout.rule,
         payment.completedAt,
       ],
     );

@@ -9,6 +9,7 @@ import { AuthFailures1764400000000 } from './1764400000000-auth-failures';
 import { KeyedPinHashes1764500000000 } from './1764500000000-keyed-pin-hashes';
 import { WebhookQueue1764600000000 } from './1764600000000-webhook-queue';
 import { EveryOutcomeEvent1764700000000 } from './1764700000000-every-outcome-event';
+import { BusinessDays1764800000000 } from './1764800000000-business-days';
 
 /** Listed explicitly: bundled builds cannot glob, and the order is the history. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   KeyedPinHashes1764500000000,
   WebhookQueue1764600000000,
   EveryOutcomeEvent1764700000000,
+  BusinessDays1764800000000,
 ];

@@ -1,0 +1,20 @@
+import { IsDefined, ValidateBy } from 'class-validator';
+import { IsPrintableText } from '../../http/validators';
+import { isCalendarDay } from '../../settlements/settlement-calculation';
+
+/** POST /admin/v1/holidays: a one-off non-banking day (DESIGN.md §8 "Business days"). */
+export class AddHolidayRequestDto {
+  @IsDefined()
+  @ValidateBy({
+    name: 'isCalendarDay',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && isCalendarDay(value),
+      defaultMessage: () => 'must be a calendar date such as 2026-10-02 (YYYY-MM-DD, 1970 to 9998)',
+    },
+  })
+  date!: string;
+
+  @IsDefined()
+  @IsPrintableText(100)
+  name!: string;
+}

@@ -1,0 +1,15 @@
+import { ValidateBy } from 'class-validator';
+import { isCalendarDay } from '../../settlements/settlement-calculation';
+
+/** GET /admin/v1/holidays?year=YYYY */
+export class ListHolidaysQueryDto {
+  @ValidateBy({
+    name: 'isYear',
+    validator: {
+      validate: (value: unknown) =>
+        value === undefined || (typeof value === 'string' && /^\d{4}$/.test(value) && isCalendarDay(`${value}-01-01`)),
+      defaultMessage: () => 'must be a year such as 2026 (1970 to 9998)',
+    },
+  })
+  year?: string;
+}

@@ -1,0 +1,32 @@
+import { Body, Controller, Get, Post, Query, UseGuards } from '@nestjs/common';
+import { AdminGuard } from '@payhook/auth';
+import type { DataEnvelope } from '@payhook/contracts';
+import { publicHolidays, type Holiday } from '../settlements/business-days';
+import { salesDate } from '../settlements/settlement-calculation';
+import { AddHolidayRequestDto } from './dto/add-holiday.request.dto';
+import { ListHolidaysQueryDto } from './dto/list-holidays.query.dto';
+import { HolidaysRepository } from './holidays.repository';
+
+/**
+ * Non-banking days (DESIGN.md §8 "Business days", ADR 0010): Korean public holidays come from the
+ * gazette data; an operator adds the one-off days a bank announces. A payment settled after the
+ * change gets the new payout date.
+ */
+@Controller('admin/v1/holidays')
+@UseGuards(AdminGuard)
+export class HolidaysAdminController {
+  constructor(private readonly holidays: HolidaysRepository) {}
+
+  @Post()
+  async add(@Body() body: AddHolidayRequestDto): Promise<DataEnvelope<Holiday>> {
+    return { data: await this.holidays.add({ date: body.date, name: body.name }) };
+  }
+
+  /** A year's public holidays and added days by date; a year without gazette data lists the added ones. */
+  @Get()
+  async list(@Query() query: ListHolidaysQueryDto): Promise<DataEnvelope<Holiday[]>> {
+    const year = Number(query.year ?? salesDate(new Date()).slice(0, 4));
+    const days = [...(publicHolidays(year) ?? []), ...(await this.holidays.inYear(year))];
+    return { data: days.sort((a, b) => a.date.localeCompare(b.date)) };
+  }
+}
