@@ -10,6 +10,7 @@ import { ConsoleModule } from './console/console.module';
 import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { HolidaysModule } from './holidays/holidays.module';
+import { OpenApiModule } from './openapi/openapi.module';
 import { ApiKeyEntity } from './merchants/api-key.entity';
 import { MerchantEntity } from './merchants/merchant.entity';
 import { MerchantsModule } from './merchants/merchants.module';
@@ -50,6 +51,7 @@ export class PaymentsApiModule {
         ConsoleModule,
         SettlementsModule,
         HolidaysModule,
+        OpenApiModule,
         DepositsModule,
         VouchersModule,
         ReviewsModule,

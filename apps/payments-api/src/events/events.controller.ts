@@ -6,23 +6,52 @@ import { RecoverEventsRequestDto } from './dto/recover-events.request.dto';
 import type { EventSummaryView } from './event.record';
 import { EventsService, type RecoverView } from './events.service';
 import { IdParam } from '../http/id-param';
+import { ApiTags } from '@nestjs/swagger';
+import { dataOf, listOf } from '../openapi/components';
+import { ApiRoute } from '../openapi/api-route.decorator';
 
+@ApiTags('events')
 @Controller('v1/events')
 @UseGuards(ApiKeyGuard)
 export class EventsController {
   constructor(private readonly events: EventsService) {}
 
   @Get(':id')
+  @ApiRoute({
+    summary: 'One event with its delivery attempts',
+    status: 200,
+    response: dataOf('Event'),
+    errors: ['resource_not_found'],
+  })
   async get(@CurrentAuth() auth: AuthContext, @IdParam('event') id: string): Promise<DataEnvelope<EventView>> {
     return { data: await this.events.get(auth, id) };
   }
 
   @Get()
+  @ApiRoute({
+    summary: 'Events, newest first, keyset-paged',
+    status: 200,
+    response: listOf('EventSummary'),
+    errors: ['parameter_invalid', 'parameter_unknown'],
+  })
   list(@CurrentAuth() auth: AuthContext, @Query() query: ListEventsQueryDto): Promise<ListEnvelope<EventSummaryView>> {
     return this.events.list(auth, query);
   }
 
   @Post('recover')
+  @ApiRoute({
+    summary: 'Send every failed event since `since` again, oldest first',
+    status: 202,
+    errors: [
+      'parameter_invalid',
+      'parameter_missing',
+      'parameter_unknown',
+      'body_invalid_json',
+      'payload_too_large',
+      'unsupported_media_type',
+      'recover_in_progress',
+    ],
+  })
   @HttpCode(202)
   async recover(
     @CurrentAuth() auth: AuthContext,
@@ -32,6 +61,7 @@ export class EventsController {
   }
 
   @Post(':id/redeliver')
+  @ApiRoute({ summary: 'Send the event once more (also a skipped one)', status: 202, errors: ['resource_not_found'] })
   @HttpCode(202)
   async redeliver(@CurrentAuth() auth: AuthContext, @IdParam('event') id: string) {
     return { data: await this.events.redeliver(auth, id) };

@@ -7,8 +7,12 @@ import { CreatePaymentRequestDto } from './dto/create-payment.request.dto';
 import { ListPaymentsQueryDto } from './dto/list-payments.query.dto';
 import { PaymentTransitionsService } from './payment-transitions.service';
 import { PaymentsService } from './payments.service';
+import { ApiHeader, ApiTags } from '@nestjs/swagger';
+import { dataOf, listOf } from '../openapi/components';
+import { ApiRoute } from '../openapi/api-route.decorator';
 import { IdParam } from '../http/id-param';
 
+@ApiTags('payments')
 @Controller('v1/payments')
 @UseGuards(ApiKeyGuard)
 export class PaymentsController {
@@ -18,6 +22,26 @@ export class PaymentsController {
   ) {}
 
   @Post()
+  @ApiRoute({
+    summary: 'Create a payment; a repeat with the same Idempotency-Key and body answers the same bytes',
+    status: 201,
+    response: dataOf('CreatedPayment'),
+    errors: [
+      'parameter_invalid',
+      'parameter_missing',
+      'parameter_unknown',
+      'body_invalid_json',
+      'payload_too_large',
+      'unsupported_media_type',
+      'idempotency_key_missing',
+      'idempotency_key_invalid',
+      'idempotency_key_in_use',
+      'idempotency_key_reused',
+      'order_already_active',
+      'live_mode_locked',
+    ],
+  })
+  @ApiHeader({ name: 'Idempotency-Key', required: true, description: '1 to 255 printable ASCII characters' })
   async create(
     @CurrentAuth() auth: AuthContext,
     @Headers('idempotency-key') idempotencyKey: string | undefined,
@@ -36,17 +60,30 @@ export class PaymentsController {
    * completion is decided by the database: exactly one of them wins.
    */
   @Post(':id/cancel')
+  @ApiRoute({
+    summary: 'Cancel a pending payment; cancelling a canceled one answers it again',
+    status: 200,
+    response: dataOf('Payment'),
+    errors: ['resource_not_found', 'payment_state_conflict'],
+  })
   @HttpCode(200)
   async cancel(@CurrentAuth() auth: AuthContext, @IdParam('payment') id: string): Promise<DataEnvelope<PaymentView>> {
     return { data: await this.transitions.transition(auth, id, 'canceled', 'answer') };
   }
 
   @Get(':id')
+  @ApiRoute({ summary: 'One payment', status: 200, response: dataOf('Payment'), errors: ['resource_not_found'] })
   async get(@CurrentAuth() auth: AuthContext, @IdParam('payment') id: string): Promise<DataEnvelope<PaymentView>> {
     return { data: await this.payments.get(auth, id) };
   }
 
   @Get()
+  @ApiRoute({
+    summary: 'Payments, newest first, keyset-paged',
+    status: 200,
+    response: listOf('Payment'),
+    errors: ['parameter_invalid', 'parameter_unknown'],
+  })
   list(@CurrentAuth() auth: AuthContext, @Query() query: ListPaymentsQueryDto): Promise<ListEnvelope<PaymentView>> {
     return this.payments.list(auth, query);
   }

@@ -4,19 +4,42 @@ import type { DataEnvelope } from '@payhook/contracts';
 import { PutWebhookEndpointRequestDto } from './dto/put-webhook-endpoint.request.dto';
 import { toWebhookEndpointView, type WebhookEndpointView } from './webhook-endpoint.record';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
+import { ApiTags } from '@nestjs/swagger';
+import { dataOf } from '../openapi/components';
+import { ApiRoute } from '../openapi/api-route.decorator';
 
 /** The merchant's webhook endpoint for the mode of the key used. */
+@ApiTags('webhooks')
 @Controller('v1/webhook-endpoint')
 @UseGuards(ApiKeyGuard)
 export class WebhookEndpointsController {
   constructor(private readonly endpoints: WebhookEndpointsService) {}
 
   @Get()
+  @ApiRoute({
+    summary: "The key's mode's endpoint with its health",
+    status: 200,
+    response: dataOf('WebhookEndpoint'),
+    errors: ['resource_not_found'],
+  })
   async get(@CurrentAuth() auth: AuthContext): Promise<DataEnvelope<WebhookEndpointView>> {
     return { data: toWebhookEndpointView(await this.endpoints.get(auth)) };
   }
 
   @Put()
+  @ApiRoute({
+    summary: 'Set the URL and the event types sent; re-enables a disabled endpoint and keeps its secret',
+    status: 200,
+    response: dataOf('WebhookEndpoint'),
+    errors: [
+      'parameter_invalid',
+      'parameter_missing',
+      'parameter_unknown',
+      'body_invalid_json',
+      'payload_too_large',
+      'unsupported_media_type',
+    ],
+  })
   async put(
     @CurrentAuth() auth: AuthContext,
     @Body() body: PutWebhookEndpointRequestDto,
@@ -25,6 +48,12 @@ export class WebhookEndpointsController {
   }
 
   @Post('rotate-secret')
+  @ApiRoute({
+    summary: 'A new signing secret, which signs from now on',
+    status: 200,
+    response: dataOf('WebhookEndpoint'),
+    errors: ['resource_not_found'],
+  })
   @HttpCode(200)
   async rotateSecret(@CurrentAuth() auth: AuthContext): Promise<DataEnvelope<WebhookEndpointView>> {
     return { data: toWebhookEndpointView(await this.endpoints.rotateSecret(auth)) };

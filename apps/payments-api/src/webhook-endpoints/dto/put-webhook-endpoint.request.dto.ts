@@ -1,15 +1,22 @@
 import { EVENT_TYPES, type EventType } from '@payhook/contracts';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, IsOptional } from 'class-validator';
 import { IsHttpUrl } from '../../http/validators';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 const EVENTS_MESSAGE = `must be a non-empty array of event types: ${EVENT_TYPES.join(', ')}`;
 
 export class PutWebhookEndpointRequestDto {
+  @ApiProperty({ format: 'uri', maxLength: 2048, example: 'https://shop.example/webhooks' })
   @IsDefined()
   @IsHttpUrl()
   url!: string;
 
   /** Which event types are sent (DESIGN.md §8); the others are recorded `skipped`. */
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { enum: [...EVENT_TYPES] },
+    description: 'default ["payment.completed"]; left out, an existing endpoint keeps its own',
+  })
   @IsOptional()
   @IsArray({ message: EVENTS_MESSAGE })
   @ArrayMinSize(1, { message: EVENTS_MESSAGE })

@@ -1,0 +1,86 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { idemKey } from '../support/api-expectations';
+import { COMMITTED_OPENAPI, openApiValidator } from '../support/openapi-validator';
+import { paymentBody, type PaymentsApiHarness, type TestMerchant } from '../support/payments-api.harness';
+import { createPayment } from '../support/webhook-scenario';
+import { startWebhookStack, type WebhookStack } from '../support/webhook-stack';
+
+type Operation = {
+  security?: Record<string, string[]>[];
+  parameters?: { name: string; in: string; required?: boolean }[];
+  responses: Record<string, { content?: { 'application/json'?: { schema?: { $ref?: string } } } }>;
+};
+
+/**
+ * The merchant API's OpenAPI document (issue 15): generated from the code, served without auth,
+ * committed as docs/openapi.json (`npm run openapi` rewrites it), and true to what the API answers.
+ */
+describe('GET /v1/openapi.json', () => {
+  let stack: WebhookStack;
+  let api: PaymentsApiHarness;
+  let merchant: TestMerchant;
+  let served: { openapi: string; paths: Record<string, Record<string, Operation>>; components: never };
+
+  beforeAll(async () => {
+    stack = await startWebhookStack('openapi');
+    api = stack.api;
+    merchant = await api.merchantWithKey('test');
+    served = (await api.http().get('/v1/openapi.json').expect(200)).body;
+    if (process.env.UPDATE_OPENAPI === '1') writeFileSync(COMMITTED_OPENAPI, `${JSON.stringify(served, null, 2)}\n`);
+  });
+  afterAll(() => stack.stop());
+
+  it('is the committed docs/openapi.json (npm run openapi rewrites it after a change)', () => {
+    expect(served).toEqual(JSON.parse(readFileSync(COMMITTED_OPENAPI, 'utf8')));
+    expect(served.openapi).toBe('3.1.0');
+  });
+
+  it('describes only merchant routes, each with the API key scheme and its errors in the one shape', () => {
+    const paths = Object.keys(served.paths);
+    expect(paths).toEqual(expect.arrayContaining(['/v1/payments', '/v1/payments/{id}/cancel', '/v1/events/{id}']));
+    expect(paths.filter((path) => !path.startsWith('/v1/'))).toEqual([]);
+    const documented = Object.entries(served.paths)
+      .flatMap(([path, operations]) =>
+        Object.entries(operations).map(([method, operation]) => ({ path, method, operation })),
+      )
+      .filter(({ operation }) => operation.responses['401']);
+    expect(documented.length).toBeGreaterThanOrEqual(11);
+    for (const { operation } of documented) {
+      expect(operation.security).toEqual([{ apiKey: [] }]);
+      expect(operation.responses['401'].content?.['application/json']?.schema).toEqual({
+        $ref: '#/components/schemas/Error',
+      });
+    }
+    expect(served.paths['/v1/payments'].post.parameters).toContainEqual(
+      expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: true }),
+    );
+  });
+
+  it('matches what the API answers: payments, events, the endpoint and an error', async () => {
+    const check = openApiValidator(served);
+    const created = await api.as(merchant).post('/v1/payments').set('Idempotency-Key', idemKey()).send(paymentBody());
+    expect(check('CreatedPayment', created.body.data)).toEqual([]);
+    const id = created.body.data.id as string;
+    expect(check('Payment', (await api.as(merchant).get(`/v1/payments/${id}`)).body.data)).toEqual([]);
+    const list = await api.as(merchant).get('/v1/payments?limit=2');
+    for (const payment of list.body.data) expect(check('Payment', payment)).toEqual([]);
+
+    await api
+      .as(merchant)
+      .put('/v1/webhook-endpoint')
+      .send({ url: stack.receiver.url, enabledEvents: ['payment.canceled'] });
+    expect(check('WebhookEndpoint', (await api.as(merchant).get('/v1/webhook-endpoint')).body.data)).toEqual([]);
+    expect(check('Payment', (await api.as(merchant).post(`/v1/payments/${id}/cancel`)).body.data)).toEqual([]);
+    const completed = await createPayment(api, merchant);
+    await api.as(merchant).post(`/v1/test-helpers/payments/${completed}/complete`).expect(200);
+    for (const paymentId of [id, completed]) {
+      const [event] = (await api.as(merchant).get(`/v1/events?paymentId=${paymentId}`)).body.data;
+      expect(check('EventSummary', event)).toEqual([]);
+      expect(check('Event', (await api.as(merchant).get(`/v1/events/${event.id}`)).body.data)).toEqual([]);
+    }
+    const refused = await api.as(merchant).post('/v1/payments').set('Idempotency-Key', idemKey()).send({});
+    expect(check('Error', refused.body)).toEqual([]);
+    // The validator itself refuses what the document does not allow.
+    expect(check('Payment', { ...created.body.data, status: 'refunded' })).not.toEqual([]);
+  });
+});
