@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
-import { artifactPath, launchChromium } from '../support/browser';
+import { accessibilityViolations, artifactPath, launchChromium } from '../support/browser';
 import { CONSOLE_PASSWORD, approvedMerchant } from '../support/console-client';
 import { isolatedServices, type IsolatedServices } from '../support/isolated-services';
 import { merchantEndpoint } from '../support/merchant-endpoint';
@@ -164,6 +164,7 @@ describe('merchant console in a real browser', () => {
     const newest = event.locator('tbody tr').nth(2);
     await expect(newest.innerText()).resolves.toMatch(/^3\s[\s\S]*KST[\s\S]*200\s+succeeded[\s\S]*credited/);
     await expect(event.locator('.badge').first().innerText()).resolves.toBe('succeeded');
+    await expect(accessibilityViolations(page)).resolves.toEqual([]);
     await page.screenshot({ path: screenshotPath('console-payment.png') });
 
     // Developers: move the test webhooks to the new endpoint; the secret stays.
@@ -199,6 +200,7 @@ describe('merchant console in a real browser', () => {
     );
     await expect(goLive.locator('p').first().innerText()).resolves.toContain('live');
     expect(newEndpoint.received.length).toBeGreaterThan(0);
+    await expect(accessibilityViolations(page)).resolves.toEqual([]);
     await page.screenshot({ path: artifactPath('console-developers.png'), fullPage: true });
 
     // Live: the first live payment shows up in the live list.
@@ -213,15 +215,29 @@ describe('merchant console in a real browser', () => {
     await page.close();
   }, 90_000);
 
-  it('reads on a 360 px phone without sideways scrolling', async () => {
+  it('reads on a 360 px phone without sideways scrolling, every page accessible (WCAG 2.1 AA, axe-core)', async () => {
     const page = await browser.newPage({ viewport: { width: 360, height: 740 } });
     await page.goto(consoleUrl('/console/login'));
+    await expect(accessibilityViolations(page)).resolves.toEqual([]);
     await page.getByLabel('Email').fill(merchant.email);
     await page.getByLabel('Password').fill(CONSOLE_PASSWORD);
     await Promise.all([page.waitForURL('**/console/payments'), page.getByRole('button', { name: 'Log in' }).click()]);
-    for (const path of ['/console/payments?mode=test', '/console/developers', '/console/settings']) {
+    const { id: paymentId } = await createPayment(merchant.key, {});
+    await api.as(merchant).post(`/v1/test-helpers/payments/${paymentId}/fail`).expect(200);
+    for (const path of [
+      '/console/payments?mode=test',
+      `/console/payments/${paymentId}?mode=test`,
+      '/console/developers',
+      '/console/developers/rotate-secret?mode=test',
+      '/console/settlements?mode=test',
+      '/console/settings',
+    ]) {
       await page.goto(consoleUrl(path));
       await expect(page.evaluate<number>('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(360);
+      await expect(accessibilityViolations(page).then((found) => ({ path, found }))).resolves.toEqual({
+        path,
+        found: [],
+      });
     }
     await page.goto(consoleUrl('/console/payments?mode=test'));
     await page.screenshot({ path: artifactPath('console-payments-360.png'), fullPage: true });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
-import { artifactPath, launchChromium } from '../support/browser';
+import { accessibilityViolations, artifactPath, launchChromium } from '../support/browser';
 import { newVoucherPin } from '../support/pay-screen-client';
 import { PaymentsApiHarness, paymentBody, type TestMerchant } from '../support/payments-api.harness';
 
@@ -58,6 +58,7 @@ describe('a live payment in a real browser: bank transfer and gift vouchers', ()
     const code = (await page.locator('#deposit-code').innerText()).trim();
     expect(code).toMatch(/^[A-Z2-9]{4}-[A-Z2-9]{4}$/);
     expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
+    await expect(accessibilityViolations(page)).resolves.toEqual([]);
     await page.screenshot({ path: artifactPath('pay-screen-live-360.png'), fullPage: true });
 
     // The bank side reports the transfer with the code as the payer typed it.
@@ -73,7 +74,8 @@ describe('a live payment in a real browser: bank transfer and gift vouchers', ()
         receivedAt: new Date().toISOString(),
       })
       .expect(201);
-    // The waiting page refreshes itself and sends the user back to the shop.
+    // The payer checks, and the confirmed payment sends them back to the shop.
+    await page.getByRole('link', { name: 'Check for my payment' }).click();
     const landed = await back;
     expect(landed.pathname).toBe('/orders/9');
     expect(Object.fromEntries(landed.searchParams)).toEqual({
@@ -105,6 +107,7 @@ describe('a live payment in a real browser: bank transfer and gift vouchers', ()
     await page.getByRole('button', { name: 'Apply vouchers' }).click();
     await expect(page.getByRole('status').innerText()).resolves.toContain('applied (₩10,000)');
     await expect(page.getByLabel('Left to pay').innerText()).resolves.toBe('₩5,000');
+    await expect(accessibilityViolations(page)).resolves.toEqual([]);
 
     await page.getByLabel(/Voucher PINs/).fill(pins[1]);
     const [landed] = await Promise.all([

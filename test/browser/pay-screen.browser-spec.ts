@@ -3,7 +3,7 @@ import { verifyWebhookSignature } from '@payhook/signing';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
-import { artifactPath, launchChromium } from '../support/browser';
+import { accessibilityViolations, artifactPath, launchChromium } from '../support/browser';
 import { isolatedServices, type IsolatedServices } from '../support/isolated-services';
 import { PaymentsApiHarness, paymentBody, type TestMerchant } from '../support/payments-api.harness';
 import { pollUntil } from '../support/poll-until';
@@ -74,6 +74,7 @@ describe('payment screen in a real browser', () => {
     await expect(page.locator('.amount').innerText()).resolves.toBe('₩15,000');
     await expect(page.getByRole('note').innerText()).resolves.toContain('TEST MODE');
     await expect(page.title()).resolves.toContain('Test Shop');
+    await expect(accessibilityViolations(page)).resolves.toEqual([]);
 
     await Promise.all([
       page.waitForURL(`${shop.url}/orders/77**`),

@@ -518,7 +518,7 @@ describe('merchant console /console', () => {
       expect(started.headers.location).toBe('/console/developers?notice=test-started#go-live');
       const finished = await pollUntil(
         async () => (await shopClient.get('/console/developers').expect(200)).text,
-        (text) => !text.includes('http-equiv="refresh"'),
+        (text) => !text.includes('Check the results'),
         { timeoutMs: 15_000, intervalMs: 200 },
       );
       // No test endpoint is set: completion fails and says why.

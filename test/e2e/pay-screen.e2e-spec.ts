@@ -182,7 +182,7 @@ describe('payment screen /p/{suffix}', () => {
     expect(page.text).not.toContain('Complete payment');
   });
 
-  it('shows a live payment as waiting for funds, refreshing, without test buttons', async () => {
+  it('shows a live payment as waiting for funds, with a check link and no self-refresh or test buttons', async () => {
     const live = await api.merchantWithKey('live', { live: true });
     const created = await api
       .as(live)
@@ -193,7 +193,8 @@ describe('payment screen /p/{suffix}', () => {
     const path = new URL(created.body.data.payUrl as string).pathname;
     const page = await api.http().get(path).expect(200);
     expect(page.text).toMatch(/waiting for your payment of <strong>₩1,234,567<\/strong>/);
-    expect(page.text).toMatch(/<meta http-equiv="refresh" content="\d+"/);
+    expect(page.text).not.toContain('http-equiv="refresh"');
+    expect(page.text).toContain(`<a class="button" href="${path}">Check for my payment</a>`);
     expect(page.text).not.toContain('TEST MODE');
     expect(page.text).not.toContain('<form');
     const { cookie } = formSecrets({ headers: page.headers, text: '<input name="csrf" value="x">' });
@@ -202,7 +203,7 @@ describe('payment screen /p/{suffix}', () => {
     const stored = await api.as(live).get(`/v1/payments/${created.body.data.id}`).expect(200);
     expect(stored.body.data.status).toBe('pending');
 
-    // Once the operator confirms the funds, the page's next refresh takes the user back.
+    // Once the operator confirms the funds, the next check takes the user back.
     await api.admin().post(`/admin/v1/payments/${created.body.data.id}/confirm-receipt`).expect(200);
     const back = await api.http().get(path).expect(303);
     expect(new URL(back.headers.location).searchParams.get('status')).toBe('completed');

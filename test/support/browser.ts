@@ -1,6 +1,6 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Debian's Chromium; .ci/run installs it when it is missing (Playwright's own download cannot work here). */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -17,4 +17,26 @@ export function artifactPath(name: string): string {
   const dir = join(__dirname, '../../test-artifacts');
   mkdirSync(dir, { recursive: true });
   return join(dir, name);
+}
+
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+/**
+ * The page's WCAG 2.1 AA violations found by axe-core, one line each (rule, help, where). axe is
+ * evaluated through DevTools, which the page's strict CSP does not govern, so the CSP stays on.
+ */
+export async function accessibilityViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  const result = await page.evaluate<AxeResult>(
+    `axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(WCAG_21_AA)} } })`,
+  );
+  return result.violations.map(
+    (violation) =>
+      `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join('; ')})`,
+  );
+}
+
+interface AxeResult {
+  violations: { id: string; help: string; nodes: { target: string[] }[] }[];
 }

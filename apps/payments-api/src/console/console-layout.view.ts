@@ -81,10 +81,6 @@ export interface PageOptions {
   /** Absent on the login form and on error pages. */
   session?: ConsoleSession;
   section?: ConsoleSection;
-  /** Reload after this many seconds (an integration test still running); no script needed. */
-  refreshSeconds?: number;
-  /** Where the reload goes; the same address when absent. */
-  refreshUrl?: string;
 }
 
 export function consolePage(options: PageOptions, body: SafeHtml): string {
@@ -111,14 +107,6 @@ export function consolePage(options: PageOptions, body: SafeHtml): string {
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="robots" content="noindex" />
-        ${
-          options.refreshSeconds
-            ? html`<meta
-                http-equiv="refresh"
-                content="${options.refreshSeconds}${options.refreshUrl ? `; url=${options.refreshUrl}` : ''}"
-              />`
-            : null
-        }
         <title>${options.title} · payhook console</title>
         <style nonce="${options.nonce}">
           ${STYLE}

@@ -73,7 +73,7 @@ function depositsSection(money: PaymentMoney, zone: string) {
   const deposits =
     money.deposits.length === 0
       ? html`<p class="muted">No deposits.</p>`
-      : html`<div class="scroll">
+      : html`<div class="scroll" tabindex="0" role="region" aria-label="Deposits">
           <table class="stack">
             <thead>
               <tr>
@@ -103,7 +103,7 @@ function voucherRow(voucher: PaymentVoucher) {
 
 function vouchersSection(vouchers: PaymentVoucher[]) {
   if (vouchers.length === 0) return html`<p class="muted">No vouchers.</p>`;
-  return html`<div class="scroll">
+  return html`<div class="scroll" tabindex="0" role="region" aria-label="Vouchers">
     <table class="stack">
       <thead>
         <tr>
@@ -151,7 +151,7 @@ function reviewRow(review: PaymentReviewCase, zone: string) {
 
 function reviewsSection(reviews: PaymentReviewCase[], zone: string) {
   if (reviews.length === 0) return html`<p class="muted">No review cases.</p>`;
-  return html`<div class="scroll">
+  return html`<div class="scroll" tabindex="0" role="region" aria-label="Review cases">
     <table class="stack">
       <thead>
         <tr>

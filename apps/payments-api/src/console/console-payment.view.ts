@@ -42,7 +42,7 @@ function eventSection(event: EventView, model: PaymentPageModel) {
   const attempts =
     event.attempts.length === 0
       ? html`<p class="muted">No delivery attempts yet.</p>`
-      : html`<div class="scroll">
+      : html`<div class="scroll" tabindex="0" role="region" aria-label="Delivery attempts">
           <table>
             <thead>
               <tr>

@@ -54,7 +54,7 @@ export function renderPaymentsList(nonce: string, model: PaymentsListModel): str
       ? null
       : rows.length === 0
         ? html`<p class="muted">No ${mode} payments match.</p>`
-        : html`<div class="scroll">
+        : html`<div class="scroll" tabindex="0" role="region" aria-label="Payments">
             <table class="stack">
               <thead>
                 <tr>

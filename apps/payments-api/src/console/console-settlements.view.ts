@@ -81,7 +81,7 @@ export function renderSettlementsList(nonce: string, model: SettlementsListModel
       ? null
       : rows.length === 0
         ? html`<p class="muted">${empty}</p>`
-        : html`<div class="scroll">
+        : html`<div class="scroll" tabindex="0" role="region" aria-label="Settlement records">
             <table class="stack">
               <thead>
                 <tr>

@@ -44,9 +44,6 @@ const ACTION_TEXT: Record<PayScreenAction, string> = {
   cancel: 'Cancel',
 };
 
-/** Live pages waiting for funds look again this often (no script needed). */
-export const LIVE_REFRESH_SECONDS = 5;
-
 const STYLE = new SafeHtml(`
 *{box-sizing:border-box}
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans KR",sans-serif;background:#f3f4f6;color:#111827}
@@ -76,14 +73,13 @@ a{color:#1d4ed8}
 ul.pins{padding-left:1.25rem;margin:0 0 1rem}
 `);
 
-export function page(title: string, nonce: string, body: SafeHtml, refreshSeconds?: number): string {
+export function page(title: string, nonce: string, body: SafeHtml): string {
   return html`<!doctype html>
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="robots" content="noindex" />
-        ${refreshSeconds ? html`<meta http-equiv="refresh" content="${refreshSeconds}" />` : null}
         <title>${title}</title>
         <style nonce="${nonce}">
           ${STYLE}
@@ -163,11 +159,12 @@ export function renderPayScreen(
     ? html`<p class="status" role="status">${STATUS_TEXT[payment.status]}</p>
         <a class="button" href="${returnUrlWith(payment.returnUrl, payment)}">Return to ${payment.merchantName}</a>`
     : payment.livemode
-      ? html`<p class="note" role="status">
-            payhook is waiting for your payment of <strong>${formatWon(payment.amount)}</strong> to arrive. This page
-            checks again every ${LIVE_REFRESH_SECONDS} seconds and takes you back to ${payment.merchantName} once the
-            payment is confirmed.
+      ? // No self-refresh (WCAG 2.2.1): the payer checks when they have paid, as often as they like.
+        html`<p class="note" role="status">
+            payhook is waiting for your payment of <strong>${formatWon(payment.amount)}</strong> to arrive. Once you
+            have paid, check here: as soon as the payment is confirmed, you go back to ${payment.merchantName}.
           </p>
+          <a class="button" href="/p/${payment.suffix}">Check for my payment</a>
           ${payOptions(payment, account)}`
       : // Test mode: the buttons first, then the real ways to pay, which test deposits and vouchers exercise.
         [
@@ -192,8 +189,7 @@ export function renderPayScreen(
     <p class="amount" aria-label="Amount">${formatWon(payment.amount)}</p>
     ${details} ${next}
   </div>`;
-  const refresh = !finished && payment.livemode ? LIVE_REFRESH_SECONDS : undefined;
-  return page(`${formatWon(payment.amount)} · ${payment.merchantName} · payhook`, nonce, body, refresh);
+  return page(`${formatWon(payment.amount)} · ${payment.merchantName} · payhook`, nonce, body);
 }
 
 export function renderNotFound(nonce: string): string {

@@ -40,7 +40,7 @@ function resultNotice(result: RedemptionResult | undefined): SafeHtml | null {
   }
 }
 
-/** The voucher form: its own page, so the waiting page's refresh cannot wipe PINs being typed. */
+/** The voucher form: its own page, apart from the waiting page's status and payment options. */
 export function renderVoucherPage(
   payment: PayScreenPayment,
   csrfToken: string,
