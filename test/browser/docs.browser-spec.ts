@@ -1,0 +1,38 @@
+import type { Browser } from 'playwright-core';
+import { accessibilityViolations, launchChromium } from '../support/browser';
+import { PaymentsApiHarness } from '../support/payments-api.harness';
+
+/** GET /docs: the OpenAPI reference as a page, served by payhook alone and accessible. */
+describe('the API reference page /docs', () => {
+  let api: PaymentsApiHarness;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    [api, browser] = await Promise.all([PaymentsApiHarness.start(), launchChromium()]);
+  });
+  afterAll(async () => {
+    await browser.close();
+    await api.stop();
+  });
+
+  it('renders every operation of /v1/openapi.json, asks no other host, keeps the strict CSP and passes WCAG 2.1 AA', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const hosts = new Set<string>();
+    page.on('request', (request) => hosts.add(new URL(request.url()).host));
+    const response = await page.goto(`${api.baseUrl}/docs`);
+    expect(response?.status()).toBe(200);
+    expect(response?.headers()['content-security-policy']).toMatch(/default-src 'none'; style-src 'nonce-[^']+'/);
+    expect([...hosts]).toEqual([new URL(api.baseUrl).host]);
+
+    const document = (await api.http().get('/v1/openapi.json').expect(200)).body as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const headings = await page.locator('section h3').allInnerTexts();
+    for (const [path, methods] of Object.entries(document.paths)) {
+      for (const method of Object.keys(methods)) expect(headings).toContain(`${method.toUpperCase()} ${path}`);
+    }
+    await expect(page.getByRole('heading', { name: 'PaymentEvent' }).isVisible()).resolves.toBe(true);
+    await expect(accessibilityViolations(page)).resolves.toEqual([]);
+    await page.close();
+  });
+});
