@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { idemKey } from '../support/api-expectations';
-import { COMMITTED_OPENAPI, openApiValidator } from '../support/openapi-validator';
+import { COMMITTED_ADMIN_OPENAPI, COMMITTED_OPENAPI, openApiValidator } from '../support/openapi-validator';
 import { paymentBody, type PaymentsApiHarness, type TestMerchant } from '../support/payments-api.harness';
 import { createPayment } from '../support/webhook-scenario';
 import { startWebhookStack, type WebhookStack } from '../support/webhook-stack';
@@ -20,19 +20,33 @@ describe('GET /v1/openapi.json', () => {
   let api: PaymentsApiHarness;
   let merchant: TestMerchant;
   let served: { openapi: string; paths: Record<string, Record<string, Operation>>; components: never };
+  let admin: { paths: Record<string, unknown>; security: unknown };
 
   beforeAll(async () => {
     stack = await startWebhookStack('openapi');
     api = stack.api;
     merchant = await api.merchantWithKey('test');
     served = (await api.http().get('/v1/openapi.json').expect(200)).body;
-    if (process.env.UPDATE_OPENAPI === '1') writeFileSync(COMMITTED_OPENAPI, `${JSON.stringify(served, null, 2)}\n`);
+    admin = (await api.admin().get('/admin/v1/openapi.json').expect(200)).body;
+    if (process.env.UPDATE_OPENAPI === '1') {
+      writeFileSync(COMMITTED_OPENAPI, `${JSON.stringify(served, null, 2)}\n`);
+      writeFileSync(COMMITTED_ADMIN_OPENAPI, `${JSON.stringify(admin, null, 2)}\n`);
+    }
   });
   afterAll(() => stack.stop());
 
   it('is the committed docs/openapi.json (npm run openapi rewrites it after a change)', () => {
     expect(served).toEqual(JSON.parse(readFileSync(COMMITTED_OPENAPI, 'utf8')));
     expect(served.openapi).toBe('3.1.0');
+  });
+
+  it('serves the operator API as a second document, committed too, only with the admin token', async () => {
+    expect(admin).toEqual(JSON.parse(readFileSync(COMMITTED_ADMIN_OPENAPI, 'utf8')));
+    expect(admin.security).toEqual([{ adminToken: [] }]);
+    expect(Object.keys(admin.paths)).toEqual(expect.arrayContaining(['/admin/v1/merchants', '/admin/v1/holidays']));
+    expect(Object.keys(admin.paths).filter((path) => !path.startsWith('/admin/v1/'))).toEqual([]);
+    await api.http().get('/admin/v1/openapi.json').expect(401);
+    await api.as(merchant).get('/admin/v1/openapi.json').expect(401);
   });
 
   it('describes only merchant routes, each with the API key scheme and its errors in the one shape', () => {

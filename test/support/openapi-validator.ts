@@ -5,6 +5,8 @@ import { join } from 'node:path';
 
 /** docs/openapi.json as committed: the reference merchants read. */
 export const COMMITTED_OPENAPI = join(__dirname, '../../docs/openapi.json');
+/** docs/openapi-admin.json: the operator API's. */
+export const COMMITTED_ADMIN_OPENAPI = join(__dirname, '../../docs/openapi-admin.json');
 
 /**
  * Checks response bodies against a component of the committed OpenAPI document (JSON Schema

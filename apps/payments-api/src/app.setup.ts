@@ -1,15 +1,14 @@
 import type { INestApplication, LogLevel, LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import type { OpenAPIObject } from '@nestjs/swagger';
 import type { PaymentsApiEnv } from './config/payments-api.env';
 import { ApiExceptionFilter } from './errors/api-exception.filter';
 import { BodyErrorInterceptor } from './http/body-error.interceptor';
 import { jsonBodyMiddleware } from './http/json-body';
 import { requestIdMiddleware } from './http/request-id.middleware';
 import { RequestValidationPipe } from './http/request-validation.pipe';
-import { MERCHANT_OPENAPI } from './openapi/openapi.controller';
-import { merchantDocument } from './openapi/openapi.document';
+import { OPENAPI_DOCUMENTS, type OpenApiDocuments } from './openapi/openapi.controller';
+import { adminDocument, merchantDocument } from './openapi/openapi.document';
 import { PaymentsApiModule } from './payments-api.module';
 
 /** Builds the API for a validated configuration; main.ts and the tests both use it. */
@@ -28,7 +27,10 @@ export async function createPaymentsApi(
   // Client addresses (voucher PIN throttling) come from X-Forwarded-For only through proxies the operator trusts.
   if (env.TRUST_PROXY) app.set('trust proxy', env.trustProxy);
   setupApp(app);
-  app.get<{ current?: OpenAPIObject }>(MERCHANT_OPENAPI).current = merchantDocument(app);
+  Object.assign(app.get<OpenApiDocuments>(OPENAPI_DOCUMENTS), {
+    merchant: merchantDocument(app),
+    admin: adminDocument(app),
+  });
   if (options.shutdownHooks !== false) app.enableShutdownHooks();
   return app;
 }

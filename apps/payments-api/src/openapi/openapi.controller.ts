@@ -1,26 +1,39 @@
-import { Controller, Get, Inject, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Res, UseGuards } from '@nestjs/common';
+import { AdminGuard } from '@payhook/auth';
 import { ApiExcludeController, type OpenAPIObject } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { newNonce, sendHtml } from '../html/html-response';
 import { renderDocsPage } from './docs-page.view';
 
-export const MERCHANT_OPENAPI = Symbol('MERCHANT_OPENAPI');
+export const OPENAPI_DOCUMENTS = Symbol('OPENAPI_DOCUMENTS');
 
-/** The reference, without auth: it describes the API, it holds nothing of anyone's. */
+/** Filled by app.setup once the app exists: generating a document needs the whole app. */
+export interface OpenApiDocuments {
+  merchant?: OpenAPIObject;
+  admin?: OpenAPIObject;
+}
+
+/** The merchant reference without auth (it describes the API, it holds nothing of anyone's); the operator's behind its token. */
 @ApiExcludeController()
 @Controller()
 export class OpenApiController {
-  constructor(@Inject(MERCHANT_OPENAPI) private readonly document: { current?: OpenAPIObject }) {}
+  constructor(@Inject(OPENAPI_DOCUMENTS) private readonly documents: OpenApiDocuments) {}
 
   @Get('v1/openapi.json')
-  json(): OpenAPIObject | undefined {
-    return this.document.current;
+  merchant(): OpenAPIObject | undefined {
+    return this.documents.merchant;
+  }
+
+  @Get('admin/v1/openapi.json')
+  @UseGuards(AdminGuard)
+  admin(): OpenAPIObject | undefined {
+    return this.documents.admin;
   }
 
   /** The same document as a page a person reads (server-rendered, no script). */
   @Get('docs')
   page(@Res() response: Response): void {
     const nonce = newNonce();
-    sendHtml(response, 200, this.document.current ? renderDocsPage(this.document.current, nonce) : '', nonce);
+    sendHtml(response, 200, this.documents.merchant ? renderDocsPage(this.documents.merchant, nonce) : '', nonce);
   }
 }

@@ -3,31 +3,61 @@ import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swag
 import { PAYHOOK_VERSION } from '@payhook/contracts';
 import { COMPONENT_SCHEMAS } from './components';
 
+/** One of the two documents: the merchant API under /v1, the operator API under /admin/v1. */
+interface DocumentKind {
+  title: string;
+  description: string;
+  prefix: string;
+  scheme: { name: string; description: string };
+}
+
+const MERCHANT: DocumentKind = {
+  title: 'payhook merchant API',
+  description:
+    'Payments in whole KRW with idempotent creation and signed webhooks. Errors always have the shape ' +
+    'of the Error component; every response carries a Request-Id header.',
+  prefix: '/v1/',
+  scheme: { name: 'apiKey', description: 'An API key: svc_test_… for test mode, svc_live_… for live.' },
+};
+
+const ADMIN: DocumentKind = {
+  title: 'payhook operator API',
+  description:
+    'Onboarding, keys, deposits, vouchers, the review queue and non-banking days. Behind ADMIN_TOKEN; ' +
+    'errors have the shape of the Error component.',
+  prefix: '/admin/v1/',
+  scheme: { name: 'adminToken', description: 'The operator token (ADMIN_TOKEN).' },
+};
+
 /**
- * The merchant API's OpenAPI 3.1 document, generated from the controllers and DTOs: every `/v1`
- * route (the operator, console and payment-screen routes are not part of it). Deterministic, so
- * docs/openapi.json can be compared with it.
+ * The OpenAPI 3.1 documents, generated from the controllers and DTOs. Deterministic, so
+ * docs/openapi.json and docs/openapi-admin.json can be compared with them.
  */
 export function merchantDocument(app: INestApplication): OpenAPIObject {
+  return apiDocument(app, MERCHANT);
+}
+
+export function adminDocument(app: INestApplication): OpenAPIObject {
+  const document = apiDocument(app, ADMIN);
+  // Every operator route needs the token; the routes carry no per-route decorators for it.
+  document.security = [{ [ADMIN.scheme.name]: [] }];
+  return document;
+}
+
+function apiDocument(app: INestApplication, kind: DocumentKind): OpenAPIObject {
   const config = new DocumentBuilder()
     .setOpenAPIVersion('3.1.0')
-    .setTitle('payhook merchant API')
-    .setDescription(
-      'Payments in whole KRW with idempotent creation and signed webhooks. Errors always have the ' +
-        'shape of the Error component; every response carries a Request-Id header.',
-    )
+    .setTitle(kind.title)
+    .setDescription(kind.description)
     .setVersion(PAYHOOK_VERSION)
-    .addBearerAuth(
-      { type: 'http', scheme: 'bearer', description: 'An API key: svc_test_… for test mode, svc_live_… for live.' },
-      'apiKey',
-    )
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: kind.scheme.description }, kind.scheme.name)
     .build();
   const document = SwaggerModule.createDocument(app, config, {
     operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
   });
   document.paths = Object.fromEntries(
     Object.entries(document.paths)
-      .filter(([path]) => path.startsWith('/v1/') && path !== '/v1/openapi.json')
+      .filter(([path]) => path.startsWith(kind.prefix) && !path.endsWith('/openapi.json'))
       .sort(([a], [b]) => a.localeCompare(b)),
   );
   const schemas: Record<string, unknown> = { ...document.components?.schemas, ...COMPONENT_SCHEMAS };
@@ -35,7 +65,7 @@ export function merchantDocument(app: INestApplication): OpenAPIObject {
   return document;
 }
 
-/** Only the schemas the kept paths use, directly or through other schemas (the operator's DTOs go). */
+/** Only the schemas the kept paths use, directly or through other schemas. */
 function reachable(paths: unknown, schemas: Record<string, unknown>): Record<string, never> {
   const kept = new Set<string>();
   const visit = (node: unknown): void => {

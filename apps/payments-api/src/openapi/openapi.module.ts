@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
-import { MERCHANT_OPENAPI, OpenApiController } from './openapi.controller';
+import { OPENAPI_DOCUMENTS, OpenApiController } from './openapi.controller';
 
-/** Holds the document app.setup generates once the app exists (generation needs the whole app). */
+/** Holds the documents app.setup generates once the app exists (generation needs the whole app). */
 @Module({
   controllers: [OpenApiController],
-  providers: [{ provide: MERCHANT_OPENAPI, useValue: {} }],
-  exports: [MERCHANT_OPENAPI],
+  providers: [{ provide: OPENAPI_DOCUMENTS, useValue: {} }],
+  exports: [OPENAPI_DOCUMENTS],
 })
 export class OpenApiModule {}
