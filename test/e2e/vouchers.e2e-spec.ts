@@ -275,6 +275,13 @@ describe('the voucher registry: POST /admin/v1/vouchers', () => {
   it.each([
     [{ vouchers: [] }, 'parameter_invalid', 'vouchers'],
     [{}, 'parameter_missing', 'vouchers'],
+    // Found by the fuzz spec: a list where a voucher belongs reached the handler and answered 500.
+    [{ vouchers: [[]] }, 'parameter_invalid', 'vouchers'],
+    [
+      { vouchers: [{ pin: '1234-5678-9012-3456', faceValue: 1000, kind: 'book' }, [1]] },
+      'parameter_invalid',
+      'vouchers',
+    ],
     [{ vouchers: [{ pin: '123', faceValue: 1000, kind: 'book' }] }, 'parameter_invalid', 'vouchers.0.pin'],
     [
       { vouchers: [{ pin: '1234-5678-9012-3456', faceValue: 0, kind: 'book' }] },

@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import request from 'supertest';
 import { createPaymentsApi } from '../../apps/payments-api/src/app.setup';
+import { OPENAPI_DOCUMENTS, type OpenApiDocuments } from '../../apps/payments-api/src/openapi/openapi.controller';
+import { responseConformance } from './openapi-validator';
 import { PaymentsApiEnv } from '../../apps/payments-api/src/config/payments-api.env';
 import { testAmqpNamespace, testAmqpUrl, testDatabaseUrl, testWebhookQueue } from './test-env';
 
@@ -16,6 +18,8 @@ export class PaymentsApiHarness {
     readonly app: INestApplication,
     readonly env: PaymentsApiEnv,
     private readonly db: Client,
+    /** Answers that the OpenAPI document does not describe; stop() fails on any. */
+    readonly openApiViolations: string[],
   ) {}
 
   static async start(
@@ -35,17 +39,25 @@ export class PaymentsApiHarness {
       ...overrides,
     });
     const app = await createPaymentsApi(env, { logger });
+    // Every answer of a described operation is held to the OpenAPI document (issue 15).
+    const conformance = responseConformance(app.get<OpenApiDocuments>(OPENAPI_DOCUMENTS).merchant as never);
+    app.use(conformance.middleware);
     await app.listen(0, '127.0.0.1');
     const db = new Client({ connectionString: env.DATABASE_URL });
     // A spec that takes the database away must not crash the worker through this side connection.
     db.on('error', () => undefined);
     await db.connect();
-    return new PaymentsApiHarness(app, env, db);
+    return new PaymentsApiHarness(app, env, db, conformance.violations);
   }
 
   async stop(): Promise<void> {
     await this.db.end();
     await this.app.close();
+    if (this.openApiViolations.length > 0) {
+      throw new Error(
+        `answers the OpenAPI document does not describe:\n${[...new Set(this.openApiViolations)].join('\n')}`,
+      );
+    }
   }
 
   /** The API's address on 127.0.0.1, for clients that are not supertest (the SDK, a browser). */

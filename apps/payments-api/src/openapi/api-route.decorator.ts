@@ -4,7 +4,14 @@ import { ERROR_CODES, type ErrorCode } from '@payhook/contracts';
 import { errorRef } from './components';
 
 /** Every authenticated merchant route can answer these (DESIGN.md §3). */
-const ALWAYS: ErrorCode[] = ['authentication_required', 'api_key_invalid', 'rate_limited', 'service_unavailable'];
+const ALWAYS: ErrorCode[] = [
+  'authentication_required',
+  'api_key_invalid',
+  // A live key before the merchant is live (DESIGN.md §8 onboarding).
+  'live_mode_locked',
+  'rate_limited',
+  'service_unavailable',
+];
 
 /**
  * One operation of the merchant API in the OpenAPI document: its summary, success response and the

@@ -38,7 +38,6 @@ export class PaymentsController {
       'idempotency_key_in_use',
       'idempotency_key_reused',
       'order_already_active',
-      'live_mode_locked',
     ],
   })
   @ApiHeader({ name: 'Idempotency-Key', required: true, description: '1 to 255 printable ASCII characters' })

@@ -9,6 +9,7 @@ import {
   IsIn,
   IsOptional,
   Matches,
+  IsObject,
   ValidateNested,
 } from 'class-validator';
 import { IsWholeWon } from '../../http/validators';
@@ -41,6 +42,8 @@ export class LoadVouchersRequestDto {
   @IsArray({ message: 'must be a list of {pin, faceValue, kind}' })
   @ArrayMinSize(1, { message: 'must hold 1 to 1000 vouchers' })
   @ArrayMaxSize(1000, { message: 'must hold 1 to 1000 vouchers' })
+  // ValidateNested accepts a nested array as well as an object: `[[]]` reached the handler (a 500).
+  @IsObject({ each: true, message: 'must be a list of {pin, faceValue, kind}' })
   @ValidateNested({ each: true })
   @Type(() => VoucherRequestDto)
   vouchers!: VoucherRequestDto[];
