@@ -5,13 +5,23 @@ import type { Response } from 'express';
 import { ExportSettlementsQueryDto, ListSettlementsQueryDto } from './dto/list-settlements.query.dto';
 import { settlementsCsv, type SettlementView } from './settlement.view';
 import { SettlementsService } from './settlements.service';
+import { ApiTags } from '@nestjs/swagger';
+import { listOf } from '../openapi/components';
+import { ApiRoute } from '../openapi/api-route.decorator';
 
+@ApiTags('settlements')
 @Controller('v1/settlements')
 @UseGuards(ApiKeyGuard)
 export class SettlementsController {
   constructor(private readonly settlements: SettlementsService) {}
 
   @Get()
+  @ApiRoute({
+    summary: 'Settlement records by sales date (one date, or from/to inclusive), oldest first, keyset-paged',
+    status: 200,
+    response: listOf('Settlement'),
+    errors: ['parameter_invalid', 'parameter_unknown'],
+  })
   list(
     @CurrentAuth() auth: AuthContext,
     @Query() query: ListSettlementsQueryDto,
