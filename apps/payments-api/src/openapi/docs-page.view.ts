@@ -102,30 +102,16 @@ function operationSection(path: string, method: string, operation: Operation): S
     ${
       parameters.length === 0
         ? null
-        : html`<div class="scroll" tabindex="0" role="region" aria-label="Parameters of ${method.toUpperCase()} ${path}">
-          <table>
-            <caption class="muted">Parameters</caption>
-            <thead>
-              <tr>
-                <th scope="col">name</th>
-                <th scope="col">in</th>
-                <th scope="col">required</th>
-                <th scope="col">schema</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${parameters.map(
-                (parameter) =>
-                  html`<tr>
-                    <td><code>${parameter.name}</code></td>
-                    <td>${parameter.in}</td>
-                    <td>${parameter.required ? 'yes' : 'no'}</td>
-                    <td>${describe(parameter.schema)} ${parameter.description ?? ''}</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>
-        </div>`
+        : scrollingTable(
+            `Parameters of ${method.toUpperCase()} ${path}`,
+            ['name', 'in', 'required', 'schema'],
+            parameters.map((parameter) => [
+              html`<code>${parameter.name}</code>`,
+              parameter.in,
+              parameter.required ? 'yes' : 'no',
+              html`${describe(parameter.schema)} ${parameter.description ?? ''}`,
+            ]),
+          )
     }
     ${requestSchema ? html`<p>Request body: ${describe(requestSchema)}</p>` : null}
     <ul>
@@ -148,29 +134,33 @@ function schemaSection(name: string, schema: Schema): SafeHtml {
     ${
       properties.length === 0
         ? html`<p>${describe(schema, false)}</p>`
-        : html`<div class="scroll" tabindex="0" role="region" aria-label="Fields of ${name}">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">field</th>
-                <th scope="col">required</th>
-                <th scope="col">schema</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${properties.map(
-                ([property, value]) =>
-                  html`<tr>
-                    <td><code>${property}</code></td>
-                    <td>${schema.required?.includes(property) ? 'yes' : 'no'}</td>
-                    <td>${describe(value)} ${value.description ?? ''}</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>
-        </div>`
+        : scrollingTable(
+            `Fields of ${name}`,
+            ['field', 'required', 'schema'],
+            properties.map(([property, value]) => [
+              html`<code>${property}</code>`,
+              schema.required?.includes(property) ? 'yes' : 'no',
+              html`${describe(value)} ${value.description ?? ''}`,
+            ]),
+          )
     }
   </section>`;
+}
+
+/** A table that scrolls sideways on a narrow screen: a named region the keyboard can reach. */
+function scrollingTable(label: string, headings: string[], rows: (SafeHtml | string)[][]): SafeHtml {
+  return html`<div class="scroll" tabindex="0" role="region" aria-label="${label}">
+    <table>
+      <thead>
+        <tr>
+          ${headings.map((heading) => html`<th scope="col">${heading}</th>`)}
+        </tr>
+      </thead>
+      <tbody>
+        ${rows.map((cells) => html`<tr>${cells.map((cell) => html`<td>${cell}</td>`)}</tr>`)}
+      </tbody>
+    </table>
+  </div>`;
 }
 
 /** A schema in a few words, with a link for a reference. */
