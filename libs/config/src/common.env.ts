@@ -1,6 +1,7 @@
 import { Expose } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, Matches, Max, Min, ValidateBy } from 'class-validator';
 import { parseDuration } from './duration';
+import { SecretsKeyring } from './sealed-secret';
 import { decodeSecretsKey, secretsKeyFrom } from './secrets-key';
 import { ToBoolean, ToInteger } from './env-transforms';
 
@@ -78,8 +79,9 @@ export class CommonEnv {
   }
 
   /**
-   * 32 random bytes in base64: keys the stored voucher PIN hashes (DESIGN.md §2). Required in
-   * production; elsewhere a fixed development key is used, and the start says so.
+   * 32 random bytes in base64: keys the stored voucher PIN hashes and seals the webhook signing
+   * secrets at rest (DESIGN.md §2). Required in production; elsewhere a fixed development key is
+   * used, and the start says so.
    */
   @Expose()
   @ValidateBy({
@@ -113,5 +115,10 @@ export class CommonEnv {
 
   get previousSecretsKey(): Buffer | null {
     return this.SECRETS_KEY_PREVIOUS ? decodeSecretsKey(this.SECRETS_KEY_PREVIOUS) : null;
+  }
+
+  /** Seals stored secrets under SECRETS_KEY; opens those under SECRETS_KEY_PREVIOUS too. */
+  get secretsKeyring(): SecretsKeyring {
+    return new SecretsKeyring(this.secretsKey.key, this.previousSecretsKey);
   }
 }

@@ -13,8 +13,9 @@ export function decodeSecretsKey(text: string): Buffer | null {
 }
 
 /**
- * SECRETS_KEY (DESIGN.md §2): keys the stored voucher PIN hashes. Read the same
- * way by the apps (validated config) and by migrations (the raw environment).
+ * SECRETS_KEY (DESIGN.md §2): keys the stored voucher PIN hashes and seals the webhook signing
+ * secrets (sealed-secret.ts). Read the same way by the apps (validated config) and by migrations
+ * (the raw environment).
  */
 export function secretsKeyFrom(env: { SECRETS_KEY?: string; NODE_ENV?: string }): {
   key: Buffer;

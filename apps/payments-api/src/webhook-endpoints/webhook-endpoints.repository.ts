@@ -1,8 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { SealedSecretError, sealedPrefix, signingSecretContext, type SecretsKeyring } from '@payhook/config';
 import { DEFAULT_ENABLED_EVENTS, type EventType } from '@payhook/contracts';
 import { sqlRows } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
+import { PaymentsApiEnv } from '../config/payments-api.env';
 import type { MerchantScope } from '../payments/payment.record';
 import type { WebhookEndpointRecord } from './webhook-endpoint.record';
 
@@ -22,11 +24,27 @@ interface EndpointRow {
 const ENDPOINT_COLUMNS = `merchant_id, livemode, url, signing_secret, enabled_events, status, failing_since,
   consecutive_failures, last_error, disabled_at`;
 
-const toRecord = (row: EndpointRow): WebhookEndpointRecord => ({
+/** One pass of re-sealing (resealUnderCurrentKey). */
+export interface ResealBatch {
+  /** Rows sealed under the previous key that this pass looked at. */
+  examined: number;
+  /** Rows now sealed under the current key. */
+  moved: number;
+  /** Rows naming the previous key that did not open with it (changed, or copied from another row). */
+  unreadable: MerchantScope[];
+  /** Where the next pass starts (after this endpoint); null when nothing was examined. */
+  last: MerchantScope | null;
+}
+
+const toRecord = (row: EndpointRow, keyring: SecretsKeyring): WebhookEndpointRecord => ({
   merchantId: row.merchant_id,
   livemode: row.livemode,
   url: row.url,
-  signingSecret: row.signing_secret,
+  // Stored sealed under SECRETS_KEY (sealed-secret.ts); the merchant sees it plain, as before.
+  signingSecret: keyring.open(
+    row.signing_secret,
+    signingSecretContext({ merchantId: row.merchant_id, livemode: row.livemode }),
+  ),
   enabledEvents: row.enabled_events,
   status: row.status,
   failingSince: row.failing_since,
@@ -37,7 +55,19 @@ const toRecord = (row: EndpointRow): WebhookEndpointRecord => ({
 
 @Injectable()
 export class WebhookEndpointsRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  private readonly keyring: SecretsKeyring;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(PaymentsApiEnv) env: PaymentsApiEnv,
+  ) {
+    this.keyring = env.secretsKeyring;
+  }
+
+  /** The ids of SECRETS_KEY and SECRETS_KEY_PREVIOUS (null when no rotation is under way). */
+  get keyIds(): { current: string; previous: string | null } {
+    return { current: this.keyring.currentKeyId, previous: this.keyring.previousKeyId };
+  }
 
   async find(scope: MerchantScope): Promise<WebhookEndpointRecord | null> {
     const rows = await sqlRows<EndpointRow>(
@@ -45,7 +75,7 @@ export class WebhookEndpointsRepository {
       `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE merchant_id = $1 AND livemode = $2`,
       [scope.merchantId, scope.livemode],
     );
-    return rows[0] ? toRecord(rows[0]) : null;
+    return rows[0] ? toRecord(rows[0], this.keyring) : null;
   }
 
   /**
@@ -67,9 +97,16 @@ export class WebhookEndpointsRepository {
          enabled_events = COALESCE($5::text[], webhook_endpoints.enabled_events),
          status = 'enabled', disabled_at = NULL, failing_since = NULL, consecutive_failures = 0, last_error = NULL
        RETURNING ${ENDPOINT_COLUMNS}`,
-      [scope.merchantId, scope.livemode, url, newSecret, enabledEvents, DEFAULT_ENABLED_EVENTS],
+      [
+        scope.merchantId,
+        scope.livemode,
+        url,
+        this.keyring.seal(newSecret, signingSecretContext(scope)),
+        enabledEvents,
+        DEFAULT_ENABLED_EVENTS,
+      ],
     );
-    return toRecord(rows[0]);
+    return toRecord(rows[0], this.keyring);
   }
 
   async replaceSecret(scope: MerchantScope, secret: string): Promise<WebhookEndpointRecord | null> {
@@ -78,8 +115,77 @@ export class WebhookEndpointsRepository {
       `UPDATE webhook_endpoints SET signing_secret = $3, updated_at = now()
        WHERE merchant_id = $1 AND livemode = $2
        RETURNING ${ENDPOINT_COLUMNS}`,
-      [scope.merchantId, scope.livemode, secret],
+      [scope.merchantId, scope.livemode, this.keyring.seal(secret, signingSecretContext(scope))],
     );
-    return rows[0] ? toRecord(rows[0]) : null;
+    return rows[0] ? toRecord(rows[0], this.keyring) : null;
+  }
+
+  /**
+   * Re-seals under SECRETS_KEY up to `limit` secrets still sealed under SECRETS_KEY_PREVIOUS, the
+   * first ones in key order after `after`. One short statement to read and one to write, no lock
+   * held in between: a row changed meanwhile (a rotated secret, sealed under the current key
+   * already) is left as it now is.
+   */
+  async resealUnderCurrentKey(after: MerchantScope | null, limit: number): Promise<ResealBatch> {
+    const previous = this.keyring.previousKeyId;
+    if (!previous) return { examined: 0, moved: 0, unreadable: [], last: null };
+    const rows = await sqlRows<{ merchant_id: string; livemode: boolean; signing_secret: string }>(
+      this.db,
+      `SELECT merchant_id, livemode, signing_secret FROM webhook_endpoints
+       WHERE starts_with(signing_secret, $1) AND ($2::text IS NULL OR (merchant_id, livemode) > ($2, $3))
+       ORDER BY merchant_id, livemode LIMIT $4`,
+      [sealedPrefix(previous), after?.merchantId ?? null, after?.livemode ?? false, limit],
+    );
+    const resealed: { merchantId: string; livemode: boolean; was: string; sealed: string }[] = [];
+    const unreadable: MerchantScope[] = [];
+    for (const row of rows) {
+      const scope = { merchantId: row.merchant_id, livemode: row.livemode };
+      const context = signingSecretContext(scope);
+      try {
+        resealed.push({
+          ...scope,
+          was: row.signing_secret,
+          sealed: this.keyring.seal(this.keyring.open(row.signing_secret, context), context),
+        });
+      } catch (error) {
+        if (!(error instanceof SealedSecretError)) throw error;
+        unreadable.push(scope);
+      }
+    }
+    const moved =
+      resealed.length === 0
+        ? []
+        : await sqlRows(
+            this.db,
+            `UPDATE webhook_endpoints w SET signing_secret = r.sealed
+             FROM unnest($1::text[], $2::boolean[], $3::text[], $4::text[]) AS r(merchant_id, livemode, was, sealed)
+             WHERE w.merchant_id = r.merchant_id AND w.livemode = r.livemode AND w.signing_secret = r.was
+             RETURNING w.merchant_id`,
+            [
+              resealed.map((row) => row.merchantId),
+              resealed.map((row) => row.livemode),
+              resealed.map((row) => row.was),
+              resealed.map((row) => row.sealed),
+            ],
+          );
+    const last = rows.at(-1);
+    return {
+      examined: rows.length,
+      moved: moved.length,
+      unreadable,
+      last: last ? { merchantId: last.merchant_id, livemode: last.livemode } : null,
+    };
+  }
+
+  /** How many secrets still need SECRETS_KEY_PREVIOUS to open (0 when it is not set). */
+  async countUnderPreviousKey(): Promise<number> {
+    const previous = this.keyring.previousKeyId;
+    if (!previous) return 0;
+    const [row] = await sqlRows<{ count: number }>(
+      this.db,
+      `SELECT count(*)::int AS count FROM webhook_endpoints WHERE starts_with(signing_secret, $1)`,
+      [sealedPrefix(previous)],
+    );
+    return row.count;
   }
 }

@@ -19,7 +19,8 @@ import { nextRetryDelayMs } from './retry.policy';
  */
 export const CIRCUIT_OPEN_AFTER = 3;
 
-export const isCircuitOpen = (endpoint: EndpointState) => endpoint.consecutiveFailures >= CIRCUIT_OPEN_AFTER;
+export const isCircuitOpen = (endpoint: Pick<EndpointState, 'consecutiveFailures'>) =>
+  endpoint.consecutiveFailures >= CIRCUIT_OPEN_AFTER;
 
 /** Which attempt a delivery is: its retry step, and whether a person asked for it. */
 export interface DeliveryRequest {

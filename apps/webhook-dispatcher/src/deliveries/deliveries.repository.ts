@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { signingSecretContext, type SecretsKeyring } from '@payhook/config';
 import { newId, type DeliveryStatus } from '@payhook/contracts';
 import { sqlRows } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
@@ -67,6 +68,13 @@ interface ParkedEvent {
 
 export const endpointKeyOf = (key: EndpointKey) => `${key.merchantId}:${key.livemode ? 'live' : 'test'}`;
 
+/**
+ * The plain signing secret of a stored endpoint row: sealed under SECRETS_KEY (or, during a
+ * rotation, SECRETS_KEY_PREVIOUS) for that endpoint. Throws SealedSecretError, never a wrong secret.
+ */
+export const openSigningSecret = (keyring: SecretsKeyring, key: EndpointKey, stored: string): string =>
+  keyring.open(stored, signingSecretContext(key));
+
 interface TargetRow {
   id: string;
   body: string;
@@ -82,7 +90,7 @@ interface TargetRow {
 /** Items one batch carries at most: small enough to keep each statement short. */
 const MAX_BATCH = 100;
 
-function toTarget(row: TargetRow): DeliveryTarget {
+function toTarget(row: TargetRow, keyring: SecretsKeyring): DeliveryTarget {
   const key = { merchantId: row.merchant_id, livemode: row.livemode };
   return {
     eventId: row.id,
@@ -93,7 +101,7 @@ function toTarget(row: TargetRow): DeliveryTarget {
         ? {
             key,
             url: row.url,
-            signingSecret: row.signing_secret,
+            signingSecret: openSigningSecret(keyring, key, row.signing_secret),
             status: row.status ?? 'enabled',
             consecutiveFailures: row.consecutive_failures ?? 0,
           }
@@ -106,7 +114,7 @@ function toTarget(row: TargetRow): DeliveryTarget {
 export class DeliveriesRepository {
   // Every delivery reads its target and records its attempt, and parked work is written once per
   // event: batched, these are a few statements per round trip instead of one per delivery.
-  private readonly targets = new MicroBatcher((ids: string[]) => this.findTargets(ids), { maxBatch: MAX_BATCH });
+  private readonly targets = new MicroBatcher((ids: string[]) => this.findTargetRows(ids), { maxBatch: MAX_BATCH });
   private readonly attempts = new MicroBatcher((records: AttemptRecord[]) => this.recordAttempts(records), {
     maxBatch: MAX_BATCH,
     keyOf: (record) => record.eventId,
@@ -116,13 +124,19 @@ export class DeliveriesRepository {
     keyOf: (event) => event.eventId,
   });
 
+  private readonly keyring: SecretsKeyring;
+
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @Inject(WebhookDispatcherEnv) private readonly env: WebhookDispatcherEnv,
-  ) {}
+  ) {
+    this.keyring = env.secretsKeyring;
+  }
 
-  findTarget(eventId: string): Promise<DeliveryTarget | null> {
-    return this.targets.submit(eventId);
+  /** The secret is opened per event, after the batch: a row that does not open fails its own delivery only. */
+  async findTarget(eventId: string): Promise<DeliveryTarget | null> {
+    const row = await this.targets.submit(eventId);
+    return row ? toTarget(row, this.keyring) : null;
   }
 
   /**
@@ -142,7 +156,7 @@ export class DeliveriesRepository {
     await this.parks.submit({ eventId, retryStep, dueAt });
   }
 
-  private async findTargets(eventIds: string[]): Promise<(DeliveryTarget | null)[]> {
+  private async findTargetRows(eventIds: string[]): Promise<(TargetRow | null)[]> {
     const rows = await sqlRows<TargetRow>(
       this.db,
       `SELECT e.id, e.body, e.delivery_status, e.merchant_id, e.livemode, w.url, w.signing_secret,
@@ -154,10 +168,7 @@ export class DeliveriesRepository {
       'dispatcher-find-targets',
     );
     const byId = new Map(rows.map((row) => [row.id, row]));
-    return eventIds.map((id) => {
-      const row = byId.get(id);
-      return row ? toTarget(row) : null;
-    });
+    return eventIds.map((id) => byId.get(id) ?? null);
   }
 
   /**

@@ -1,10 +1,12 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import type { SecretsKeyring } from '@payhook/config';
 import type { DeliveryStatus } from '@payhook/contracts';
 import { sqlRows } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
+import { WebhookDispatcherEnv } from '../config/webhook-dispatcher.env';
 import type { DeliveryTarget, EndpointKey, EndpointState } from './deliveries.repository';
-import { endpointKeyOf } from './deliveries.repository';
+import { endpointKeyOf, openSigningSecret } from './deliveries.repository';
 
 /** A parked event taken from its lane, with the retry step its next attempt is. */
 export interface LaneDelivery {
@@ -12,19 +14,20 @@ export interface LaneDelivery {
   retryStep: number;
 }
 
+/** A leased lane's endpoint: its health decides the turn; its secret is read with the work claimed. */
+export type LeasedEndpoint = Omit<EndpointState, 'signingSecret'>;
+
 interface LeasedEndpointRow {
   merchant_id: string;
   livemode: boolean;
   url: string;
-  signing_secret: string;
   status: 'enabled' | 'disabled';
   consecutive_failures: number;
 }
 
-const toEndpointState = (row: LeasedEndpointRow): EndpointState => ({
+const toLeasedEndpoint = (row: LeasedEndpointRow): LeasedEndpoint => ({
   key: { merchantId: row.merchant_id, livemode: row.livemode },
   url: row.url,
-  signingSecret: row.signing_secret,
   status: row.status,
   consecutiveFailures: row.consecutive_failures,
 });
@@ -36,14 +39,21 @@ const toEndpointState = (row: LeasedEndpointRow): EndpointState => ({
  */
 @Injectable()
 export class EndpointLanesRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  private readonly keyring: SecretsKeyring;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(WebhookDispatcherEnv) env: WebhookDispatcherEnv,
+  ) {
+    this.keyring = env.secretsKeyring;
+  }
 
   /**
    * Leases up to `limit` endpoints whose lanes have due work, the longest due first, for `leaseMs`.
    * The lanes are found by a loose scan of the lane index (one probe per endpoint with parked
    * events), so the cost follows the number of troubled endpoints, not the number of events.
    */
-  async leaseDueEndpoints(limit: number, leaseMs: number): Promise<EndpointState[]> {
+  async leaseDueEndpoints(limit: number, leaseMs: number): Promise<LeasedEndpoint[]> {
     const rows = await sqlRows<LeasedEndpointRow>(
       this.db,
       `WITH RECURSIVE lanes AS (
@@ -63,11 +73,11 @@ export class EndpointLanesRepository {
        )
        UPDATE webhook_endpoints w SET lane_lease_until = now() + make_interval(secs => $2 / 1000.0)
        FROM due WHERE w.merchant_id = due.merchant_id AND w.livemode = due.livemode
-       RETURNING w.merchant_id, w.livemode, w.url, w.signing_secret, w.status, w.consecutive_failures`,
+       RETURNING w.merchant_id, w.livemode, w.url, w.status, w.consecutive_failures`,
       [limit, leaseMs],
       'lanes-lease',
     );
-    return rows.map(toEndpointState);
+    return rows.map(toLeasedEndpoint);
   }
 
   /**
@@ -82,7 +92,13 @@ export class EndpointLanesRepository {
     leaseMs: number,
   ): Promise<{ endpoint: EndpointState | null; deliveries: LaneDelivery[] }> {
     const rows = await sqlRows<
-      LeasedEndpointRow & { id: string | null; body: string; delivery_status: DeliveryStatus; lane_retry_step: number }
+      LeasedEndpointRow & {
+        signing_secret: string;
+        id: string | null;
+        body: string;
+        delivery_status: DeliveryStatus;
+        lane_retry_step: number;
+      }
     >(
       this.db,
       // An event that succeeded meanwhile (a manual redelivery) just leaves the lane.
@@ -103,7 +119,10 @@ export class EndpointLanesRepository {
       'lanes-claim',
     );
     if (rows.length === 0) return { endpoint: null, deliveries: [] };
-    const endpoint = toEndpointState(rows[0]);
+    const endpoint: EndpointState = {
+      ...toLeasedEndpoint(rows[0]),
+      signingSecret: openSigningSecret(this.keyring, key, rows[0].signing_secret),
+    };
     const deliveries = rows
       .filter((row) => row.id !== null && row.delivery_status !== 'succeeded')
       .map((row) => ({

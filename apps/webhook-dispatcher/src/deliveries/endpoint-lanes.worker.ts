@@ -8,7 +8,7 @@ import {
 import { WebhookDispatcherEnv } from '../config/webhook-dispatcher.env';
 import { DeliverWebhookService, isCircuitOpen } from './deliver-webhook.service';
 import { DeliveriesRepository, endpointKeyOf, type EndpointState } from './deliveries.repository';
-import { EndpointLanesRepository, type LaneDelivery } from './endpoint-lanes.repository';
+import { EndpointLanesRepository, type LaneDelivery, type LeasedEndpoint } from './endpoint-lanes.repository';
 import { EndpointSlots } from './endpoint-slots';
 
 const POLL_INTERVAL_MS = 250;
@@ -95,11 +95,11 @@ export class EndpointLanesWorker implements OnApplicationBootstrap, BeforeApplic
    * while the endpoint's circuit is open, otherwise keeping its free slots busy, claiming more as
    * half of them come free (one statement serves several attempts).
    */
-  private async turn(leased: EndpointState): Promise<void> {
+  private async turn(leased: LeasedEndpoint): Promise<void> {
     const key = endpointKeyOf(leased.key);
     const endsAt = Date.now() + TURN_MS;
     const running = new Set<Promise<void>>();
-    let endpoint = leased;
+    let endpoint: LeasedEndpoint = leased;
     try {
       while (!this.stopping && Date.now() < endsAt) {
         if (endpoint.status === 'disabled') return await this.deliveries.failLane(endpoint.key);
@@ -115,7 +115,7 @@ export class EndpointLanesWorker implements OnApplicationBootstrap, BeforeApplic
         if (!claim.endpoint || claim.deliveries.length === 0) return;
         endpoint = claim.endpoint;
         for (const delivery of claim.deliveries) {
-          const attempt = this.attemptOne(key, endpoint, delivery);
+          const attempt = this.attemptOne(key, claim.endpoint, delivery);
           running.add(attempt);
           void attempt.finally(() => running.delete(attempt));
         }

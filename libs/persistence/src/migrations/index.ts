@@ -10,6 +10,7 @@ import { KeyedPinHashes1764500000000 } from './1764500000000-keyed-pin-hashes';
 import { WebhookQueue1764600000000 } from './1764600000000-webhook-queue';
 import { EveryOutcomeEvent1764700000000 } from './1764700000000-every-outcome-event';
 import { BusinessDays1764800000000 } from './1764800000000-business-days';
+import { SealedSigningSecrets1764900000000 } from './1764900000000-sealed-signing-secrets';
 
 /** Listed explicitly: bundled builds cannot glob, and the order is the history. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   WebhookQueue1764600000000,
   EveryOutcomeEvent1764700000000,
   BusinessDays1764800000000,
+  SealedSigningSecrets1764900000000,
 ];
