@@ -1,9 +1,13 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { idemKey } from '../support/api-expectations';
 import { COMMITTED_ADMIN_OPENAPI, COMMITTED_OPENAPI, openApiValidator } from '../support/openapi-validator';
 import { paymentBody, type PaymentsApiHarness, type TestMerchant } from '../support/payments-api.harness';
 import { createPayment } from '../support/webhook-scenario';
 import { startWebhookStack, type WebhookStack } from '../support/webhook-stack';
+
+const OPENAPI_TYPES_SCRIPT = join(__dirname, '../../scripts/openapi-types.mjs');
 
 type Operation = {
   security?: Record<string, string[]>[];
@@ -20,7 +24,7 @@ describe('GET /v1/openapi.json', () => {
   let api: PaymentsApiHarness;
   let merchant: TestMerchant;
   let served: { openapi: string; paths: Record<string, Record<string, Operation>>; components: never };
-  let admin: { paths: Record<string, unknown>; security: unknown };
+  let admin: { paths: Record<string, Record<string, Operation>>; security: unknown; components: never };
 
   beforeAll(async () => {
     stack = await startWebhookStack('openapi');
@@ -31,6 +35,7 @@ describe('GET /v1/openapi.json', () => {
     if (process.env.UPDATE_OPENAPI === '1') {
       writeFileSync(COMMITTED_OPENAPI, `${JSON.stringify(served, null, 2)}\n`);
       writeFileSync(COMMITTED_ADMIN_OPENAPI, `${JSON.stringify(admin, null, 2)}\n`);
+      execFileSync('node', [OPENAPI_TYPES_SCRIPT]);
     }
   });
   afterAll(() => stack.stop());
@@ -47,6 +52,40 @@ describe('GET /v1/openapi.json', () => {
     expect(Object.keys(admin.paths).filter((path) => !path.startsWith('/admin/v1/'))).toEqual([]);
     await api.http().get('/admin/v1/openapi.json').expect(401);
     await api.as(merchant).get('/admin/v1/openapi.json').expect(401);
+  });
+
+  it('gives the SDK types generated from it, and the SDK checks its own types against them', () => {
+    // libs/sdk/src/openapi-types.check.ts does the comparison when `npm run typecheck` compiles it.
+    expect(() => execFileSync('node', [OPENAPI_TYPES_SCRIPT, '--check'], { stdio: 'pipe' })).not.toThrow();
+  });
+
+  it('describes every operation of both APIs: a success answer and the errors in the one shape', () => {
+    const operations = [served, admin].flatMap((document) =>
+      Object.entries(document.paths).flatMap(([path, methods]) =>
+        Object.entries(methods).map(([method, operation]) => ({ route: `${method} ${path}`, operation })),
+      ),
+    );
+    expect(operations.length).toBeGreaterThanOrEqual(35);
+    const undescribed = operations
+      .filter(
+        ({ operation }) => !operation.responses['401'] || !Object.keys(operation.responses).some((s) => s < '300'),
+      )
+      .map(({ route }) => route);
+    expect(undescribed).toEqual([]);
+  });
+
+  it('shows an example of every response shape, each true to its schema', () => {
+    for (const document of [served, admin]) {
+      const check = openApiValidator(document);
+      const schemas = (document.components as { schemas: Record<string, { examples?: unknown[] }> }).schemas;
+      const responseShapes = Object.keys(schemas).filter(
+        (name) => !name.endsWith('Dto') && !['PaymentEvent', 'EventDelivery'].includes(name),
+      );
+      for (const name of responseShapes) {
+        expect({ name, examples: schemas[name].examples?.length }).toEqual({ name, examples: 1 });
+        expect({ name, problems: check(name, schemas[name].examples![0]) }).toEqual({ name, problems: [] });
+      }
+    }
   });
 
   it('describes only merchant routes, each with the API key scheme and its errors in the one shape', () => {

@@ -33,10 +33,13 @@ type Paths = Record<string, Record<string, { responses: Responses }>>;
 
 /**
  * An Express middleware for the test harness: every answer of an operation the document describes
- * is checked against it (a status it does not list, or a body its schema refuses). `violations`
- * collects them; the harness fails the spec that caused one when it stops.
+ * is checked against it (a status it does not list, or a body its schema refuses) and what is wrong
+ * is added to `violations`; the harness fails the spec that caused one when it stops.
  */
-export function responseConformance(document: { paths: Paths; components: { schemas: Record<string, unknown> } }) {
+export function responseConformance(
+  document: { paths: Paths; components: { schemas: Record<string, unknown> } },
+  violations: string[],
+) {
   const ajv = new Ajv2020({ strict: false, allErrors: true, discriminator: true });
   addFormats(ajv);
   ajv.addSchema({ $id: 'openapi', components: document.components });
@@ -45,13 +48,12 @@ export function responseConformance(document: { paths: Paths; components: { sche
     pattern: new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
     operations,
   }));
-  const violations: string[] = [];
   const compiled = new Map<string, ValidateFunction>();
   const validatorFor = (key: string, schema: object) => {
     if (!compiled.has(key)) compiled.set(key, ajv.compile(withBase(schema)));
     return compiled.get(key)!;
   };
-  const middleware = (request: Request, response: Response, next: NextFunction): void => {
+  return (request: Request, response: Response, next: NextFunction): void => {
     const route = routes.find((candidate) => candidate.pattern.test(request.path));
     const operation = route?.operations[request.method.toLowerCase()];
     // Only operations whose responses are described (every error included) are held to them.
@@ -75,7 +77,6 @@ export function responseConformance(document: { paths: Paths; components: { sche
     };
     next();
   };
-  return { middleware, violations };
 }
 
 /** A response schema's `$ref`s point into the document added as `openapi`. */

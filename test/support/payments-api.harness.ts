@@ -39,15 +39,18 @@ export class PaymentsApiHarness {
       ...overrides,
     });
     const app = await createPaymentsApi(env, { logger });
-    // Every answer of a described operation is held to the OpenAPI document (issue 15).
-    const conformance = responseConformance(app.get<OpenApiDocuments>(OPENAPI_DOCUMENTS).merchant as never);
-    app.use(conformance.middleware);
+    // Every answer of a described operation is held to its OpenAPI document (issue 15).
+    const documents = app.get<OpenApiDocuments>(OPENAPI_DOCUMENTS);
+    const violations: string[] = [];
+    for (const document of [documents.merchant, documents.admin]) {
+      app.use(responseConformance(document as never, violations));
+    }
     await app.listen(0, '127.0.0.1');
     const db = new Client({ connectionString: env.DATABASE_URL });
     // A spec that takes the database away must not crash the worker through this side connection.
     db.on('error', () => undefined);
     await db.connect();
-    return new PaymentsApiHarness(app, env, db, conformance.violations);
+    return new PaymentsApiHarness(app, env, db, violations);
   }
 
   async stop(): Promise<void> {

@@ -1,15 +1,24 @@
 import { Controller, Delete, UseGuards } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { AdminRoute } from '../openapi/api-route.decorator';
+import { dataOf } from '../openapi/components';
 import { AdminGuard } from '@payhook/auth';
 import { MerchantsService } from '../merchants/merchants.service';
 import { toApiKeyView } from './admin.views';
 import { IdParam } from '../http/id-param';
 
+@ApiTags('merchants')
 @Controller('admin/v1/api-keys')
 @UseGuards(AdminGuard)
 export class ApiKeysAdminController {
   constructor(private readonly merchants: MerchantsService) {}
 
   @Delete(':id')
+  @AdminRoute({
+    summary: 'Revoke an API key at once (again: the same revoked key)',
+    status: 200,
+    response: dataOf('ApiKey'),
+  })
   async revoke(@IdParam('apiKey') id: string) {
     return { data: toApiKeyView(await this.merchants.revokeApiKey(id)) };
   }

@@ -1,4 +1,7 @@
 import { Body, Controller, Get, HttpCode, Patch, Post, UseGuards } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { AdminRoute, BODY_ERRORS } from '../openapi/api-route.decorator';
+import { dataOf } from '../openapi/components';
 import { AdminGuard } from '@payhook/auth';
 import { MerchantsService } from '../merchants/merchants.service';
 import { IntegrationTestsRepository } from '../onboarding/integration-tests.repository';
@@ -8,6 +11,7 @@ import { CreateMerchantRequestDto, SettlementTermsRequestDto } from './dto/creat
 import { IssueApiKeyRequestDto } from './dto/issue-api-key.request.dto';
 import { IdParam } from '../http/id-param';
 
+@ApiTags('merchants')
 @Controller('admin/v1/merchants')
 @UseGuards(AdminGuard)
 export class MerchantsAdminController {
@@ -17,11 +21,22 @@ export class MerchantsAdminController {
   ) {}
 
   @Post()
+  @AdminRoute({
+    summary: 'Onboard a merchant (status review); fee and payout delay default to the configured terms',
+    status: 201,
+    response: dataOf('Merchant'),
+    errors: [...BODY_ERRORS],
+  })
   async create(@Body() body: CreateMerchantRequestDto) {
     return { data: toMerchantView(await this.merchants.create(body)) };
   }
 
   @Get(':id')
+  @AdminRoute({
+    summary: 'A merchant with its latest integration test',
+    status: 200,
+    response: dataOf('Merchant'),
+  })
   async get(@IdParam('merchant') id: string) {
     const merchant = await this.merchants.get(id);
     return { data: toMerchantView(merchant, await this.integrationTests.latest(id)) };
@@ -29,18 +44,36 @@ export class MerchantsAdminController {
 
   /** Changes the fee and the payout delay (both optional). */
   @Patch(':id')
+  @AdminRoute({
+    summary: 'Change the fee and the payout delay; settlements made after the change use them',
+    status: 200,
+    response: dataOf('Merchant'),
+    errors: [...BODY_ERRORS],
+  })
   async setSettlementTerms(@IdParam('merchant') id: string, @Body() body: SettlementTermsRequestDto) {
     const merchant = await this.merchants.setSettlementTerms(id, body);
     return { data: toMerchantView(merchant, await this.integrationTests.latest(id)) };
   }
 
   @Post(':id/approve')
+  @AdminRoute({
+    summary: 'Approve a merchant in review and give it a console login (status integrating)',
+    status: 200,
+    response: dataOf('Merchant'),
+    errors: [...BODY_ERRORS, 'merchant_state_conflict'],
+  })
   @HttpCode(200)
   async approve(@IdParam('merchant') id: string, @Body() body: ApproveMerchantRequestDto) {
     return { data: toMerchantView(await this.merchants.approve(id, body.consoleEmail, body.consolePassword)) };
   }
 
   @Post(':id/api-keys')
+  @AdminRoute({
+    summary: 'Issue an API key; the plain key is in this answer only',
+    status: 201,
+    response: dataOf('IssuedApiKey'),
+    errors: [...BODY_ERRORS],
+  })
   async issueApiKey(@IdParam('merchant') id: string, @Body() body: IssueApiKeyRequestDto) {
     const { record, key } = await this.merchants.issueApiKey(id, body.mode);
     return { data: { ...toApiKeyView(record), key } };

@@ -1,4 +1,7 @@
 import { Body, Controller, Get, Post, Query, UseGuards } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { AdminRoute, BODY_ERRORS } from '../openapi/api-route.decorator';
+import { dataArrayOf, dataOf } from '../openapi/components';
 import { AdminGuard } from '@payhook/auth';
 import type { DataEnvelope } from '@payhook/contracts';
 import { publicHolidays, type Holiday } from '../settlements/business-days';
@@ -12,18 +15,31 @@ import { HolidaysRepository } from './holidays.repository';
  * gazette data; an operator adds the one-off days a bank announces. A payment settled after the
  * change gets the new payout date.
  */
+@ApiTags('business days')
 @Controller('admin/v1/holidays')
 @UseGuards(AdminGuard)
 export class HolidaysAdminController {
   constructor(private readonly holidays: HolidaysRepository) {}
 
   @Post()
+  @AdminRoute({
+    summary: 'Add a one-off non-banking day (or rename one already added)',
+    status: 201,
+    response: dataOf('Holiday'),
+    errors: [...BODY_ERRORS],
+  })
   async add(@Body() body: AddHolidayRequestDto): Promise<DataEnvelope<Holiday>> {
     return { data: await this.holidays.add({ date: body.date, name: body.name }) };
   }
 
   /** A year's public holidays and added days by date; a year without gazette data lists the added ones. */
   @Get()
+  @AdminRoute({
+    summary: "A year's non-banking days: public holidays from the gazette and the added ones, by date",
+    status: 200,
+    response: dataArrayOf('Holiday'),
+    errors: ['parameter_invalid', 'parameter_unknown'],
+  })
   async list(@Query() query: ListHolidaysQueryDto): Promise<DataEnvelope<Holiday[]>> {
     const year = Number(query.year ?? salesDate(new Date()).slice(0, 4));
     const days = [...(publicHolidays(year) ?? []), ...(await this.holidays.inYear(year))];

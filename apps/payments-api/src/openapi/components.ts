@@ -1,11 +1,18 @@
 import {
+  API_KEY_MODES,
   DELIVERY_STATUSES,
   ERROR_CODES,
   EVENT_TYPES,
   MAX_AMOUNT,
   MIN_AMOUNT,
+  MERCHANT_STATUSES,
   PAYMENT_STATUSES,
 } from '@payhook/contracts';
+import { RECORDED_EXAMPLES } from './recorded-examples';
+import { SCENARIO_NAMES } from '../onboarding/integration-test.record';
+import { REVIEW_ACTIONS } from '../reviews/review-case.view';
+import { MAX_FEE_BPS } from '../settlements/settlement-calculation';
+import { VOUCHER_KINDS } from '../vouchers/voucher-issuer';
 
 /**
  * The response shapes of the merchant API as JSON Schema components (OpenAPI 3.1), built from the
@@ -23,6 +30,9 @@ const object = (properties: Record<string, Schema>, optional: string[] = []): Sc
   required: Object.keys(properties).filter((name) => !optional.includes(name)),
   additionalProperties: false,
 });
+const id = (prefix: string): Schema => ({ type: 'string', pattern: `^${prefix}_` });
+const text: Schema = { type: 'string' };
+const calendarDate: Schema = { type: 'string', format: 'date' };
 const amount: Schema = { type: 'integer', minimum: MIN_AMOUNT, maximum: MAX_AMOUNT, description: 'whole KRW' };
 
 const outcomeData = (status: string, at: string): Schema =>
@@ -52,7 +62,123 @@ const createdPayment = {
   expiresAt: instant,
 };
 
-export const COMPONENT_SCHEMAS: Record<string, Schema> = {
+/** The merchant's test-mode helpers beyond moving a payment, and onboarding. */
+const voucher = {
+  id: id('vch'),
+  livemode: { type: 'boolean' },
+  kind: { enum: [...VOUCHER_KINDS] },
+  faceValue: { type: 'integer', minimum: 1 },
+  pinLast4: { type: 'string', pattern: '^[0-9]{4}$' },
+  status: { enum: ['available', 'held', 'redeemed'] },
+  paymentId: nullable(id('pay')),
+};
+const HELPER_SCHEMAS: Record<string, Schema> = {
+  Deposit: object({
+    id: id('dep'),
+    livemode: { type: 'boolean' },
+    bankTransactionId: text,
+    amount: { type: 'integer', minimum: 1 },
+    depositCode: nullable(text),
+    depositorName: text,
+    receivedAt: instant,
+    outcome: { enum: ['matched', 'review'], description: 'review: a person decides (see reviewCaseId)' },
+    paymentId: nullable(id('pay')),
+    reviewCaseId: nullable(id('rev')),
+    reviewReason: nullable(text),
+    createdAt: instant,
+  }),
+  Voucher: object(voucher),
+  IntegrationTest: object({
+    id: id('itr'),
+    status: { enum: ['running', 'passed', 'failed'] },
+    scenarios: {
+      type: 'array',
+      items: object({
+        name: { enum: [...SCENARIO_NAMES] },
+        status: { enum: ['pending', 'running', 'passed', 'failed'] },
+        detail: { type: 'string', description: 'what was sent and what came back' },
+      }),
+    },
+    startedAt: instant,
+    finishedAt: nullable(instant),
+  }),
+  IntegrationTestStarted: object({ id: id('itr'), status: { const: 'running' } }),
+  TestVoucher: {
+    ...object({ ...voucher, pin: { type: 'string', pattern: '^[0-9]{16}$' } }),
+    description: 'A test voucher with its PIN: the one time it is shown.',
+  },
+};
+
+/** The operator API's shapes. */
+const apiKey = {
+  id: id('key'),
+  merchantId: id('mch'),
+  mode: { enum: [...API_KEY_MODES] },
+  maskedKey: { type: 'string', description: 'svc_<mode>_… and the last 4 characters' },
+  createdAt: instant,
+  lastUsedAt: nullable(instant),
+  revokedAt: nullable(instant),
+};
+const OPERATOR_SCHEMAS: Record<string, Schema> = {
+  Merchant: object({
+    id: id('mch'),
+    name: text,
+    status: { enum: [...MERCHANT_STATUSES] },
+    timeZone: { type: 'string', description: 'IANA time zone' },
+    feeBps: { type: 'integer', minimum: 0, maximum: MAX_FEE_BPS },
+    settlementDelayDays: { type: 'integer', minimum: 1, maximum: 30 },
+    consoleEmail: nullable({ type: 'string', format: 'email' }),
+    createdAt: instant,
+    latestIntegrationTest: nullable(ref('IntegrationTest')),
+  }),
+  ApiKey: object(apiKey),
+  IssuedApiKey: {
+    ...object({ ...apiKey, key: { type: 'string', pattern: '^svc_(test|live)_' } }),
+    description: 'The plain key is in this answer only: it is never stored.',
+  },
+  VoucherLoad: object({
+    loaded: { type: 'integer', minimum: 0 },
+    skipped: { type: 'integer', minimum: 0, description: 'PINs the registry already held (never overwritten)' },
+    vouchers: { type: 'array', items: ref('Voucher') },
+  }),
+  ReviewCase: object({
+    id: id('rev'),
+    status: { enum: ['open', 'resolved'] },
+    livemode: { type: 'boolean' },
+    source: { enum: ['deposit', 'vouchers'] },
+    reason: {
+      type: 'string',
+      description:
+        'deposit_code_missing, deposit_code_unknown, amount_short, amount_over, payment_<status>, voucher_over_cover',
+    },
+    amount: { type: 'integer', minimum: 0 },
+    merchantId: nullable(id('mch')),
+    paymentId: nullable(id('pay')),
+    deposit: nullable(
+      object({
+        id: id('dep'),
+        bankTransactionId: text,
+        amount: { type: 'integer', minimum: 1 },
+        depositCode: nullable(text),
+        depositorName: text,
+        receivedAt: instant,
+      }),
+    ),
+    createdAt: instant,
+    resolution: nullable(
+      object({
+        action: { enum: [...REVIEW_ACTIONS] },
+        resolvedBy: text,
+        note: nullable(text),
+        refundAmount: nullable({ type: 'integer', minimum: 0 }),
+        resolvedAt: instant,
+      }),
+    ),
+  }),
+  Holiday: object({ date: calendarDate, name: text }),
+};
+
+export const COMPONENT_SCHEMAS: Record<string, Schema> = withRecordedExamples({
   Error: {
     ...object({
       error: object(
@@ -137,6 +263,8 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
     payoutRule: { enum: ['kr_public_holidays', 'weekdays_only'] },
     completedAt: instant,
   }),
+  ...HELPER_SCHEMAS,
+  ...OPERATOR_SCHEMAS,
   WebhookEndpoint: object({
     url: { type: 'string', format: 'uri' },
     signingSecret: { type: 'string', pattern: '^whsec_' },
@@ -148,10 +276,22 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
     lastError: nullable({ type: 'string' }),
     disabledAt: nullable(instant),
   }),
-};
+});
+
+/** Each schema with its example recorded from a real answer (JSON Schema's `examples`, as OpenAPI 3.1 reads it). */
+function withRecordedExamples(schemas: Record<string, Schema>): Record<string, Schema> {
+  return Object.fromEntries(
+    Object.entries(schemas).map(([name, schema]) =>
+      name in RECORDED_EXAMPLES ? [name, { ...schema, examples: [RECORDED_EXAMPLES[name]] }] : [name, schema],
+    ),
+  );
+}
 
 /** `{data: <schema>}` */
 export const dataOf = (name: string): Schema => object({ data: ref(name) });
+
+/** `{data: [<schema>]}`: a short, whole list */
+export const dataArrayOf = (name: string): Schema => object({ data: { type: 'array', items: ref(name) } });
 
 /** `{data: [<schema>], hasMore, nextCursor}` */
 export const listOf = (name: string): Schema =>

@@ -31,6 +31,13 @@ export class SettlementsController {
 
   /** One sales date as CSV, for the merchant's bookkeeping. */
   @Get('export')
+  @ApiRoute({
+    summary: 'One sales date as CSV (a header row, then one row per settlement)',
+    status: 200,
+    mediaType: 'text/csv',
+    response: { type: 'string' },
+    errors: ['parameter_invalid', 'parameter_missing', 'parameter_unknown'],
+  })
   async export(
     @CurrentAuth() auth: AuthContext,
     @Query() query: ExportSettlementsQueryDto,

@@ -1,10 +1,14 @@
 import { Body, Controller, Post, UseGuards } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { ApiKeyGuard, TestModeOnly } from '@payhook/auth';
 import { randomInt } from 'node:crypto';
 import { IssueTestVoucherRequestDto } from './dto/load-vouchers.request.dto';
 import { VouchersRepository } from './vouchers.repository';
+import { ApiRoute, BODY_ERRORS } from '../openapi/api-route.decorator';
+import { dataOf } from '../openapi/components';
 
 /** Test vouchers, so a merchant can pay a test payment by voucher before going live (test keys only). */
+@ApiTags('test helpers')
 @Controller('v1/test-helpers/vouchers')
 @UseGuards(ApiKeyGuard)
 @TestModeOnly()
@@ -13,6 +17,12 @@ export class VoucherTestHelpersController {
 
   /** 201 with the PIN: the one time it is shown. */
   @Post()
+  @ApiRoute({
+    summary: 'A test voucher with a fresh 16-digit PIN, shown this once',
+    status: 201,
+    response: dataOf('TestVoucher'),
+    errors: [...BODY_ERRORS, 'test_mode_only'],
+  })
   async issue(@Body() body: IssueTestVoucherRequestDto) {
     for (;;) {
       const pin = Array.from({ length: 16 }, () => randomInt(10)).join('');

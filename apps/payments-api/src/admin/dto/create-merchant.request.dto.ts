@@ -1,3 +1,4 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsInt, IsOptional, Max, Min, ValidateBy, ValidateIf } from 'class-validator';
 import { IsPrintableText, isIanaTimeZone } from '../../http/validators';
 import { MAX_FEE_BPS } from '../../settlements/settlement-calculation';
@@ -10,12 +11,24 @@ const IsOptionalNotNull = () => ValidateIf((_, value: unknown) => value !== unde
 
 /** The settlement terms, shared by creation and PATCH. */
 export class SettlementTermsRequestDto {
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    maximum: MAX_FEE_BPS,
+    description: 'the fee in basis points of the gross amount',
+  })
   @IsOptionalNotNull()
   @IsInt({ message: FEE_BPS })
   @Min(0, { message: FEE_BPS })
   @Max(MAX_FEE_BPS, { message: FEE_BPS })
   feeBps?: number;
 
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: 30,
+    description: 'business days from the sales date to the payout',
+  })
   @IsOptionalNotNull()
   @IsInt({ message: DELAY_DAYS })
   @Min(1, { message: DELAY_DAYS })
@@ -24,6 +37,7 @@ export class SettlementTermsRequestDto {
 }
 
 export class CreateMerchantRequestDto extends SettlementTermsRequestDto {
+  @ApiProperty({ maxLength: 200 })
   @IsDefined()
   @IsPrintableText(200)
   name!: string;
@@ -33,5 +47,6 @@ export class CreateMerchantRequestDto extends SettlementTermsRequestDto {
     name: 'isIanaTimeZone',
     validator: { validate: isIanaTimeZone, defaultMessage: () => 'must be an IANA time zone such as Asia/Seoul' },
   })
+  @ApiPropertyOptional({ default: 'Asia/Seoul', description: 'an IANA time zone' })
   timeZone?: string;
 }

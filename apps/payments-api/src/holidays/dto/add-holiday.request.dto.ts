@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { IsDefined, ValidateBy } from 'class-validator';
 import { IsPrintableText } from '../../http/validators';
 import { isCalendarDay } from '../../settlements/settlement-calculation';
@@ -12,8 +13,10 @@ export class AddHolidayRequestDto {
       defaultMessage: () => 'must be a calendar date such as 2026-10-02 (YYYY-MM-DD, 1970 to 9998)',
     },
   })
+  @ApiProperty({ format: 'date', example: '2026-10-02' })
   date!: string;
 
+  @ApiProperty({ maxLength: 100, example: 'Temporary holiday' })
   @IsDefined()
   @IsPrintableText(100)
   name!: string;

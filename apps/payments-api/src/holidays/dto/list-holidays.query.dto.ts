@@ -1,3 +1,4 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { ValidateBy } from 'class-validator';
 import { isCalendarDay } from '../../settlements/settlement-calculation';
 
@@ -11,5 +12,6 @@ export class ListHolidaysQueryDto {
       defaultMessage: () => 'must be a year such as 2026 (1970 to 9998)',
     },
   })
+  @ApiPropertyOptional({ pattern: '^[0-9]{4}$', description: 'default: this year in Asia/Seoul' })
   year?: string;
 }

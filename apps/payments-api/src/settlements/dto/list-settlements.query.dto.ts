@@ -1,5 +1,5 @@
 import { IsDefined, IsOptional, IsString, Matches } from 'class-validator';
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PageQueryDto } from '../../http/page-query.dto';
 
 export const CALENDAR_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -28,6 +28,7 @@ export class ListSettlementsQueryDto extends PageQueryDto {
 
 /** GET /v1/settlements/export: the daily CSV. */
 export class ExportSettlementsQueryDto {
+  @ApiProperty({ format: 'date', description: 'the sales date' })
   @IsDefined()
   @IsString({ message: DATE_MESSAGE })
   @Matches(CALENDAR_DATE, { message: DATE_MESSAGE })

@@ -1,0 +1,319 @@
+/* Generated from docs/openapi.json by scripts/openapi-types.mjs (npm run openapi): do not edit. */
+
+/**
+ * A webhook body, as signed and sent (DESIGN.md §5, §8).
+ */
+export type PaymentEvent = PaymentCompletedEvent | PaymentFailedEvent | PaymentCanceledEvent | PaymentExpiredEvent;
+export type EventSummary = PaymentEvent & EventDelivery;
+export type Event = EventSummary & {
+  attempts: WebhookAttempt[];
+};
+
+/**
+ * Every component schema of docs/openapi.json by name.
+ */
+export interface OpenApiSchemas {
+  CreatePaymentRequestDto: CreatePaymentRequestDto;
+  PutWebhookEndpointRequestDto: PutWebhookEndpointRequestDto;
+  RecoverEventsRequestDto: RecoverEventsRequestDto;
+  TestDepositRequestDto: TestDepositRequestDto;
+  TestPaymentDepositRequestDto: TestPaymentDepositRequestDto;
+  IssueTestVoucherRequestDto: IssueTestVoucherRequestDto;
+  Error: Error;
+  CreatedPayment: CreatedPayment;
+  Payment: Payment;
+  PaymentCompletedEvent: PaymentCompletedEvent;
+  PaymentFailedEvent: PaymentFailedEvent;
+  PaymentCanceledEvent: PaymentCanceledEvent;
+  PaymentExpiredEvent: PaymentExpiredEvent;
+  PaymentEvent: PaymentEvent;
+  WebhookAttempt: WebhookAttempt;
+  EventDelivery: EventDelivery;
+  EventSummary: EventSummary;
+  Event: Event;
+  Settlement: Settlement;
+  Deposit: Deposit;
+  IntegrationTest: IntegrationTest;
+  IntegrationTestStarted: IntegrationTestStarted;
+  TestVoucher: TestVoucher;
+  WebhookEndpoint: WebhookEndpoint;
+}
+export interface CreatePaymentRequestDto {
+  orderId: string;
+  /**
+   * printable Unicode
+   */
+  customerId: string;
+  /**
+   * whole KRW
+   */
+  amount: number;
+  currency: 'KRW';
+  returnUrl: string;
+}
+export interface PutWebhookEndpointRequestDto {
+  url: string;
+  /**
+   * default ["payment.completed"]; left out, an existing endpoint keeps its own
+   */
+  enabledEvents?: ('payment.completed' | 'payment.failed' | 'payment.canceled' | 'payment.expired')[];
+}
+export interface RecoverEventsRequestDto {
+  /**
+   * an instant within the last 30 days
+   */
+  since: string;
+}
+export interface TestDepositRequestDto {
+  /**
+   * whole KRW
+   */
+  amount: number;
+  /**
+   * the code the payer typed, as the bank reports it
+   */
+  depositCode?: string;
+  depositorName?: string;
+  /**
+   * generated when left out
+   */
+  bankTransactionId?: string;
+}
+export interface TestPaymentDepositRequestDto {
+  /**
+   * whole KRW; what is still due when left out
+   */
+  amount?: number;
+}
+export interface IssueTestVoucherRequestDto {
+  /**
+   * whole KRW
+   */
+  faceValue: number;
+  kind?: 'culture' | 'book';
+}
+/**
+ * The one error shape of every error response (DESIGN.md §3).
+ */
+export interface Error {
+  error: {
+    type: string;
+    code:
+      | 'parameter_invalid'
+      | 'parameter_missing'
+      | 'parameter_unknown'
+      | 'body_invalid_json'
+      | 'idempotency_key_missing'
+      | 'idempotency_key_invalid'
+      | 'authentication_required'
+      | 'api_key_invalid'
+      | 'live_mode_locked'
+      | 'test_mode_only'
+      | 'resource_not_found'
+      | 'idempotency_key_in_use'
+      | 'payment_state_conflict'
+      | 'order_already_active'
+      | 'merchant_state_conflict'
+      | 'review_state_conflict'
+      | 'recover_in_progress'
+      | 'payload_too_large'
+      | 'unsupported_media_type'
+      | 'idempotency_key_reused'
+      | 'rate_limited'
+      | 'internal_error'
+      | 'service_unavailable';
+    message: string;
+    /**
+     * the request field, header or parameter at fault
+     */
+    param?: string;
+    requestId: string;
+  };
+}
+export interface CreatedPayment {
+  id: string;
+  orderId: string;
+  /**
+   * whole KRW
+   */
+  amount: number;
+  currency: 'KRW';
+  status: 'pending' | 'completed' | 'failed' | 'canceled' | 'expired';
+  payUrl: string;
+  expiresAt: string;
+}
+export interface Payment {
+  id: string;
+  orderId: string;
+  /**
+   * whole KRW
+   */
+  amount: number;
+  currency: 'KRW';
+  status: 'pending' | 'completed' | 'failed' | 'canceled' | 'expired';
+  payUrl: string;
+  expiresAt: string;
+  createdAt: string;
+  completedAt: string | null;
+  livemode: boolean;
+}
+export interface PaymentCompletedEvent {
+  id: string;
+  type: 'payment.completed';
+  createdAt: string;
+  data: {
+    paymentId: string;
+    orderId: string;
+    /**
+     * whole KRW
+     */
+    amount: number;
+    currency: 'KRW';
+    completedAt: string;
+  };
+}
+export interface PaymentFailedEvent {
+  id: string;
+  type: 'payment.failed';
+  createdAt: string;
+  data: {
+    paymentId: string;
+    orderId: string;
+    /**
+     * whole KRW
+     */
+    amount: number;
+    currency: 'KRW';
+    status: 'failed';
+    failedAt: string;
+  };
+}
+export interface PaymentCanceledEvent {
+  id: string;
+  type: 'payment.canceled';
+  createdAt: string;
+  data: {
+    paymentId: string;
+    orderId: string;
+    /**
+     * whole KRW
+     */
+    amount: number;
+    currency: 'KRW';
+    status: 'canceled';
+    canceledAt: string;
+  };
+}
+export interface PaymentExpiredEvent {
+  id: string;
+  type: 'payment.expired';
+  createdAt: string;
+  data: {
+    paymentId: string;
+    orderId: string;
+    /**
+     * whole KRW
+     */
+    amount: number;
+    currency: 'KRW';
+    status: 'expired';
+    expiredAt: string;
+  };
+}
+export interface WebhookAttempt {
+  id: string;
+  number: number;
+  startedAt: string;
+  durationMs: number;
+  responseStatus: number | null;
+  responseBody: string | null;
+  error: string | null;
+}
+export interface EventDelivery {
+  livemode: boolean;
+  deliveryStatus: 'pending' | 'succeeded' | 'failed' | 'skipped';
+  undeliveredReason: string | null;
+}
+export interface Settlement {
+  paymentId: string;
+  orderId: string;
+  livemode: boolean;
+  currency: 'KRW';
+  /**
+   * whole KRW
+   */
+  grossAmount: number;
+  feeBps: number;
+  feeAmount: number;
+  vatAmount: number;
+  netAmount: number;
+  /**
+   * the completion date in Asia/Seoul
+   */
+  salesDate: string;
+  /**
+   * a Korean banking day (ADR 0010)
+   */
+  payoutDate: string;
+  payoutRule: 'kr_public_holidays' | 'weekdays_only';
+  completedAt: string;
+}
+export interface Deposit {
+  id: string;
+  livemode: boolean;
+  bankTransactionId: string;
+  amount: number;
+  depositCode: string | null;
+  depositorName: string;
+  receivedAt: string;
+  /**
+   * review: a person decides (see reviewCaseId)
+   */
+  outcome: 'matched' | 'review';
+  paymentId: string | null;
+  reviewCaseId: string | null;
+  reviewReason: string | null;
+  createdAt: string;
+}
+export interface IntegrationTest {
+  id: string;
+  status: 'running' | 'passed' | 'failed';
+  scenarios: {
+    name: 'completion' | 'retries' | 'duplicates' | 'review';
+    status: 'pending' | 'running' | 'passed' | 'failed';
+    /**
+     * what was sent and what came back
+     */
+    detail: string;
+  }[];
+  startedAt: string;
+  finishedAt: string | null;
+}
+export interface IntegrationTestStarted {
+  id: string;
+  status: 'running';
+}
+/**
+ * A test voucher with its PIN: the one time it is shown.
+ */
+export interface TestVoucher {
+  id: string;
+  livemode: boolean;
+  kind: 'culture' | 'book';
+  faceValue: number;
+  pinLast4: string;
+  status: 'available' | 'held' | 'redeemed';
+  paymentId: string | null;
+  pin: string;
+}
+export interface WebhookEndpoint {
+  url: string;
+  signingSecret: string;
+  livemode: boolean;
+  enabledEvents: ('payment.completed' | 'payment.failed' | 'payment.canceled' | 'payment.expired')[];
+  status: 'enabled' | 'disabled';
+  failingSince: string | null;
+  consecutiveFailures: number;
+  lastError: string | null;
+  disabledAt: string | null;
+}
