@@ -19,7 +19,7 @@ const swc = [
 ];
 
 const aliases = Object.fromEntries(
-  ['auth', 'config', 'contracts', 'messaging', 'persistence', 'sdk', 'signing', 'webhook-http'].map((lib) => [
+  ['auth', 'config', 'contracts', 'messaging', 'observability', 'persistence', 'sdk', 'signing', 'webhook-http'].map((lib) => [
     `^@payhook/${lib}$`,
     `<rootDir>/libs/${lib}/src`,
   ]),

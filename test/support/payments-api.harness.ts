@@ -3,6 +3,7 @@ import { loadEnv } from '@payhook/config';
 import type { ApiKeyMode } from '@payhook/contracts';
 import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
+import type { DestinationStream } from 'pino';
 import request from 'supertest';
 import { createPaymentsApi } from '../../apps/payments-api/src/app.setup';
 import { OPENAPI_DOCUMENTS, type OpenApiDocuments } from '../../apps/payments-api/src/openapi/openapi.controller';
@@ -25,6 +26,8 @@ export class PaymentsApiHarness {
   static async start(
     overrides: Record<string, string> = {},
     logger: LogLevel[] | LoggerService = ['error', 'warn'],
+    /** Every line of the app as pino writes it (Nest's own too, instead of through `logger`). */
+    logDestination?: DestinationStream,
   ): Promise<PaymentsApiHarness> {
     const env = loadEnv(PaymentsApiEnv, {
       DATABASE_URL: testDatabaseUrl(),
@@ -36,9 +39,11 @@ export class PaymentsApiHarness {
       ADMIN_TOKEN,
       PAY_URL: 'http://pay.test',
       NODE_ENV: 'test',
+      // Request lines only when a spec reads them; warnings and errors always.
+      LOG_LEVEL: logDestination ? 'info' : 'warn',
       ...overrides,
     });
-    const app = await createPaymentsApi(env, { logger });
+    const app = await createPaymentsApi(env, logDestination ? { logDestination } : { logger });
     // Every answer of a described operation is held to its OpenAPI document (issue 15).
     const documents = app.get<OpenApiDocuments>(OPENAPI_DOCUMENTS);
     const violations: string[] = [];

@@ -1,11 +1,16 @@
 import type { INestApplication } from '@nestjs/common';
+import type { DestinationStream } from 'pino';
 import { loadEnv } from '@payhook/config';
 import { createWebhookDispatcher } from '../../apps/webhook-dispatcher/src/app.setup';
 import { WebhookDispatcherEnv } from '../../apps/webhook-dispatcher/src/config/webhook-dispatcher.env';
 import { testAmqpNamespace, testAmqpUrl, testDatabaseUrl, testWebhookQueue } from './test-env';
 
 /** A webhook-dispatcher booted as main.ts boots it, on this run's database and vhost. */
-export async function startDispatcher(overrides: Record<string, string> = {}): Promise<INestApplication> {
+export async function startDispatcher(
+  overrides: Record<string, string> = {},
+  /** Every line of the app as pino writes it (Nest's own too), instead of errors on the console. */
+  logDestination?: DestinationStream,
+): Promise<INestApplication> {
   const env = loadEnv(WebhookDispatcherEnv, {
     DATABASE_URL: testDatabaseUrl(),
     AMQP_URL: testAmqpUrl(),
@@ -16,9 +21,10 @@ export async function startDispatcher(overrides: Record<string, string> = {}): P
     NODE_ENV: 'test',
     WEBHOOK_RETRY_SCHEDULE: '200ms,400ms',
     WEBHOOK_TIMEOUT_MS: '2000',
+    LOG_LEVEL: logDestination ? 'info' : 'error',
     ...overrides,
   });
-  const app = await createWebhookDispatcher(env, { logger: ['error'] });
+  const app = await createWebhookDispatcher(env, logDestination ? { logDestination } : { logger: ['error'] });
   await app.listen(0, '127.0.0.1');
   return app;
 }

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { ConsoleLogger, Logger, type INestApplication } from '@nestjs/common';
+import { ConsoleLogger, type INestApplication } from '@nestjs/common';
 import { loadEnvOrExit } from '@payhook/config';
 import { resolve } from 'node:path';
 import { createPaymentsApi } from '../../payments-api/src/app.setup';
@@ -40,7 +40,8 @@ async function main(): Promise<void> {
     );
   }
 
-  Logger.overrideLogger(new LocalModeLogger());
+  // Nest's own lines as a person at a terminal reads them; requests and attempts through pino (pretty).
+  const logger = new LocalModeLogger();
   const apps: INestApplication[] = [];
   let stopping = false;
   const stop = async (exitCode: number) => {
@@ -56,9 +57,9 @@ async function main(): Promise<void> {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void stop(0));
 
   try {
-    const api = await createPaymentsApi(apiEnv, { shutdownHooks: false });
+    const api = await createPaymentsApi(apiEnv, { shutdownHooks: false, logger });
     apps.push(api);
-    const dispatcher = await createWebhookDispatcher(dispatcherEnv, { shutdownHooks: false });
+    const dispatcher = await createWebhookDispatcher(dispatcherEnv, { shutdownHooks: false, logger });
     apps.push(dispatcher);
     await api.listen(apiEnv.PORT);
     await dispatcher.listen(dispatcherEnv.DISPATCHER_PORT, dispatcherEnv.DISPATCHER_HOST);

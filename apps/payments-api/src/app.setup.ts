@@ -1,5 +1,7 @@
 import type { INestApplication, LogLevel, LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { Logger as PinoLogger } from 'nestjs-pino';
+import type { DestinationStream } from 'pino';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { PaymentsApiEnv } from './config/payments-api.env';
 import { ApiExceptionFilter } from './errors/api-exception.filter';
@@ -15,9 +17,16 @@ import { PaymentsApiModule } from './payments-api.module';
 export async function createPaymentsApi(
   env: PaymentsApiEnv,
   /** `shutdownHooks: false` when the caller closes the app itself (local mode runs two apps in one process). */
-  options: { logger?: LogLevel[] | LoggerService; shutdownHooks?: boolean } = {},
+  options: {
+    /** Nest's own lines through this logger instead of the app's pino logger (tests, local mode). */
+    logger?: LogLevel[] | LoggerService;
+    /** Where the pino lines go instead of stdout (tests capture them). */
+    logDestination?: DestinationStream;
+    shutdownHooks?: boolean;
+  } = {},
 ): Promise<INestApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(PaymentsApiModule.forRoot(env), {
+  const module = PaymentsApiModule.forRoot(env, { destination: options.logDestination });
+  const app = await NestFactory.create<NestExpressApplication>(module, {
     bodyParser: false,
     bufferLogs: true,
     // Shutdown must not wait on idle keep-alive connections of clients.
@@ -25,6 +34,7 @@ export async function createPaymentsApi(
     ...(options.logger ? { logger: options.logger } : {}),
   });
   // Client addresses (voucher PIN throttling) come from X-Forwarded-For only through proxies the operator trusts.
+  if (!options.logger) app.useLogger(app.get(PinoLogger));
   if (env.TRUST_PROXY) app.set('trust proxy', env.trustProxy);
   setupApp(app);
   Object.assign(app.get<OpenApiDocuments>(OPENAPI_DOCUMENTS), {

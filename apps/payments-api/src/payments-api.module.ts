@@ -1,7 +1,10 @@
+import { LoggerModule } from 'nestjs-pino';
+import type { DestinationStream } from 'pino';
+import { loggingParams } from '@payhook/observability';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ADMIN_TOKEN, RATE_LIMIT_PER_SECOND } from '@payhook/auth';
 import { WebhookQueueModule } from '@payhook/messaging';
-import { typeOrmRootModule } from '@payhook/persistence';
+import { ReadDatabaseModule, typeOrmRootModule, type DataSourceConfig } from '@payhook/persistence';
 import { AdminModule } from './admin/admin.module';
 import { AuthThrottleModule } from './auth-throttle/auth-throttle.module';
 import { EchoController } from './bench/echo.controller';
@@ -27,17 +30,22 @@ import { WebhookEndpointsModule } from './webhook-endpoints/webhook-endpoints.mo
 @Module({})
 export class PaymentsApiModule {
   /** The whole API for one validated configuration; tests pass their own. */
-  static forRoot(env: PaymentsApiEnv): DynamicModule {
+  static forRoot(env: PaymentsApiEnv, logging: { destination?: DestinationStream } = {}): DynamicModule {
     return {
       module: PaymentsApiModule,
       global: true,
       imports: [
-        typeOrmRootModule({
-          url: env.DATABASE_URL,
-          entities: [MerchantEntity, ApiKeyEntity],
-          applicationName: 'payhook-payments-api',
-          poolSize: 20,
-        }),
+        LoggerModule.forRoot(
+          loggingParams({
+            service: 'payments-api',
+            level: env.LOG_LEVEL,
+            format: env.logFormat,
+            destination: logging.destination,
+          }),
+        ),
+        typeOrmRootModule(databaseConfig(env)),
+        // The lists' connection: DATABASE_READ_URL's own pool with the same settings, or the one above.
+        ReadDatabaseModule.forRoot(databaseConfig(env), env.DATABASE_READ_URL),
         WebhookQueueModule.forRoot(env, 'payhook-payments-api'),
         MerchantsModule,
         PaymentsModule,
@@ -66,4 +74,14 @@ export class PaymentsApiModule {
       exports: [PaymentsApiEnv, ADMIN_TOKEN, RATE_LIMIT_PER_SECOND],
     };
   }
+}
+
+/** The primary's pool; the read pool of DATABASE_READ_URL takes the same settings. */
+function databaseConfig(env: PaymentsApiEnv): DataSourceConfig {
+  return {
+    url: env.DATABASE_URL,
+    entities: [MerchantEntity, ApiKeyEntity],
+    applicationName: 'payhook-payments-api',
+    poolSize: 20,
+  };
 }

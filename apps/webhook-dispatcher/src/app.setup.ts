@@ -1,4 +1,6 @@
-import type { LogLevel } from '@nestjs/common';
+import type { LogLevel, LoggerService } from '@nestjs/common';
+import { Logger as PinoLogger } from 'nestjs-pino';
+import type { DestinationStream } from 'pino';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { WebhookQueue } from '@payhook/messaging';
@@ -15,14 +17,22 @@ const DRAIN_GRACE_MS = 5_000;
 export async function createWebhookDispatcher(
   env: WebhookDispatcherEnv,
   /** `shutdownHooks: false` when the caller closes the app itself (local mode runs two apps in one process). */
-  options: { logger?: LogLevel[]; shutdownHooks?: boolean } = {},
+  options: {
+    /** Nest's own lines through this logger instead of the app's pino logger (tests, local mode). */
+    logger?: LogLevel[] | LoggerService;
+    /** Where the pino lines go instead of stdout (tests capture them). */
+    logDestination?: DestinationStream;
+    shutdownHooks?: boolean;
+  } = {},
 ): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(WebhookDispatcherModule.forRoot(env), {
+  const module = WebhookDispatcherModule.forRoot(env, { destination: options.logDestination });
+  const app = await NestFactory.create<NestExpressApplication>(module, {
     bufferLogs: true,
     // Shutdown must not wait on idle keep-alive connections of clients.
     forceCloseConnections: true,
     ...(options.logger ? { logger: options.logger } : {}),
   });
+  if (!options.logger) app.useLogger(app.get(PinoLogger));
   app.disable('x-powered-by');
   if (options.shutdownHooks !== false) app.enableShutdownHooks();
   // The delivery queue is a Nest transport (ADR 0008, 0009): @EventPattern handlers next to the health port.

@@ -1,5 +1,8 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { WebhookQueueModule } from '@payhook/messaging';
+import { WebhookQueueModule, type QueueMessageContext } from '@payhook/messaging';
+import { loggingParams, requestIdOf } from '@payhook/observability';
+import { LoggerModule } from 'nestjs-pino';
+import type { DestinationStream } from 'pino';
 import { typeOrmRootModule } from '@payhook/persistence';
 import { WebhookDispatcherEnv } from './config/webhook-dispatcher.env';
 import { DeliveriesModule } from './deliveries/deliveries.module';
@@ -7,11 +10,22 @@ import { HealthModule } from './health/health.module';
 
 @Module({})
 export class WebhookDispatcherModule {
-  static forRoot(env: WebhookDispatcherEnv): DynamicModule {
+  static forRoot(env: WebhookDispatcherEnv, logging: { destination?: DestinationStream } = {}): DynamicModule {
     return {
       module: WebhookDispatcherModule,
       global: true,
       imports: [
+        LoggerModule.forRoot(
+          loggingParams({
+            service: 'webhook-dispatcher',
+            level: env.LOG_LEVEL,
+            format: env.logFormat,
+            destination: logging.destination,
+            // The request that caused a delivery names every line of its handling.
+            messageRequestId: (context) =>
+              requestIdOf(context.switchToRpc().getContext<QueueMessageContext>().getHeaders()),
+          }),
+        ),
         typeOrmRootModule({
           url: env.DATABASE_URL,
           entities: [],

@@ -5,6 +5,7 @@ import { ApiKeyAuthenticator } from './api-key-authenticator';
 import type { AuthContext } from './auth-context';
 import { AuthException } from './auth.exception';
 import { TEST_MODE_ONLY } from './test-mode-only.decorator';
+import { addLogFields } from '@payhook/observability';
 
 export interface AuthenticatedRequest {
   headers: Record<string, string | string[] | undefined>;
@@ -30,6 +31,7 @@ export class ApiKeyGuard implements CanActivate {
     }
     const auth = apiKeyMode(token) === null ? null : await this.authenticator.resolve(token);
     if (auth === null) throw new AuthException('api_key_invalid', 'The API key is unknown or has been revoked.');
+    addLogFields({ merchantId: auth.merchantId, livemode: auth.livemode });
 
     const testModeOnly = this.reflector.getAllAndOverride<boolean>(TEST_MODE_ONLY, [
       context.getHandler(),

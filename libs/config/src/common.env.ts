@@ -5,6 +5,8 @@ import { SecretsKeyring } from './sealed-secret';
 import { decodeSecretsKey, secretsKeyFrom } from './secrets-key';
 import { ToBoolean, ToInteger } from './env-transforms';
 
+const LOG_LEVEL_NAMES = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
 /** Variables both apps read (DESIGN.md §2). */
 export class CommonEnv {
   @Expose()
@@ -40,6 +42,21 @@ export class CommonEnv {
   @Expose()
   @IsIn(['development', 'production', 'test'], { message: 'must be development, production or test' })
   NODE_ENV = 'development';
+
+  @Expose()
+  @IsIn(LOG_LEVEL_NAMES, { message: `must be one of ${LOG_LEVEL_NAMES.join(', ')}` })
+  LOG_LEVEL: (typeof LOG_LEVEL_NAMES)[number] = 'info';
+
+  /** JSON lines for a log pipeline; `pretty` for a person at a terminal. */
+  @Expose()
+  @IsOptional()
+  @IsIn(['json', 'pretty'], { message: 'must be json or pretty' })
+  LOG_FORMAT?: 'json' | 'pretty';
+
+  /** JSON in production, readable lines elsewhere, unless LOG_FORMAT says otherwise. */
+  get logFormat(): 'json' | 'pretty' {
+    return this.LOG_FORMAT ?? (this.NODE_ENV === 'production' ? 'json' : 'pretty');
+  }
 
   /** One delivery attempt's limit; the integration test's own deliveries use it too. */
   @Expose()

@@ -32,9 +32,9 @@ export class PostgresQueueClient extends EventsOnlyClient {
   protected async dispatchEvent<T = unknown>(packet: ReadPacket<WebhookQueueMessage>): Promise<T> {
     await sqlRows(
       this.db,
-      `WITH enqueued AS (INSERT INTO webhook_queue (pattern, body) VALUES ($1, $2) RETURNING 1)
+      `WITH enqueued AS (INSERT INTO webhook_queue (pattern, body, headers) VALUES ($1, $2, $4) RETURNING 1)
        SELECT pg_notify($3, '') FROM enqueued`,
-      [String(packet.pattern), packet.data.body, POSTGRES_QUEUE_CHANNEL],
+      [String(packet.pattern), packet.data.body, POSTGRES_QUEUE_CHANNEL, packet.data.headers ?? {}],
     );
     return undefined as T;
   }

@@ -3,7 +3,14 @@ import { BaseRpcContext, Server, type CustomTransportStrategy } from '@nestjs/mi
 import { NotificationListener, sqlRows } from '@payhook/persistence';
 import type { DataSource } from 'typeorm';
 import { POSTGRES_QUEUE_CHANNEL } from './postgres-queue.client';
-import { decide, MAX_BACKOFFS, RunningHandlers, type QueueDecision, type QueueServerOptions } from './queue-handling';
+import {
+  decide,
+  MAX_BACKOFFS,
+  RunningHandlers,
+  type QueueDecision,
+  type QueueMessageContext,
+  type QueueServerOptions,
+} from './queue-handling';
 
 /** One claimed row of `webhook_queue`. */
 export interface PostgresQueueMessage {
@@ -11,12 +18,17 @@ export interface PostgresQueueMessage {
   pattern: string;
   body: string;
   backoffs: number;
+  headers: Record<string, string> | null;
 }
 
 /** `@Ctx()` of a handler on the Postgres transport: the claimed row. */
-export class PostgresQueueContext extends BaseRpcContext<[PostgresQueueMessage]> {
+export class PostgresQueueContext extends BaseRpcContext<[PostgresQueueMessage]> implements QueueMessageContext {
   getMessage(): PostgresQueueMessage {
     return this.args[0];
+  }
+
+  getHeaders(): Record<string, string> {
+    return this.args[0].headers ?? {};
   }
 }
 
@@ -120,7 +132,7 @@ export class PostgresQueueServer extends Server implements CustomTransportStrate
        WHERE id = ANY (ARRAY(
          SELECT id FROM webhook_queue WHERE dead_at IS NULL AND visible_at <= now()
          ORDER BY visible_at LIMIT $1 FOR UPDATE SKIP LOCKED))
-       RETURNING id, pattern, body, backoffs`,
+       RETURNING id, pattern, body, backoffs, headers`,
       [limit, this.options.leaseMs],
     );
   }

@@ -31,6 +31,11 @@ export interface QueueServerOptions {
   onDeadLetter?: (reason: string) => void;
 }
 
+/** What every transport's `@Ctx()` offers: the headers the message carries (its correlation). */
+export interface QueueMessageContext {
+  getHeaders(): Record<string, string>;
+}
+
 /**
  * Runs the handler registered for `pattern` and turns its outcome into a decision: what it returns
  * (or emits last, if an Observable), `ack` when it returns nothing, `back-off` when it throws.

@@ -16,6 +16,8 @@ export interface WebhookQueueMessage {
   body: string;
   type: string;
   messageId: string;
+  /** The causing request's correlation (request id, trace context), for the consumer's logs and spans. */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -74,6 +76,7 @@ export class WebhookQueueClient extends EventsOnlyClient {
       contentType: 'application/json',
       type: message.type,
       messageId: message.messageId,
+      headers: message.headers ?? {},
     });
     return undefined as T;
   }

@@ -2,14 +2,33 @@ import { Logger, type LoggerService } from '@nestjs/common';
 import { BaseRpcContext, Server, type CustomTransportStrategy } from '@nestjs/microservices';
 import type { ConfirmChannel, ConsumeMessage, Options } from 'amqplib';
 import type { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
-import { decide, MAX_BACKOFFS, RunningHandlers, type QueueDecision, type QueueServerOptions } from './queue-handling';
+import {
+  decide,
+  MAX_BACKOFFS,
+  RunningHandlers,
+  type QueueDecision,
+  type QueueMessageContext,
+  type QueueServerOptions,
+} from './queue-handling';
 import { declareRetryQueues, declareWebhookTopology, retryWaitQueue, type WebhookTopology } from './webhook-topology';
 
 /** `@Ctx()` of a webhook queue handler: the raw message and how often it has backed off. */
-export class WebhookQueueContext extends BaseRpcContext<[ConsumeMessage]> {
+export class WebhookQueueContext extends BaseRpcContext<[ConsumeMessage]> implements QueueMessageContext {
   getMessage(): ConsumeMessage {
     return this.args[0];
   }
+
+  getHeaders(): Record<string, string> {
+    return correlationHeaders(this.args[0]);
+  }
+}
+
+/** The message's own headers without the transport's bookkeeping: what a retry must carry on. */
+function correlationHeaders(raw: ConsumeMessage): Record<string, string> {
+  const headers = Object.entries(raw.properties.headers ?? {}).filter(
+    (entry): entry is [string, string] => typeof entry[1] === 'string' && !entry[0].startsWith('x-'),
+  );
+  return Object.fromEntries(headers);
 }
 
 export interface WebhookQueueServerOptions extends QueueServerOptions {
@@ -113,7 +132,7 @@ export class WebhookQueueServer extends Server implements CustomTransportStrateg
           channel,
           retryWaitQueue(this.options.namespace, decision.scheduledDelayMs),
           Buffer.from(JSON.stringify(decision.content)),
-          { expiration: String(decision.delayMs) },
+          { expiration: String(decision.delayMs), headers: correlationHeaders(raw) },
         );
         return this.settle(() => channel.ack(raw));
       case 'dead-letter':
@@ -125,7 +144,7 @@ export class WebhookQueueServer extends Server implements CustomTransportStrateg
         }
         this.logger.warn(`delivery failed before it was recorded, will retry: ${decision.reason}`);
         await publishConfirmed(channel, this.options.topology.deferQueue, raw.content, {
-          headers: { [BACKOFF_HEADER]: decision.counts ? backoffs + 1 : backoffs },
+          headers: { ...correlationHeaders(raw), [BACKOFF_HEADER]: decision.counts ? backoffs + 1 : backoffs },
         });
         return this.settle(() => channel.ack(raw));
       }

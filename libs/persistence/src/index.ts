@@ -3,5 +3,6 @@ export * from './database-url';
 export * from './ensure-database';
 export * from './notification-listener';
 export * from './pg-errors';
+export * from './read-database';
 export * from './sql';
 export * from './typeorm-root.module';

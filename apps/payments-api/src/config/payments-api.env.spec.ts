@@ -17,3 +17,18 @@ describe('PaymentsApiEnv ADMIN_TOKEN', () => {
     expect(load({ NODE_ENV: 'development', ADMIN_TOKEN: 'local-admin-token' })().ADMIN_TOKEN).toBe('local-admin-token');
   });
 });
+
+describe('PaymentsApiEnv DATABASE_READ_URL', () => {
+  it('is optional: unset or empty, the lists read DATABASE_URL', () => {
+    expect(loadEnv(PaymentsApiEnv, {}).DATABASE_READ_URL).toBeUndefined();
+    expect(loadEnv(PaymentsApiEnv, { DATABASE_READ_URL: '' }).DATABASE_READ_URL).toBeUndefined();
+  });
+
+  it('takes a postgres:// URL and refuses anything else in one line naming it', () => {
+    const url = 'postgres://reader@replica.internal:5432/payhook?application_name=payhook-read';
+    expect(loadEnv(PaymentsApiEnv, { DATABASE_READ_URL: url }).DATABASE_READ_URL).toBe(url);
+    expect(() => loadEnv(PaymentsApiEnv, { DATABASE_READ_URL: 'mysql://replica/payhook' })).toThrow(
+      new ConfigError('Invalid configuration: DATABASE_READ_URL must be a postgres:// URL'),
+    );
+  });
+});

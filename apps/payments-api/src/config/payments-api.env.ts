@@ -16,6 +16,15 @@ export class PaymentsApiEnv extends CommonEnv {
   @Max(65535, { message: 'must be a whole number from 1 to 65535' })
   PORT = 3000;
 
+  /**
+   * A second Postgres for the read-only lists (a streaming replica of DATABASE_URL; docs/scaling.md).
+   * Unset: every query uses DATABASE_URL and no second pool is opened.
+   */
+  @Expose()
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'must be a postgres:// URL' })
+  DATABASE_READ_URL?: string;
+
   @Expose()
   @Matches(HTTP_URL, { message: 'must be an absolute http(s) URL without query' })
   BASE_URL = 'http://localhost:3000';

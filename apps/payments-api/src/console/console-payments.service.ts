@@ -38,7 +38,7 @@ export interface PaymentMoney extends PaymentMoneyRecords {
 }
 
 /** Enough for any payment: each completion writes one event, and redeliveries reuse it. */
-const EVENTS_PER_PAYMENT = '100';
+const EVENTS_PER_PAYMENT = 100;
 
 @Injectable()
 export class ConsolePaymentsService {
@@ -68,8 +68,7 @@ export class ConsolePaymentsService {
     const payment = isIdOf('payment', id) ? await this.paymentRecords.findById(scope, id) : null;
     if (!payment) throw new PaymentException('resource_not_found', `No such payment: ${id}.`, 'id');
     const status = effectiveStatus(payment);
-    const listed = await this.events.list(scope, { paymentId: id, limit: EVENTS_PER_PAYMENT });
-    const events = await Promise.all(listed.data.map((event) => this.events.get(scope, event.id)));
+    const events = await this.events.ofPayment(scope, id, EVENTS_PER_PAYMENT);
     return {
       payment,
       status,

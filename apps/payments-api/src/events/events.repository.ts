@@ -9,7 +9,7 @@ import {
   type WebhookAttemptView,
 } from '@payhook/contracts';
 import { WEBHOOK_DELIVER_ROUTING_KEY } from '@payhook/messaging';
-import { inTransaction, sqlRows, type Sql } from '@payhook/persistence';
+import { ReadDatabase, inTransaction, sqlRows, type Sql } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 import type { KeysetCursor } from '../http/keyset-cursor';
 import { enqueueDeliveries, enqueueDelivery } from '../outbox/outbox.repository';
@@ -55,7 +55,10 @@ const toRecord = (row: EventRow): EventRecord => ({
 
 @Injectable()
 export class EventsRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly read: ReadDatabase,
+  ) {}
 
   /**
    * Inside the transaction of the changes the events announce. An event whose type its endpoint has
@@ -127,6 +130,10 @@ export class EventsRepository {
     }));
   }
 
+  /**
+   * The merchant's list, newest first, keyset-paged; one extra row tells hasMore. On the read
+   * database: an event may show here a replica's delay after the change that wrote it.
+   */
   async list(scope: MerchantScope, filter: EventFilter): Promise<EventRecord[]> {
     const params: unknown[] = [scope.merchantId, scope.livemode];
     const where = ['merchant_id = $1', 'livemode = $2'];
@@ -134,8 +141,7 @@ export class EventsRepository {
     if (filter.type !== undefined) where.push(`type = ${bind(filter.type)}`);
     if (filter.paymentId !== undefined) where.push(`payment_id = ${bind(filter.paymentId)}`);
     if (filter.after) where.push(`(created_at, id) < (${bind(filter.after.createdAt)}, ${bind(filter.after.id)})`);
-    const rows = await sqlRows<EventRow>(
-      this.db,
+    const rows = await this.read.rows<EventRow>(
       `SELECT ${EVENT_COLUMNS} FROM events WHERE ${where.join(' AND ')}
        ORDER BY created_at DESC, id DESC LIMIT ${bind(filter.limit + 1)}`,
       params,
@@ -143,6 +149,21 @@ export class EventsRepository {
     return rows.map(toRecord);
   }
 
+  /**
+   * A payment's newest events, on the primary: read right after the transition that wrote them
+   * (the integration test, the console's payment page), where a replica could still lack them.
+   */
+  async ofPayment(scope: MerchantScope, paymentId: string, limit: number): Promise<EventRecord[]> {
+    const rows = await sqlRows<EventRow>(
+      this.db,
+      `SELECT ${EVENT_COLUMNS} FROM events WHERE merchant_id = $1 AND livemode = $2 AND payment_id = $3
+       ORDER BY created_at DESC, id DESC LIMIT $4`,
+      [scope.merchantId, scope.livemode, paymentId, limit],
+    );
+    return rows.map(toRecord);
+  }
+
+  /** On the primary, like PaymentsRepository.existsAt. */
   async existsAt(scope: MerchantScope, position: KeysetCursor): Promise<boolean> {
     const rows = await sqlRows(
       this.db,

@@ -19,6 +19,12 @@ export class EventsService {
     return toEventView(event, await this.events.attempts(id));
   }
 
+  /** A payment's events with their attempts, newest first, as they are now (the primary). */
+  async ofPayment(scope: MerchantScope, paymentId: string, limit: number): Promise<EventView[]> {
+    const events = await this.events.ofPayment(scope, paymentId, limit);
+    return Promise.all(events.map(async (event) => toEventView(event, await this.events.attempts(event.id))));
+  }
+
   async list(scope: MerchantScope, query: ListEventsQueryDto): Promise<ListEnvelope<EventSummaryView>> {
     const filter: EventFilter = { limit: query.limit ? Number(query.limit) : DEFAULT_PAGE_SIZE };
     if (query.type !== undefined) filter.type = query.type as EventType;

@@ -1,6 +1,7 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { WebhookQueue } from '@payhook/messaging';
+import { ReadDatabase } from '@payhook/persistence';
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
 
@@ -9,6 +10,7 @@ export class HealthController {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly queue: WebhookQueue,
+    private readonly read: ReadDatabase,
   ) {}
 
   /** 200 while Postgres answers; 503 otherwise, so a load balancer takes the instance out. */
@@ -21,15 +23,20 @@ export class HealthController {
 
   /**
    * Which dependency is down. Requests need only Postgres; while RabbitMQ is down the API keeps
-   * answering and the outbox holds the events until the relay can publish them again.
+   * answering and the outbox holds the events until the relay can publish them again. With
+   * DATABASE_READ_URL, `readDatabase` says whether that answers; /health leaves it out, since a
+   * replica outage fails only the lists, alike on every instance.
    */
   @Get('ready')
   async ready(@Res({ passthrough: true }) response: Response) {
-    const database = await this.databaseState();
-    const broker = (await this.queue.isUp()) ? ('up' as const) : ('down' as const);
-    const ok = database === 'up' && broker === 'up';
+    const [database, broker, readDatabase] = await Promise.all([
+      this.databaseState(),
+      this.queue.isUp().then(upOrDown),
+      this.read.separate ? this.read.isUp().then(upOrDown) : undefined,
+    ]);
+    const ok = database === 'up' && broker === 'up' && readDatabase !== 'down';
     if (!ok) response.status(503);
-    return { data: { status: ok ? 'ok' : 'degraded', database, broker } };
+    return { data: { status: ok ? 'ok' : 'degraded', database, broker, ...(readDatabase ? { readDatabase } : {}) } };
   }
 
   private databaseState(): Promise<'up' | 'down'> {
@@ -39,3 +46,5 @@ export class HealthController {
     );
   }
 }
+
+const upOrDown = (up: boolean) => (up ? ('up' as const) : ('down' as const));

@@ -1,5 +1,6 @@
 import { Param, type PipeTransform } from '@nestjs/common';
 import { PayhookError, isIdOf, type IdKind } from '@payhook/contracts';
+import { addLogFields } from '@payhook/observability';
 
 const LABELS: Record<IdKind, string> = {
   payment: 'payment',
@@ -21,6 +22,9 @@ class IdPipe implements PipeTransform<string, string> {
   transform(value: string): string {
     if (!isIdOf(this.kind, value))
       throw new PayhookError('resource_not_found', `No such ${LABELS[this.kind]}: ${value.slice(0, 80)}.`, 'id');
+    // The request's log lines name what it is about (issue 16).
+    if (this.kind === 'payment') addLogFields({ paymentId: value });
+    if (this.kind === 'event') addLogFields({ eventId: value });
     return value;
   }
 }

@@ -96,7 +96,7 @@ export class IntegrationTestRunner {
     });
     const paymentId = (JSON.parse(created.body) as { data: { id: string } }).data.id;
     await this.transitions.transition(scope, paymentId, 'completed');
-    const [event] = await this.events.list(scope, { paymentId, limit: 1 });
+    const [event] = await this.events.ofPayment(scope, paymentId, 1);
     const delivery = { eventId: event.id, body: event.body, url: endpoint.url, secret: endpoint.signingSecret };
 
     const first = await this.firstAttempt(event.id, this.env.WEBHOOK_TIMEOUT_MS + FIRST_ATTEMPT_GRACE_MS);

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { ClientProxy } from '@nestjs/microservices';
 import { WebhookQueue } from '@payhook/messaging';
+import { messageHeadersFrom } from '@payhook/observability';
 import { NotificationListener } from '@payhook/persistence';
 import { lastValueFrom, type Subscription } from 'rxjs';
 import { PaymentsApiEnv } from '../config/payments-api.env';
@@ -95,6 +96,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
             body: row.payload,
             type: row.message_type,
             messageId: `outbox-${row.id}`,
+            headers: messageHeadersFrom(row.headers),
           }),
           { defaultValue: undefined },
         ),

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { WEBHOOK_DELIVERY_REQUESTED_V1, type WebhookDeliveryRequestedV1 } from '@payhook/contracts';
 import { WEBHOOK_DELIVER_ROUTING_KEY } from '@payhook/messaging';
+import { outgoingMessageHeaders } from '@payhook/observability';
 import { inTransaction, sqlRows, type Sql } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 
@@ -10,6 +11,7 @@ export interface OutboxRow {
   routing_key: string;
   message_type: string;
   payload: string;
+  headers: Record<string, string> | null;
 }
 
 /** Builds the outbox row for a delivery request; commit it with the change it announces. */
@@ -20,7 +22,10 @@ export function enqueueDelivery(
   return enqueueDeliveries(sql, [request]);
 }
 
-/** The outbox rows of several delivery requests in one statement (a sweeper batch of events). */
+/**
+ * The outbox rows of several delivery requests in one statement (a sweeper batch of events), each with
+ * the correlation of the request that caused them (its request id and trace context).
+ */
 export async function enqueueDeliveries(
   sql: Sql,
   requests: Omit<WebhookDeliveryRequestedV1, 'type' | 'requestedAt'>[],
@@ -34,10 +39,11 @@ export async function enqueueDeliveries(
       requestedAt,
     } satisfies WebhookDeliveryRequestedV1),
   );
-  await sql(`INSERT INTO outbox (routing_key, message_type, payload) SELECT $1, $2, unnest($3::text[])`, [
+  await sql(`INSERT INTO outbox (routing_key, message_type, payload, headers) SELECT $1, $2, unnest($3::text[]), $4`, [
     WEBHOOK_DELIVER_ROUTING_KEY,
     WEBHOOK_DELIVERY_REQUESTED_V1,
     payloads,
+    outgoingMessageHeaders(),
   ]);
 }
 
@@ -53,7 +59,7 @@ export class OutboxRepository {
   async publishBatch(limit: number, publish: (rows: OutboxRow[]) => Promise<void>): Promise<number> {
     return inTransaction(this.db, async (sql) => {
       const rows = await sql<OutboxRow>(
-        `SELECT id, routing_key, message_type, payload FROM outbox
+        `SELECT id, routing_key, message_type, payload, headers FROM outbox
          WHERE published_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
         [limit],
       );

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { PaymentStatus } from '@payhook/contracts';
 import { DataSource } from 'typeorm';
-import { inTransaction, sqlRows, type Sql } from '@payhook/persistence';
+import { ReadDatabase, inTransaction, sqlRows, type Sql } from '@payhook/persistence';
 import type { KeysetCursor } from '../http/keyset-cursor';
 import type { MerchantScope, PaymentRecord } from './payment.record';
 
@@ -53,7 +53,10 @@ function storedStatuses(statuses: PaymentStatus[]): Map<PaymentStatus, string | 
 
 @Injectable()
 export class PaymentsRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly read: ReadDatabase,
+  ) {}
 
   /**
    * Claims the idempotency key and inserts the payment in one statement, so the create path
@@ -136,6 +139,10 @@ export class PaymentsRepository {
     return rows[0]?.updated_at ?? null;
   }
 
+  /**
+   * On the primary: it has every row a replica has, so a cursor from a page read on one replica is
+   * never taken for a forged one when the next page is read on another that is further behind.
+   */
   async existsAt(scope: MerchantScope, position: KeysetCursor): Promise<boolean> {
     const rows = await sqlRows(
       this.db,
@@ -149,6 +156,7 @@ export class PaymentsRepository {
    * Newest first, keyset-paged on (created_at, id); fetches one extra row to tell hasMore. A status
    * filter reads each stored status as its own range of payments_status_list_idx and merges the
    * newest of each, so a rare status costs what it returns, not the merchant's whole history.
+   * On the read database: a payment may show here a replica's delay after its create answered.
    */
   async list(scope: MerchantScope, filter: PaymentFilter): Promise<PaymentRecord[]> {
     const params: unknown[] = [scope.merchantId, scope.livemode];
@@ -171,7 +179,7 @@ export class PaymentsRepository {
       branches.length === 1
         ? branches[0]
         : `SELECT * FROM (${branches.map((branch) => `(${branch})`).join(' UNION ALL ')}) page ${page}`;
-    const rows = await sqlRows<PaymentRow>(this.db, text, params);
+    const rows = await this.read.rows<PaymentRow>(text, params);
     return rows.map(toRecord);
   }
 

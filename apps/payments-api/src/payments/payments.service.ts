@@ -21,6 +21,7 @@ import { PaymentTransitionsService } from './payment-transitions.service';
 import type { MerchantScope, PaymentRecord } from './payment.record';
 import { toCreatedView, toPaymentView } from './payment.view';
 import { ONE_ACTIVE_PER_ORDER, PaymentsRepository, type PaymentFilter } from './payments.repository';
+import { addLogFields } from '@payhook/observability';
 
 /** What the controller sends: the exact bytes, so a replay is byte-identical to the original. */
 export interface CreatePaymentResult {
@@ -63,7 +64,10 @@ export class PaymentsService {
           responseBody,
           idempotencyTtlHours: this.env.IDEMPOTENCY_TTL_HOURS,
         });
-        if (inserted) return { status: 201, body: responseBody, replayed: false };
+        if (inserted) {
+          addLogFields({ paymentId: payment.id });
+          return { status: 201, body: responseBody, replayed: false };
+        }
       } catch (error) {
         if (!isUniqueViolation(error, ONE_ACTIVE_PER_ORDER)) throw error;
         const holder = await this.payments.findActiveForOrder(scope, orderId);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { newId } from '@payhook/contracts';
-import { sqlRows, type Sql } from '@payhook/persistence';
+import { ReadDatabase, sqlRows, type Sql } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 import type { KeysetCursor } from '../http/keyset-cursor';
 import type { ReviewAction, ReviewCaseView, ReviewReason, ReviewSource } from './review-case.view';
@@ -92,7 +92,10 @@ const toView = (row: ReviewRow): ReviewCaseView => ({
 
 @Injectable()
 export class ReviewCasesRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly read: ReadDatabase,
+  ) {}
 
   /** Opens a case inside the caller's transaction, so the money and its case are recorded together. */
   static async open(sql: Sql, input: NewReviewCase): Promise<string> {
@@ -105,7 +108,7 @@ export class ReviewCasesRepository {
     return id;
   }
 
-  /** Newest first, both modes: the operator's queue. */
+  /** Newest first, both modes: the operator's queue, on the read database (it may lag a replica's delay). */
   async list(filter: ReviewFilter): Promise<ReviewCaseView[]> {
     const params: unknown[] = [];
     const where: string[] = [];
@@ -113,8 +116,7 @@ export class ReviewCasesRepository {
     if (filter.after) {
       where.push(`(r.created_at, r.id) < ($${params.push(filter.after.createdAt)}, $${params.push(filter.after.id)})`);
     }
-    const rows = await sqlRows<ReviewRow>(
-      this.db,
+    const rows = await this.read.rows<ReviewRow>(
       `${SELECT_CASE} ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
        ORDER BY r.created_at DESC, r.id DESC LIMIT $${params.push(filter.limit)}`,
       params,

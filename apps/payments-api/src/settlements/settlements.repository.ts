@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { sqlRows, type Sql } from '@payhook/persistence';
+import { ReadDatabase, sqlRows, type Sql } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 import type { MerchantScope, PaymentRecord } from '../payments/payment.record';
 import { addBusinessDays, type PayoutRule } from './business-days';
@@ -66,7 +66,10 @@ const reportedUnknownYears = new Set<number>();
 
 @Injectable()
 export class SettlementsRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly read: ReadDatabase,
+  ) {}
 
   /**
    * Writes the settlement record of a payment that just completed, inside the completing transaction,
@@ -113,6 +116,7 @@ export class SettlementsRepository {
     );
   }
 
+  /** Pages and the CSV export, on the read database: a record may show here a replica's delay late. */
   async list(scope: MerchantScope, filter: SettlementFilter): Promise<SettlementView[]> {
     const params: unknown[] = [scope.merchantId, scope.livemode];
     const where = ['merchant_id = $1', 'livemode = $2'];
@@ -124,8 +128,7 @@ export class SettlementsRepository {
       where.push(`(sales_date, payment_id) ${filter.newestFirst ? '<' : '>'} ($${date}, $${id})`);
     }
     const limit = filter.limit === undefined ? '' : `LIMIT $${params.push(filter.limit)}`;
-    const rows = await sqlRows<SettlementRow>(
-      this.db,
+    const rows = await this.read.rows<SettlementRow>(
       // Qualified: the bare name would sort by the to_char() output column of the same name,
       // which no index serves (a sort of the merchant's whole history).
       `SELECT ${COLUMNS} FROM settlements WHERE ${where.join(' AND ')}
@@ -135,6 +138,7 @@ export class SettlementsRepository {
     return rows.map(toView);
   }
 
+  /** On the primary: the console's payment page, and the check of a list cursor (see PaymentsRepository.existsAt). */
   async findForPayment(scope: MerchantScope, paymentId: string): Promise<SettlementView | null> {
     const rows = await sqlRows<SettlementRow>(
       this.db,

@@ -1,4 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { addLogFields } from '@payhook/observability';
 import { WEBHOOK_HEADERS } from '@payhook/contracts';
 import { signWebhook } from '@payhook/signing';
 import { WebhookHttpClient, type DeliveryResult } from '@payhook/webhook-http';
@@ -44,8 +45,19 @@ export type DeliveryPlan =
 /** Where the retry of a failed attempt waits: a broker wait queue, or the endpoint's lane in Postgres. */
 export type RetryPlace = 'broker' | 'lane';
 
+/** The endpoint's host, for the logs: never its path or query, which may carry a merchant's token. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'invalid-url';
+  }
+}
+
 @Injectable()
 export class DeliverWebhookService {
+  private readonly logger = new Logger(DeliverWebhookService.name);
+
   constructor(
     private readonly deliveries: DeliveriesRepository,
     private readonly http: WebhookHttpClient,
@@ -87,6 +99,14 @@ export class DeliverWebhookService {
     slot: Slot,
   ): Promise<DeliveryOutcome> {
     const { endpoint } = target;
+    const endpointHost = hostOf(endpoint.url);
+    // eventId and requestId are the message's (or the lane's) already.
+    addLogFields({
+      paymentId: target.paymentId,
+      merchantId: endpoint.key.merchantId,
+      livemode: endpoint.key.livemode,
+      endpointHost,
+    });
     const startedAt = new Date();
     let result: DeliveryResult;
     try {
@@ -127,6 +147,13 @@ export class DeliverWebhookService {
       deliveryStatus,
       countsForHealth: !request.manual,
       laneRetry,
+    });
+    this.logger.log({
+      msg: `webhook attempt ${recorded.number}: ${result.ok ? 'delivered' : (result.error ?? `HTTP ${result.status}`)}`,
+      attempt: recorded.number,
+      responseStatus: result.status,
+      durationMs: result.durationMs,
+      manual: request.manual,
     });
     if (recorded.disabledEndpoint) {
       // Everything still owed to it is kept as failed; this event too, instead of its retry.

@@ -28,6 +28,8 @@ export interface EndpointKey {
 /** What one attempt needs, read in one query: the fixed body and the endpoint as it is now. */
 export interface DeliveryTarget {
   eventId: string;
+  /** The payment the event is about, for the attempt's log line. */
+  paymentId: string;
   body: string;
   deliveryStatus: DeliveryStatus;
   /** Null when the merchant has not set an endpoint for the event's mode. */
@@ -64,6 +66,8 @@ interface ParkedEvent {
   eventId: string;
   retryStep: number;
   dueAt: Date;
+  /** The correlation of the request that caused the delivery, kept while it waits in the lane. */
+  headers: Record<string, string>;
 }
 
 export const endpointKeyOf = (key: EndpointKey) => `${key.merchantId}:${key.livemode ? 'live' : 'test'}`;
@@ -77,6 +81,7 @@ export const openSigningSecret = (keyring: SecretsKeyring, key: EndpointKey, sto
 
 interface TargetRow {
   id: string;
+  payment_id: string;
   body: string;
   delivery_status: DeliveryStatus;
   merchant_id: string;
@@ -94,6 +99,7 @@ function toTarget(row: TargetRow, keyring: SecretsKeyring): DeliveryTarget {
   const key = { merchantId: row.merchant_id, livemode: row.livemode };
   return {
     eventId: row.id,
+    paymentId: row.payment_id,
     body: row.body,
     deliveryStatus: row.delivery_status,
     endpoint:
@@ -152,14 +158,14 @@ export class DeliveriesRepository {
    * Moves an event into its endpoint's lane (Postgres), due at `dueAt` with its retry step; the
    * broker message can be acknowledged once it resolves. A lane worker finds it by the lane index.
    */
-  async park(eventId: string, retryStep: number, dueAt: Date): Promise<void> {
-    await this.parks.submit({ eventId, retryStep, dueAt });
+  async park(eventId: string, retryStep: number, dueAt: Date, headers: Record<string, string>): Promise<void> {
+    await this.parks.submit({ eventId, retryStep, dueAt, headers });
   }
 
   private async findTargetRows(eventIds: string[]): Promise<(TargetRow | null)[]> {
     const rows = await sqlRows<TargetRow>(
       this.db,
-      `SELECT e.id, e.body, e.delivery_status, e.merchant_id, e.livemode, w.url, w.signing_secret,
+      `SELECT e.id, e.payment_id, e.body, e.delivery_status, e.merchant_id, e.livemode, w.url, w.signing_secret,
               w.status, w.consecutive_failures
        FROM events e
        LEFT JOIN webhook_endpoints w ON w.merchant_id = e.merchant_id AND w.livemode = e.livemode
@@ -278,10 +284,15 @@ export class DeliveriesRepository {
   private async parkEvents(parked: ParkedEvent[]): Promise<void[]> {
     await sqlRows(
       this.db,
-      `UPDATE events e SET lane_due_at = p.due_at, lane_retry_step = p.retry_step
-       FROM unnest($1::text[], $2::int[], $3::timestamptz[]) AS p(id, retry_step, due_at)
+      `UPDATE events e SET lane_due_at = p.due_at, lane_retry_step = p.retry_step, lane_headers = p.headers
+       FROM unnest($1::text[], $2::int[], $3::timestamptz[], $4::jsonb[]) AS p(id, retry_step, due_at, headers)
        WHERE e.id = p.id AND e.delivery_status <> 'succeeded'`,
-      [parked.map((p) => p.eventId), parked.map((p) => p.retryStep), parked.map((p) => p.dueAt)],
+      [
+        parked.map((p) => p.eventId),
+        parked.map((p) => p.retryStep),
+        parked.map((p) => p.dueAt),
+        parked.map((p) => JSON.stringify(p.headers)),
+      ],
       'dispatcher-park-events',
     );
     return parked.map(() => undefined);

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { SecretsKeyring } from '@payhook/config';
 import type { DeliveryStatus } from '@payhook/contracts';
+import { messageHeadersFrom } from '@payhook/observability';
 import { sqlRows } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 import { WebhookDispatcherEnv } from '../config/webhook-dispatcher.env';
@@ -12,6 +13,8 @@ import { endpointKeyOf, openSigningSecret } from './deliveries.repository';
 export interface LaneDelivery {
   target: DeliveryTarget;
   retryStep: number;
+  /** The correlation of the request that caused it, parked with it. */
+  headers: Record<string, string>;
 }
 
 /** A leased lane's endpoint: its health decides the turn; its secret is read with the work claimed. */
@@ -95,9 +98,11 @@ export class EndpointLanesRepository {
       LeasedEndpointRow & {
         signing_secret: string;
         id: string | null;
+        payment_id: string;
         body: string;
         delivery_status: DeliveryStatus;
         lane_retry_step: number;
+        lane_headers: Record<string, string> | null;
       }
     >(
       this.db,
@@ -109,10 +114,10 @@ export class EndpointLanesRepository {
                WHERE merchant_id = $1 AND livemode = $2 AND lane_due_at <= now()
                ORDER BY lane_due_at LIMIT $3 FOR UPDATE SKIP LOCKED) due
          WHERE e.id = due.id AND $3 > 0
-         RETURNING e.id, e.body, e.delivery_status, e.lane_retry_step
+         RETURNING e.id, e.payment_id, e.body, e.delivery_status, e.lane_retry_step, e.lane_headers
        )
        SELECT w.merchant_id, w.livemode, w.url, w.signing_secret, w.status, w.consecutive_failures,
-              c.id, c.body, c.delivery_status, c.lane_retry_step
+              c.id, c.payment_id, c.body, c.delivery_status, c.lane_retry_step, c.lane_headers
        FROM webhook_endpoints w LEFT JOIN claimed c ON true
        WHERE w.merchant_id = $1 AND w.livemode = $2`,
       [key.merchantId, key.livemode, limit, leaseMs],
@@ -127,8 +132,10 @@ export class EndpointLanesRepository {
       .filter((row) => row.id !== null && row.delivery_status !== 'succeeded')
       .map((row) => ({
         retryStep: row.lane_retry_step,
+        headers: messageHeadersFrom(row.lane_headers),
         target: {
           eventId: row.id!,
+          paymentId: row.payment_id,
           body: row.body,
           deliveryStatus: row.delivery_status,
           endpoint,

@@ -10,6 +10,7 @@ import { DeliverWebhookService, isCircuitOpen } from './deliver-webhook.service'
 import { DeliveriesRepository, endpointKeyOf, type EndpointState } from './deliveries.repository';
 import { EndpointLanesRepository, type LaneDelivery, type LeasedEndpoint } from './endpoint-lanes.repository';
 import { EndpointSlots } from './endpoint-slots';
+import { requestIdOf, withLogFields } from '@payhook/observability';
 
 const POLL_INTERVAL_MS = 250;
 /** Lanes one instance works at once; each holds at most its endpoint's slots. */
@@ -127,11 +128,22 @@ export class EndpointLanesWorker implements OnApplicationBootstrap, BeforeApplic
   }
 
   /** Never rejects: whatever is not recorded stays claimed in the lane until its lease runs out. */
-  private async attemptOne(key: string, endpoint: EndpointState, { target, retryStep }: LaneDelivery): Promise<void> {
+  private attemptOne(key: string, endpoint: EndpointState, delivery: LaneDelivery): Promise<void> {
+    // Its lines carry the request that caused it, as on the broker path.
+    return withLogFields({ requestId: requestIdOf(delivery.headers), eventId: delivery.target.eventId }, () =>
+      this.attemptInLane(key, endpoint, delivery),
+    );
+  }
+
+  private async attemptInLane(
+    key: string,
+    endpoint: EndpointState,
+    { target, retryStep, headers }: LaneDelivery,
+  ): Promise<void> {
     const slot = this.slots.tryTake(key);
     try {
       // Taken meanwhile by the broker path: back in the lane, due now.
-      if (!slot) return await this.deliveries.park(target.eventId, retryStep, new Date());
+      if (!slot) return await this.deliveries.park(target.eventId, retryStep, new Date(), headers);
       await this.deliver.attempt({ retryStep, manual: false }, { ...target, endpoint }, 'lane', slot);
     } catch (error) {
       this.logger.warn(`lane attempt of ${target.eventId} failed before it was recorded: ${String(error)}`);

@@ -1,7 +1,8 @@
 import { Controller } from '@nestjs/common';
-import { BaseRpcContext, Ctx, EventPattern, Payload } from '@nestjs/microservices';
+import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import { parseWebhookDeliveryRequestedV1, type WebhookDeliveryRequestedV1 } from '@payhook/contracts';
-import { WEBHOOK_DELIVER_ROUTING_KEY, type QueueDecision } from '@payhook/messaging';
+import { WEBHOOK_DELIVER_ROUTING_KEY, type QueueDecision, type QueueMessageContext } from '@payhook/messaging';
+import { addLogFields } from '@payhook/observability';
 import { isDatabaseUnavailable } from '@payhook/persistence';
 import { DeliverWebhookService, type DeliveryPlan } from './deliver-webhook.service';
 import { DeliveriesRepository } from './deliveries.repository';
@@ -27,9 +28,11 @@ export class WebhookDeliveriesController {
   ) {}
 
   @EventPattern<string>(WEBHOOK_DELIVER_ROUTING_KEY)
-  async deliverWebhook(@Payload() body: string, @Ctx() _context: BaseRpcContext): Promise<QueueDecision> {
+  async deliverWebhook(@Payload() body: string, @Ctx() context: QueueMessageContext): Promise<QueueDecision> {
     const message = parseWebhookDeliveryRequestedV1(body);
     if (!message) return { kind: 'dead-letter', reason: 'not a webhook.delivery-requested.v1 message' };
+    addLogFields({ eventId: message.eventId });
+    const headers = context.getHeaders();
     try {
       const plan = await this.deliver.plan(message.eventId, message);
       switch (plan.kind) {
@@ -38,9 +41,9 @@ export class WebhookDeliveriesController {
         case 'done':
           return { kind: 'ack' };
         case 'park':
-          return await this.park(message);
+          return await this.park(message, headers);
         case 'attempt':
-          return await this.attempt(message, plan.target);
+          return await this.attempt(message, plan.target, headers);
       }
     } catch (error) {
       // A database outage is no fault of the message: it waits out the outage however long it lasts.
@@ -52,9 +55,10 @@ export class WebhookDeliveriesController {
   private async attempt(
     message: WebhookDeliveryRequestedV1,
     target: Extract<DeliveryPlan, { kind: 'attempt' }>['target'],
+    headers: Record<string, string>,
   ): Promise<QueueDecision> {
     const slot = message.manual ? this.slots.takeAnyway(target.endpointKey) : this.slots.tryTake(target.endpointKey);
-    if (!slot) return this.park(message);
+    if (!slot) return this.park(message, headers);
     try {
       const outcome = await this.deliver.attempt(message, target, 'broker', slot);
       if (outcome.kind !== 'retry') return { kind: 'ack' };
@@ -70,9 +74,9 @@ export class WebhookDeliveriesController {
     }
   }
 
-  /** Moves the delivery into its endpoint's lane in Postgres, due now; the broker can then forget it. */
-  private async park(message: WebhookDeliveryRequestedV1): Promise<QueueDecision> {
-    await this.deliveries.park(message.eventId, message.retryStep, new Date());
+  /** Moves the delivery into its endpoint's lane in Postgres, due now, with its correlation; the broker can then forget it. */
+  private async park(message: WebhookDeliveryRequestedV1, headers: Record<string, string>): Promise<QueueDecision> {
+    await this.deliveries.park(message.eventId, message.retryStep, new Date(), headers);
     this.metrics.parked.inc();
     this.lanes.wake();
     return { kind: 'ack' };

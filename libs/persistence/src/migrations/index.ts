@@ -11,6 +11,7 @@ import { WebhookQueue1764600000000 } from './1764600000000-webhook-queue';
 import { EveryOutcomeEvent1764700000000 } from './1764700000000-every-outcome-event';
 import { BusinessDays1764800000000 } from './1764800000000-business-days';
 import { SealedSigningSecrets1764900000000 } from './1764900000000-sealed-signing-secrets';
+import { MessageHeaders1765000000000 } from './1765000000000-message-headers';
 
 /** Listed explicitly: bundled builds cannot glob, and the order is the history. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   EveryOutcomeEvent1764700000000,
   BusinessDays1764800000000,
   SealedSigningSecrets1764900000000,
+  MessageHeaders1765000000000,
 ];

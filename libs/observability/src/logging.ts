@@ -1,0 +1,102 @@
+import type { ExecutionContext } from '@nestjs/common';
+import type { Params } from 'nestjs-pino';
+import pino, { type DestinationStream, type LevelWithSilent } from 'pino';
+import pretty from 'pino-pretty';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { scrubSecrets } from './secret-patterns';
+
+/**
+ * Where a secret can sit in a log record: request headers, and the fields of anything logged as an
+ * object. Censored by pino before the line is written (issue 16); messages are scrubbed as well.
+ */
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["idempotency-key"]',
+  'res.headers["set-cookie"]',
+  '*.authorization',
+  '*.password',
+  '*.consolePassword',
+  '*.pin',
+  '*.pins',
+  '*.key',
+  '*.apiKey',
+  '*.secret',
+  '*.signingSecret',
+  '*.token',
+  '*.cookie',
+];
+
+export interface LoggingOptions {
+  /** `payments-api` or `webhook-dispatcher`: the `service` field of every line. */
+  service: string;
+  level: LevelWithSilent;
+  /** `json` for machines (production), `pretty` for a person at a terminal. */
+  format: 'json' | 'pretty';
+  /** Where lines go instead of stdout (tests capture them). */
+  destination?: DestinationStream;
+  /** For a queue consumer: the requestId a message carries, bound to every line of its handling. */
+  messageRequestId?: (context: ExecutionContext) => string | undefined;
+}
+
+/** The one logger of an app (nestjs-pino over pino-http): JSON with the correlation fields, secrets censored. */
+export function loggingParams(options: LoggingOptions): Params {
+  const destination =
+    options.destination ??
+    (options.format === 'pretty'
+      ? pretty({ sync: true, colorize: process.stdout.isTTY, singleLine: true, ignore: 'pid,hostname' })
+      : pino.destination(1));
+  return {
+    pinoHttp: [
+      {
+        level: options.level,
+        base: { service: options.service },
+        timestamp: pino.stdTimeFunctions.isoTime,
+        redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+        // A secret pasted into a message (an error text, say) is masked too.
+        hooks: {
+          logMethod(args, method) {
+            method.apply(
+              this,
+              args.map((arg) => (typeof arg === 'string' ? scrubSecrets(arg) : arg)) as Parameters<typeof method>,
+            );
+          },
+        },
+        // The Request-Id every answer carries (set before this middleware runs) is the line's requestId.
+        genReqId: (_request: IncomingMessage, response: ServerResponse) => String(response.getHeader('Request-Id')),
+        customAttributeKeys: { reqId: 'requestId' },
+        quietReqLogger: true,
+        serializers: {
+          req: (request: { method: string; url: string }) => ({ method: request.method, path: pathOf(request.url) }),
+          res: (response: { statusCode: number }) => ({ status: response.statusCode }),
+        },
+        customSuccessMessage: (request, response) =>
+          `${request.method} ${pathOf(request.url ?? '')} ${response.statusCode}`,
+        // A 5xx is ours to look at; a 4xx is the caller's business and an ordinary line.
+        customLogLevel: (_request, response, error) => (error || response.statusCode >= 500 ? 'error' : 'info'),
+      },
+      destination,
+    ],
+    renameContext: 'module',
+    // The request's closing line carries what the request learned (merchantId, paymentId, …) too.
+    assignResponse: true,
+    ...(options.messageRequestId
+      ? {
+          microservice: {
+            // The dispatcher writes its own line per attempt, with the outcome.
+            autoLogging: false,
+            // Left out of the line (pino drops undefined) when the message came from no request.
+            genReqId: (context: ExecutionContext) => options.messageRequestId?.(context) as string,
+            customAttributeKeys: { reqId: 'requestId' },
+            quietRpcLogger: true,
+          },
+        }
+      : {}),
+  };
+}
+
+/** A path without its query: a query may carry a customer's or an order's id, the path never a secret. */
+function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
