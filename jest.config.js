@@ -19,10 +19,9 @@ const swc = [
 ];
 
 const aliases = Object.fromEntries(
-  ['auth', 'config', 'contracts', 'messaging', 'observability', 'persistence', 'sdk', 'signing', 'webhook-http'].map((lib) => [
-    `^@payhook/${lib}$`,
-    `<rootDir>/libs/${lib}/src`,
-  ]),
+  ['auth', 'config', 'contracts', 'messaging', 'observability', 'persistence', 'sdk', 'signing', 'webhook-http'].map(
+    (lib) => [`^@payhook/${lib}$`, `<rootDir>/libs/${lib}/src`],
+  ),
 );
 
 /** @type {import('jest').Config['projects']} */

@@ -1,3 +1,4 @@
+import './tracing';
 import 'reflect-metadata';
 import { ConsoleLogger, type INestApplication } from '@nestjs/common';
 import { loadEnvOrExit } from '@payhook/config';

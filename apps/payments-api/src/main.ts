@@ -1,3 +1,4 @@
+import './tracing';
 import 'reflect-metadata';
 import { exitUnlessReachable, loadEnvOrExit, postgresAt, rabbitmqAt } from '@payhook/config';
 import { createPaymentsApi } from './app.setup';

@@ -2,3 +2,5 @@ export * from './log-fields';
 export * from './logging';
 export * from './message-headers';
 export * from './secret-patterns';
+export * from './tracing';
+export * from './tracing-sdk';

@@ -1,4 +1,5 @@
 import { currentRequestId } from './log-fields';
+import { traceHeaders } from './tracing';
 
 /** The header that carries the causing request's id from the outbox row to the dispatcher. */
 export const REQUEST_ID_HEADER = 'payhook-request-id';
@@ -6,10 +7,10 @@ export const REQUEST_ID_HEADER = 'payhook-request-id';
 /** Headers a delivery request carries from the request that caused it (outbox row → message). */
 export type MessageHeaders = Record<string, string>;
 
-/** What the current request passes on to the messages it causes. */
+/** What the current request passes on to the messages it causes: its id and its trace context. */
 export function outgoingMessageHeaders(): MessageHeaders {
   const requestId = currentRequestId();
-  return requestId ? { [REQUEST_ID_HEADER]: requestId } : {};
+  return { ...(requestId ? { [REQUEST_ID_HEADER]: requestId } : {}), ...traceHeaders() };
 }
 
 /** Only string values: headers come from the wire and a database column. */

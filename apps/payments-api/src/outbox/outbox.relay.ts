@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { ClientProxy } from '@nestjs/microservices';
 import { WebhookQueue } from '@payhook/messaging';
-import { messageHeadersFrom } from '@payhook/observability';
+import { inSpan, messageHeadersFrom, SpanKind, traceHeaders } from '@payhook/observability';
 import { NotificationListener } from '@payhook/persistence';
 import { lastValueFrom, type Subscription } from 'rxjs';
 import { PaymentsApiEnv } from '../config/payments-api.env';
@@ -90,17 +90,24 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   private async publish(rows: OutboxRow[]): Promise<void> {
     // Each emit completes on the broker's confirm: only then is a row marked published.
     await Promise.all(
-      rows.map((row) =>
-        lastValueFrom(
-          this.client.emit(row.routing_key, {
-            body: row.payload,
-            type: row.message_type,
-            messageId: `outbox-${row.id}`,
-            headers: messageHeadersFrom(row.headers),
-          }),
-          { defaultValue: undefined },
-        ),
-      ),
+      rows.map((row) => {
+        const headers = messageHeadersFrom(row.headers);
+        // The publish continues the trace of the request that wrote the row; the message carries it on.
+        return inSpan(
+          `${row.routing_key} publish`,
+          { kind: SpanKind.PRODUCER, parent: headers, attributes: { 'messaging.message.id': `outbox-${row.id}` } },
+          () =>
+            lastValueFrom(
+              this.client.emit(row.routing_key, {
+                body: row.payload,
+                type: row.message_type,
+                messageId: `outbox-${row.id}`,
+                headers: { ...headers, ...traceHeaders() },
+              }),
+              { defaultValue: undefined },
+            ),
+        );
+      }),
     );
   }
 }

@@ -9,6 +9,7 @@ import { PaymentException } from './payment.exception';
 import type { MerchantScope, PaymentRecord } from './payment.record';
 import { effectiveStatus, toPaymentView } from './payment.view';
 import { PaymentsRepository } from './payments.repository';
+import { inSpan } from '@payhook/observability';
 
 export type FinalStatus = PaymentOutcome;
 
@@ -35,7 +36,10 @@ export class PaymentTransitionsService {
     to: FinalStatus,
     again: 'conflict' | 'answer' = 'conflict',
   ): Promise<PaymentView> {
-    const moved = await this.payments.transaction((sql) => this.transitionWithin(sql, scope, id, to));
+    // The move and its event commit together; the event's delivery continues this span's trace.
+    const moved = await inSpan(`payment ${to}`, { attributes: { 'payhook.payment_id': id } }, () =>
+      this.payments.transaction((sql) => this.transitionWithin(sql, scope, id, to)),
+    );
     if (moved) return toPaymentView(moved, this.env.PAY_URL);
 
     const current = scope ? await this.payments.findById(scope, id) : await this.payments.findAnyById(id);

@@ -21,7 +21,7 @@ import { PaymentTransitionsService } from './payment-transitions.service';
 import type { MerchantScope, PaymentRecord } from './payment.record';
 import { toCreatedView, toPaymentView } from './payment.view';
 import { ONE_ACTIVE_PER_ORDER, PaymentsRepository, type PaymentFilter } from './payments.repository';
-import { addLogFields } from '@payhook/observability';
+import { addLogFields, inSpan } from '@payhook/observability';
 
 /** What the controller sends: the exact bytes, so a replay is byte-identical to the original. */
 export interface CreatePaymentResult {
@@ -57,13 +57,15 @@ export class PaymentsService {
       const payment = this.newPayment(scope, request);
       const responseBody = JSON.stringify({ data: toCreatedView(payment, this.env.PAY_URL) });
       try {
-        const inserted = await this.payments.insertWithIdempotencyKey({
-          payment,
-          idempotencyKey,
-          fingerprint,
-          responseBody,
-          idempotencyTtlHours: this.env.IDEMPOTENCY_TTL_HOURS,
-        });
+        const inserted = await inSpan('payment create', { attributes: { 'payhook.payment_id': payment.id } }, () =>
+          this.payments.insertWithIdempotencyKey({
+            payment,
+            idempotencyKey,
+            fingerprint,
+            responseBody,
+            idempotencyTtlHours: this.env.IDEMPOTENCY_TTL_HOURS,
+          }),
+        );
         if (inserted) {
           addLogFields({ paymentId: payment.id });
           return { status: 201, body: responseBody, replayed: false };

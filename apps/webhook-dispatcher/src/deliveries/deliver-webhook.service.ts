@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { addLogFields } from '@payhook/observability';
+import { addLogFields, inSpan, type Span } from '@payhook/observability';
 import { WEBHOOK_HEADERS } from '@payhook/contracts';
 import { signWebhook } from '@payhook/signing';
 import { WebhookHttpClient, type DeliveryResult } from '@payhook/webhook-http';
@@ -92,11 +92,24 @@ export class DeliverWebhookService {
    * answered, then recorded (with the endpoint's health) before the caller acknowledges anything.
    * A retry waits in `retryPlace`.
    */
-  async attempt(
+  attempt(
     request: DeliveryRequest,
     target: DeliveryTarget & { endpoint: EndpointState },
     retryPlace: RetryPlace,
     slot: Slot,
+  ): Promise<DeliveryOutcome> {
+    const attributes = { 'payhook.event_id': target.eventId, 'payhook.payment_id': target.paymentId };
+    return inSpan('webhook attempt', { attributes }, (span) =>
+      this.attemptInSpan(request, target, retryPlace, slot, span),
+    );
+  }
+
+  private async attemptInSpan(
+    request: DeliveryRequest,
+    target: DeliveryTarget & { endpoint: EndpointState },
+    retryPlace: RetryPlace,
+    slot: Slot,
+    span: Span,
   ): Promise<DeliveryOutcome> {
     const { endpoint } = target;
     const endpointHost = hostOf(endpoint.url);
@@ -147,6 +160,11 @@ export class DeliverWebhookService {
       deliveryStatus,
       countsForHealth: !request.manual,
       laneRetry,
+    });
+    span.setAttributes({
+      'payhook.attempt': recorded.number,
+      'server.address': endpointHost,
+      ...(result.status === null ? {} : { 'http.response.status_code': result.status }),
     });
     this.logger.log({
       msg: `webhook attempt ${recorded.number}: ${result.ok ? 'delivered' : (result.error ?? `HTTP ${result.status}`)}`,

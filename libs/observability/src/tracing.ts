@@ -1,0 +1,52 @@
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Span,
+} from '@opentelemetry/api';
+
+/**
+ * Spans of payhook's own work, beside what the HTTP, Express, pg, amqplib and undici
+ * instrumentations record (tracing-sdk.ts). Without a configured SDK every call here is a no-op of
+ * the OpenTelemetry API: tracing off costs nothing worth measuring.
+ */
+const tracer = () => trace.getTracer('payhook');
+
+/** Runs `work` in a span that ends with it, recording a thrown error as the span's status. */
+export function inSpan<T>(
+  name: string,
+  options: { kind?: SpanKind; attributes?: Attributes; parent?: Record<string, string> },
+  work: (span: Span) => Promise<T>,
+): Promise<T> {
+  // A parent from message headers continues the trace of the request that caused the message.
+  const parent = options.parent ? propagation.extract(ROOT_CONTEXT, options.parent) : context.active();
+  return tracer().startActiveSpan(
+    name,
+    { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes },
+    parent,
+    async (span) => {
+      try {
+        return await work(span);
+      } catch (error) {
+        span.recordException(error instanceof Error ? error : String(error));
+        span.setStatus({ code: SpanStatusCode.ERROR });
+        throw error;
+      } finally {
+        span.end();
+      }
+    },
+  );
+}
+
+/** The active trace context as W3C `traceparent`/`tracestate` headers (none when tracing is off). */
+export function traceHeaders(): Record<string, string> {
+  const carrier: Record<string, string> = {};
+  propagation.inject(context.active(), carrier);
+  return carrier;
+}
+
+export { SpanKind, type Span };

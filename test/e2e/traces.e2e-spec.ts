@@ -1,0 +1,89 @@
+import { context, propagation, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+} from '@opentelemetry/sdk-trace-base';
+import { WEBHOOK_DELIVER_ROUTING_KEY } from '@payhook/messaging';
+import type { PaymentsApiHarness, TestMerchant } from '../support/payments-api.harness';
+import { pollUntil } from '../support/poll-until';
+import { createPayment } from '../support/webhook-scenario';
+import { startWebhookStack, type WebhookStack } from '../support/webhook-stack';
+
+/**
+ * Issue 16: one payment's spans in one trace across both apps. The API and the dispatcher share
+ * nothing but the outbox row and the broker message, so a shared trace id proves the context
+ * travelled through both. An in-memory exporter stands in for the OTLP one.
+ */
+describe('traces across the broker', () => {
+  const exporter = new InMemorySpanExporter();
+  let stack: WebhookStack;
+  let api: PaymentsApiHarness;
+  let merchant: TestMerchant;
+
+  beforeAll(async () => {
+    trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+    stack = await startWebhookStack('traces');
+    api = stack.api;
+    merchant = await api.merchantWithKey('test');
+    await api.as(merchant).put('/v1/webhook-endpoint').send({ url: stack.receiver.url }).expect(200);
+  });
+  afterAll(async () => {
+    await stack.stop();
+    trace.disable();
+    context.disable();
+    propagation.disable();
+  });
+
+  const attributeOf = (span: ReadableSpan, name: string) => span.attributes[name];
+  const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
+
+  /** Completes a new payment and waits for its webhook attempt's span. */
+  async function completedPaymentSpans(): Promise<{ paymentId: string; spans: ReadableSpan[] }> {
+    const paymentId = await createPayment(api, merchant);
+    await api.as(merchant).post(`/v1/test-helpers/payments/${paymentId}/complete`).expect(200);
+    const attempt = await pollUntil(
+      async () =>
+        exporter
+          .getFinishedSpans()
+          .find((span) => span.name === 'webhook attempt' && attributeOf(span, 'payhook.payment_id') === paymentId),
+      (span) => span !== undefined,
+    );
+    const traceId = attempt!.spanContext().traceId;
+    return { paymentId, spans: exporter.getFinishedSpans().filter((span) => span.spanContext().traceId === traceId) };
+  }
+
+  it('puts the completion, the relay publish, the dispatcher consume and the merchant POST in one trace', async () => {
+    const { paymentId, spans } = await completedPaymentSpans();
+    const named = (name: string) => spans.filter((span) => span.name === name);
+
+    // API: the move and its event, committed together; the relay publishing the outbox row.
+    const [completion] = named('payment completed');
+    expect(attributeOf(completion, 'payhook.payment_id')).toBe(paymentId);
+    const [publish] = named(`${WEBHOOK_DELIVER_ROUTING_KEY} publish`);
+    // Dispatcher: consuming the message, and the attempt (the POST to the merchant) within it.
+    const [consume] = named(`${WEBHOOK_DELIVER_ROUTING_KEY} process`);
+    const [attempt] = named('webhook attempt');
+    expect(attributeOf(attempt, 'http.response.status_code')).toBe(200);
+    expect(attributeOf(attempt, 'payhook.attempt')).toBe(1);
+
+    // Each step is the child of the one before it, across the outbox row and the message headers.
+    expect(parentOf(publish)).toBe(completion.spanContext().spanId);
+    expect(parentOf(consume)).toBe(publish.spanContext().spanId);
+    expect(parentOf(attempt)).toBe(consume.spanContext().spanId);
+  });
+
+  it('gives another payment a trace of its own', async () => {
+    const first = await completedPaymentSpans();
+    const second = await completedPaymentSpans();
+    expect(second.spans[0].spanContext().traceId).not.toBe(first.spans[0].spanContext().traceId);
+    expect(second.spans.map((span) => attributeOf(span, 'payhook.payment_id')).filter(Boolean)).not.toContain(
+      first.paymentId,
+    );
+  });
+});
