@@ -29,6 +29,8 @@ async function main(): Promise<void> {
   const local = {
     ...process.env,
     DATABASE_URL: database.url,
+    // The embedded database is the only one: a replica URL left in the shell must not take the lists.
+    DATABASE_READ_URL: '',
     WEBHOOK_QUEUE: 'postgres',
     // The merchant server under test runs on this machine too (DESIGN.md §8).
     WEBHOOK_ALLOW_PRIVATE_URLS: process.env.WEBHOOK_ALLOW_PRIVATE_URLS ?? 'true',

@@ -22,8 +22,12 @@ const UNREACHABLE_CODES = new Set([
   'EHOSTUNREACH',
   'ENETUNREACH',
 ]);
-/** SQLSTATEs of a server that is going down, starting up or out of connections. */
-const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
+/**
+ * SQLSTATEs of a server that is going down, starting up or out of connections, and of a statement
+ * that only needs running again: a deadlock victim, or a query a streaming replica cancelled to keep
+ * replaying the primary (40001, "conflict with recovery", on DATABASE_READ_URL).
+ */
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '40001', '40P01']);
 /** node-postgres says these in words only. */
 const UNREACHABLE_MESSAGES = [
   'Connection terminated',
