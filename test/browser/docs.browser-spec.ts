@@ -15,7 +15,7 @@ describe('the API reference page /docs', () => {
     await api.stop();
   });
 
-  it('renders every operation of /v1/openapi.json, asks no other host, keeps the strict CSP and passes WCAG 2.1 AA', async () => {
+  it('renders every operation of /v1/openapi.json with examples, asks no other host, keeps the strict CSP and passes WCAG 2.1 AA', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     const hosts = new Set<string>();
     page.on('request', (request) => hosts.add(new URL(request.url()).host));
@@ -32,6 +32,9 @@ describe('the API reference page /docs', () => {
       for (const method of Object.keys(methods)) expect(headings).toContain(`${method.toUpperCase()} ${path}`);
     }
     await expect(page.getByRole('heading', { name: 'PaymentEvent' }).isVisible()).resolves.toBe(true);
+    // Each response shape with its example recorded from a real answer.
+    const example = page.getByRole('region', { name: 'Example of Payment', exact: true });
+    await expect(example.innerText()).resolves.toContain('"status": "completed"');
     await expect(accessibilityViolations(page)).resolves.toEqual([]);
     await page.close();
   });

@@ -17,6 +17,7 @@ type Schema = {
   minimum?: number;
   maximum?: number;
   maxLength?: number;
+  examples?: unknown[];
 };
 type Parameter = { name: string; in: string; required?: boolean; description?: string; schema?: Schema };
 type Operation = {
@@ -43,6 +44,8 @@ th{color:#374151;font-weight:600}
 .muted{color:#4b5563}
 a{color:#1d4ed8}
 .scroll{overflow-x:auto}
+h4{font-size:1rem;margin:1rem 0 .25rem}
+pre{background:#f9fafb;border:1px solid #e5e7eb;border-radius:6px;padding:.5rem .75rem;margin:0}
 `);
 
 /**
@@ -144,7 +147,14 @@ function schemaSection(name: string, schema: Schema): SafeHtml {
             ]),
           )
     }
+    ${schema.examples?.length ? example(name, schema.examples[0]) : null}
   </section>`;
+}
+
+/** A recorded answer, as JSON; it scrolls sideways on a narrow screen like the tables. */
+function example(name: string, value: unknown): SafeHtml {
+  return html`<h4>Example</h4>
+    <pre class="scroll" tabindex="0" role="region" aria-label="Example of ${name}"><code>${JSON.stringify(value, null, 2)}</code></pre>`;
 }
 
 /** A table that scrolls sideways on a narrow screen: a named region the keyboard can reach. */
