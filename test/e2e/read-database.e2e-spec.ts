@@ -7,6 +7,7 @@ import { isolatedServices, type IsolatedServices } from '../support/isolated-ser
 import { PaymentsApiHarness, paymentBody, type TestMerchant } from '../support/payments-api.harness';
 import { pollUntil } from '../support/poll-until';
 import { TcpProxy } from '../support/tcp-proxy';
+import { createPayment } from '../support/webhook-scenario';
 
 jest.setTimeout(60_000);
 
@@ -85,13 +86,7 @@ describe('DATABASE_READ_URL', () => {
       const shop = await approvedMerchant(api);
       merchant = { merchantId: shop.merchantId, key: shop.key, keyId: shop.keyId };
       consoleClient = await ConsoleClient.login(api, shop.email);
-      const created = await api
-        .as(merchant)
-        .post('/v1/payments')
-        .set('Idempotency-Key', randomUUID())
-        .send(paymentBody())
-        .expect(201);
-      paymentId = created.body.data.id as string;
+      paymentId = await createPayment(api, merchant);
       await api.as(merchant).post(`/v1/test-helpers/payments/${paymentId}/complete`).expect(200);
       const [row] = await api.sql<{ id: string; sales_date: string }>(
         `SELECT e.id, to_char(s.sales_date, 'YYYY-MM-DD') AS sales_date
@@ -229,13 +224,7 @@ describe('DATABASE_READ_URL', () => {
     });
 
     it('answers 503 with Retry-After on the lists only, and serves them once it answers again', async () => {
-      const created = await api
-        .as(merchant)
-        .post('/v1/payments')
-        .set('Idempotency-Key', randomUUID())
-        .send(paymentBody())
-        .expect(201);
-      const paymentId = created.body.data.id as string;
+      const paymentId = await createPayment(api, merchant);
       await api.as(merchant).get(`/v1/payments/${paymentId}`).expect(200);
       await api.as(merchant).post(`/v1/test-helpers/payments/${paymentId}/complete`).expect(200);
 

@@ -8,7 +8,7 @@ import { EventsService, type RecoverView } from './events.service';
 import { IdParam } from '../http/id-param';
 import { ApiTags } from '@nestjs/swagger';
 import { dataOf, listOf } from '../openapi/components';
-import { ApiRoute } from '../openapi/api-route.decorator';
+import { ApiRoute, BODY_ERRORS } from '../openapi/api-route.decorator';
 
 @ApiTags('events')
 @Controller('v1/events')
@@ -42,15 +42,7 @@ export class EventsController {
   @ApiRoute({
     summary: 'Send every failed event since `since` again, oldest first',
     status: 202,
-    errors: [
-      'parameter_invalid',
-      'parameter_missing',
-      'parameter_unknown',
-      'body_invalid_json',
-      'payload_too_large',
-      'unsupported_media_type',
-      'recover_in_progress',
-    ],
+    errors: [...BODY_ERRORS, 'recover_in_progress'],
   })
   @HttpCode(202)
   async recover(

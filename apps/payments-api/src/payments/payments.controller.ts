@@ -9,7 +9,7 @@ import { PaymentTransitionsService } from './payment-transitions.service';
 import { PaymentsService } from './payments.service';
 import { ApiHeader, ApiTags } from '@nestjs/swagger';
 import { dataOf, listOf } from '../openapi/components';
-import { ApiRoute } from '../openapi/api-route.decorator';
+import { ApiRoute, BODY_ERRORS } from '../openapi/api-route.decorator';
 import { IdParam } from '../http/id-param';
 
 @ApiTags('payments')
@@ -27,12 +27,7 @@ export class PaymentsController {
     status: 201,
     response: dataOf('CreatedPayment'),
     errors: [
-      'parameter_invalid',
-      'parameter_missing',
-      'parameter_unknown',
-      'body_invalid_json',
-      'payload_too_large',
-      'unsupported_media_type',
+      ...BODY_ERRORS,
       'idempotency_key_missing',
       'idempotency_key_invalid',
       'idempotency_key_in_use',

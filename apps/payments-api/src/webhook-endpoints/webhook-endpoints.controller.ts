@@ -6,7 +6,7 @@ import { toWebhookEndpointView, type WebhookEndpointView } from './webhook-endpo
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { ApiTags } from '@nestjs/swagger';
 import { dataOf } from '../openapi/components';
-import { ApiRoute } from '../openapi/api-route.decorator';
+import { ApiRoute, BODY_ERRORS } from '../openapi/api-route.decorator';
 
 /** The merchant's webhook endpoint for the mode of the key used. */
 @ApiTags('webhooks')
@@ -31,14 +31,7 @@ export class WebhookEndpointsController {
     summary: 'Set the URL and the event types sent; re-enables a disabled endpoint and keeps its secret',
     status: 200,
     response: dataOf('WebhookEndpoint'),
-    errors: [
-      'parameter_invalid',
-      'parameter_missing',
-      'parameter_unknown',
-      'body_invalid_json',
-      'payload_too_large',
-      'unsupported_media_type',
-    ],
+    errors: [...BODY_ERRORS],
   })
   async put(
     @CurrentAuth() auth: AuthContext,
