@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { WebhookQueueModule, type QueueMessageContext } from '@payhook/messaging';
-import { loggingParams, requestIdOf } from '@payhook/observability';
+import { WebhookQueueModule } from '@payhook/messaging';
+import { loggingParams } from '@payhook/observability';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { typeOrmRootModule } from '@payhook/persistence';
@@ -21,9 +21,6 @@ export class WebhookDispatcherModule {
             level: env.LOG_LEVEL,
             format: env.logFormat,
             destination: logging.destination,
-            // The request that caused a delivery names every line of its handling.
-            messageRequestId: (context) =>
-              requestIdOf(context.switchToRpc().getContext<QueueMessageContext>().getHeaders()),
           }),
         ),
         typeOrmRootModule({

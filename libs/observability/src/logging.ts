@@ -1,4 +1,3 @@
-import type { ExecutionContext } from '@nestjs/common';
 import type { Params } from 'nestjs-pino';
 import pino, { type DestinationStream, type LevelWithSilent } from 'pino';
 import pretty from 'pino-pretty';
@@ -14,17 +13,19 @@ export const REDACTED_PATHS = [
   'req.headers.cookie',
   'req.headers["idempotency-key"]',
   'res.headers["set-cookie"]',
-  '*.authorization',
-  '*.password',
-  '*.consolePassword',
-  '*.pin',
-  '*.pins',
-  '*.key',
-  '*.apiKey',
-  '*.secret',
-  '*.signingSecret',
-  '*.token',
-  '*.cookie',
+  // Fields of an object logged as the line (exact paths: wildcards would be walked at every child
+  // logger of every request and message, and no code logs a secret nested deeper).
+  'authorization',
+  'password',
+  'consolePassword',
+  'pin',
+  'pins',
+  'key',
+  'apiKey',
+  'secret',
+  'signingSecret',
+  'token',
+  'cookie',
 ];
 
 export interface LoggingOptions {
@@ -35,8 +36,6 @@ export interface LoggingOptions {
   format: 'json' | 'pretty';
   /** Where lines go instead of stdout (tests capture them). */
   destination?: DestinationStream;
-  /** For a queue consumer: the requestId a message carries, bound to every line of its handling. */
-  messageRequestId?: (context: ExecutionContext) => string | undefined;
 }
 
 /** The one logger of an app (nestjs-pino over pino-http): JSON with the correlation fields, secrets censored. */
@@ -80,18 +79,6 @@ export function loggingParams(options: LoggingOptions): Params {
     renameContext: 'module',
     // The request's closing line carries what the request learned (merchantId, paymentId, …) too.
     assignResponse: true,
-    ...(options.messageRequestId
-      ? {
-          microservice: {
-            // The dispatcher writes its own line per attempt, with the outcome.
-            autoLogging: false,
-            // Left out of the line (pino drops undefined) when the message came from no request.
-            genReqId: (context: ExecutionContext) => options.messageRequestId?.(context) as string,
-            customAttributeKeys: { reqId: 'requestId' },
-            quietRpcLogger: true,
-          },
-        }
-      : {}),
   };
 }
 

@@ -2,7 +2,7 @@ import { Controller } from '@nestjs/common';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import { parseWebhookDeliveryRequestedV1, type WebhookDeliveryRequestedV1 } from '@payhook/contracts';
 import { WEBHOOK_DELIVER_ROUTING_KEY, type QueueDecision, type QueueMessageContext } from '@payhook/messaging';
-import { addLogFields, inSpan, SpanKind } from '@payhook/observability';
+import { inSpan, requestIdOf, SpanKind, withLogFields } from '@payhook/observability';
 import { isDatabaseUnavailable } from '@payhook/persistence';
 import { DeliverWebhookService, type DeliveryPlan } from './deliver-webhook.service';
 import { DeliveriesRepository } from './deliveries.repository';
@@ -31,13 +31,15 @@ export class WebhookDeliveriesController {
   async deliverWebhook(@Payload() body: string, @Ctx() context: QueueMessageContext): Promise<QueueDecision> {
     const message = parseWebhookDeliveryRequestedV1(body);
     if (!message) return { kind: 'dead-letter', reason: 'not a webhook.delivery-requested.v1 message' };
-    addLogFields({ eventId: message.eventId });
     const headers = context.getHeaders();
-    // One span per message, in the trace of the request that caused it (the outbox carried it here).
-    return inSpan(
-      `${WEBHOOK_DELIVER_ROUTING_KEY} process`,
-      { kind: SpanKind.CONSUMER, parent: headers, attributes: { 'payhook.event_id': message.eventId } },
-      () => this.handle(message, headers),
+    // The lines of its handling name the request that caused it, and its span continues that trace
+    // (the outbox row and the message carried both here).
+    return withLogFields({ requestId: requestIdOf(headers), eventId: message.eventId }, () =>
+      inSpan(
+        `${WEBHOOK_DELIVER_ROUTING_KEY} process`,
+        { kind: SpanKind.CONSUMER, parent: headers, attributes: { 'payhook.event_id': message.eventId } },
+        () => this.handle(message, headers),
+      ),
     );
   }
 
