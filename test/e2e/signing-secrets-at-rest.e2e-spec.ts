@@ -1,10 +1,9 @@
 import type { INestApplication, LoggerService } from '@nestjs/common';
-import { SealedSecretError, secretsKeyId } from '@payhook/config';
+import { secretsKeyId } from '@payhook/config';
 import { dataSourceOptions } from '@payhook/persistence';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { SealedSigningSecrets1764900000000 } from '../../libs/persistence/src/migrations/1764900000000-sealed-signing-secrets';
-import { WebhookEndpointsRepository } from '../../apps/payments-api/src/webhook-endpoints/webhook-endpoints.repository';
 import { isolatedServices, type IsolatedServices } from '../support/isolated-services';
 import { PaymentsApiHarness, type TestMerchant } from '../support/payments-api.harness';
 import { pollUntil } from '../support/poll-until';
@@ -170,12 +169,13 @@ describe('signing secrets at rest', () => {
        WHERE merchant_id = $2`,
       [mine.merchantId, theirs.merchantId],
     );
-    // Bound to its own endpoint: read for the other merchant, it does not open (and is not answered).
-    const endpoints = harness.app.get(WebhookEndpointsRepository);
-    await expect(endpoints.find({ merchantId: theirs.merchantId, livemode: false })).rejects.toThrow(SealedSecretError);
-    await expect(endpoints.find({ merchantId: mine.merchantId, livemode: false })).resolves.toMatchObject({
-      signingSecret: expect.stringMatching(/^whsec_/),
-    });
+    // Bound to its own endpoint: read for the other merchant, it does not open (503, nothing answered).
+    const copied = await harness.as(theirs).get('/v1/webhook-endpoint');
+    expect(copied.status).toBe(503);
+    expect(copied.body.error.code).toBe('service_unavailable');
+    expect(copied.text).not.toContain('whsec_');
+    const own = await harness.as(mine).get('/v1/webhook-endpoint').expect(200);
+    expect(own.body.data.signingSecret).toMatch(/^whsec_/);
   });
 
   /** The migration reads SECRETS_KEY from the environment, as it does when an app starts. */

@@ -125,7 +125,18 @@ describe('structured logs', () => {
     // Not one secret of the flow, in either app's lines.
     const everything = log.lines.join('\n');
     const cookies = [console.cookie.split('=')[1]];
-    for (const secret of [key, ADMIN_TOKEN, signingSecret, CONSOLE_PASSWORD, pin, idempotencyKey, ...cookies]) {
+    // The payment screen's suffix is its only key.
+    const payScreenSuffix = new URL(created.body.data.payUrl as string).pathname.split('/')[2];
+    for (const secret of [
+      key,
+      ADMIN_TOKEN,
+      signingSecret,
+      CONSOLE_PASSWORD,
+      pin,
+      idempotencyKey,
+      payScreenSuffix,
+      ...cookies,
+    ]) {
       expect({ secret, found: everything.includes(secret) }).toEqual({ secret, found: false });
     }
   }, 20_000);

@@ -43,19 +43,23 @@ export function responseConformance(
   const ajv = new Ajv2020({ strict: false, allErrors: true, discriminator: true });
   addFormats(ajv);
   ajv.addSchema({ $id: 'openapi', components: document.components });
-  const routes = Object.entries(document.paths).map(([path, operations]) => ({
-    path,
-    pattern: new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
-    operations,
-  }));
+  // Literal segments before parameters: POST /v1/events/recover is not POST /v1/events/{id}.
+  const routes = Object.entries(document.paths)
+    .map(([path, operations]) => ({
+      path,
+      pattern: new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+      operations,
+    }))
+    .sort((a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0));
   const compiled = new Map<string, ValidateFunction>();
   const validatorFor = (key: string, schema: object) => {
     if (!compiled.has(key)) compiled.set(key, ajv.compile(withBase(schema)));
     return compiled.get(key)!;
   };
   return (request: Request, response: Response, next: NextFunction): void => {
-    const route = routes.find((candidate) => candidate.pattern.test(request.path));
-    const operation = route?.operations[request.method.toLowerCase()];
+    const method = request.method.toLowerCase();
+    const route = routes.find((candidate) => candidate.pattern.test(request.path) && candidate.operations[method]);
+    const operation = route?.operations[method];
     // Only operations whose responses are described (every error included) are held to them.
     if (!route || !operation?.responses['401']) return next();
     const send = response.send.bind(response);

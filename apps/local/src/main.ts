@@ -43,7 +43,7 @@ async function main(): Promise<void> {
     );
   }
 
-  // Nest's own lines as a person at a terminal reads them; requests and attempts through pino (pretty).
+  // Nest's own lines (attempts included) as a person at a terminal reads them; request lines through pino (pretty).
   const logger = new LocalModeLogger();
   const apps: INestApplication[] = [];
   let stopping = false;

@@ -1,5 +1,6 @@
 import { Logger, type LoggerService } from '@nestjs/common';
 import { BaseRpcContext, Server, type CustomTransportStrategy } from '@nestjs/microservices';
+import { messageHeadersFrom } from '@payhook/observability';
 import { NotificationListener, sqlRows } from '@payhook/persistence';
 import type { DataSource } from 'typeorm';
 import { POSTGRES_QUEUE_CHANNEL } from './postgres-queue.client';
@@ -28,7 +29,7 @@ export class PostgresQueueContext extends BaseRpcContext<[PostgresQueueMessage]>
   }
 
   getHeaders(): Record<string, string> {
-    return this.args[0].headers ?? {};
+    return messageHeadersFrom(this.args[0].headers);
   }
 }
 

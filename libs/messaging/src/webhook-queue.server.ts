@@ -2,6 +2,7 @@ import { Logger, type LoggerService } from '@nestjs/common';
 import { BaseRpcContext, Server, type CustomTransportStrategy } from '@nestjs/microservices';
 import type { ConfirmChannel, ConsumeMessage, Options } from 'amqplib';
 import type { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
+import { messageHeadersFrom } from '@payhook/observability';
 import {
   decide,
   MAX_BACKOFFS,
@@ -25,10 +26,8 @@ export class WebhookQueueContext extends BaseRpcContext<[ConsumeMessage]> implem
 
 /** The message's own headers without the transport's bookkeeping: what a retry must carry on. */
 function correlationHeaders(raw: ConsumeMessage): Record<string, string> {
-  const headers = Object.entries(raw.properties.headers ?? {}).filter(
-    (entry): entry is [string, string] => typeof entry[1] === 'string' && !entry[0].startsWith('x-'),
-  );
-  return Object.fromEntries(headers);
+  const own = Object.entries(raw.properties.headers ?? {}).filter(([name]) => !name.startsWith('x-'));
+  return messageHeadersFrom(Object.fromEntries(own));
 }
 
 export interface WebhookQueueServerOptions extends QueueServerOptions {

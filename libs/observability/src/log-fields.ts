@@ -34,8 +34,13 @@ export function addLogFields(fields: LogFields): void {
 
 /** The Request-Id of the request (or the one a queue message carries) being handled now, if any. */
 export function currentRequestId(): string | undefined {
-  const requestId: unknown = current().logger.bindings().requestId;
-  return typeof requestId === 'string' ? requestId : undefined;
+  try {
+    const requestId: unknown = current().logger.bindings().requestId;
+    return typeof requestId === 'string' ? requestId : undefined;
+  } catch {
+    // On the money path (the outbox row): logging must never fail a payment.
+    return undefined;
+  }
 }
 
 /** Runs `work` with its own log context: lines inside carry `fields` (a delivery from a lane, say). */

@@ -1,6 +1,7 @@
 import type { Params } from 'nestjs-pino';
 import pino, { type DestinationStream, type LevelWithSilent } from 'pino';
 import pretty from 'pino-pretty';
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { scrubSecrets } from './secret-patterns';
 
@@ -62,7 +63,11 @@ export function loggingParams(options: LoggingOptions): Params {
           },
         },
         // The Request-Id every answer carries (set before this middleware runs) is the line's requestId.
-        genReqId: (_request: IncomingMessage, response: ServerResponse) => String(response.getHeader('Request-Id')),
+        // The dispatcher's probes have none: a short id of their own.
+        genReqId: (_request: IncomingMessage, response: ServerResponse) =>
+          (response.getHeader('Request-Id') as string | undefined) ?? `req_${randomBytes(8).toString('hex')}`,
+        // Probes every few seconds would bury the requests that matter.
+        autoLogging: { ignore: (request: IncomingMessage) => PROBES.test(request.url ?? '') },
         customAttributeKeys: { reqId: 'requestId' },
         quietReqLogger: true,
         serializers: {
@@ -82,8 +87,14 @@ export function loggingParams(options: LoggingOptions): Params {
   };
 }
 
-/** A path without its query: a query may carry a customer's or an order's id, the path never a secret. */
+const PROBES = /^\/(health|ready|metrics)\b/;
+
+/**
+ * A path as it may be logged: without its query (which may carry a customer's or an order's id), and
+ * with a payment screen's suffix masked (it is the screen's only key).
+ */
 function pathOf(url: string): string {
   const query = url.indexOf('?');
-  return query === -1 ? url : url.slice(0, query);
+  const path = query === -1 ? url : url.slice(0, query);
+  return path.replace(/^\/p\/[^/]+/, '/p/:suffix');
 }

@@ -21,6 +21,7 @@ export function messageHeadersFrom(raw: unknown): MessageHeaders {
   );
 }
 
-export function requestIdOf(headers: MessageHeaders): string | undefined {
+/** The id of the request that caused the message (none for a background job's). */
+export function causingRequestId(headers: MessageHeaders): string | undefined {
   return headers[REQUEST_ID_HEADER];
 }

@@ -8,6 +8,7 @@ import {
   type Attributes,
   type Span,
 } from '@opentelemetry/api';
+import { withLogFields } from './log-fields';
 
 /**
  * Spans of payhook's own work, beside what the HTTP, Express, pg, amqplib and undici
@@ -40,6 +41,14 @@ export function inSpan<T>(
       }
     },
   );
+}
+
+/**
+ * Runs `work` outside the current trace and log context: background work a request or a message
+ * merely woke up must not be counted as theirs.
+ */
+export function detached<T>(work: () => T): T {
+  return context.with(ROOT_CONTEXT, () => withLogFields({}, work));
 }
 
 /** The active trace context as W3C `traceparent`/`tracestate` headers (none when tracing is off). */

@@ -46,7 +46,10 @@ export class ConsoleExceptionFilter implements ExceptionFilter {
     if (exception instanceof HttpException && exception.getStatus() === 404) {
       return page(404, 'Not found', NOT_FOUND);
     }
-    if (isDatabaseUnavailable(exception)) {
+    if (
+      isDatabaseUnavailable(exception) ||
+      (exception instanceof PayhookError && exception.code === 'service_unavailable')
+    ) {
       response.set('Retry-After', String(RETRY_AFTER_UNAVAILABLE_SECONDS));
       return page(503, 'Briefly unavailable', 'The console is briefly unavailable. Reload the page in a few seconds.');
     }

@@ -15,6 +15,7 @@ import type { KeysetCursor } from '../http/keyset-cursor';
 import { enqueueDeliveries, enqueueDelivery } from '../outbox/outbox.repository';
 import type { MerchantScope } from '../payments/payment.record';
 import type { EventRecord } from './event.record';
+import { outgoingMessageHeaders } from '@payhook/observability';
 
 export interface NewEvent {
   id: string;
@@ -214,9 +215,9 @@ export class EventsRepository {
            WHERE merchant_id = $1 AND livemode = $2 AND delivery_status = 'failed' AND created_at >= $4
            RETURNING id, created_at
          ), queued AS (
-           INSERT INTO outbox (routing_key, message_type, payload)
+           INSERT INTO outbox (routing_key, message_type, payload, headers)
            SELECT $5, $6, json_build_object('type', $6::text, 'eventId', id, 'retryStep', 0, 'manual', false,
-                                            'requestedAt', to_json(now()))::text
+                                            'requestedAt', to_json(now()))::text, $7
            FROM picked ORDER BY created_at, id
            RETURNING 1
          )
@@ -228,6 +229,8 @@ export class EventsRepository {
           since,
           WEBHOOK_DELIVER_ROUTING_KEY,
           WEBHOOK_DELIVERY_REQUESTED_V1,
+          // The recover request's id and trace context, as every outbox row carries its cause's.
+          outgoingMessageHeaders(),
         ],
       );
       await sql(`INSERT INTO event_recoveries (id, merchant_id, livemode, since, queued) VALUES ($1, $2, $3, $4, $5)`, [

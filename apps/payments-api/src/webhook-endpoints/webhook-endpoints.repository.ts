@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { SealedSecretError, sealedPrefix, signingSecretContext, type SecretsKeyring } from '@payhook/config';
-import { DEFAULT_ENABLED_EVENTS, type EventType } from '@payhook/contracts';
+import { DEFAULT_ENABLED_EVENTS, PayhookError, type EventType } from '@payhook/contracts';
 import { sqlRows } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 import { PaymentsApiEnv } from '../config/payments-api.env';
@@ -36,15 +36,31 @@ export interface ResealBatch {
   last: MerchantScope | null;
 }
 
+/**
+ * A secret that does not open means the operator's SECRETS_KEY is wrong (or SECRETS_KEY_PREVIOUS went
+ * too early): 503 until the key is fixed, never a 500 and never a secret in the answer.
+ */
+function openOrUnavailable(keyring: SecretsKeyring, row: EndpointRow): string {
+  try {
+    return keyring.open(
+      row.signing_secret,
+      signingSecretContext({ merchantId: row.merchant_id, livemode: row.livemode }),
+    );
+  } catch (error) {
+    if (!(error instanceof SealedSecretError)) throw error;
+    throw new PayhookError(
+      'service_unavailable',
+      'The webhook endpoint cannot be read right now (its signing secret does not open with the configured key); retry later.',
+    );
+  }
+}
+
 const toRecord = (row: EndpointRow, keyring: SecretsKeyring): WebhookEndpointRecord => ({
   merchantId: row.merchant_id,
   livemode: row.livemode,
   url: row.url,
   // Stored sealed under SECRETS_KEY (sealed-secret.ts); the merchant sees it plain, as before.
-  signingSecret: keyring.open(
-    row.signing_secret,
-    signingSecretContext({ merchantId: row.merchant_id, livemode: row.livemode }),
-  ),
+  signingSecret: openOrUnavailable(keyring, row),
   enabledEvents: row.enabled_events,
   status: row.status,
   failingSince: row.failing_since,

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { SealedSecretError } from '@payhook/config';
 import { addLogFields, inSpan, type Span } from '@payhook/observability';
 import { WEBHOOK_HEADERS } from '@payhook/contracts';
 import { signWebhook } from '@payhook/signing';
@@ -7,6 +8,7 @@ import { WebhookDispatcherEnv } from '../config/webhook-dispatcher.env';
 import {
   DeliveriesRepository,
   ENDPOINT_DISABLED,
+  SIGNING_SECRET_UNREADABLE,
   type DeliveryTarget,
   type EndpointState,
 } from './deliveries.repository';
@@ -66,7 +68,16 @@ export class DeliverWebhookService {
   ) {}
 
   async plan(eventId: string, request: DeliveryRequest): Promise<DeliveryPlan> {
-    const target = await this.deliveries.findTarget(eventId);
+    let target: DeliveryTarget | null;
+    try {
+      target = await this.deliveries.findTarget(eventId);
+    } catch (error) {
+      if (!(error instanceof SealedSecretError)) throw error;
+      // No retry can fix a key: the event fails with the reason, for recover or redeliver later.
+      this.logger.error(`event ${eventId}: ${SIGNING_SECRET_UNREADABLE}`);
+      await this.deliveries.markUndelivered(eventId, SIGNING_SECRET_UNREADABLE);
+      return { kind: 'done' };
+    }
     if (!target) return { kind: 'poison', reason: `event ${eventId} does not exist` };
     // An automatic retry is pointless once any attempt (a manual one, say) has succeeded.
     if (!request.manual && target.deliveryStatus === 'succeeded') return { kind: 'done' };

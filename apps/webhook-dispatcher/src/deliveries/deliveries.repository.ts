@@ -11,6 +11,13 @@ import { MicroBatcher } from './micro-batcher';
 /** The reason an event shows when its endpoint was disabled (DESIGN.md §8). */
 export const ENDPOINT_DISABLED = 'endpoint_disabled';
 
+/**
+ * The reason an event shows when its endpoint's signing secret does not open with SECRETS_KEY (or
+ * SECRETS_KEY_PREVIOUS): a misconfigured key. Failed, so recover and redeliver find it once fixed.
+ */
+export const SIGNING_SECRET_UNREADABLE =
+  'signing_secret_unreadable: the signing secret does not open with SECRETS_KEY; fix the key or rotate the secret, then redeliver';
+
 /** The endpoint of one merchant and mode, as its health stands now. */
 export interface EndpointState {
   key: EndpointKey;
@@ -309,14 +316,17 @@ export class DeliveriesRepository {
     );
   }
 
-  /** The endpoint was just disabled: everything still owed to it is kept as failed, without an attempt. */
-  async failLane(key: EndpointKey): Promise<void> {
+  /**
+   * The endpoint was just disabled, or its secret cannot be read: everything still owed to it is
+   * kept as failed, without an attempt.
+   */
+  async failLane(key: EndpointKey, reason = ENDPOINT_DISABLED): Promise<void> {
     await sqlRows(
       this.db,
       `UPDATE events SET undelivered_reason = $3, lane_due_at = NULL, lane_retry_step = NULL,
          delivery_status = CASE WHEN delivery_status = 'succeeded' THEN 'succeeded' ELSE 'failed' END
        WHERE merchant_id = $1 AND livemode = $2 AND lane_due_at IS NOT NULL`,
-      [key.merchantId, key.livemode, ENDPOINT_DISABLED],
+      [key.merchantId, key.livemode, reason],
     );
   }
 }

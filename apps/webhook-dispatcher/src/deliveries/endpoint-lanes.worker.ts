@@ -7,10 +7,17 @@ import {
 } from '@nestjs/common';
 import { WebhookDispatcherEnv } from '../config/webhook-dispatcher.env';
 import { DeliverWebhookService, isCircuitOpen } from './deliver-webhook.service';
-import { DeliveriesRepository, endpointKeyOf, type EndpointState } from './deliveries.repository';
+import {
+  DeliveriesRepository,
+  endpointKeyOf,
+  SIGNING_SECRET_UNREADABLE,
+  type EndpointKey,
+  type EndpointState,
+} from './deliveries.repository';
 import { EndpointLanesRepository, type LaneDelivery, type LeasedEndpoint } from './endpoint-lanes.repository';
 import { EndpointSlots } from './endpoint-slots';
-import { requestIdOf, withLogFields } from '@payhook/observability';
+import { SealedSecretError } from '@payhook/config';
+import { detached, inSpan, causingRequestId, SpanKind, withLogFields } from '@payhook/observability';
 
 const POLL_INTERVAL_MS = 250;
 /** Lanes one instance works at once; each holds at most its endpoint's slots. */
@@ -65,7 +72,9 @@ export class EndpointLanesWorker implements OnApplicationBootstrap, BeforeApplic
       this.pollAgain = true;
       return;
     }
-    this.polling = this.poll()
+    // A park wakes this from inside a message's handling: the lanes' work is not part of that
+    // message's trace or log context (each lane attempt opens its own, from its parked headers).
+    this.polling = detached(() => this.poll())
       .catch((error: unknown) => this.logger.warn(`leasing lanes failed, will retry: ${String(error)}`))
       .finally(() => {
         this.polling = undefined;
@@ -112,7 +121,7 @@ export class EndpointLanesWorker implements OnApplicationBootstrap, BeforeApplic
           continue;
         }
         if (room <= 0) return;
-        const claim = await this.lanes.claimDue(leased.key, room, this.leaseMs);
+        const claim = await this.claimDue(leased.key, room);
         if (!claim.endpoint || claim.deliveries.length === 0) return;
         endpoint = claim.endpoint;
         for (const delivery of claim.deliveries) {
@@ -127,11 +136,31 @@ export class EndpointLanesWorker implements OnApplicationBootstrap, BeforeApplic
     }
   }
 
+  /** The lane's due work; an endpoint whose secret does not open fails it all, with the reason, instead. */
+  private async claimDue(key: EndpointKey, room: number) {
+    try {
+      return await this.lanes.claimDue(key, room, this.leaseMs);
+    } catch (error) {
+      if (!(error instanceof SealedSecretError)) throw error;
+      this.logger.error(`lane ${endpointKeyOf(key)}: ${SIGNING_SECRET_UNREADABLE}`);
+      await this.deliveries.failLane(key, SIGNING_SECRET_UNREADABLE);
+      return { endpoint: null, deliveries: [] };
+    }
+  }
+
   /** Never rejects: whatever is not recorded stays claimed in the lane until its lease runs out. */
   private attemptOne(key: string, endpoint: EndpointState, delivery: LaneDelivery): Promise<void> {
     // Its lines carry the request that caused it, as on the broker path.
-    return withLogFields({ requestId: requestIdOf(delivery.headers), eventId: delivery.target.eventId }, () =>
-      this.attemptInLane(key, endpoint, delivery),
+    return withLogFields({ requestId: causingRequestId(delivery.headers), eventId: delivery.target.eventId }, () =>
+      inSpan(
+        'webhook.deliver lane',
+        {
+          kind: SpanKind.CONSUMER,
+          parent: delivery.headers,
+          attributes: { 'payhook.event_id': delivery.target.eventId },
+        },
+        () => this.attemptInLane(key, endpoint, delivery),
+      ),
     );
   }
 

@@ -2,7 +2,7 @@ import { Controller } from '@nestjs/common';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import { parseWebhookDeliveryRequestedV1, type WebhookDeliveryRequestedV1 } from '@payhook/contracts';
 import { WEBHOOK_DELIVER_ROUTING_KEY, type QueueDecision, type QueueMessageContext } from '@payhook/messaging';
-import { inSpan, requestIdOf, SpanKind, withLogFields } from '@payhook/observability';
+import { inSpan, causingRequestId, SpanKind, withLogFields } from '@payhook/observability';
 import { isDatabaseUnavailable } from '@payhook/persistence';
 import { DeliverWebhookService, type DeliveryPlan } from './deliver-webhook.service';
 import { DeliveriesRepository } from './deliveries.repository';
@@ -34,7 +34,7 @@ export class WebhookDeliveriesController {
     const headers = context.getHeaders();
     // The lines of its handling name the request that caused it, and its span continues that trace
     // (the outbox row and the message carried both here).
-    return withLogFields({ requestId: requestIdOf(headers), eventId: message.eventId }, () =>
+    return withLogFields({ requestId: causingRequestId(headers), eventId: message.eventId }, () =>
       inSpan(
         `${WEBHOOK_DELIVER_ROUTING_KEY} process`,
         { kind: SpanKind.CONSUMER, parent: headers, attributes: { 'payhook.event_id': message.eventId } },
