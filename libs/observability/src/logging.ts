@@ -71,11 +71,14 @@ export function loggingParams(options: LoggingOptions): Params {
         customAttributeKeys: { reqId: 'requestId' },
         quietReqLogger: true,
         serializers: {
-          req: (request: { method: string; url: string }) => ({ method: request.method, path: pathOf(request.url) }),
+          req: (request: { method: string; url: string }) => ({
+            method: request.method,
+            path: loggablePath(request.url),
+          }),
           res: (response: { statusCode: number }) => ({ status: response.statusCode }),
         },
         customSuccessMessage: (request, response) =>
-          `${request.method} ${pathOf(request.url ?? '')} ${response.statusCode}`,
+          `${request.method} ${loggablePath(request.url ?? '')} ${response.statusCode}`,
         // A 5xx is ours to look at; a 4xx is the caller's business and an ordinary line.
         customLogLevel: (_request, response, error) => (error || response.statusCode >= 500 ? 'error' : 'info'),
       },
@@ -93,7 +96,7 @@ const PROBES = /^\/(health|ready|metrics)\b/;
  * A path as it may be logged: without its query (which may carry a customer's or an order's id), and
  * with a payment screen's suffix masked (it is the screen's only key).
  */
-function pathOf(url: string): string {
+export function loggablePath(url: string): string {
   const query = url.indexOf('?');
   const path = query === -1 ? url : url.slice(0, query);
   return path.replace(/^\/p\/[^/]+/, '/p/:suffix');

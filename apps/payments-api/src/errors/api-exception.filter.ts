@@ -1,5 +1,6 @@
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import { ERROR_CODES, PayhookError, type ErrorBody, type ErrorCode } from '@payhook/contracts';
+import { loggablePath } from '@payhook/observability';
 import { isDatabaseUnavailable } from '@payhook/persistence';
 import type { Request, Response } from 'express';
 import { requestIdOf } from '../http/request-id.middleware';
@@ -51,11 +52,13 @@ export class ApiExceptionFilter implements ExceptionFilter {
       if (code) return { code, message: exception.message };
     }
     if (isDatabaseUnavailable(exception)) {
-      this.logger.warn(`${requestId} ${request.method} ${request.path}: database unavailable (${String(exception)})`);
+      this.logger.warn(
+        `${requestId} ${request.method} ${loggablePath(request.path)}: database unavailable (${String(exception)})`,
+      );
       return { code: 'service_unavailable', message: 'The service is briefly unavailable; retry after a few seconds.' };
     }
     this.logger.error(
-      `${requestId} ${request.method} ${request.path} failed`,
+      `${requestId} ${request.method} ${loggablePath(request.path)} failed`,
       exception instanceof Error ? exception.stack : String(exception),
     );
     return { code: 'internal_error', message: `Something went wrong on our side. Quote ${requestId} when asking.` };
