@@ -33,8 +33,8 @@ export async function createPaymentsApi(
     forceCloseConnections: true,
     ...(options.logger ? { logger: options.logger } : {}),
   });
-  // Client addresses (voucher PIN throttling) come from X-Forwarded-For only through proxies the operator trusts.
   if (!options.logger) app.useLogger(app.get(PinoLogger));
+  // Client addresses (voucher PIN throttling) come from X-Forwarded-For only through proxies the operator trusts.
   if (env.TRUST_PROXY) app.set('trust proxy', env.trustProxy);
   setupApp(app);
   Object.assign(app.get<OpenApiDocuments>(OPENAPI_DOCUMENTS), {
