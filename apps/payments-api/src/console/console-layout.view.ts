@@ -1,4 +1,5 @@
 import { SafeHtml, html } from '../html/html';
+import { htmlPage } from '../html/html-page';
 import type { ConsoleMode, ConsoleSession } from './console-session';
 import { formatInZone } from './zoned-time';
 
@@ -101,22 +102,7 @@ export function consolePage(options: PageOptions, body: SafeHtml): string {
         </form>
       </header>`
     : html`<header><span class="brand">payhook console</span></header>`;
-  return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex" />
-        <title>${options.title} · payhook console</title>
-        <style nonce="${options.nonce}">
-          ${STYLE}
-        </style>
-      </head>
-      <body>
-        ${header}
-        <main>${body}</main>
-      </body>
-    </html>`.value;
+  return htmlPage({ title: `${options.title} · payhook console`, nonce: options.nonce, style: STYLE, header, body });
 }
 
 /** Every time in the console: in the merchant's zone, with the zone named, and the instant for machines. */

@@ -1,5 +1,6 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { html, SafeHtml } from '../html/html';
+import { htmlPage } from '../html/html-page';
 
 type Schema = {
   $ref?: string;
@@ -79,20 +80,7 @@ export function renderDocsPage(document: OpenAPIObject, nonce: string): string {
     ${operations.map(({ path, method, operation }) => operationSection(path, method, operation))}
     <h2>Schemas</h2>
     ${Object.entries(schemas).map(([name, schema]) => schemaSection(name, schema))}`;
-  return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>${document.info.title} · payhook</title>
-        <style nonce="${nonce}">
-          ${STYLE}
-        </style>
-      </head>
-      <body>
-        <main>${body}</main>
-      </body>
-    </html>`.value;
+  return htmlPage({ title: `${document.info.title} · payhook`, nonce, style: STYLE, body, indexable: true });
 }
 
 function operationSection(path: string, method: string, operation: Operation): SafeHtml {

@@ -2,6 +2,7 @@ import type { PaymentStatus } from '@payhook/contracts';
 import { formatDepositCode } from '../deposits/deposit-code';
 import { formatTimeLeft, formatWon, returnUrlWith } from './format';
 import { SafeHtml, html } from '../html/html';
+import { htmlPage } from '../html/html-page';
 
 export interface PayScreenPayment {
   id: string;
@@ -74,21 +75,7 @@ ul.pins{padding-left:1.25rem;margin:0 0 1rem}
 `);
 
 export function page(title: string, nonce: string, body: SafeHtml): string {
-  return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex" />
-        <title>${title}</title>
-        <style nonce="${nonce}">
-          ${STYLE}
-        </style>
-      </head>
-      <body>
-        <main>${body}</main>
-      </body>
-    </html> `.value;
+  return htmlPage({ title, nonce, style: STYLE, body });
 }
 
 /** What is left to pay once the applied vouchers are counted. */
