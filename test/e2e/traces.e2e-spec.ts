@@ -78,6 +78,28 @@ describe('traces across the broker', () => {
     expect(parentOf(attempt)).toBe(consume.spanContext().spanId);
   });
 
+  it('links the statement that inserted a payment to the create it served, outside that create’s trace', async () => {
+    const paymentId = await createPayment(api, merchant);
+    const create = await pollUntil(
+      async () =>
+        exporter
+          .getFinishedSpans()
+          .find((span) => span.name === 'payment create' && attributeOf(span, 'payhook.payment_id') === paymentId),
+      (span) => span !== undefined,
+    );
+    const statement = exporter
+      .getFinishedSpans()
+      .find(
+        (span) =>
+          span.name === 'payment insert batch' &&
+          span.links.some((link) => link.context.spanId === create!.spanContext().spanId),
+      );
+    expect(statement).toBeDefined();
+    expect(attributeOf(statement!, 'payhook.batch_size')).toBeGreaterThanOrEqual(1);
+    // It serves every create in its batch, so it starts a trace of its own.
+    expect(statement!.spanContext().traceId).not.toBe(create!.spanContext().traceId);
+  });
+
   it('gives another payment a trace of its own', async () => {
     const first = await completedPaymentSpans();
     const second = await completedPaymentSpans();

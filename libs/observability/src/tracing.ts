@@ -6,6 +6,7 @@ import {
   SpanStatusCode,
   trace,
   type Attributes,
+  type Link,
   type Span,
 } from '@opentelemetry/api';
 import { withLogFields } from './log-fields';
@@ -20,14 +21,14 @@ const tracer = () => trace.getTracer('payhook');
 /** Runs `work` in a span that ends with it, recording a thrown error as the span's status. */
 export function inSpan<T>(
   name: string,
-  options: { kind?: SpanKind; attributes?: Attributes; parent?: Record<string, string> },
+  options: { kind?: SpanKind; attributes?: Attributes; parent?: Record<string, string>; links?: Link[] },
   work: (span: Span) => Promise<T>,
 ): Promise<T> {
   // A parent from message headers continues the trace of the request that caused the message.
   const parent = options.parent ? propagation.extract(ROOT_CONTEXT, options.parent) : context.active();
   return tracer().startActiveSpan(
     name,
-    { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes },
+    { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes, links: options.links },
     parent,
     async (span) => {
       try {
@@ -41,6 +42,12 @@ export function inSpan<T>(
       }
     },
   );
+}
+
+/** A link to the active span, for work done later on behalf of many (a batch); none when tracing is off. */
+export function linkToCurrentSpan(): Link | undefined {
+  const span = trace.getActiveSpan();
+  return span ? { context: span.spanContext() } : undefined;
 }
 
 /**

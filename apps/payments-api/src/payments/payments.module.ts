@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { PaymentExpirySweeper } from './payment-expiry.sweeper';
+import { PaymentInsertBatcher } from './payment-insert.batcher';
 import { PaymentTransitionsService } from './payment-transitions.service';
 import { PaymentsController } from './payments.controller';
 import { PaymentsRepository } from './payments.repository';
@@ -10,7 +11,13 @@ import { TestHelpersController } from './test-helpers.controller';
 @Module({
   imports: [IdempotencyModule],
   controllers: [PaymentsController, TestHelpersController],
-  providers: [PaymentsService, PaymentsRepository, PaymentTransitionsService, PaymentExpirySweeper],
+  providers: [
+    PaymentsService,
+    PaymentsRepository,
+    PaymentInsertBatcher,
+    PaymentTransitionsService,
+    PaymentExpirySweeper,
+  ],
   exports: [PaymentsService, PaymentsRepository, PaymentTransitionsService],
 })
 export class PaymentsModule {}

@@ -59,51 +59,64 @@ export class PaymentsRepository {
   ) {}
 
   /**
-   * Claims the idempotency key and inserts the payment in one statement, so the create path
-   * costs one round trip. A key already held by a running request makes this statement wait
-   * on the unique index until that request commits (ADR 0001). Returns false when the key
-   * was already taken and is not expired: nothing was inserted.
+   * Claims each payment's idempotency key and inserts the payments whose key it got, all in one
+   * statement: a batch of creates costs one round trip and one commit (ADR 0013). A key already
+   * held by a running request makes this statement wait on the unique index until that request
+   * commits (ADR 0001). Returns the ids of the payments inserted; a payment left out found its key
+   * taken and not expired. Any unique violation (an order with an active payment) fails the whole
+   * statement: nothing is inserted.
    */
-  async insertWithIdempotencyKey(input: NewPayment): Promise<boolean> {
-    const p = input.payment;
-    const rows = await sqlRows(
+  async insertWithIdempotencyKeys(inputs: readonly NewPayment[]): Promise<Set<string>> {
+    const rows = await sqlRows<{ id: string }>(
       this.db,
-      `WITH claim AS (
+      `WITH input AS (
+         SELECT * FROM json_to_recordset($1::json) AS t(
+           id text, merchant_id text, livemode boolean, key text, fingerprint text, response_body text,
+           ttl_hours integer, order_id text, customer_id text, amount bigint, currency text, return_url text,
+           pay_suffix text, expires_at timestamptz, created_at timestamptz)
+       ), claim AS (
          INSERT INTO idempotency_keys AS k
            (merchant_id, livemode, key, fingerprint, response_status, response_body, created_at, expires_at)
-         VALUES ($1, $2, $3, $4, 201, $5, now(), now() + make_interval(hours => $6))
+         SELECT merchant_id, livemode, key, fingerprint, 201, response_body, now(),
+                now() + make_interval(hours => ttl_hours)
+         FROM input
          ON CONFLICT (merchant_id, livemode, key) DO UPDATE
            SET fingerprint = EXCLUDED.fingerprint, response_status = EXCLUDED.response_status,
                response_body = EXCLUDED.response_body, created_at = EXCLUDED.created_at,
                expires_at = EXCLUDED.expires_at
            WHERE k.expires_at <= now()
-         RETURNING 1
+         RETURNING merchant_id, livemode, key
        )
        INSERT INTO payments (id, merchant_id, livemode, order_id, customer_id, amount, currency, status,
                              return_url, pay_suffix, expires_at, created_at)
-       SELECT $7, $1, $2, $8, $9, $10, $11, 'pending', $12, $13, $14, $15
-       WHERE EXISTS (SELECT 1 FROM claim)
+       SELECT i.id, i.merchant_id, i.livemode, i.order_id, i.customer_id, i.amount, i.currency, 'pending',
+              i.return_url, i.pay_suffix, i.expires_at, i.created_at
+       FROM input i JOIN claim c USING (merchant_id, livemode, key)
        RETURNING id`,
       [
-        p.merchantId,
-        p.livemode,
-        input.idempotencyKey,
-        input.fingerprint,
-        input.responseBody,
-        input.idempotencyTtlHours,
-        p.id,
-        p.orderId,
-        p.customerId,
-        p.amount,
-        p.currency,
-        p.returnUrl,
-        p.paySuffix,
-        p.expiresAt,
-        p.createdAt,
+        JSON.stringify(
+          inputs.map(({ payment: p, idempotencyKey, fingerprint, responseBody, idempotencyTtlHours }) => ({
+            id: p.id,
+            merchant_id: p.merchantId,
+            livemode: p.livemode,
+            key: idempotencyKey,
+            fingerprint,
+            response_body: responseBody,
+            ttl_hours: idempotencyTtlHours,
+            order_id: p.orderId,
+            customer_id: p.customerId,
+            amount: p.amount,
+            currency: p.currency,
+            return_url: p.returnUrl,
+            pay_suffix: p.paySuffix,
+            expires_at: p.expiresAt,
+            created_at: p.createdAt,
+          })),
+        ),
       ],
-      'create-payment',
+      'create-payments',
     );
-    return rows.length === 1;
+    return new Set(rows.map((row) => row.id));
   }
 
   /** The pending or completed payment that holds this order (the unique index allows one). */

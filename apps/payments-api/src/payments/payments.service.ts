@@ -20,6 +20,7 @@ import { PaymentException } from './payment.exception';
 import { PaymentTransitionsService } from './payment-transitions.service';
 import type { MerchantScope, PaymentRecord } from './payment.record';
 import { toCreatedView, toPaymentView } from './payment.view';
+import { PaymentInsertBatcher } from './payment-insert.batcher';
 import { ONE_ACTIVE_PER_ORDER, PaymentsRepository, type PaymentFilter } from './payments.repository';
 import { addLogFields, inSpan } from '@payhook/observability';
 
@@ -36,6 +37,7 @@ const DEFAULT_PAGE_SIZE = 20;
 export class PaymentsService {
   constructor(
     private readonly payments: PaymentsRepository,
+    private readonly inserts: PaymentInsertBatcher,
     private readonly idempotencyKeys: IdempotencyKeysRepository,
     private readonly transitions: PaymentTransitionsService,
     @Inject(PaymentsApiEnv) private readonly env: PaymentsApiEnv,
@@ -58,7 +60,7 @@ export class PaymentsService {
       const responseBody = JSON.stringify({ data: toCreatedView(payment, this.env.PAY_URL) });
       try {
         const inserted = await inSpan('payment create', { attributes: { 'payhook.payment_id': payment.id } }, () =>
-          this.payments.insertWithIdempotencyKey({
+          this.inserts.insert({
             payment,
             idempotencyKey,
             fingerprint,
