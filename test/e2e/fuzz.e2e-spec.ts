@@ -121,6 +121,33 @@ describe('fuzzing the running API', () => {
     );
   });
 
+  it('refuses random and forged cursors on every list with 400 parameter_invalid cursor', async () => {
+    const base64url = (text: string) => Buffer.from(text).toString('base64url');
+    const isoDate = fc
+      .date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true })
+      .map((date) => date.toISOString());
+    const idOf = (prefix: string) => fc.stringMatching(/^[0-9A-Za-z]{24}$/).map((random) => prefix + random);
+    const cursor = fc.oneof(
+      fc.string({ minLength: 1, maxLength: 600 }),
+      fc.stringMatching(/^[A-Za-z0-9_-]{1,512}$/),
+      fc.json().map(base64url),
+      // Shaped exactly like a real cursor, naming no row of this merchant at that position.
+      fc
+        .tuple(isoDate, fc.oneof(idOf('pay_'), idOf('evt_'), idOf('rev_')))
+        .map((pair) => base64url(JSON.stringify(pair))),
+    );
+    const lists = ['/v1/payments', '/v1/events', '/v1/settlements'];
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...lists), cursor, async (path, value) => {
+        const response = await api.as(merchant).get(path).query({ cursor: value });
+        expectCleanAnswer(response);
+        expect(response.status).toBe(400);
+        expect(response.body.error).toMatchObject({ code: 'parameter_invalid', param: 'cursor' });
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
   it('answers random path ids without a 5xx', async () => {
     await fc.assert(
       fc.asyncProperty(

@@ -169,6 +169,11 @@ describe('query plans on a large database', () => {
         if (!cursor) break;
       }
     }
+    // A forged cursor shaped like a real one costs one index lookup before its 400.
+    const forged = Buffer.from(JSON.stringify(['2026-03-01T00:00:00.000Z', `pay_${'A'.repeat(24)}`])).toString(
+      'base64url',
+    );
+    await api.as(merchant).get(`/v1/payments?status=canceled&cursor=${forged}`).expect(400);
     const [payment] = await api.sql<{ id: string }>(
       `SELECT id FROM payments WHERE merchant_id = $1 AND status = 'completed' LIMIT 1`,
       [big],
