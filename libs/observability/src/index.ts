@@ -1,6 +1,7 @@
 export * from './log-fields';
 export * from './logging';
 export * from './message-headers';
+export * from './request-paths';
 export * from './secret-patterns';
 export * from './tracing';
 export * from './tracing-sdk';

@@ -3,6 +3,7 @@ import pino, { type DestinationStream, type LevelWithSilent } from 'pino';
 import pretty from 'pino-pretty';
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isProbe, loggablePath } from './request-paths';
 import { scrubSecrets } from './secret-patterns';
 
 /**
@@ -67,7 +68,7 @@ export function loggingParams(options: LoggingOptions): Params {
         genReqId: (_request: IncomingMessage, response: ServerResponse) =>
           (response.getHeader('Request-Id') as string | undefined) ?? `req_${randomBytes(8).toString('hex')}`,
         // Probes every few seconds would bury the requests that matter.
-        autoLogging: { ignore: (request: IncomingMessage) => PROBES.test(request.url ?? '') },
+        autoLogging: { ignore: (request: IncomingMessage) => isProbe(request.url ?? '') },
         customAttributeKeys: { reqId: 'requestId' },
         quietReqLogger: true,
         serializers: {
@@ -88,16 +89,4 @@ export function loggingParams(options: LoggingOptions): Params {
     // The request's closing line carries what the request learned (merchantId, paymentId, …) too.
     assignResponse: true,
   };
-}
-
-const PROBES = /^\/(health|ready|metrics)\b/;
-
-/**
- * A path as it may be logged: without its query (which may carry a customer's or an order's id), and
- * with a payment screen's suffix masked (it is the screen's only key).
- */
-export function loggablePath(url: string): string {
-  const query = url.indexOf('?');
-  const path = query === -1 ? url : url.slice(0, query);
-  return path.replace(/^\/p\/[^/]+/, '/p/:suffix');
 }

@@ -1,4 +1,5 @@
-import { loggablePath } from './logging';
+import { loggablePath } from './request-paths';
+import { incomingSpanAttributes } from './tracing-sdk';
 import { scrubSecrets } from './secret-patterns';
 
 describe('what a log line may say', () => {
@@ -20,5 +21,12 @@ describe('what a log line may say', () => {
     expect(loggablePath('/p/Zk3_secretSuffix-123/vouchers?x=1')).toBe('/p/:suffix/vouchers');
     expect(loggablePath('/p/Zk3_secretSuffix-123')).toBe('/p/:suffix');
     expect(loggablePath('/pay/keep')).toBe('/pay/keep');
+  });
+
+  it('traces a path as it logs it', () => {
+    expect(incomingSpanAttributes('/p/Zk3_secretSuffix-123?lang=ko')).toEqual({
+      'url.path': '/p/:suffix',
+      'url.query': undefined,
+    });
   });
 });

@@ -1,3 +1,5 @@
+import type { Attributes } from '@opentelemetry/api';
+import { isProbe, loggablePath } from './request-paths';
 // Types only: erased when compiled, so these load nothing.
 import type * as Amqplib from '@opentelemetry/instrumentation-amqplib';
 import type * as Express from '@opentelemetry/instrumentation-express';
@@ -31,9 +33,9 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
     metricReaders: [],
     logRecordProcessors: [],
     instrumentations: [
-      // Health and readiness probes every few seconds would bury the requests that matter.
       new HttpInstrumentation({
-        ignoreIncomingRequestHook: (request) => /^\/(health|ready|metrics)\b/.test(request.url ?? ''),
+        ignoreIncomingRequestHook: (request) => isProbe(request.url ?? ''),
+        startIncomingSpanHook: (request) => incomingSpanAttributes(request.url ?? ''),
       }),
       new ExpressInstrumentation(),
       // Queries of a traced request or message only: the background polls would each start a trace.
@@ -48,4 +50,13 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);
   return sdk;
+}
+
+/**
+ * A request's path as its span records it: masked as in the logs (the payment link `/p/<suffix>`
+ * opens a payment to whoever holds it) and without its query (order and customer ids). Attributes
+ * set to undefined are dropped.
+ */
+export function incomingSpanAttributes(url: string): Attributes {
+  return { 'url.path': loggablePath(url), 'url.query': undefined };
 }

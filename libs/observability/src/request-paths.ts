@@ -1,0 +1,18 @@
+// No imports: tracing-sdk.ts uses these before any instrumented module may load.
+
+const PROBES = /^\/(health|ready|metrics)\b/;
+
+/** Health, readiness and metrics probes: every few seconds, they would bury the requests that matter. */
+export function isProbe(url: string): boolean {
+  return PROBES.test(url);
+}
+
+/**
+ * A path as it may be logged or traced: without its query (which may carry a customer's or an
+ * order's id), and with a payment screen's suffix masked (it is the screen's only key).
+ */
+export function loggablePath(url: string): string {
+  const query = url.indexOf('?');
+  const path = query === -1 ? url : url.slice(0, query);
+  return path.replace(/^\/p\/[^/]+/, '/p/:suffix');
+}
