@@ -50,10 +50,13 @@ export class PaymentInsertBatcher {
       while (this.inFlight < BATCHES_IN_FLIGHT && this.queue.length > 0) {
         const batch = takeConflictFree(this.queue, MAX_BATCH);
         this.inFlight += 1;
-        void this.run(batch).finally(() => {
-          this.inFlight -= 1;
-          this.scheduleFlush();
-        });
+        void this.run(batch)
+          // insertBatch answers every create itself; this is for a failure around it (the span).
+          .catch((error: unknown) => batch.forEach((create) => create.reject(error)))
+          .finally(() => {
+            this.inFlight -= 1;
+            this.scheduleFlush();
+          });
       }
     });
   }
