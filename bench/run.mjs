@@ -3,6 +3,7 @@
 // Starts the built apps as real processes on a fresh database and RabbitMQ vhost of its own,
 // prints a table and writes BENCHMARKS.md. Tunables: BENCH_ROUNDS (3), BENCH_SECONDS (10).
 import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -36,6 +37,11 @@ import {
   rounds,
 } from './measure.mjs';
 
+// The create statement as the API sends it, from the build (npm run bench builds first).
+const { CREATE_PAYMENTS_STATEMENT } = createRequire(import.meta.url)(
+  join(root, 'dist/apps/payments-api/apps/payments-api/src/payments/create-payments.statement.js'),
+);
+
 const CONNECTIONS = 50;
 const QUEUED_EVENTS = Number(process.env.BENCH_QUEUED_EVENTS ?? 20_000);
 const DB = 'payhook_bench';
@@ -54,7 +60,10 @@ const http = httpOf(client);
 const cannon = (path, headers, makeBody) =>
   postLoad({ url: `${API}${path}`, headers, makeBody, connections: CONNECTIONS, seconds: SECONDS });
 
-/** The create statement of PaymentsRepository, replayed with plain pg: the database ceiling. */
+/**
+ * The database ceiling: PaymentsRepository's create statement over plain pg, one create per
+ * statement (a batch of one), 50 at a time. The API may share a statement among creates (ADR 0013).
+ */
 async function databaseCeiling(merchantId) {
   const pool = new pg.Pool({ connectionString: `${PG}/${DB}`, max: 20 });
   const deadline = Date.now() + SECONDS * 1000;
@@ -63,31 +72,29 @@ async function databaseCeiling(merchantId) {
     while (Date.now() < deadline) {
       const body = paymentBody();
       const id = `pay_${randomBytes(18).toString('base64url')}`;
-      await pool.query(
-        `WITH claim AS (
-           INSERT INTO idempotency_keys AS k
-             (merchant_id, livemode, key, fingerprint, response_status, response_body, created_at, expires_at)
-           VALUES ($1, false, $2, $3, 201, $4, now(), now() + interval '24 hours')
-           ON CONFLICT (merchant_id, livemode, key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint
-             WHERE k.expires_at <= now()
-           RETURNING 1)
-         INSERT INTO payments (id, merchant_id, livemode, order_id, customer_id, amount, currency, status,
-                               return_url, pay_suffix, expires_at, created_at)
-         SELECT $5, $1, false, $6, $7, $8, 'KRW', 'pending', $9, $10, now() + interval '30 minutes', now()
-         WHERE EXISTS (SELECT 1 FROM claim) RETURNING id`,
-        [
-          merchantId,
-          `db-${body.orderId}`,
-          randomBytes(32).toString('hex'),
-          JSON.stringify({ data: { id } }),
-          id,
-          body.orderId,
-          body.customerId,
-          body.amount,
-          body.returnUrl,
-          randomBytes(24).toString('base64url'),
-        ],
-      );
+      const createdAt = new Date();
+      const create = {
+        id,
+        merchant_id: merchantId,
+        livemode: false,
+        key: `db-${body.orderId}`,
+        fingerprint: randomBytes(32).toString('hex'),
+        response_body: JSON.stringify({ data: { id } }),
+        ttl_hours: 24,
+        order_id: body.orderId,
+        customer_id: body.customerId,
+        amount: body.amount,
+        currency: 'KRW',
+        return_url: body.returnUrl,
+        pay_suffix: randomBytes(24).toString('base64url'),
+        expires_at: new Date(createdAt.getTime() + 30 * 60_000),
+        created_at: createdAt,
+      };
+      await pool.query({
+        name: 'create-payments',
+        text: CREATE_PAYMENTS_STATEMENT,
+        values: [JSON.stringify([create])],
+      });
       done += 1;
     }
   };
@@ -355,7 +362,7 @@ async function main() {
         'Create payment: POST /v1/payments (req/s)',
         range(create.rps),
         `${fmt(createRatio, 2)} × lower ceiling; p50 ${range(create.p50)} ms, p99 ${range(create.p99)} ms`,
-        `≥ 0.5 and p99 < 100 ms: ${verdict(createRatio >= 0.5 && create.p99.median < 100)}`,
+        `≥ 0.6 and p99 < 100 ms: ${verdict(createRatio >= 0.6 && create.p99.median < 100)}`,
       ],
       [
         `Completion → webhook at ${LATENCY_RATE}/s for ${LATENCY_SECONDS} s (ms)`,

@@ -4,6 +4,7 @@ import type { PaymentStatus } from '@payhook/contracts';
 import { DataSource } from 'typeorm';
 import { ReadDatabase, inTransaction, sqlRows, type Sql } from '@payhook/persistence';
 import type { KeysetCursor } from '../http/keyset-cursor';
+import { CREATE_PAYMENTS_STATEMENT } from './create-payments.statement';
 import type { MerchantScope, PaymentRecord } from './payment.record';
 
 export const ONE_ACTIVE_PER_ORDER = 'payments_one_active_per_order';
@@ -69,30 +70,7 @@ export class PaymentsRepository {
   async insertWithIdempotencyKeys(inputs: readonly NewPayment[]): Promise<Set<string>> {
     const rows = await sqlRows<{ id: string }>(
       this.db,
-      `WITH input AS (
-         SELECT * FROM json_to_recordset($1::json) AS t(
-           id text, merchant_id text, livemode boolean, key text, fingerprint text, response_body text,
-           ttl_hours integer, order_id text, customer_id text, amount bigint, currency text, return_url text,
-           pay_suffix text, expires_at timestamptz, created_at timestamptz)
-       ), claim AS (
-         INSERT INTO idempotency_keys AS k
-           (merchant_id, livemode, key, fingerprint, response_status, response_body, created_at, expires_at)
-         SELECT merchant_id, livemode, key, fingerprint, 201, response_body, now(),
-                now() + make_interval(hours => ttl_hours)
-         FROM input
-         ON CONFLICT (merchant_id, livemode, key) DO UPDATE
-           SET fingerprint = EXCLUDED.fingerprint, response_status = EXCLUDED.response_status,
-               response_body = EXCLUDED.response_body, created_at = EXCLUDED.created_at,
-               expires_at = EXCLUDED.expires_at
-           WHERE k.expires_at <= now()
-         RETURNING merchant_id, livemode, key
-       )
-       INSERT INTO payments (id, merchant_id, livemode, order_id, customer_id, amount, currency, status,
-                             return_url, pay_suffix, expires_at, created_at)
-       SELECT i.id, i.merchant_id, i.livemode, i.order_id, i.customer_id, i.amount, i.currency, 'pending',
-              i.return_url, i.pay_suffix, i.expires_at, i.created_at
-       FROM input i JOIN claim c USING (merchant_id, livemode, key)
-       RETURNING id`,
+      CREATE_PAYMENTS_STATEMENT,
       [
         JSON.stringify(
           inputs.map(({ payment: p, idempotencyKey, fingerprint, responseBody, idempotencyTtlHours }) => ({
