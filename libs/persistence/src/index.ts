@@ -1,6 +1,7 @@
 export * from './data-source';
 export * from './database-url';
 export * from './ensure-database';
+export * from './micro-batcher';
 export * from './notification-listener';
 export * from './pg-errors';
 export * from './read-database';

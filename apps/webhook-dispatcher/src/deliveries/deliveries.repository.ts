@@ -2,11 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { signingSecretContext, type SecretsKeyring } from '@payhook/config';
 import { newId, type DeliveryStatus } from '@payhook/contracts';
-import { sqlRows } from '@payhook/persistence';
+import { MicroBatcher, sqlRows } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 import { WebhookDispatcherEnv } from '../config/webhook-dispatcher.env';
 import { healthChanges } from './endpoint-health';
-import { MicroBatcher } from './micro-batcher';
 
 /** The reason an event shows when its endpoint was disabled (DESIGN.md §8). */
 export const ENDPOINT_DISABLED = 'endpoint_disabled';
@@ -130,11 +129,11 @@ export class DeliveriesRepository {
   private readonly targets = new MicroBatcher((ids: string[]) => this.findTargetRows(ids), { maxBatch: MAX_BATCH });
   private readonly attempts = new MicroBatcher((records: AttemptRecord[]) => this.recordAttempts(records), {
     maxBatch: MAX_BATCH,
-    keyOf: (record) => record.eventId,
+    keysOf: (record) => [record.eventId],
   });
   private readonly parks = new MicroBatcher((parked: ParkedEvent[]) => this.parkEvents(parked), {
     maxBatch: MAX_BATCH,
-    keyOf: (event) => event.eventId,
+    keysOf: (event) => [event.eventId],
   });
 
   private readonly keyring: SecretsKeyring;

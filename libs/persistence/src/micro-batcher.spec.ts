@@ -50,7 +50,7 @@ describe('MicroBatcher', () => {
 
   it('keeps a second item with the same key for the next batch, and the others in order', async () => {
     const { batches, run } = controlledBatches<string>();
-    const batcher = new MicroBatcher(run, { maxBatch: 10, keyOf: (item) => item.split(':')[0] });
+    const batcher = new MicroBatcher(run, { maxBatch: 10, keysOf: (item) => [item.split(':')[0]] });
     const all = ['busy:0', 'a:1', 'b:1', 'a:2', 'c:1', 'a:3'].map((item) => batcher.submit(item));
     await settle();
     batches[0].finish();
@@ -64,6 +64,39 @@ describe('MicroBatcher', () => {
     expect(batches[3].items).toEqual(['a:3']);
     batches[3].finish();
     await expect(Promise.all(all)).resolves.toHaveLength(6);
+  });
+
+  it('keeps an item behind every earlier one it shares any key with', async () => {
+    const { batches, run } = controlledBatches<string>();
+    // Keys: the letters of the item. 'bc' shares b with 'ab'; 'cd' shares c with 'bc', left behind.
+    const batcher = new MicroBatcher(run, { maxBatch: 10, keysOf: (item) => [...item] });
+    const all = ['zz', 'ab', 'bc', 'cd', 'ef'].map((item) => batcher.submit(item));
+    await settle();
+    batches[0].finish();
+    await settle();
+    expect(batches[1].items).toEqual(['ab', 'ef']);
+    batches[1].finish();
+    await settle();
+    expect(batches[2].items).toEqual(['bc']);
+    batches[2].finish();
+    await settle();
+    expect(batches[3].items).toEqual(['cd']);
+    batches[3].finish();
+    await expect(Promise.all(all)).resolves.toHaveLength(5);
+  });
+
+  it('runs up to inFlight batches at once, and gathers the rest behind them', async () => {
+    const { batches, run } = controlledBatches<number>();
+    const batcher = new MicroBatcher(run, { maxBatch: 10, inFlight: 2 });
+    const all = [1, 2, 3, 4, 5].map((n) => batcher.submit(n));
+    await settle();
+    expect(batches.map((b) => b.items)).toEqual([[1], [2]]);
+    batches[1].finish();
+    await settle();
+    expect(batches[2].items).toEqual([3, 4, 5]);
+    batches[0].finish();
+    batches[2].finish();
+    await expect(Promise.all(all)).resolves.toEqual([1, 2, 3, 4, 5].map((n) => `done ${n}`));
   });
 
   it('rejects every call of a failed batch, and goes on with the next', async () => {
