@@ -99,6 +99,17 @@ describe('MicroBatcher', () => {
     await expect(Promise.all(all)).resolves.toEqual([1, 2, 3, 4, 5].map((n) => `done ${n}`));
   });
 
+  it('with gatherTurn, sends the calls of one turn together even while a slot is free', async () => {
+    const { batches, run } = controlledBatches<number>();
+    const batcher = new MicroBatcher(run, { maxBatch: 10, inFlight: 2, gatherTurn: true });
+    const first = [1, 2, 3].map((n) => batcher.submit(n));
+    expect(batches).toHaveLength(0);
+    await settle();
+    expect(batches.map((b) => b.items)).toEqual([[1, 2, 3]]);
+    batches[0].finish();
+    await expect(Promise.all(first)).resolves.toEqual(['done 1', 'done 2', 'done 3']);
+  });
+
   it('rejects every call of a failed batch, and goes on with the next', async () => {
     const { batches, run } = controlledBatches<number>();
     const batcher = new MicroBatcher(run, { maxBatch: 10 });

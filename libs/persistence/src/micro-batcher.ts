@@ -12,11 +12,21 @@
 export class MicroBatcher<In, Out> {
   private readonly waiting: { item: In; resolve: (out: Out) => void; reject: (error: unknown) => void }[] = [];
   private running = 0;
+  private turnScheduled = false;
   private readonly inFlight: number;
 
   constructor(
     private readonly runBatch: (items: In[]) => Promise<Out[]>,
-    private readonly options: { maxBatch: number; inFlight?: number; keysOf?: (item: In) => string[] },
+    private readonly options: {
+      maxBatch: number;
+      inFlight?: number;
+      keysOf?: (item: In) => string[];
+      /**
+       * Start a batch only at the end of the current turn of the event loop, so that calls made in
+       * the same turn (requests read from many sockets at once) go together even while a slot is free.
+       */
+      gatherTurn?: boolean;
+    },
   ) {
     this.inFlight = options.inFlight ?? 1;
     for (const [name, value] of [
@@ -37,6 +47,16 @@ export class MicroBatcher<In, Out> {
   }
 
   private next(): void {
+    if (!this.options.gatherTurn) return this.dispatch();
+    if (this.turnScheduled) return;
+    this.turnScheduled = true;
+    setImmediate(() => {
+      this.turnScheduled = false;
+      this.dispatch();
+    });
+  }
+
+  private dispatch(): void {
     while (this.running < this.inFlight && this.waiting.length > 0) {
       const batch = this.takeBatch();
       this.running += 1;

@@ -57,8 +57,12 @@ describe('PaymentInsertBatcher', () => {
   async function busyBatcher() {
     const { repository, statements } = controlledRepository();
     const batcher = new PaymentInsertBatcher(repository);
-    const busy = Array.from({ length: BATCHES_IN_FLIGHT }, () => batcher.insert(newPayment()));
-    await turnsUntil(() => statements.length === BATCHES_IN_FLIGHT);
+    // One per turn: the creates of one turn would share a statement.
+    const busy: Promise<boolean>[] = [];
+    while (busy.length < BATCHES_IN_FLIGHT) {
+      busy.push(batcher.insert(newPayment()));
+      await turnsUntil(() => statements.length === busy.length);
+    }
     const releaseOne = async (index: number) => {
       statements[index].finish();
       await busy[index];
@@ -66,7 +70,18 @@ describe('PaymentInsertBatcher', () => {
     return { batcher, statements, releaseOne };
   }
 
-  it('sends a create at once while a statement slot is free, and gathers creates while all are busy', async () => {
+  it('sends the creates read in one turn as one statement', async () => {
+    const { repository, statements } = controlledRepository();
+    const batcher = new PaymentInsertBatcher(repository);
+    const sameTurn = [newPayment(), newPayment()];
+    const results = Promise.all(sameTurn.map((p) => batcher.insert(p)));
+    await turnsUntil(() => statements.length === 1);
+    expect(ids(statements[0].payments)).toEqual(ids(sameTurn));
+    statements[0].finish();
+    await expect(results).resolves.toEqual([true, true]);
+  });
+
+  it('gathers the creates that arrive while every statement slot is busy', async () => {
     const { batcher, statements, releaseOne } = await busyBatcher();
     expect(statements.map((s) => s.payments.length)).toEqual(Array(BATCHES_IN_FLIGHT).fill(1));
     const gathered = [newPayment(), newPayment(), newPayment()];
