@@ -1,4 +1,4 @@
-import { isIdOf, newId, randomBase62 } from './ids';
+import { isIdOf, newId, pooledRandomBytes, randomBase62 } from './ids';
 
 describe('ids', () => {
   it('prefixes each kind and adds 24 base62 characters', () => {
@@ -16,6 +16,16 @@ describe('ids', () => {
       expect(count).toBeGreaterThan(800);
       expect(count).toBeLessThan(1200);
     }
+  });
+
+  it('draws fresh bytes for every caller, across refills of the pool, and hands out copies', () => {
+    const drawn = Array.from({ length: 1_000 }, () => pooledRandomBytes(24)); // ~6 refills of 4 KiB
+    expect(new Set(drawn.map((bytes) => bytes.toString('hex'))).size).toBe(1_000);
+    const kept = Buffer.from(drawn[999]);
+    pooledRandomBytes(24);
+    expect(drawn[999]).toEqual(kept);
+    expect(drawn.every((bytes) => bytes.some((byte) => byte !== 0))).toBe(true);
+    expect(pooledRandomBytes(10_000)).toHaveLength(10_000);
   });
 
   it('recognises ids of a kind', () => {

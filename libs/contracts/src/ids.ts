@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomFillSync } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** 24 base62 characters ≈ 143 bits: far beyond guessing, short enough to read. */
@@ -19,11 +19,31 @@ export const ID_PREFIXES = {
 
 export type IdKind = keyof typeof ID_PREFIXES;
 
+/**
+ * Random bytes drawn from the OS 4 KiB at a time, as Node does for randomUUID: one call into
+ * OpenSSL per ~40 creates instead of three per create (7% of the API's CPU under the create load).
+ * Each caller gets a copy, and the bytes handed out are wiped from the pool.
+ */
+const POOL = Buffer.alloc(4096);
+let poolOffset = POOL.length;
+
+export function pooledRandomBytes(size: number): Buffer {
+  if (size > POOL.length) return randomBytes(size);
+  if (poolOffset + size > POOL.length) {
+    randomFillSync(POOL);
+    poolOffset = 0;
+  }
+  const bytes = Buffer.from(POOL.subarray(poolOffset, poolOffset + size));
+  POOL.fill(0, poolOffset, poolOffset + size);
+  poolOffset += size;
+  return bytes;
+}
+
 /** Uniform random base62 string; rejection sampling keeps every character equally likely. */
 export function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
+    for (const byte of pooledRandomBytes(length * 2)) {
       if (byte < 248) out += BASE62[byte % 62];
       if (out.length === length) break;
     }

@@ -3,12 +3,12 @@ import {
   CURRENCY,
   PAYMENT_STATUSES,
   newId,
+  pooledRandomBytes,
   type ListEnvelope,
   type PaymentStatus,
   type PaymentView,
 } from '@payhook/contracts';
 import { isUniqueViolation } from '@payhook/persistence';
-import { randomBytes } from 'node:crypto';
 import { PaymentsApiEnv } from '../config/payments-api.env';
 import { isHttpsUrl } from '../http/validators';
 import { bodyFingerprint } from '../idempotency/canonical-json';
@@ -140,7 +140,7 @@ export class PaymentsService {
       status: 'pending',
       returnUrl: request.returnUrl,
       // 192 random bits, independent of the id: the link cannot be derived from anything else.
-      paySuffix: randomBytes(24).toString('base64url'),
+      paySuffix: pooledRandomBytes(24).toString('base64url'),
       expiresAt: new Date(createdAt.getTime() + this.env.PAYMENT_TTL_SECONDS * 1000),
       createdAt,
       completedAt: null,
