@@ -36,7 +36,12 @@ const shared = {
 /** @type {import('jest').Config} */
 module.exports = {
   projects: [
-    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
+    {
+      ...shared,
+      displayName: 'unit',
+      // test/**/*.spec.ts: checks of files outside the code, such as docker-compose.yml.
+      testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts'],
+    },
     {
       // Integration and e2e specs share one fresh database and broker namespace per run.
       ...shared,
