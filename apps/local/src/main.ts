@@ -7,6 +7,9 @@ import { createPaymentsApi } from '../../payments-api/src/app.setup';
 import { PaymentsApiEnv } from '../../payments-api/src/config/payments-api.env';
 import { createWebhookDispatcher } from '../../webhook-dispatcher/src/app.setup';
 import { WebhookDispatcherEnv } from '../../webhook-dispatcher/src/config/webhook-dispatcher.env';
+import { announceWebhookDispatcher } from '../../webhook-dispatcher/src/listening';
+import { announcePaymentsApi } from '../../payments-api/src/listening';
+import { QuietStartupLogger } from '@payhook/observability';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres';
 
 /**
@@ -44,7 +47,7 @@ async function main(): Promise<void> {
   }
 
   // Nest's own lines (attempts included) as a person at a terminal reads them; request lines through pino (pretty).
-  const logger = new LocalModeLogger();
+  const logger = new QuietStartupLogger(new LocalModeLogger(), ['debug', 'trace'].includes(apiEnv.LOG_LEVEL));
   const apps: INestApplication[] = [];
   let stopping = false;
   const stop = async (exitCode: number) => {
@@ -66,6 +69,8 @@ async function main(): Promise<void> {
     apps.push(dispatcher);
     await api.listen(apiEnv.PORT);
     await dispatcher.listen(dispatcherEnv.DISPATCHER_PORT, dispatcherEnv.DISPATCHER_HOST);
+    announcePaymentsApi(api);
+    announceWebhookDispatcher(dispatcher);
   } catch (error) {
     console.error(`payhook cannot start: ${error instanceof Error ? error.message : String(error)}`);
     await stop(1);

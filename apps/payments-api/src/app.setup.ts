@@ -1,6 +1,7 @@
 import type { INestApplication, LogLevel, LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger as PinoLogger } from 'nestjs-pino';
+import { QuietStartupLogger } from '@payhook/observability';
 import type { DestinationStream } from 'pino';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { PaymentsApiEnv } from './config/payments-api.env';
@@ -33,7 +34,8 @@ export async function createPaymentsApi(
     forceCloseConnections: true,
     ...(options.logger ? { logger: options.logger } : {}),
   });
-  if (!options.logger) app.useLogger(app.get(PinoLogger));
+  // Nest's route and module lines go to debug: start-up says where payhook listens, not 140 routes.
+  if (!options.logger) app.useLogger(new QuietStartupLogger(app.get(PinoLogger)));
   // Client addresses (voucher PIN throttling) come from X-Forwarded-For only through proxies the operator trusts.
   if (env.TRUST_PROXY) app.set('trust proxy', env.trustProxy);
   setupApp(app);

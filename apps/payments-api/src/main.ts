@@ -3,6 +3,7 @@ import 'reflect-metadata';
 import { exitUnlessReachable, loadEnvOrExit, postgresAt, rabbitmqAt } from '@payhook/config';
 import { createPaymentsApi } from './app.setup';
 import { PaymentsApiEnv } from './config/payments-api.env';
+import { announcePaymentsApi } from './listening';
 
 async function main(): Promise<void> {
   const env = loadEnvOrExit(PaymentsApiEnv);
@@ -18,6 +19,7 @@ async function main(): Promise<void> {
   }
   const app = await createPaymentsApi(env);
   await app.listen(env.PORT);
+  announcePaymentsApi(app);
 }
 
 void main();

@@ -1,5 +1,6 @@
 import type { LogLevel, LoggerService } from '@nestjs/common';
 import { Logger as PinoLogger } from 'nestjs-pino';
+import { QuietStartupLogger } from '@payhook/observability';
 import type { DestinationStream } from 'pino';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
@@ -32,7 +33,8 @@ export async function createWebhookDispatcher(
     forceCloseConnections: true,
     ...(options.logger ? { logger: options.logger } : {}),
   });
-  if (!options.logger) app.useLogger(app.get(PinoLogger));
+  // Nest's route and module lines go to debug: start-up says where payhook listens, not 140 routes.
+  if (!options.logger) app.useLogger(new QuietStartupLogger(app.get(PinoLogger)));
   app.disable('x-powered-by');
   if (options.shutdownHooks !== false) app.enableShutdownHooks();
   // The delivery queue is a Nest transport (ADR 0008, 0009): @EventPattern handlers next to the health port.

@@ -3,6 +3,7 @@ import 'reflect-metadata';
 import { exitUnlessReachable, loadEnvOrExit, postgresAt, rabbitmqAt } from '@payhook/config';
 import { createWebhookDispatcher } from './app.setup';
 import { WebhookDispatcherEnv } from './config/webhook-dispatcher.env';
+import { announceWebhookDispatcher } from './listening';
 
 async function main(): Promise<void> {
   const env = loadEnvOrExit(WebhookDispatcherEnv);
@@ -18,6 +19,7 @@ async function main(): Promise<void> {
   }
   const app = await createWebhookDispatcher(env);
   await app.listen(env.DISPATCHER_PORT, env.DISPATCHER_HOST);
+  announceWebhookDispatcher(app);
 }
 
 void main();

@@ -5,3 +5,4 @@ export * from './request-paths';
 export * from './secret-patterns';
 export * from './tracing';
 export * from './tracing-sdk';
+export * from './startup-lines';
