@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Sql } from '@payhook/persistence';
 import type { VoucherHold, VoucherIssuer, VoucherKind, VoucherRefusal } from './voucher-issuer';
 import { PinHashes } from './pin-hashes';
+import { rekeyPinRows } from './pin-rekeying';
 
 /** The built-in registry: vouchers the operator loaded with POST /admin/v1/vouchers, in the vouchers table. */
 @Injectable()
@@ -9,21 +10,21 @@ export class RegistryVoucherIssuer implements VoucherIssuer {
   constructor(private readonly pinHashes: PinHashes) {}
 
   async hold(sql: Sql, pin: string, payment: { id: string; livemode: boolean }): Promise<VoucherHold | VoucherRefusal> {
-    // Current key first; during a rotation a row may still carry the previous key's hash, and
-    // moves to the current one as it is held.
-    const pinHashes = this.pinHashes.candidates(pin);
+    // During a rotation the PIN's row may still carry the previous key's hash: it moves first.
+    await rekeyPinRows(sql, payment.livemode, [this.pinHashes.candidates(pin)]);
+    const pinHash = this.pinHashes.current(pin);
     // The row lock makes concurrent holds of one PIN queue; after the first commits the others no longer match.
     const [held] = await sql<{ id: string; kind: VoucherKind; face_value: string }>(
-      `UPDATE vouchers SET status = 'held', payment_id = $3, held_at = COALESCE(held_at, now()), pin_hash = $4
-        WHERE livemode = $1 AND pin_hash = ANY($2::text[]) AND issuer = 'registry'
+      `UPDATE vouchers SET status = 'held', payment_id = $3, held_at = COALESCE(held_at, now())
+        WHERE livemode = $1 AND pin_hash = $2 AND issuer = 'registry'
           AND (status = 'available' OR (status = 'held' AND payment_id = $3))
         RETURNING id, kind, face_value`,
-      [payment.livemode, pinHashes, payment.id, pinHashes[0]],
+      [payment.livemode, pinHash, payment.id],
     );
     if (held) return { voucherId: held.id, kind: held.kind, faceValue: Number(held.face_value) };
-    const [known] = await sql('SELECT 1 FROM vouchers WHERE livemode = $1 AND pin_hash = ANY($2::text[])', [
+    const [known] = await sql('SELECT 1 FROM vouchers WHERE livemode = $1 AND pin_hash = $2', [
       payment.livemode,
-      pinHashes,
+      pinHash,
     ]);
     return known ? 'used' : 'unknown';
   }

@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { newId } from '@payhook/contracts';
-import { sqlRows, type Sql } from '@payhook/persistence';
+import { inTransaction, sqlRows, type Sql } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 import type { VoucherKind } from './voucher-issuer';
 import { PinHashes } from './pin-hashes';
+import { rekeyPinRows } from './pin-rekeying';
+import { pinDigest } from './voucher-pin';
 
 export interface NewVoucher {
   pin: string;
@@ -66,30 +68,41 @@ export class VouchersRepository {
     return VouchersRepository.heldValue((text, params) => sqlRows(this.db, text, params), paymentId);
   }
 
-  /** Loads vouchers into the registry; a PIN already there is skipped (and reported as such). */
+  /**
+   * Loads vouchers into the registry; a PIN already there is skipped (and reported as such), under
+   * whichever key it was stored: during a rotation its row moves to the current key in this same
+   * transaction, so the insert below meets it on the unique index.
+   */
   async load(livemode: boolean, vouchers: NewVoucher[]): Promise<{ loaded: VoucherView[]; skipped: number }> {
     if (vouchers.length === 0) return { loaded: [], skipped: 0 };
-    // In hash order, so two overlapping loads take the unique index's locks in the same order.
+    // In digest order, as a redemption holds PINs, so overlapping loads and redemptions take the row
+    // and unique index locks in the same order.
     const hashed = vouchers
-      .map((voucher) => ({ ...voucher, pinHash: this.pinHashes.current(voucher.pin) }))
-      .sort((a, b) => (a.pinHash < b.pinHash ? -1 : 1));
-    const rows = await sqlRows<VoucherRow>(
-      this.db,
-      `INSERT INTO vouchers (id, livemode, issuer, kind, pin_hash, pin_last4, face_value, status)
-       SELECT id, $1, 'registry', kind, pin_hash, pin_last4, face_value, 'available'
-         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[])
-              AS v(id, kind, pin_hash, pin_last4, face_value)
-       ON CONFLICT (livemode, pin_hash) DO NOTHING
-       RETURNING id, livemode, kind, face_value, pin_last4, status, payment_id`,
-      [
+      .map((voucher) => ({ ...voucher, digest: pinDigest(voucher.pin), pinHash: this.pinHashes.current(voucher.pin) }))
+      .sort((a, b) => (a.digest < b.digest ? -1 : 1));
+    const rows = await inTransaction(this.db, async (sql) => {
+      await rekeyPinRows(
+        sql,
         livemode,
-        hashed.map(() => newId('voucher')),
-        hashed.map((voucher) => voucher.kind),
-        hashed.map((voucher) => voucher.pinHash),
-        hashed.map((voucher) => voucher.pin.slice(-4)),
-        hashed.map((voucher) => voucher.faceValue),
-      ],
-    );
+        hashed.map((voucher) => this.pinHashes.candidates(voucher.pin)),
+      );
+      return sql<VoucherRow>(
+        `INSERT INTO vouchers (id, livemode, issuer, kind, pin_hash, pin_last4, face_value, status)
+         SELECT id, $1, 'registry', kind, pin_hash, pin_last4, face_value, 'available'
+           FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[])
+                AS v(id, kind, pin_hash, pin_last4, face_value)
+         ON CONFLICT (livemode, pin_hash) DO NOTHING
+         RETURNING id, livemode, kind, face_value, pin_last4, status, payment_id`,
+        [
+          livemode,
+          hashed.map(() => newId('voucher')),
+          hashed.map((voucher) => voucher.kind),
+          hashed.map((voucher) => voucher.pinHash),
+          hashed.map((voucher) => voucher.pin.slice(-4)),
+          hashed.map((voucher) => voucher.faceValue),
+        ],
+      );
+    });
     return { loaded: rows.map(toView), skipped: vouchers.length - rows.length };
   }
 
