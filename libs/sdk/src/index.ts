@@ -1,3 +1,5 @@
+// Everything here is reached through relative imports and node built-ins only: the SDK is published on its
+// own as @payhook/sdk (package.json beside src/), so no monorepo path may appear at run time.
 export * from './payhook.client';
 export * from './raw-body.middleware';
 export * from './verify-webhook';
@@ -15,5 +17,5 @@ export {
   type PaymentFailedEvent,
   type PaymentStatus,
   type PaymentView,
-} from '@payhook/contracts';
-export { DEFAULT_TOLERANCE_SECONDS, type WebhookSignatureErrorReason } from '@payhook/signing';
+} from './payhook-contract';
+export { DEFAULT_TOLERANCE_SECONDS, type WebhookSignatureErrorReason } from './webhook-signature';

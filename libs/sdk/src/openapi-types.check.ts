@@ -1,4 +1,4 @@
-import type { ErrorCode, PaymentStatus } from '@payhook/contracts';
+import type { ErrorCode, PaymentStatus } from './payhook-contract';
 import type { CreatePaymentBody } from './payhook.client';
 import type * as Reference from './openapi.generated';
 import type {

@@ -1,12 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
-import {
-  PAYHOOK_VERSION,
-  type CreatedPaymentView,
-  type ListEnvelope,
-  type PaymentStatus,
-  type PaymentView,
-} from '@payhook/contracts';
+import { type CreatedPaymentView, type ListEnvelope, type PaymentStatus, type PaymentView } from './payhook-contract';
+import { SDK_VERSION } from './version';
 
 /** The parts of the WHATWG fetch the client uses; `globalThis.fetch` fits, and so does a test fake. */
 export type PayhookFetch = (
@@ -92,7 +87,7 @@ export class PayhookConnectionError extends Error {
 const MAX_BACKOFF_MS = 10_000;
 /** A Retry-After longer than this is not slept through: the error is returned to the caller instead. */
 const MAX_RETRY_AFTER_MS = 60_000;
-const USER_AGENT = `payhook-node/${PAYHOOK_VERSION}`;
+const USER_AGENT = `payhook-node/${SDK_VERSION}`;
 
 type Outcome<T> =
   { kind: 'success'; value: T } | { kind: 'retry'; error: Error; delayMs?: number } | { kind: 'fail'; error: Error };

@@ -1,7 +1,7 @@
 import { TextDecoder } from 'node:util';
 
-import { CURRENCY, isIdOf, MAX_AMOUNT, MIN_AMOUNT, type PaymentEvent } from '@payhook/contracts';
-import { verifyWebhookSignature, WebhookSignatureError, type WebhookSignatureErrorReason } from '@payhook/signing';
+import { CURRENCY, isIdOf, MAX_AMOUNT, MIN_AMOUNT, type PaymentEvent } from './payhook-contract';
+import { SIGNATURE_REASON_MESSAGES, signatureProblem, type WebhookSignatureErrorReason } from './webhook-signature';
 
 /** Why a delivery was refused: the four signature reasons, or a body that is not a payhook payment event. */
 export type WebhookVerificationErrorReason = WebhookSignatureErrorReason | 'body_invalid';
@@ -63,17 +63,11 @@ export function verifyWebhook(
     throw new TypeError('verifyWebhook needs the webhook signing secret (whsec_…)');
   }
 
-  try {
-    verifyWebhookSignature(rawBody, signatureHeader, secret, {
-      toleranceSeconds: options.toleranceSeconds,
-      nowSeconds: options.nowSeconds,
-    });
-  } catch (error) {
-    if (error instanceof WebhookSignatureError) {
-      throw new WebhookVerificationError(error.reason, error.message, { cause: error });
-    }
-    throw error;
-  }
+  const problem = signatureProblem(rawBody, signatureHeader, secret, {
+    toleranceSeconds: options.toleranceSeconds,
+    nowSeconds: options.nowSeconds,
+  });
+  if (problem !== undefined) throw new WebhookVerificationError(problem, SIGNATURE_REASON_MESSAGES[problem]);
 
   const event = parseEvent(rawBody);
   if ('eventIdHeader' in options && options.eventIdHeader !== event.id) {

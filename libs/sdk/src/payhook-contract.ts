@@ -1,0 +1,133 @@
+/**
+ * The part of payhook's wire contract a merchant's code needs: payment and event shapes, error codes,
+ * webhook headers, the id format.
+ *
+ * Why copies instead of imports from libs/contracts: the SDK is published on its own as `@payhook/sdk`
+ * and runs in a merchant's project, where the monorepo's `@payhook/contracts` path does not exist. The
+ * copies are small and kept equal to the originals by tests, not by hand: contract-copies.spec.ts holds
+ * every type here both ways against libs/contracts (and every constant by value), and
+ * openapi-types.check.ts holds the same types against the published reference (docs/openapi.json).
+ * A change on one side only fails `npm run typecheck` or the unit tests.
+ */
+
+export type PaymentStatus = 'pending' | 'completed' | 'failed' | 'canceled' | 'expired';
+
+export const CURRENCY = 'KRW';
+export const MIN_AMOUNT = 1;
+export const MAX_AMOUNT = 10_000_000_000;
+
+/** The payment as create returns it. */
+export interface CreatedPaymentView {
+  id: string;
+  orderId: string;
+  amount: number;
+  currency: typeof CURRENCY;
+  status: PaymentStatus;
+  /** Where to send the customer to pay. */
+  payUrl: string;
+  expiresAt: string;
+}
+
+/** The payment as get and list return it. */
+export interface PaymentView extends CreatedPaymentView {
+  createdAt: string;
+  completedAt: string | null;
+  livemode: boolean;
+}
+
+/** One page of a list: pass `nextCursor` back as `cursor` while `hasMore`. */
+export interface ListEnvelope<T> {
+  data: T[];
+  hasMore: boolean;
+  nextCursor: string | null;
+}
+
+/** Every `error.code` the payments API answers with. */
+export type ErrorCode =
+  | 'parameter_invalid'
+  | 'parameter_missing'
+  | 'parameter_unknown'
+  | 'body_invalid_json'
+  | 'idempotency_key_missing'
+  | 'idempotency_key_invalid'
+  | 'authentication_required'
+  | 'api_key_invalid'
+  | 'live_mode_locked'
+  | 'test_mode_only'
+  | 'resource_not_found'
+  | 'idempotency_key_in_use'
+  | 'payment_state_conflict'
+  | 'order_already_active'
+  | 'merchant_state_conflict'
+  | 'review_state_conflict'
+  | 'recover_in_progress'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'idempotency_key_reused'
+  | 'rate_limited'
+  | 'internal_error'
+  | 'service_unavailable';
+
+/** The webhook body of payment.completed; its bytes are fixed when the payment completes. */
+export interface PaymentCompletedEvent {
+  id: string;
+  type: 'payment.completed';
+  createdAt: string;
+  data: {
+    paymentId: string;
+    orderId: string;
+    amount: number;
+    currency: 'KRW';
+    completedAt: string;
+  };
+}
+
+/** `data` of the outcomes other than completion: the payment as it ended. */
+interface PaymentOutcome<Status extends string> {
+  paymentId: string;
+  orderId: string;
+  amount: number;
+  currency: 'KRW';
+  status: Status;
+}
+
+/** The webhook body of payment.failed. */
+export interface PaymentFailedEvent {
+  id: string;
+  type: 'payment.failed';
+  createdAt: string;
+  data: PaymentOutcome<'failed'> & { failedAt: string };
+}
+
+/** The webhook body of payment.canceled. */
+export interface PaymentCanceledEvent {
+  id: string;
+  type: 'payment.canceled';
+  createdAt: string;
+  data: PaymentOutcome<'canceled'> & { canceledAt: string };
+}
+
+/** The webhook body of payment.expired. */
+export interface PaymentExpiredEvent {
+  id: string;
+  type: 'payment.expired';
+  createdAt: string;
+  data: PaymentOutcome<'expired'> & { expiredAt: string };
+}
+
+/** Every webhook body: `switch (event.type)` narrows `event.data`. */
+export type PaymentEvent = PaymentCompletedEvent | PaymentFailedEvent | PaymentCanceledEvent | PaymentExpiredEvent;
+
+/** The headers of a webhook delivery. */
+export const WEBHOOK_HEADERS = {
+  eventId: 'Service-Event-Id',
+  signature: 'Service-Signature',
+} as const;
+
+export const ID_PREFIXES = { payment: 'pay_', event: 'evt_' } as const;
+const ID_PATTERN = /^[a-z]{3}_[0-9A-Za-z]{20,64}$/;
+
+/** True when `value` has the shape of a payhook id of this kind. */
+export function isIdOf(kind: keyof typeof ID_PREFIXES, value: string): boolean {
+  return value.startsWith(ID_PREFIXES[kind]) && ID_PATTERN.test(value);
+}
