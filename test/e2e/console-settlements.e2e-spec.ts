@@ -48,13 +48,13 @@ describe('merchant console /console/settlements', () => {
   }
 
   /**
-   * The merchant's payment ids as the database sorts them (its collation decides): newest first on the
-   * console's pages, oldest first (ledger order) in the CSV.
+   * The merchant's payment ids in completion order, ties by id as the database sorts them (its
+   * collation decides): newest first on the console's pages, oldest first (ledger order) in the CSV.
    */
   async function listOrder(merchantId: string, salesDate?: string, direction: 'ASC' | 'DESC' = 'DESC') {
     const rows = await api.sql<{ payment_id: string }>(
       `SELECT payment_id FROM settlements WHERE merchant_id = $1 AND ($2::date IS NULL OR sales_date = $2)
-       ORDER BY sales_date ${direction}, payment_id ${direction}`,
+       ORDER BY sales_date ${direction}, completed_at ${direction}, payment_id ${direction}`,
       [merchantId, salesDate ?? null],
     );
     return rows.map((row) => row.payment_id);

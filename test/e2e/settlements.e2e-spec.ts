@@ -89,19 +89,63 @@ describe('settlement records: GET /v1/settlements', () => {
     const range = await api.as(merchant).get('/v1/settlements?from=2026-11-20&to=2026-11-23').expect(200);
     expect(range.body.data).toHaveLength(3);
 
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    do {
-      const page: { body: { data: { paymentId: string; salesDate: string }[]; nextCursor: string | null } } = await api
-        .as(merchant)
-        .get(`/v1/settlements?limit=1${cursor ? `&cursor=${cursor}` : ''}`)
-        .expect(200);
-      seen.push(...page.body.data.map((row) => `${row.salesDate} ${row.paymentId}`));
-      cursor = page.body.nextCursor;
-    } while (cursor);
+    const seen = (await pagedThrough('/v1/settlements', 1)).map(
+      (row) => `${row.salesDate} ${row.completedAt} ${row.paymentId}`,
+    );
     expect(seen).toHaveLength(4);
     expect([...seen].sort()).toEqual(seen);
   });
+
+  it("lists and exports one day's records in the order their payments completed, not by payment id", async () => {
+    const ids = await Promise.all([completed(1_000), completed(2_000), completed(3_000), completed(4_000)]);
+    // Completion times in the reverse of id order (as the database sorts ids), all on one sales date.
+    const byId = (
+      await api.sql<{ payment_id: string }>(
+        'SELECT payment_id FROM settlements WHERE payment_id = ANY($1) ORDER BY payment_id',
+        [ids],
+      )
+    ).map((row) => row.payment_id);
+    const completedAt = ['2026-11-20T09:00:00.000Z', '2026-11-20T07:00:00.000Z', '2026-11-20T05:00:00.000Z'];
+    for (const [i, id] of byId.slice(0, 3).entries()) {
+      await api.sql('UPDATE settlements SET sales_date = $2, completed_at = $3 WHERE payment_id = $1', [
+        id,
+        '2026-11-20',
+        completedAt[i],
+      ]);
+    }
+    // The same completion time as another: the id breaks the tie.
+    await api.sql('UPDATE settlements SET sales_date = $2, completed_at = $3 WHERE payment_id = $1', [
+      byId[3],
+      '2026-11-20',
+      completedAt[1],
+    ]);
+    const inCompletionOrder = [byId[2], byId[1], byId[3], byId[0]];
+
+    const page = await api.as(merchant).get('/v1/settlements?date=2026-11-20').expect(200);
+    expect(page.body.data.map((row: { paymentId: string }) => row.paymentId)).toEqual(inCompletionOrder);
+    expect((await pagedThrough('/v1/settlements?date=2026-11-20', 1)).map((row) => row.paymentId)).toEqual(
+      inCompletionOrder,
+    );
+    const csv = await api.as(merchant).get('/v1/settlements/export?date=2026-11-20').expect(200);
+    const [, ...rows] = csv.text.trimEnd().split('\r\n');
+    expect(rows.map((row) => row.split(',')[0])).toEqual(inCompletionOrder);
+  });
+
+  /** Every record of a list, read page by page with its cursor. */
+  async function pagedThrough(path: string, limit: number) {
+    const rows: { paymentId: string; salesDate: string; completedAt: string }[] = [];
+    let cursor: string | null = null;
+    do {
+      const separator = path.includes('?') ? '&' : '?';
+      const page: { body: { data: typeof rows; nextCursor: string | null } } = await api
+        .as(merchant)
+        .get(`${path}${separator}limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`)
+        .expect(200);
+      rows.push(...page.body.data);
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    return rows;
+  }
 
   it('exports one day as CSV whose rows add up', async () => {
     const ids = await Promise.all([completed(15_000), completed(9_990)]);

@@ -7,7 +7,10 @@ import { addBusinessDays, type PayoutRule } from './business-days';
 import { salesDate, settlementAmounts } from './settlement-calculation';
 import type { SettlementView } from './settlement.view';
 
-/** Position after the last row of a page, in list order (salesDate, paymentId). */
+/**
+ * The last row of a page. Lists run in (salesDate, completedAt, paymentId) order; the row's own
+ * completed_at is read back by its id, so the cursor needs no timestamp of its own.
+ */
 export interface SettlementCursor {
   salesDate: string;
   paymentId: string;
@@ -124,15 +127,20 @@ export class SettlementsRepository {
     if (filter.to) where.push(`sales_date <= $${params.push(filter.to)}`);
     const direction = filter.newestFirst ? 'DESC' : 'ASC';
     if (filter.after) {
-      const [date, id] = [params.push(filter.after.salesDate), params.push(filter.after.paymentId)];
-      where.push(`(sales_date, payment_id) ${filter.newestFirst ? '<' : '>'} ($${date}, $${id})`);
+      const id = params.push(filter.after.paymentId);
+      where.push(
+        `(sales_date, completed_at, payment_id) ${filter.newestFirst ? '<' : '>'}
+         (SELECT sales_date, completed_at, payment_id FROM settlements WHERE payment_id = $${id})`,
+      );
     }
     const limit = filter.limit === undefined ? '' : `LIMIT $${params.push(filter.limit)}`;
     const rows = await this.read.rows<SettlementRow>(
-      // Qualified: the bare name would sort by the to_char() output column of the same name,
-      // which no index serves (a sort of the merchant's whole history).
+      // A day reads in the order its payments completed, as a bank statement does; the id breaks
+      // ties. settlements_day_order_idx serves it. Qualified: the bare names would sort by the
+      // to_char() output column of the same name, which no index serves.
       `SELECT ${COLUMNS} FROM settlements WHERE ${where.join(' AND ')}
-       ORDER BY settlements.sales_date ${direction}, settlements.payment_id ${direction} ${limit}`,
+       ORDER BY settlements.sales_date ${direction}, settlements.completed_at ${direction},
+         settlements.payment_id ${direction} ${limit}`,
       params,
     );
     return rows.map(toView);

@@ -12,7 +12,7 @@ const DEFAULT_PAGE_SIZE = 20;
 export class SettlementsService {
   constructor(private readonly settlements: SettlementsRepository) {}
 
-  /** By sales date, then payment id: oldest first (a stable ledger order) unless asked otherwise. */
+  /** By sales date, then completion time: oldest first (a ledger's order) unless asked otherwise. */
   async list(
     scope: MerchantScope,
     query: ListSettlementsQueryDto,

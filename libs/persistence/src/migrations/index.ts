@@ -12,6 +12,7 @@ import { EveryOutcomeEvent1764700000000 } from './1764700000000-every-outcome-ev
 import { BusinessDays1764800000000 } from './1764800000000-business-days';
 import { SealedSigningSecrets1764900000000 } from './1764900000000-sealed-signing-secrets';
 import { MessageHeaders1765000000000 } from './1765000000000-message-headers';
+import { SettlementsDayOrder1765100000000 } from './1765100000000-settlements-day-order';
 
 /** Listed explicitly: bundled builds cannot glob, and the order is the history. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   BusinessDays1764800000000,
   SealedSigningSecrets1764900000000,
   MessageHeaders1765000000000,
+  SettlementsDayOrder1765100000000,
 ];
