@@ -2,8 +2,15 @@ import { Expose } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, Matches, Max, Min, ValidateBy } from 'class-validator';
 import { parseDuration } from './duration';
 import { SecretsKeyring } from './sealed-secret';
-import { decodeSecretsKey, secretsKeyFrom } from './secrets-key';
+import {
+  decodeSecretsKey,
+  publiclyKnownSecretsKey,
+  publiclyKnownSecretsKeyMessage,
+  secretsKeyFrom,
+} from './secrets-key';
 import { ToBoolean, ToInteger } from './env-transforms';
+
+const inProduction = (env: object | undefined) => (env as { NODE_ENV?: string } | undefined)?.NODE_ENV === 'production';
 
 const LOG_LEVEL_NAMES = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -106,10 +113,17 @@ export class CommonEnv {
     validator: {
       validate: (value: unknown, args) =>
         value === undefined
-          ? (args?.object as { NODE_ENV?: string }).NODE_ENV !== 'production'
-          : typeof value === 'string' && decodeSecretsKey(value) !== null,
-      defaultMessage: () =>
-        'must be 32 random bytes in base64 (openssl rand -base64 32), and is required when NODE_ENV=production',
+          ? !inProduction(args?.object)
+          : typeof value === 'string' &&
+            decodeSecretsKey(value) !== null &&
+            !(inProduction(args?.object) && publiclyKnownSecretsKey(decodeSecretsKey(value)!)),
+      defaultMessage: (args) => {
+        const key = typeof args?.value === 'string' ? decodeSecretsKey(args.value) : null;
+        const reason = key && publiclyKnownSecretsKey(key);
+        return reason
+          ? publiclyKnownSecretsKeyMessage(reason)
+          : 'must be 32 random bytes in base64 (openssl rand -base64 32), and is required when NODE_ENV=production';
+      },
     },
   })
   SECRETS_KEY?: string;
