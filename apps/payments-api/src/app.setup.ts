@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { Logger as PinoLogger } from 'nestjs-pino';
 import { QuietStartupLogger } from '@payhook/observability';
 import type { DestinationStream } from 'pino';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import type { PaymentsApiEnv } from './config/payments-api.env';
 import { ApiExceptionFilter } from './errors/api-exception.filter';
 import { BodyErrorInterceptor } from './http/body-error.interceptor';
@@ -27,7 +27,7 @@ export async function createPaymentsApi(
   } = {},
 ): Promise<INestApplication> {
   const module = PaymentsApiModule.forRoot(env, { destination: options.logDestination });
-  const app = await NestFactory.create<NestExpressApplication>(module, {
+  const app = await NestFactory.create<NestExpressApplication>(module, caseSensitiveExpress(), {
     bodyParser: false,
     bufferLogs: true,
     // Shutdown must not wait on idle keep-alive connections of clients.
@@ -45,6 +45,18 @@ export async function createPaymentsApi(
   });
   if (options.shutdownHooks !== false) app.enableShutdownHooks();
   return app;
+}
+
+/**
+ * Express with case-sensitive routes: /P/{suffix} must not serve the payment screen under a spelling
+ * the log masking does not expect. The adapter's constructor already made the router, so the
+ * "case sensitive routing" setting comes too late; the router's own flag holds for every route Nest
+ * registers after this (and Nest reads it back from there).
+ */
+function caseSensitiveExpress(): ExpressAdapter {
+  const adapter = new ExpressAdapter();
+  adapter.getInstance<{ router: { caseSensitive: boolean } }>().router.caseSensitive = true;
+  return adapter;
 }
 
 /** Everything between Nest and the network. */

@@ -14,5 +14,6 @@ export function isProbe(url: string): boolean {
 export function loggablePath(url: string): string {
   const query = url.indexOf('?');
   const path = query === -1 ? url : url.slice(0, query);
-  return path.replace(/^\/p\/[^/]+/, '/p/:suffix');
+  // Any case: routing is case-sensitive, but a /P/ path must not log the suffix either (defence in depth).
+  return path.replace(/^\/(p)\/[^/]+/i, '/$1/:suffix');
 }

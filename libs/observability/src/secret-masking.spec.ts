@@ -20,6 +20,7 @@ describe('what a log line may say', () => {
     expect(loggablePath('/v1/payments?orderId=1001&customerId=kim')).toBe('/v1/payments');
     expect(loggablePath('/p/Zk3_secretSuffix-123/vouchers?x=1')).toBe('/p/:suffix/vouchers');
     expect(loggablePath('/p/Zk3_secretSuffix-123')).toBe('/p/:suffix');
+    expect(loggablePath('/P/Zk3_secretSuffix-123/vouchers')).toBe('/P/:suffix/vouchers');
     expect(loggablePath('/pay/keep')).toBe('/pay/keep');
   });
 
