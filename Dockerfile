@@ -26,6 +26,8 @@ WORKDIR /app
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# The merchant guide the API serves at /docs/guide.
+COPY docs/merchant-guide.md ./docs/merchant-guide.md
 USER node
 # 3000: payments-api (PORT). 3001: webhook-dispatcher health and metrics (DISPATCHER_PORT).
 EXPOSE 3000 3001

@@ -35,7 +35,30 @@ describe('the API reference page /docs', () => {
     // Each response shape with its example recorded from a real answer.
     const example = page.getByRole('region', { name: 'Example of Payment', exact: true });
     await expect(example.innerText()).resolves.toContain('"status": "completed"');
+    // The merchant guide is one link away, served by payhook itself.
+    await page.getByRole('link', { name: 'merchant guide' }).click();
+    await expect(page.locator('body').innerText()).resolves.toContain('# payhook merchant guide');
+    expect([...hosts]).toEqual([new URL(api.baseUrl).host]);
+    await page.goto(`${api.baseUrl}/docs`);
     await expect(accessibilityViolations(page)).resolves.toEqual([]);
+    await page.close();
+  });
+
+  it('greets a person at / with the reference, the guide and the console, accessibly and from payhook alone', async () => {
+    const page = await browser.newPage({ viewport: { width: 360, height: 740 } });
+    const hosts = new Set<string>();
+    page.on('request', (request) => hosts.add(new URL(request.url()).host));
+    const response = await page.goto(`${api.baseUrl}/`);
+    expect(response?.status()).toBe(200);
+    for (const name of ['API reference', 'Merchant guide', 'Merchant console']) {
+      await expect(page.getByRole('link', { name }).isVisible()).resolves.toBe(true);
+    }
+    await expect(accessibilityViolations(page)).resolves.toEqual([]);
+    await Promise.all([
+      page.waitForURL(`${api.baseUrl}/docs`),
+      page.getByRole('link', { name: 'API reference' }).click(),
+    ]);
+    expect([...hosts]).toEqual([new URL(api.baseUrl).host]);
     await page.close();
   });
 });

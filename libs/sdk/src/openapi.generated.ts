@@ -1,7 +1,7 @@
 /* Generated from docs/openapi.json by scripts/openapi-types.mjs (npm run openapi): do not edit. */
 
 /**
- * A webhook body, as signed and sent (DESIGN.md §5, §8).
+ * A webhook body, as signed and sent; headers and verification: docs/merchant-guide.md, Webhooks.
  */
 export type PaymentEvent = PaymentCompletedEvent | PaymentFailedEvent | PaymentCanceledEvent | PaymentExpiredEvent;
 export type EventSummary = PaymentEvent & EventDelivery;
@@ -93,7 +93,7 @@ export interface IssueTestVoucherRequestDto {
   kind?: 'culture' | 'book';
 }
 /**
- * The one error shape of every error response (DESIGN.md §3).
+ * The one error shape of every error response; the codes and when each comes: docs/merchant-guide.md, Errors.
  */
 export interface Error {
   error: {

@@ -3,11 +3,11 @@ import { ApiBearerAuth, ApiOperation, ApiResponse } from '@nestjs/swagger';
 import { ERROR_CODES, type ErrorCode } from '@payhook/contracts';
 import { errorRef } from './components';
 
-/** Every authenticated merchant route can answer these (DESIGN.md §3). */
+/** Every authenticated merchant route can answer these (docs/merchant-guide.md, Errors). */
 const MERCHANT_ALWAYS: ErrorCode[] = [
   'authentication_required',
   'api_key_invalid',
-  // A live key before the merchant is live (DESIGN.md §8 onboarding).
+  // A live key before the merchant is live (docs/merchant-guide.md, Going live).
   'live_mode_locked',
   'rate_limited',
   'service_unavailable',

@@ -192,7 +192,8 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = withRecordedExamples({
         ['param'],
       ),
     }),
-    description: 'The one error shape of every error response (DESIGN.md §3).',
+    description:
+      'The one error shape of every error response; the codes and when each comes: docs/merchant-guide.md, Errors.',
   },
   CreatedPayment: object(createdPayment),
   Payment: object({
@@ -215,7 +216,7 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = withRecordedExamples({
   PaymentCanceledEvent: event('payment.canceled', outcomeData('canceled', 'canceledAt')),
   PaymentExpiredEvent: event('payment.expired', outcomeData('expired', 'expiredAt')),
   PaymentEvent: {
-    description: 'A webhook body, as signed and sent (DESIGN.md §5, §8).',
+    description: 'A webhook body, as signed and sent; headers and verification: docs/merchant-guide.md, Webhooks.',
     oneOf: ['PaymentCompletedEvent', 'PaymentFailedEvent', 'PaymentCanceledEvent', 'PaymentExpiredEvent'].map(ref),
     discriminator: { propertyName: 'type' },
   },

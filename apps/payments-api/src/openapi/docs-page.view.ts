@@ -54,7 +54,7 @@ pre{background:#f9fafb;border:1px solid #e5e7eb;border-radius:6px;padding:.5rem 
  * document /v1/openapi.json serves. No script and no other host: the page's CSP stays the strict
  * one of every payhook page (a nonce'd stylesheet, nothing else).
  */
-export function renderDocsPage(document: OpenAPIObject, nonce: string): string {
+export function renderDocsPage(document: OpenAPIObject, nonce: string, guideServed: boolean): string {
   const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
     Object.entries(methods as Record<string, Operation>).map(([method, operation]) => ({ path, method, operation })),
   );
@@ -64,6 +64,15 @@ export function renderDocsPage(document: OpenAPIObject, nonce: string): string {
     <p>
       Authenticate with <code>Authorization: Bearer &lt;API key&gt;</code>. The machine-readable document:
       <a href="/v1/openapi.json">/v1/openapi.json</a> (OpenAPI ${document.openapi}).
+    </p>
+    <p>
+      How to verify a webhook, what is retried and when, idempotency, every error code and the integration
+      test that opens live mode:
+      ${
+        guideServed
+          ? html`the <a href="/docs/guide">merchant guide</a> (<code>docs/merchant-guide.md</code> in the repository).`
+          : html`the merchant guide, <code>docs/merchant-guide.md</code> in the payhook repository.`
+      }
     </p>
     <nav aria-label="Operations">
       <ul>

@@ -1,9 +1,11 @@
-import { Controller, Get, Inject, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, Inject, NotFoundException, Req, Res, UseGuards } from '@nestjs/common';
 import { AdminGuard } from '@payhook/auth';
 import { ApiExcludeController, type OpenAPIObject } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { newNonce, sendHtml } from '../html/html-response';
 import { renderDocsPage } from './docs-page.view';
+import { renderHomePage } from './home-page.view';
+import { merchantGuide } from './merchant-guide';
 
 export const OPENAPI_DOCUMENTS = Symbol('OPENAPI_DOCUMENTS');
 
@@ -34,6 +36,31 @@ export class OpenApiController {
   @Get('docs')
   page(@Res() response: Response): void {
     const nonce = newNonce();
-    sendHtml(response, 200, this.documents.merchant ? renderDocsPage(this.documents.merchant, nonce) : '', nonce);
+    sendHtml(
+      response,
+      200,
+      this.documents.merchant ? renderDocsPage(this.documents.merchant, nonce, merchantGuide() !== null) : '',
+      nonce,
+    );
+  }
+
+  /** docs/merchant-guide.md as it is in the repository: Markdown reads as plain text. */
+  @Get('docs/guide')
+  guide(@Res() response: Response): void {
+    const text = merchantGuide();
+    if (text === null) throw new NotFoundException();
+    response.set({ 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' });
+    response.status(200).type('text/plain; charset=utf-8').send(text);
+  }
+
+  /**
+   * `/` for a person is a page that leads to the reference and the console; a client that asks for
+   * JSON keeps the JSON 404 of any unknown path.
+   */
+  @Get()
+  home(@Req() request: Request, @Res() response: Response): void {
+    if (request.accepts(['html', 'json']) !== 'html') throw new NotFoundException();
+    const nonce = newNonce();
+    sendHtml(response, 200, renderHomePage(nonce, merchantGuide() !== null), nonce);
   }
 }

@@ -15,7 +15,9 @@ const MERCHANT: DocumentKind = {
   title: 'payhook merchant API',
   description:
     'Payments in whole KRW with idempotent creation and signed webhooks. Errors always have the shape ' +
-    'of the Error component; every response carries a Request-Id header.',
+    'of the Error component; every response carries a Request-Id header. Webhook verification, retries, ' +
+    'idempotency, every error code and the integration test: the merchant guide, /docs/guide ' +
+    '(docs/merchant-guide.md in the repository).',
   prefix: '/v1/',
   scheme: { name: 'apiKey', description: 'An API key: svc_test_… for test mode, svc_live_… for live.' },
 };
