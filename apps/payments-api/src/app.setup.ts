@@ -9,6 +9,7 @@ import { ApiExceptionFilter } from './errors/api-exception.filter';
 import { BodyErrorInterceptor } from './http/body-error.interceptor';
 import { jsonBodyMiddleware } from './http/json-body';
 import { requestIdMiddleware } from './http/request-id.middleware';
+import { untrustedProxyWarning } from './http/untrusted-proxy-warning';
 import { RequestValidationPipe } from './http/request-validation.pipe';
 import { OPENAPI_DOCUMENTS, type OpenApiDocuments } from './openapi/openapi.controller';
 import { adminDocument, merchantDocument } from './openapi/openapi.document';
@@ -38,6 +39,7 @@ export async function createPaymentsApi(
   if (!options.logger) app.useLogger(new QuietStartupLogger(app.get(PinoLogger)));
   // Client addresses (voucher PIN throttling) come from X-Forwarded-For only through proxies the operator trusts.
   if (env.TRUST_PROXY) app.set('trust proxy', env.trustProxy);
+  else if (env.NODE_ENV === 'production') app.use(untrustedProxyWarning());
   setupApp(app);
   Object.assign(app.get<OpenApiDocuments>(OPENAPI_DOCUMENTS), {
     merchant: merchantDocument(app),

@@ -32,3 +32,26 @@ describe('PaymentsApiEnv DATABASE_READ_URL', () => {
     );
   });
 });
+
+describe('PaymentsApiEnv TRUST_PROXY', () => {
+  const trustProxy = (value: string) => loadEnv(PaymentsApiEnv, { TRUST_PROXY: value }).trustProxy;
+  const message =
+    'Invalid configuration: TRUST_PROXY must be a hop count or a comma list of addresses, subnets, ' +
+    'loopback, linklocal or uniquelocal (not true: that would trust any client to name its own address)';
+
+  it('takes a hop count, or addresses, subnets and the Express names', () => {
+    expect(trustProxy('1')).toBe(1);
+    expect(trustProxy('loopback, 10.0.0.0/8,fd00::/8 , 192.0.2.7')).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+      'fd00::/8',
+      '192.0.2.7',
+    ]);
+  });
+
+  it('refuses true, false and anything Express could not compile, in one line naming it', () => {
+    for (const value of ['true', 'false', 'TRUE', 'proxy.internal', '10.0.0.0/33', '300.1.1.1', 'loopback,']) {
+      expect(() => trustProxy(value)).toThrow(new ConfigError(message));
+    }
+  });
+});

@@ -1,6 +1,7 @@
 import { CommonEnv, parseDuration, ToInteger } from '@payhook/config';
 import { Expose } from 'class-transformer';
 import { IsInt, IsOptional, Matches, Max, Min, ValidateBy } from 'class-validator';
+import { isIP, isIPv4 } from 'node:net';
 import { IsPrintableText } from '../http/validators';
 
 const MIN_ADMIN_TOKEN_LENGTH = 32;
@@ -74,8 +75,14 @@ export class PaymentsApiEnv extends CommonEnv {
    */
   @Expose()
   @IsOptional()
-  @Matches(/^(\d{1,2}|[0-9a-z.:/]+(\s*,\s*[0-9a-z.:/]+)*)$/, {
-    message: 'must be a hop count or a comma list of addresses, subnets, loopback, linklocal or uniquelocal',
+  @ValidateBy({
+    name: 'isTrustProxy',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && isTrustProxy(value),
+      defaultMessage: () =>
+        'must be a hop count or a comma list of addresses, subnets, loopback, linklocal or uniquelocal ' +
+        '(not true: that would trust any client to name its own address)',
+    },
   })
   TRUST_PROXY?: string;
 
@@ -133,6 +140,26 @@ export class PaymentsApiEnv extends CommonEnv {
   @Expose()
   @IsPrintableText(100, { message: 'must be 1 to 100 printable characters' })
   DEPOSIT_ACCOUNT_HOLDER = 'payhook Inc.';
+}
+
+const TRUST_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * What Express's "trust proxy" compiles: a hop count, or names, addresses and subnets. Express would
+ * also take `true` (trust every hop, so any client sets its own address and escapes every per-address
+ * throttle); anything it cannot compile would crash the start far from the setting's name.
+ */
+function isTrustProxy(value: string): boolean {
+  if (/^\d{1,2}$/.test(value)) return true;
+  return value.split(/\s*,\s*/).every((entry) => {
+    if (TRUST_PROXY_NAMES.has(entry)) return true;
+    const [address, prefix, ...rest] = entry.split('/');
+    const version = isIP(address);
+    if (version === 0 || rest.length > 0) return false;
+    if (prefix === undefined) return true;
+    if (version === 4 && isIPv4(prefix)) return true; // a netmask such as 255.255.0.0
+    return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+  });
 }
 
 function IsDurationFromOneMinute() {

@@ -1,0 +1,24 @@
+import { Logger } from '@nestjs/common';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+
+const logger = new Logger('TrustProxy');
+
+/**
+ * In production without TRUST_PROXY, a request with X-Forwarded-For means a proxy in front whose
+ * clients all share its address: one client's failed logins or PINs pause everyone. Said once, on
+ * the first such request (the header's value is a client's address: not logged).
+ */
+export function untrustedProxyWarning(): RequestHandler {
+  let warned = false;
+  return (request: Request, _response: Response, next: NextFunction) => {
+    if (!warned && request.headers['x-forwarded-for'] !== undefined) {
+      warned = true;
+      logger.warn(
+        'requests arrive with X-Forwarded-For but TRUST_PROXY is unset: every client behind the proxy ' +
+          "shares the proxy's address for the login, operator token and PIN throttles. Set TRUST_PROXY " +
+          "to the proxy's hop count or addresses.",
+      );
+    }
+    next();
+  };
+}
