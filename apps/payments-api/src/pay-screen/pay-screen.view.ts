@@ -59,7 +59,7 @@ dd{margin:0;font-weight:600;overflow-wrap:anywhere}
 .status{font-size:1.125rem;font-weight:700;margin:0 0 1rem}
 form{margin:0 0 .75rem}
 button,.button{display:block;width:100%;padding:.875rem 1rem;border:0;border-radius:8px;font:inherit;font-weight:700;text-align:center;text-decoration:none;cursor:pointer;background:#1d4ed8;color:#fff}
-button.secondary{background:#e5e7eb;color:#111827}
+button.secondary,.button.secondary{background:#e5e7eb;color:#111827}
 button.danger{background:#b91c1c}
 button:focus-visible,.button:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
 .note{color:#374151;font-size:.9375rem}
@@ -167,6 +167,12 @@ export function renderPayScreen(
                 </button>
               </form>`,
           ),
+          // A test deposit or voucher completes the payment out of sight, as a real one would.
+          html`<p class="note">
+              Paid with a test deposit or a test voucher instead? Check here: once the payment is complete, you
+              go back to ${payment.merchantName}.
+            </p>
+            <a class="button secondary" href="/p/${payment.suffix}">Check for my payment</a>`,
           payOptions(payment, account),
         ];
 
