@@ -7,12 +7,8 @@ import { accessibilityViolations, artifactPath, launchChromium } from '../suppor
 import { isolatedServices, type IsolatedServices } from '../support/isolated-services';
 import { PaymentsApiHarness, paymentBody, type TestMerchant } from '../support/payments-api.harness';
 import { pollUntil } from '../support/poll-until';
-import { timeFor } from '../support/time-budget';
 import { startDispatcher } from '../support/webhook-dispatcher.harness';
 import { WebhookReceiver } from '../support/webhook-receiver';
-
-/** Starting its own database, two apps and Chromium. */
-const START_MS = timeFor({ database: 1, app: 2, browser: 1 });
 
 /** The merchant's shop: where the user lands after paying. */
 async function startShop(): Promise<{ server: Server; url: string; visits: URL[] }> {
@@ -48,7 +44,7 @@ describe('payment screen in a real browser', () => {
     merchant = await api.merchantWithKey('test');
     const endpoint = await api.as(merchant).put('/v1/webhook-endpoint').send({ url: receiver.url }).expect(200);
     signingSecret = endpoint.body.data.signingSecret;
-  }, START_MS);
+  });
   afterAll(async () => {
     await browser.close();
     await dispatcher.close();
@@ -102,6 +98,27 @@ describe('payment screen in a real browser', () => {
     expect(() =>
       verifyWebhookSignature(delivery.rawBody, delivery.headers['service-signature'] as string, signingSecret),
     ).not.toThrow();
+    await page.close();
+  });
+
+  it('sends the payer back from "Check for my payment" once a test deposit has completed the payment', async () => {
+    const created = await api
+      .as(merchant)
+      .post('/v1/payments')
+      .set('Idempotency-Key', 'browser-check')
+      .send(paymentBody({ amount: 15000, returnUrl: `${shop.url}/orders/78` }))
+      .expect(201);
+    const payment = created.body.data as { id: string; payUrl: string };
+    const page = await browser.newPage();
+    await page.goto(screenUrl(payment.payUrl));
+    const check = page.getByRole('link', { name: 'Check for my payment' });
+    // Nothing has arrived yet: the check shows the same screen.
+    await Promise.all([page.waitForURL(screenUrl(payment.payUrl)), check.click()]);
+    await expect(page.locator('#status').innerText()).resolves.toBe('Waiting for payment');
+
+    await api.as(merchant).post(`/v1/test-helpers/payments/${payment.id}/deposit`).expect(201);
+    await Promise.all([page.waitForURL(`${shop.url}/orders/78**`), check.click()]);
+    expect(new URL(page.url()).searchParams.get('status')).toBe('completed');
     await page.close();
   });
 
