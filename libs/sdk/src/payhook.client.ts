@@ -59,13 +59,13 @@ export interface ListPaymentsQuery {
   cursor?: string;
 }
 
-/** An error answer of the payments API (DESIGN.md §3), or an answer that was not the API's JSON at all. */
+/** An error answer of the payments API (docs/merchant-guide.md, Errors), or an answer that was not the API's JSON at all. */
 export class PayhookApiError extends Error {
   override readonly name = 'PayhookApiError';
 
   constructor(
     readonly status: number,
-    /** An ErrorCode of DESIGN.md §3, or `unexpected_response` when the body was not an API error. */
+    /** An ErrorCode (docs/merchant-guide.md, Errors), or `unexpected_response` when the body was not an API error. */
     readonly code: string,
     message: string,
     readonly param: string | undefined,

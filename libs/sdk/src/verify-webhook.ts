@@ -40,7 +40,7 @@ const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 /**
- * Verifies a payhook webhook delivery and returns its event (spec §5.2, §6.1; DESIGN.md §8): a
+ * Verifies a payhook webhook delivery and returns its event (docs/merchant-guide.md, Webhooks): a
  * `PaymentEvent`, so `switch (event.type)` narrows `event.data` to that outcome's fields.
  *
  * Pass the raw request bytes exactly as received (see rawJsonBody()), never a re-serialized object: the

@@ -6,7 +6,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * stale and malformed deliveries and requires the same verdict from each, so the two cannot drift apart.
  */
 
-/** Accepted clock distance between the signature's `t` and now, in either direction (spec §5.2 step 4). */
+/** Accepted clock distance between the signature's `t` and now, in either direction (docs/merchant-guide.md, Verifying a delivery, step 4). */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
 export type WebhookSignatureErrorReason =
