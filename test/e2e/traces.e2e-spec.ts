@@ -1,6 +1,8 @@
-import { context, propagation, trace } from '@opentelemetry/api';
+import { randomUUID } from 'node:crypto';
+import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import {
   BasicTracerProvider,
   InMemorySpanExporter,
@@ -8,6 +10,7 @@ import {
   type ReadableSpan,
 } from '@opentelemetry/sdk-trace-base';
 import { WEBHOOK_DELIVER_ROUTING_KEY } from '@payhook/messaging';
+import { UrlScrubbingSpanExporter } from '@payhook/observability';
 import type { PaymentsApiHarness, TestMerchant } from '../support/payments-api.harness';
 import { pollUntil } from '../support/poll-until';
 import { createPayment } from '../support/webhook-scenario';
@@ -16,18 +19,24 @@ import { startWebhookStack, type WebhookStack } from '../support/webhook-stack';
 /**
  * Issue 16: one payment's spans in one trace across both apps. The API and the dispatcher share
  * nothing but the outbox row and the broker message, so a shared trace id proves the context
- * travelled through both. An in-memory exporter stands in for the OTLP one.
+ * travelled through both. An in-memory exporter stands in for the OTLP one, behind the same
+ * scrubbing exporter; the undici instrumentation records the POST to the merchant, as in production.
  */
 describe('traces across the broker', () => {
   const exporter = new InMemorySpanExporter();
   let stack: WebhookStack;
   let api: PaymentsApiHarness;
   let merchant: TestMerchant;
+  let undici: UndiciInstrumentation;
 
   beforeAll(async () => {
-    trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+    trace.setGlobalTracerProvider(
+      new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(new UrlScrubbingSpanExporter(exporter))] }),
+    );
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
     propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+    // Listens on undici's diagnostics channels, so it sees the dispatcher's POSTs without patching modules.
+    undici = new UndiciInstrumentation();
     stack = await startWebhookStack('traces');
     api = stack.api;
     merchant = await api.merchantWithKey('test');
@@ -35,6 +44,7 @@ describe('traces across the broker', () => {
   });
   afterAll(async () => {
     await stack.stop();
+    undici.disable();
     trace.disable();
     context.disable();
     propagation.disable();
@@ -44,9 +54,9 @@ describe('traces across the broker', () => {
   const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
 
   /** Completes a new payment and waits for its webhook attempt's span. */
-  async function completedPaymentSpans(): Promise<{ paymentId: string; spans: ReadableSpan[] }> {
-    const paymentId = await createPayment(api, merchant);
-    await api.as(merchant).post(`/v1/test-helpers/payments/${paymentId}/complete`).expect(200);
+  async function completedPaymentSpans(of = merchant): Promise<{ paymentId: string; spans: ReadableSpan[] }> {
+    const paymentId = await createPayment(api, of);
+    await api.as(of).post(`/v1/test-helpers/payments/${paymentId}/complete`).expect(200);
     const attempt = await pollUntil(
       async () =>
         exporter
@@ -98,6 +108,27 @@ describe('traces across the broker', () => {
     expect(attributeOf(statement!, 'payhook.batch_size')).toBeGreaterThanOrEqual(1);
     // It serves every create in its batch, so it starts a trace of its own.
     expect(statement!.spanContext().traceId).not.toBe(create!.spanContext().traceId);
+  });
+
+  it('exports no part of a webhook URL past its host: a token in its query or path stays out of the traces', async () => {
+    const token = `trace-token-${randomUUID()}`;
+    const withToken = await api.merchantWithKey('test');
+    const url = `${stack.receiver.url}/${token}?token=${token}`;
+    await api.as(withToken).put('/v1/webhook-endpoint').send({ url }).expect(200);
+    const { spans } = await completedPaymentSpans(withToken);
+
+    // The POST itself was recorded (undici's span is the one that carries url.full and url.query)…
+    const post = spans.find(
+      (span) => span.kind === SpanKind.CLIENT && attributeOf(span, 'http.request.method') === 'POST',
+    );
+    expect(post).toBeDefined();
+    expect(attributeOf(post!, 'server.address')).toBe('127.0.0.1');
+    expect(attributeOf(post!, 'http.response.status_code')).toBe(200);
+    // …and no span exported so far, of any kind, holds the token anywhere.
+    const exported = exporter
+      .getFinishedSpans()
+      .map((span) => JSON.stringify({ name: span.name, attributes: span.attributes, events: span.events }));
+    expect(exported.filter((text) => text.includes(token))).toEqual([]);
   });
 
   it('gives another payment a trace of its own', async () => {

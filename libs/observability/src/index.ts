@@ -3,6 +3,7 @@ export * from './logging';
 export * from './message-headers';
 export * from './request-paths';
 export * from './secret-patterns';
+export * from './span-url-scrubbing';
 export * from './tracing';
 export * from './tracing-sdk';
 export * from './startup-lines';

@@ -1,5 +1,6 @@
 import type { Attributes } from '@opentelemetry/api';
 import { isProbe, loggablePath } from './request-paths';
+import { UrlScrubbingSpanExporter } from './span-url-scrubbing';
 // Types only: erased when compiled, so these load nothing.
 import type * as Amqplib from '@opentelemetry/instrumentation-amqplib';
 import type * as Express from '@opentelemetry/instrumentation-express';
@@ -28,7 +29,8 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
   const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof Otlp;
   const sdk = new NodeSDK({
     serviceName: env.OTEL_SERVICE_NAME ?? serviceName,
-    traceExporter: new OTLPTraceExporter(),
+    // No full URL or query in any span: a merchant's webhook URL may carry a token (span-url-scrubbing.ts).
+    traceExporter: new UrlScrubbingSpanExporter(new OTLPTraceExporter()),
     // Traces only: metrics stay on /metrics (Prometheus), logs on stdout.
     metricReaders: [],
     logRecordProcessors: [],
