@@ -31,7 +31,6 @@ describe('webhook-dispatcher', () => {
     const ready = await pollUntil(
       () => request(app.getHttpServer()).get('/ready'),
       (response) => response.status === 200,
-      { timeoutMs: 10_000 },
     );
     expect(ready.body).toEqual({ data: { status: 'ok', database: 'up', broker: 'up' } });
   });
@@ -42,5 +41,6 @@ describe('webhook-dispatcher', () => {
     expect(metrics.text).toContain('payhook_webhook_attempts_total');
     expect(metrics.text).toContain('payhook_webhook_attempt_duration_seconds');
     expect(metrics.text).toContain('payhook_webhook_queue_lag_seconds');
+    expect(metrics.text).toContain('payhook_webhook_endpoint_slots_in_use');
   });
 });

@@ -5,12 +5,9 @@ import { DeliverWebhookService } from './deliver-webhook.service';
 import { DeliveryMetrics } from './delivery.metrics';
 import { EndpointLanesRepository } from './endpoint-lanes.repository';
 import { EndpointLanesWorker } from './endpoint-lanes.worker';
-import { EndpointSlots } from './endpoint-slots';
+import { EndpointSlots, MAX_IN_FLIGHT_PER_ENDPOINT } from './endpoint-slots';
 import { WebhookDeliveriesController } from './webhook-deliveries.controller';
 import { WebhookHttpClient } from '@payhook/webhook-http';
-
-/** Attempts one instance runs at once against one endpoint. */
-const MAX_IN_FLIGHT_PER_ENDPOINT = 10;
 
 @Module({
   controllers: [WebhookDeliveriesController],
@@ -21,7 +18,12 @@ const MAX_IN_FLIGHT_PER_ENDPOINT = 10;
     EndpointLanesRepository,
     EndpointLanesWorker,
     // Shared by the broker consumer and the lane worker: one limit per endpoint per instance.
-    { provide: EndpointSlots, useValue: new EndpointSlots(MAX_IN_FLIGHT_PER_ENDPOINT) },
+    {
+      provide: EndpointSlots,
+      inject: [DeliveryMetrics],
+      useFactory: (metrics: DeliveryMetrics) =>
+        new EndpointSlots(MAX_IN_FLIGHT_PER_ENDPOINT, (inUse) => metrics.endpointSlotsInUse.observe(inUse)),
+    },
     {
       provide: WebhookHttpClient,
       inject: [WebhookDispatcherEnv],

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { MAX_IN_FLIGHT_PER_ENDPOINT } from './endpoint-slots';
 
 /** Prometheus metrics of the dispatcher, served on DISPATCHER_PORT /metrics. */
 @Injectable()
@@ -37,6 +38,14 @@ export class DeliveryMetrics {
   readonly parked = new Counter({
     name: 'payhook_webhook_parked_total',
     help: "Deliveries moved into their endpoint's lane (circuit open, or every slot for it busy)",
+    registers: [this.registry],
+  });
+
+  /** How close endpoints run to their slot limit; a count above it would be a broken limit (redeliveries aside). */
+  readonly endpointSlotsInUse = new Histogram({
+    name: 'payhook_webhook_endpoint_slots_in_use',
+    help: `Slots of its endpoint in use on this instance once an attempt has taken one (limit ${MAX_IN_FLIGHT_PER_ENDPOINT}; a redelivery may go past it)`,
+    buckets: [1, MAX_IN_FLIGHT_PER_ENDPOINT / 2, MAX_IN_FLIGHT_PER_ENDPOINT - 1, MAX_IN_FLIGHT_PER_ENDPOINT],
     registers: [this.registry],
   });
 

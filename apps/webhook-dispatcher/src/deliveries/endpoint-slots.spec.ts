@@ -33,6 +33,20 @@ describe('EndpointSlots', () => {
     expect(slots.free('a')).toBe(1);
   });
 
+  it("tells each take its endpoint's slots then in use, a redelivery's past the limit too", () => {
+    const told: number[] = [];
+    const slots = new EndpointSlots(2, (inUse) => told.push(inUse));
+    const first = slots.tryTake('a')!;
+    slots.tryTake('a');
+    expect(slots.tryTake('a')).toBeNull(); // refused: nothing taken, nothing told
+    const redelivery = slots.takeAnyway('a');
+    slots.tryTake('b');
+    first.release();
+    redelivery.release();
+    slots.tryTake('a');
+    expect(told).toEqual([1, 2, 3, 1, 2]);
+  });
+
   it('rejects a limit that is not a whole number from 1', () => {
     expect(() => new EndpointSlots(0)).toThrow(RangeError);
     expect(() => new EndpointSlots(1.5)).toThrow(RangeError);

@@ -1,3 +1,6 @@
+/** Attempts one instance runs at once against one endpoint. */
+export const MAX_IN_FLIGHT_PER_ENDPOINT = 10;
+
 /** One request running against an endpoint; releasing it more than once is harmless. */
 export interface Slot {
   release(): void;
@@ -13,7 +16,11 @@ export interface Slot {
 export class EndpointSlots {
   private readonly inUse = new Map<string, number>();
 
-  constructor(readonly perEndpoint: number) {
+  constructor(
+    readonly perEndpoint: number,
+    /** Told the endpoint's slots in use each time one is taken (the dispatcher's metrics). */
+    private readonly onTake: (inUse: number) => void = () => undefined,
+  ) {
     if (!Number.isInteger(perEndpoint) || perEndpoint < 1) {
       throw new RangeError(`perEndpoint must be a whole number from 1, got ${perEndpoint}`);
     }
@@ -34,7 +41,9 @@ export class EndpointSlots {
   }
 
   private take(endpointKey: string): Slot {
-    this.inUse.set(endpointKey, (this.inUse.get(endpointKey) ?? 0) + 1);
+    const inUse = (this.inUse.get(endpointKey) ?? 0) + 1;
+    this.inUse.set(endpointKey, inUse);
+    this.onTake(inUse);
     let released = false;
     return {
       release: () => {
