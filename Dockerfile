@@ -10,6 +10,8 @@ FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 # Dependencies first, so source edits do not invalidate this layer.
 COPY package.json package-lock.json ./
+# swagger-ui-dist is overridden by this empty local package (package.json, "overrides").
+COPY stubs ./stubs
 RUN npm ci --no-audit --no-fund
 COPY nest-cli.json tsconfig.json tsconfig.build.json ./
 COPY apps ./apps
@@ -25,6 +27,7 @@ WORKDIR /app
 # Root-owned and read-only to the app user: the process never writes to its own code.
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/stubs ./stubs
 COPY --from=build /app/dist ./dist
 # The merchant guide the API serves at /docs/guide.
 COPY docs/merchant-guide.md ./docs/merchant-guide.md
