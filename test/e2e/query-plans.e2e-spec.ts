@@ -183,7 +183,11 @@ describe('query plans on a large database', () => {
     const events = await api.as(merchant).get('/v1/events?limit=100').expect(200);
     await api.as(merchant).get(`/v1/events/${events.body.data[0].id}`).expect(200);
     await api.as(merchant).get(`/v1/events?paymentId=${payment.id}`).expect(200);
-    await api.as(merchant).get('/v1/settlements?limit=100').expect(200);
+    // Settlements in completion order: a page, the page after its cursor, and one day's CSV.
+    const settlements = await api.as(merchant).get('/v1/settlements?limit=100').expect(200);
+    expect(settlements.body.nextCursor).toEqual(expect.any(String));
+    await api.as(merchant).get(`/v1/settlements?limit=100&cursor=${settlements.body.nextCursor}`).expect(200);
+    await api.as(merchant).get(`/v1/settlements/export?date=${settlements.body.data[0].salesDate}`).expect(200);
     await api.as(merchant).get('/v1/settlements?from=2026-03-01&to=2026-03-31').expect(200);
     await consoleUser.get('/console/settlements?mode=live').expect(200);
     await api.admin().get('/admin/v1/reviews').expect(200);
