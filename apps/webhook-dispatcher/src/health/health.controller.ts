@@ -19,15 +19,16 @@ export class HealthController {
     return { data: { status: 'ok' } };
   }
 
-  /** Readiness: 200 while both Postgres and RabbitMQ answer; 503 otherwise. */
+  /** Readiness: 200 while Postgres and RabbitMQ (unless the queue is in Postgres) answer; 503 otherwise. */
   @Get('ready')
   async ready(@Res({ passthrough: true }) response: Response) {
     const database = await this.db.query('SELECT 1').then(
       () => 'up' as const,
       () => 'down' as const,
     );
-    const broker = (await this.queue.isUp()) ? ('up' as const) : ('down' as const);
-    const ok = database === 'up' && broker === 'up';
+    // With the queue in Postgres there is no broker; the database's state is the queue's.
+    const broker = this.queue.kind === 'postgres' ? 'not used' : (await this.queue.isUp()) ? 'up' : 'down';
+    const ok = database === 'up' && broker !== 'down';
     if (!ok) response.status(503);
     return { data: { status: ok ? 'ok' : 'degraded', database, broker } };
   }
