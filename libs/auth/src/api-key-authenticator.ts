@@ -11,6 +11,14 @@ import { TtlCache } from './ttl-cache';
 export const API_KEY_CACHE_TTL_MS = 2_000;
 
 /**
+ * A well-formed key that matched no row is remembered as unknown this long, so a client that keeps
+ * sending a wrong or revoked key costs the database one lookup a second, not one per request. Short,
+ * because another API instance's brand-new key is refused here until the entry expires; the
+ * instance that issues a key forgets it at once (keyIssued).
+ */
+export const UNKNOWN_API_KEY_TTL_MS = 1_000;
+
+/**
  * The one key cache and rate limiter of an API instance. Nest builds a guard per module that uses
  * it, so this state lives in a singleton provider instead: a key's limit must not multiply by the
  * number of route families.
@@ -18,6 +26,8 @@ export const API_KEY_CACHE_TTL_MS = 2_000;
 @Injectable()
 export class ApiKeyAuthenticator {
   private readonly cache = new TtlCache<AuthContext>(API_KEY_CACHE_TTL_MS);
+  // Apart from the known keys, so a flood of made-up keys fills (and empties) only this one.
+  private readonly unknown = new TtlCache<true>(UNKNOWN_API_KEY_TTL_MS);
   private readonly rateLimiter: RateLimiter;
 
   constructor(
@@ -31,9 +41,16 @@ export class ApiKeyAuthenticator {
     const keyHash = hashApiKey(key);
     const cached = this.cache.get(keyHash);
     if (cached) return cached;
+    if (this.unknown.get(keyHash)) return null;
     const resolved = await this.resolver.resolve(keyHash);
     if (resolved) this.cache.set(keyHash, resolved);
+    else this.unknown.set(keyHash, true);
     return resolved;
+  }
+
+  /** A key this instance has just issued works at once, even if it was looked up as unknown a moment ago. */
+  keyIssued(keyHash: string): void {
+    this.unknown.delete(keyHash);
   }
 
   /** 0 when the key may make this request; otherwise the seconds to wait. */

@@ -18,6 +18,10 @@ export class TtlCache<V> {
     return entry.value;
   }
 
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
+
   set(key: string, value: V): void {
     if (this.entries.size >= this.maxEntries) this.entries.clear();
     this.entries.set(key, { value, expiresAt: this.now() + this.ttlMs });
