@@ -200,9 +200,11 @@ describe('payment screen /p/{suffix}', () => {
     expect(page.text).toContain(`<a class="button" href="${path}">Check for my payment</a>`);
     expect(page.text).not.toContain('TEST MODE');
     expect(page.text).not.toContain('<form');
-    const { cookie } = formSecrets({ headers: page.headers, text: '<input name="csrf" value="x">' });
-    const csrf = cookie.split('=')[1];
-    await api.http().post(`${path}/complete`).set('Cookie', cookie).type('form').send({ csrf }).expect(403);
+    // Even with a genuine token for this payment (from its voucher form), Complete is refused.
+    const { cookie, csrf } = formSecrets(await api.http().get(`${path}/vouchers`).expect(200));
+    const refused = await api.http().post(`${path}/complete`).set('Cookie', cookie).type('form').send({ csrf });
+    expect(refused.status).toBe(403);
+    expect(refused.text).toContain('Live payments complete when the funds arrive.');
     const stored = await api.as(live).get(`/v1/payments/${created.body.data.id}`).expect(200);
     expect(stored.body.data.status).toBe('pending');
 

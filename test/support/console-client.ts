@@ -29,7 +29,9 @@ export async function postLogin(
   from?: string,
 ): Promise<Response> {
   const page = await api.http().get('/console/login').expect(200);
-  const cookie = setCookie(page, 'payhook_console_login')!.split(';')[0];
+  // `__Host-` prefixed when payhook is served over https.
+  const loginCookie = setCookie(page, 'payhook_console_login') ?? setCookie(page, '__Host-payhook_console_login');
+  const cookie = loginCookie!.split(';')[0];
   const post = api.http().post('/console/login').set('Cookie', cookie);
   if (from) post.set('X-Forwarded-For', from);
   const sent = post.type('form').send({ csrf: csrfFieldOf(page.text), email, password });

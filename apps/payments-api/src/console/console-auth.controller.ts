@@ -1,8 +1,8 @@
 import { Body, Controller, Get, Inject, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { CookieOptions, Request, Response } from 'express';
-import { randomBytes } from 'node:crypto';
 import { PaymentsApiEnv } from '../config/payments-api.env';
-import { formField, readCookie, sameToken } from '../html/cookies';
+import { formField, readCookie } from '../html/cookies';
+import { CsrfTokens } from '../html/csrf-tokens';
 import { newNonce, redirectSeeOther, sendHtml } from '../html/html-response';
 import { ConsoleAuthService } from './console-auth.service';
 import { ConsoleExceptionFilter } from './console-exception.filter';
@@ -12,11 +12,15 @@ import { LOGIN_CSRF_COOKIE, SESSION_COOKIE, SESSION_TTL_HOURS, type ConsoleSessi
 import { ConsoleSessionGuard } from './console-session.guard';
 import { CurrentConsoleSession } from './current-console-session.decorator';
 
+/** What the login form's CSRF token is bound to (a session's own forms carry the session's token). */
+const LOGIN_FORM = 'console:login';
+
 /** Log in with the console login set at approval, and log out. */
 @Controller('console')
 @UseFilters(ConsoleExceptionFilter)
 export class ConsoleAuthController {
   private readonly secureCookies: boolean;
+  private readonly loginCsrfTokens: CsrfTokens;
 
   constructor(
     private readonly auth: ConsoleAuthService,
@@ -24,6 +28,11 @@ export class ConsoleAuthController {
   ) {
     // Secure wherever payhook is served over https; plain http only on a local machine.
     this.secureCookies = env.BASE_URL.startsWith('https://') || env.PAY_URL.startsWith('https://');
+    this.loginCsrfTokens = new CsrfTokens(env.secretsKey.key, {
+      name: LOGIN_CSRF_COOKIE,
+      path: '/console/login',
+      secure: this.secureCookies,
+    });
   }
 
   @Get('login')
@@ -37,8 +46,8 @@ export class ConsoleAuthController {
   @Post('login')
   async login(@Body() body: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
     const nonce = newNonce();
-    // Double-submit: a cross-site form cannot read our cookie to copy it into the form (login CSRF).
-    if (!sameToken(readCookie(request, LOGIN_CSRF_COOKIE), formField(body, 'csrf'))) {
+    // Signed double-submit (html/csrf-tokens.ts): no other site can sign someone in here (login CSRF).
+    if (!this.loginCsrfTokens.verify(request, formField(body, 'csrf'), LOGIN_FORM)) {
       const page = renderConsoleError(nonce, 'Form expired', 'This login form has expired. Open the login page again.');
       return sendHtml(response, 403, page, nonce);
     }
@@ -84,13 +93,6 @@ export class ConsoleAuthController {
   }
 
   private loginCsrf(request: Request, response: Response): string {
-    const csrf = readCookie(request, LOGIN_CSRF_COOKIE) ?? randomBytes(24).toString('base64url');
-    response.cookie(LOGIN_CSRF_COOKIE, csrf, {
-      httpOnly: true,
-      sameSite: 'strict',
-      secure: this.secureCookies,
-      path: '/console/login',
-    });
-    return csrf;
+    return this.loginCsrfTokens.issue(request, response, LOGIN_FORM);
   }
 }

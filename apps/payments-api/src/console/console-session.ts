@@ -3,7 +3,7 @@ import type { MerchantScope } from '../payments/payment.record';
 
 /** The cookie holds only the random token; the database keeps its SHA-256 as the session id. */
 export const SESSION_COOKIE = 'payhook_console';
-/** Double-submit cookie of the login form, the one form used before there is a session. */
+/** Signed double-submit cookie of the login form, the one form used before there is a session (html/csrf-tokens.ts). */
 export const LOGIN_CSRF_COOKIE = 'payhook_console_login';
 export const SESSION_TTL_HOURS = 12;
 

@@ -1,8 +1,8 @@
 import { Body, Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { randomBytes } from 'node:crypto';
 import { PaymentsApiEnv } from '../config/payments-api.env';
-import { formField, readCookie, sameToken } from '../html/cookies';
+import { formField } from '../html/cookies';
+import { CsrfTokens } from '../html/csrf-tokens';
 import { newNonce, redirectSeeOther, sendHtml as send } from '../html/html-response';
 import { returnUrlWith } from './format';
 import { PayScreenService } from './pay-screen.service';
@@ -17,7 +17,8 @@ import {
 } from './pay-screen.view';
 import { renderVoucherPage } from './voucher-page.view';
 
-const CSRF_COOKIE = 'payhook_csrf';
+/** What a pay screen form's CSRF token is bound to: the payment it acts on. */
+const pageOf = (suffix: string) => `pay:${suffix}`;
 
 /**
  * The page a merchant's customer sees at payUrl. Plain server-rendered HTML without script; the
@@ -25,14 +26,18 @@ const CSRF_COOKIE = 'payhook_csrf';
  */
 @Controller('p')
 export class PayScreenController {
-  private readonly secureCookies: boolean;
+  private readonly csrf: CsrfTokens;
   private readonly account: BankAccount;
 
   constructor(
     private readonly screen: PayScreenService,
     @Inject(PaymentsApiEnv) env: PaymentsApiEnv,
   ) {
-    this.secureCookies = env.PAY_URL.startsWith('https://');
+    this.csrf = new CsrfTokens(env.secretsKey.key, {
+      name: 'payhook_csrf',
+      path: '/p/',
+      secure: env.PAY_URL.startsWith('https://'),
+    });
     this.account = {
       bankName: env.DEPOSIT_BANK_NAME,
       accountNumber: env.DEPOSIT_ACCOUNT_NUMBER,
@@ -46,8 +51,7 @@ export class PayScreenController {
     const payment = await this.screen.find(suffix);
     if (!payment) return send(response, 404, renderNotFound(nonce), nonce);
     if (payment.status !== 'pending') return this.sendBack(response, payment, nonce);
-    const csrf = this.csrfToken(request, response);
-    const page = renderPayScreen(payment, csrf, nonce, this.account);
+    const page = renderPayScreen(payment, this.csrfToken(request, response, suffix), nonce, this.account);
     send(response, 200, page, nonce, [new URL(payment.returnUrl).origin]);
   }
 
@@ -61,7 +65,7 @@ export class PayScreenController {
     const payment = await this.screen.find(suffix);
     if (!payment) return send(response, 404, renderNotFound(nonce), nonce);
     if (payment.status !== 'pending') return this.sendBack(response, payment, nonce);
-    const page = renderVoucherPage(payment, this.csrfToken(request, response), nonce);
+    const page = renderVoucherPage(payment, this.csrfToken(request, response, suffix), nonce);
     send(response, 200, page, nonce, [new URL(payment.returnUrl).origin]);
   }
 
@@ -74,8 +78,7 @@ export class PayScreenController {
     @Res() response: Response,
   ): Promise<void> {
     const nonce = newNonce();
-    const csrf = readCookie(request, CSRF_COOKIE);
-    if (!sameToken(csrf, formField(body, 'csrf'))) {
+    if (!this.csrf.verify(request, formField(body, 'csrf'), pageOf(suffix))) {
       return send(response, 403, renderForbidden(nonce, 'This form has expired. Open the payment page again.'), nonce);
     }
     const pins = formField(body, 'pins') ?? '';
@@ -88,7 +91,8 @@ export class PayScreenController {
       case 'page': {
         const status = outcome.result.kind === 'throttled' ? 429 : 200;
         if (outcome.result.kind === 'throttled') response.setHeader('Retry-After', outcome.result.retryAfterSeconds);
-        const page = renderVoucherPage(outcome.payment, csrf!, nonce, outcome.result);
+        const csrf = this.csrfToken(request, response, suffix);
+        const page = renderVoucherPage(outcome.payment, csrf, nonce, outcome.result);
         send(response, status, page, nonce, [new URL(outcome.payment.returnUrl).origin]);
       }
     }
@@ -106,7 +110,7 @@ export class PayScreenController {
     if (!(PAY_SCREEN_ACTIONS as readonly string[]).includes(action)) {
       return send(response, 404, renderNotFound(nonce), nonce);
     }
-    if (!sameToken(readCookie(request, CSRF_COOKIE), formField(body, 'csrf'))) {
+    if (!this.csrf.verify(request, formField(body, 'csrf'), pageOf(suffix))) {
       return send(response, 403, renderForbidden(nonce, 'This form has expired. Open the payment page again.'), nonce);
     }
     const result = await this.screen.act(suffix, action as PayScreenAction);
@@ -130,10 +134,8 @@ export class PayScreenController {
     send(response, 303, renderPayScreen(payment, '', nonce, this.account), nonce);
   }
 
-  /** Double-submit token: a cross-site form cannot read our cookie to copy it into the form. */
-  private csrfToken(request: Request, response: Response): string {
-    const csrf = readCookie(request, CSRF_COOKIE) ?? randomBytes(24).toString('base64url');
-    response.cookie(CSRF_COOKIE, csrf, { httpOnly: true, sameSite: 'strict', secure: this.secureCookies, path: '/p/' });
-    return csrf;
+  /** Signed double-submit token, good for this payment's forms only (html/csrf-tokens.ts). */
+  private csrfToken(request: Request, response: Response, suffix: string): string {
+    return this.csrf.issue(request, response, pageOf(suffix));
   }
 }
