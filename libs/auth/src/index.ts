@@ -9,3 +9,4 @@ export * from './rate-limiter';
 export * from './test-mode-only.decorator';
 export * from './ttl-cache';
 export * from './auth-failure-throttle';
+export * from './client-address';

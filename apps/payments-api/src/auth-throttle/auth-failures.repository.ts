@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
   AUTH_FAILURE_WINDOW_MINUTES,
+  clientKey,
   MAX_AUTH_FAILURES,
   type AuthAttempt,
   type AuthFailureThrottle,
@@ -11,14 +12,15 @@ import { inTransaction, sqlRows } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 
 /**
- * Failed authentication per client address, in Postgres so that the limit holds across API
- * instances; a per-address advisory lock makes the check and the claim one step.
+ * Failed authentication per client (clientKey: an IPv6 /64 is one client), in Postgres so that the
+ * limit holds across API instances; a per-client advisory lock makes the check and the claim one step.
  */
 @Injectable()
 export class AuthFailuresRepository implements AuthFailureThrottle {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  claim(scope: AuthScope, client: string): Promise<AuthAttempt> {
+  claim(scope: AuthScope, clientAddress: string): Promise<AuthAttempt> {
+    const client = clientKey(clientAddress);
     return inTransaction(this.db, async (sql) => {
       await sql(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`auth-failures:${scope}:${client}`]);
       // Throttled while MAX failures fall within the window: until the oldest of them leaves it.

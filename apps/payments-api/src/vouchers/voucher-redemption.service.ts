@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { clientKey } from '@payhook/auth';
 import type { PaymentStatus } from '@payhook/contracts';
 import { PaymentTransitionsService } from '../payments/payment-transitions.service';
 import { PaymentsRepository } from '../payments/payments.repository';
@@ -37,7 +38,8 @@ export class VoucherRedemptionService {
     @Inject(VOUCHER_ISSUER) private readonly issuer: VoucherIssuer,
   ) {}
 
-  async redeem(paymentId: string, pinsText: string, client: string): Promise<RedemptionResult> {
+  async redeem(paymentId: string, pinsText: string, clientAddress: string): Promise<RedemptionResult> {
+    const client = clientKey(clientAddress);
     const pins = splitPins(pinsText);
     if (pins.length === 0 || pins.length > MAX_PINS_PER_SUBMISSION) return { kind: 'too_many_pins' };
     return this.payments.transaction(async (sql): Promise<RedemptionResult> => {
