@@ -5,3 +5,4 @@ export * from './load-env';
 export * from './reachability';
 export * from './sealed-secret';
 export * from './secrets-key';
+export * from './startup-progress';

@@ -1,4 +1,7 @@
-import type { DataSource, DataSourceOptions, EntitySchema } from 'typeorm';
+import { setTimeout } from 'node:timers/promises';
+import type { DataSource, DataSourceOptions, EntitySchema, QueryRunner } from 'typeorm';
+// Relative: this also runs from jest's global setup, where the @payhook/* paths are not mapped.
+import { startupProgress } from '../../config/src/startup-progress';
 import { MIGRATIONS } from './migrations';
 
 export interface DataSourceConfig {
@@ -29,20 +32,60 @@ export function dataSourceOptions(config: DataSourceConfig): DataSourceOptions {
 
 /** Arbitrary but fixed: every payhook process that migrates takes this advisory lock first. */
 const MIGRATION_LOCK_ID = 0x70617968;
+/** How long a process waiting for another's migrations sleeps between two tries of the lock. */
+const MIGRATION_LOCK_RETRY_MS = 250;
 
 /**
  * Runs pending migrations once, even when several API and dispatcher instances start together:
- * the advisory lock makes the others wait, and they then find nothing left to run.
+ * one takes the advisory lock, the others wait for it and then find nothing left to run.
  */
 export async function runMigrations(dataSource: DataSource): Promise<void> {
   const runner = dataSource.createQueryRunner();
   await runner.connect();
   try {
-    await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    const { applicationName } = dataSource.options as { applicationName?: string };
+    await takeMigrationLock(runner, applicationName ?? 'payhook');
+    startupProgress.set('running migrations');
     // Each migration in its own transaction, unless it builds indexes CONCURRENTLY (transaction = false).
     await dataSource.runMigrations({ transaction: 'each' });
   } finally {
     await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);
     await runner.release();
   }
+}
+
+/**
+ * Waits for the migration lock between statements, never inside one: a statement waiting in
+ * pg_advisory_lock holds a snapshot, and CREATE INDEX CONCURRENTLY in the holder's migration waits
+ * for every older snapshot to end. Both would wait forever, and PostgreSQL does not see a deadlock.
+ */
+async function takeMigrationLock(runner: QueryRunner, applicationName: string): Promise<void> {
+  let announced = false;
+  for (;;) {
+    const [{ locked }] = (await runner.query('SELECT pg_try_advisory_lock($1) AS locked', [MIGRATION_LOCK_ID])) as {
+      locked: boolean;
+    }[];
+    if (locked) return;
+    if (!announced) {
+      announced = true;
+      startupProgress.announce(applicationName, `waiting for migrations run by ${await migrationLockHolder(runner)}`);
+    }
+    await setTimeout(MIGRATION_LOCK_RETRY_MS);
+  }
+}
+
+/** Who holds the migration lock in this database, e.g. "payhook-webhook-dispatcher (pid 123)". */
+async function migrationLockHolder(runner: QueryRunner): Promise<string> {
+  // A bigint advisory key is classid (high 32 bits) and objid (low 32 bits), with objsubid 1.
+  const [holder] = (await runner.query(
+    `SELECT activity.application_name, activity.pid
+       FROM pg_locks lock
+       JOIN pg_stat_activity activity ON activity.pid = lock.pid
+      WHERE lock.locktype = 'advisory' AND lock.granted
+        AND lock.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+        AND lock.classid = 0 AND lock.objid = $1 AND lock.objsubid = 1`,
+    [MIGRATION_LOCK_ID],
+  )) as { application_name: string; pid: number }[];
+  if (!holder) return 'another process';
+  return `${holder.application_name || 'another process'} (pid ${holder.pid})`;
 }

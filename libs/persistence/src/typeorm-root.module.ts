@@ -1,6 +1,8 @@
 import type { DynamicModule } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+// Relative: jest's global setup loads this library, and the @payhook/* paths are not mapped there.
+import { startupProgress } from '../../config/src/startup-progress';
 import { dataSourceOptions, runMigrations, type DataSourceConfig } from './data-source';
 import { ensureDatabase } from './ensure-database';
 
@@ -11,11 +13,16 @@ import { ensureDatabase } from './ensure-database';
 export function typeOrmRootModule(config: DataSourceConfig): DynamicModule {
   return TypeOrmModule.forRootAsync({
     useFactory: () => dataSourceOptions(config),
-    dataSourceFactory: async (options) => {
-      await ensureDatabase(config.url);
-      const dataSource = await new DataSource(options!).initialize();
-      await runMigrations(dataSource);
-      return dataSource;
-    },
+    dataSourceFactory: () => openMigratedDataSource(config),
   });
+}
+
+/** What an app does first with its database: create it if missing, connect, migrate. */
+export async function openMigratedDataSource(config: DataSourceConfig): Promise<DataSource> {
+  startupProgress.set('connecting to PostgreSQL');
+  await ensureDatabase(config.url);
+  const dataSource = await new DataSource(dataSourceOptions(config)).initialize();
+  await runMigrations(dataSource);
+  startupProgress.set('setting up the app after its migrations');
+  return dataSource;
 }
