@@ -32,7 +32,14 @@ const API_PORT = 3200;
 const DISPATCHER_PORT = 3201;
 const API = `http://127.0.0.1:${API_PORT}`;
 const env = appEnv(DB, VHOST);
-const apiEnv = { ...env, PORT: String(API_PORT), ADMIN_TOKEN: ADMIN, RATE_LIMIT_PER_SECOND: '0' };
+const apiEnv = {
+  ...env,
+  PORT: String(API_PORT),
+  ADMIN_TOKEN: ADMIN,
+  RATE_LIMIT_PER_SECOND: '0',
+  // oneKeyManyCreates opens 1,000 connections at once from this one address (the default cap is 256).
+  MAX_CONNECTIONS_PER_CLIENT: '2000',
+};
 const dispatcherEnv = {
   ...env,
   DISPATCHER_PORT: String(DISPATCHER_PORT),

@@ -7,6 +7,7 @@ import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-ex
 import type { PaymentsApiEnv } from './config/payments-api.env';
 import { ApiExceptionFilter } from './errors/api-exception.filter';
 import { BodyErrorInterceptor } from './http/body-error.interceptor';
+import { applyConnectionLimits } from './http/connection-limits';
 import { jsonBodyMiddleware } from './http/json-body';
 import { requestIdMiddleware } from './http/request-id.middleware';
 import { untrustedProxyWarning } from './http/untrusted-proxy-warning';
@@ -28,7 +29,8 @@ export async function createPaymentsApi(
   } = {},
 ): Promise<INestApplication> {
   const module = PaymentsApiModule.forRoot(env, { destination: options.logDestination });
-  const app = await NestFactory.create<NestExpressApplication>(module, caseSensitiveExpress(), {
+  const adapter = caseSensitiveExpress();
+  const app = await NestFactory.create<NestExpressApplication>(module, adapter, {
     bodyParser: false,
     bufferLogs: true,
     // Shutdown must not wait on idle keep-alive connections of clients.
@@ -41,6 +43,8 @@ export async function createPaymentsApi(
   if (env.TRUST_PROXY) app.set('trust proxy', env.trustProxy);
   else if (env.NODE_ENV === 'production') app.use(untrustedProxyWarning());
   setupApp(app);
+  const trusted = adapter.getInstance<{ get(name: 'trust proxy fn'): TrustProxyFn }>().get('trust proxy fn');
+  applyConnectionLimits(app.getHttpServer(), env.connectionLimits, (address) => trusted(address, 0));
   Object.assign(app.get<OpenApiDocuments>(OPENAPI_DOCUMENTS), {
     merchant: merchantDocument(app),
     admin: adminDocument(app),
@@ -48,6 +52,9 @@ export async function createPaymentsApi(
   if (options.shutdownHooks !== false) app.enableShutdownHooks();
   return app;
 }
+
+/** Express's compiled "trust proxy": whether the hop `i` away, at `address`, is a trusted proxy. */
+type TrustProxyFn = (address: string, i: number) => boolean;
 
 /**
  * Express with case-sensitive routes: /P/{suffix} must not serve the payment screen under a spelling

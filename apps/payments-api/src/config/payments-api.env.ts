@@ -2,6 +2,7 @@ import { CommonEnv, parseDuration, ToInteger } from '@payhook/config';
 import { Expose } from 'class-transformer';
 import { IsInt, IsIP, IsOptional, Matches, Max, Min, ValidateBy } from 'class-validator';
 import { isIP, isIPv4 } from 'node:net';
+import { connectionCap, softFileLimit, type ConnectionLimits } from '../http/connection-limits';
 import { IsPrintableText } from '../http/validators';
 
 const MIN_ADMIN_TOKEN_LENGTH = 32;
@@ -78,6 +79,54 @@ export class PaymentsApiEnv extends CommonEnv {
   @Min(0, { message: 'must be a whole number of 0 or more (0 turns rate limiting off)' })
   RATE_LIMIT_PER_SECOND = 100;
 
+  /** A request's headers must have arrived within this (slowloris: a trickle does not extend it). */
+  @Expose()
+  @IsDurationWithin(1_000, 300_000, 'must be a duration from 1s to 5m, such as 10s')
+  HTTP_HEADERS_TIMEOUT = '10s';
+
+  /** A whole request, body included, must have arrived within this; not shorter than HTTP_HEADERS_TIMEOUT. */
+  @Expose()
+  @IsDurationWithin(1_000, 600_000, 'must be a duration from 1s to 10m, such as 30s')
+  @ValidateBy({
+    name: 'isNotShorterThanHeadersTimeout',
+    validator: {
+      validate: (value: unknown, args) =>
+        (parseDuration(String(value)) ?? 0) >=
+        (parseDuration((args?.object as { HTTP_HEADERS_TIMEOUT?: string }).HTTP_HEADERS_TIMEOUT ?? '') ?? 0),
+      defaultMessage: () => 'must not be shorter than HTTP_HEADERS_TIMEOUT',
+    },
+  })
+  HTTP_REQUEST_TIMEOUT = '30s';
+
+  /** An idle keep-alive connection is closed after this: longer than a proxy's own idle timeout. */
+  @Expose()
+  @IsDurationWithin(1_000, 600_000, 'must be a duration from 1s to 10m, such as 65s')
+  HTTP_KEEP_ALIVE_TIMEOUT = '65s';
+
+  /** Open connections per process; always kept below the open-file limit (unset: that limit less 256). */
+  @Expose()
+  @IsOptional()
+  @ToInteger()
+  @IsInt({ message: 'must be a whole number of 1 or more' })
+  @Min(1, { message: 'must be a whole number of 1 or more' })
+  MAX_CONNECTIONS?: number;
+
+  /** Open connections per client (an IPv4 address or an IPv6 /64) unless it is a TRUST_PROXY proxy. */
+  @Expose()
+  @ToInteger()
+  @IsInt({ message: 'must be a whole number of 1 or more' })
+  @Min(1, { message: 'must be a whole number of 1 or more' })
+  MAX_CONNECTIONS_PER_CLIENT = 256;
+
+  get connectionLimits(): ConnectionLimits {
+    return {
+      headersTimeoutMs: parseDuration(this.HTTP_HEADERS_TIMEOUT) ?? 0,
+      requestTimeoutMs: parseDuration(this.HTTP_REQUEST_TIMEOUT) ?? 0,
+      keepAliveTimeoutMs: parseDuration(this.HTTP_KEEP_ALIVE_TIMEOUT) ?? 0,
+      maxConnections: connectionCap(softFileLimit(), this.MAX_CONNECTIONS),
+      maxConnectionsPerClient: this.MAX_CONNECTIONS_PER_CLIENT,
+    };
+  }
   /**
    * Which proxies in front of the API may set X-Forwarded-For: a hop count, or a comma list of addresses,
    * subnets and the names loopback, linklocal, uniquelocal (Express "trust proxy"). Unset: none.
@@ -168,6 +217,19 @@ function isTrustProxy(value: string): boolean {
     if (prefix === undefined) return true;
     if (version === 4 && isIPv4(prefix)) return true; // a netmask such as 255.255.0.0
     return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+  });
+}
+
+function IsDurationWithin(minMs: number, maxMs: number, message: string) {
+  return ValidateBy({
+    name: 'isDurationWithin',
+    validator: {
+      validate: (value: unknown) => {
+        const ms = typeof value === 'string' ? parseDuration(value) : null;
+        return ms !== null && ms >= minMs && ms <= maxMs;
+      },
+      defaultMessage: () => message,
+    },
   });
 }
 

@@ -1,0 +1,88 @@
+import { clientKey } from '@payhook/auth';
+import { readFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+
+/** What one API process lets its clients hold open (README, docs/scaling.md). */
+export interface ConnectionLimits {
+  /** A request's headers must have arrived within this (a trickle of header bytes does not extend it). */
+  headersTimeoutMs: number;
+  /** A whole request, body included, must have arrived within this. */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** Open connections of the whole process; more are closed on arrival. */
+  maxConnections: number;
+  /** Open connections of one client (an IPv4 address or an IPv6 /64); more are closed on arrival. */
+  maxConnectionsPerClient: number;
+}
+
+/** File descriptors kept for everything but client sockets: database and broker pools, logs, files. */
+export const RESERVED_FILES = 256;
+/** The soft limit most systems start a process with, when the real one cannot be read. */
+const ASSUMED_FILE_LIMIT = 1024;
+
+/**
+ * The process's soft RLIMIT_NOFILE from /proc/self/limits (Linux), or null where it cannot be read
+ * or is unlimited.
+ */
+export function softFileLimit(limits = readProcLimits()): number | null {
+  const line = /^Max open files\s+(\d+|unlimited)\s/m.exec(limits ?? '');
+  return line && line[1] !== 'unlimited' ? Number(line[1]) : null;
+}
+
+function readProcLimits(): string | null {
+  try {
+    return readFileSync('/proc/self/limits', 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Connections allowed at once: below the file limit by RESERVED_FILES, so that a flood of sockets
+ * can never take the descriptors the database pool, the broker and the logs need; MAX_CONNECTIONS
+ * may set it lower.
+ */
+export function connectionCap(fileLimit: number | null, configured?: number): number {
+  const belowFileLimit = Math.max(64, (fileLimit ?? ASSUMED_FILE_LIMIT) - RESERVED_FILES);
+  return configured === undefined ? belowFileLimit : Math.min(configured, belowFileLimit);
+}
+
+/**
+ * Slowloris defence. Node's own timeouts are set on purpose (its defaults let a trickling request live
+ * 60 s plus a 30 s check interval), the process takes no more connections than it has descriptors
+ * for, and one client cannot take all of those: its connections past the per-client cap are closed
+ * at once, so clients elsewhere are still served. Connections from a trusted proxy (TRUST_PROXY) are
+ * not counted per client: the proxy carries every client, and limits them itself (docs/scaling.md).
+ */
+export function applyConnectionLimits(
+  server: Server,
+  limits: ConnectionLimits,
+  isTrustedProxy: (address: string) => boolean,
+): void {
+  server.headersTimeout = limits.headersTimeoutMs;
+  server.requestTimeout = limits.requestTimeoutMs;
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  // How often the two timeouts above are checked; read when the server starts listening.
+  // (@types/node 20 lacks the property; Node has it since 18.)
+  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = 1_000;
+  server.maxConnections = limits.maxConnections;
+
+  const openPerClient = new Map<string, number>();
+  server.on('connection', (socket) => {
+    const address = socket.remoteAddress;
+    if (address === undefined || isTrustedProxy(address)) return;
+    const client = clientKey(address);
+    const open = openPerClient.get(client) ?? 0;
+    if (open >= limits.maxConnectionsPerClient) {
+      socket.destroy();
+      return;
+    }
+    openPerClient.set(client, open + 1);
+    socket.once('close', () => {
+      const left = (openPerClient.get(client) ?? 1) - 1;
+      if (left > 0) openPerClient.set(client, left);
+      else openPerClient.delete(client);
+    });
+  });
+}
