@@ -31,19 +31,26 @@ describe('the embedded PostgreSQL binaries', () => {
 
   const versionOf = (binary: string) => spawnSync(binary, ['--version'], { ...runAs, encoding: 'utf8' }).stdout;
 
-  it('are used in place, from node_modules, when the user postgres can run them there', async () => {
+  /** The platform package's binaries in a project directory of root's with this mode. */
+  function projectWithMode(mode: number): Binaries {
+    const project = mkdtempSync(join(tmpdir(), 'payhook-project-'));
+    cleanup.push(project);
+    chmodSync(project, mode);
+    const native = join(project, 'native');
+    cpSync(dirname(dirname(packaged.postgres)), native, { recursive: true, verbatimSymlinks: true });
+    return { initdb: join(native, 'bin', 'initdb'), postgres: join(native, 'bin', 'postgres') };
+  }
+
+  it('are used in place, where npm installed them, when the user postgres can run them there', async () => {
+    const reachable = projectWithMode(0o755);
     const privateDir = await privateDirectory(runAs);
     cleanup.push(privateDir);
-    expect(runnableBinaries(packaged, runAs, privateDir)).toEqual(packaged);
+    expect(runnableBinaries(reachable, runAs, privateDir)).toEqual(reachable);
   });
 
   it('are otherwise copied to a fresh 0700 directory of the start, and a binary planted in /tmp is never run', async () => {
-    // A project only root may enter: the platform package in a 0700 directory of root's.
-    const rootOnly = mkdtempSync(join(tmpdir(), 'payhook-root-only-'));
-    cleanup.push(rootOnly);
-    const native = join(rootOnly, 'native');
-    cpSync(dirname(dirname(packaged.postgres)), native, { recursive: true, verbatimSymlinks: true });
-    const unreachable = { initdb: join(native, 'bin', 'initdb'), postgres: join(native, 'bin', 'postgres') };
+    // A project only root may enter (a home of 0700, a checkout in a mktemp directory).
+    const unreachable = projectWithMode(0o700);
     expect(spawnSync(unreachable.postgres, ['--version'], runAs).status).not.toBe(0);
 
     // What another local user could have put at the shared path the copy used to go to.
