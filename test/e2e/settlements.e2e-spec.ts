@@ -167,6 +167,43 @@ describe('settlement records: GET /v1/settlements', () => {
     }
   });
 
+  it('streams a day bigger than one read batch: every record once, in list order, never the whole day in memory', async () => {
+    // 2,345 records: three batches of the export, with runs of equal completion times (the payment
+    // id breaks those ties) across the batches' edges. Written directly: 2,345 API payments are slow.
+    const count = 2_345;
+    const run = randomUUID().replace(/-/g, '').slice(0, 8);
+    const params = [merchant.merchantId, run, count];
+    await api.sql(
+      `INSERT INTO payments (id, merchant_id, livemode, order_id, customer_id, amount, currency, status, return_url,
+                             pay_suffix, expires_at, created_at, completed_at, updated_at)
+       SELECT 'pay_x' || $2 || lpad(n::text, 12, '0'), $1, false, 'order-' || $2 || '-' || n, 'customer-7', 10000,
+              'KRW', 'completed', 'https://shop.example/return', 'sfx' || $2 || n, now(), now(), now(), now()
+       FROM generate_series(1, $3::int) n`,
+      params,
+    );
+    await api.sql(
+      `INSERT INTO settlements (payment_id, merchant_id, livemode, order_id, gross_amount, fee_bps, fee_amount,
+                                vat_amount, net_amount, sales_date, payout_date, completed_at)
+       SELECT 'pay_x' || $2 || lpad(n::text, 12, '0'), $1, false, 'order-' || $2 || '-' || n, 10000, 250, 250, 25,
+              9725, '2026-10-05', '2026-10-07', timestamptz '2026-10-04 16:00:00Z' + (($3::int - n) / 7) * interval '1 second'
+       FROM generate_series(1, $3::int) n`,
+      params,
+    );
+    const expected = await api.sql<{ payment_id: string }>(
+      `SELECT payment_id FROM settlements WHERE merchant_id = $1 AND NOT livemode AND sales_date = '2026-10-05'
+       ORDER BY completed_at, payment_id`,
+      [merchant.merchantId],
+    );
+
+    const csv = await api.as(merchant).get('/v1/settlements/export?date=2026-10-05').expect(200);
+    // Written as it is read: chunked, with no length known up front.
+    expect(csv.headers['transfer-encoding']).toBe('chunked');
+    expect(csv.headers['content-length']).toBeUndefined();
+    const [, ...rows] = csv.text.trimEnd().split('\r\n');
+    expect(rows.map((row) => row.split(',')[0])).toEqual(expected.map((row) => row.payment_id));
+    expect(new Set(rows).size).toBe(count);
+  });
+
   it("never shows another merchant's or the other mode's records", async () => {
     await completed(15_000);
     const other = await api.merchantWithKey('test');

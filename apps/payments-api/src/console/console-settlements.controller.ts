@@ -1,7 +1,7 @@
 import { Controller, Get, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { Response } from 'express';
 import { newNonce, sendHtml } from '../html/html-response';
-import { settlementsCsv } from '../settlements/settlement.view';
+import { sendSettlementsCsv } from '../settlements/settlements-csv.response';
 import { ConsoleExceptionFilter } from './console-exception.filter';
 import { modeOf, scopeOf, type ConsoleMode, type ConsoleSession } from './console-session';
 import { ConsoleSessionGuard } from './console-session.guard';
@@ -62,13 +62,11 @@ export class ConsoleSettlementsController {
         error: parsed.error,
       });
     }
-    const rows = await this.settlements.day(scopeOf(session.merchant, mode), parsed.day);
-    response
-      .status(200)
-      .set({ 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' })
-      .type('text/csv; charset=utf-8')
-      .attachment(`payhook-settlements-${parsed.day}-${mode}.csv`)
-      .send(settlementsCsv(rows));
+    const batches = this.settlements.dayInBatches(scopeOf(session.merchant, mode), parsed.day);
+    await sendSettlementsCsv(response, `payhook-settlements-${parsed.day}-${mode}.csv`, batches, {
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+    });
   }
 }
 

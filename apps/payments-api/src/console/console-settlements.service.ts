@@ -52,8 +52,8 @@ export class ConsoleSettlementsService {
     return { kind: 'page', page, totals: totalsOf(wholeDay ? page.data : await this.settlements.day(scope, day)) };
   }
 
-  /** Every record of one sales date, for the CSV. */
-  day(scope: MerchantScope, day: string): Promise<SettlementView[]> {
-    return this.settlements.day(scope, day);
+  /** Every record of one sales date, a batch at a time, for the CSV. */
+  dayInBatches(scope: MerchantScope, day: string): AsyncIterable<SettlementView[]> {
+    return this.settlements.dayInBatches(scope, day);
   }
 }

@@ -1,4 +1,6 @@
-import { settlementsCsv, type SettlementView } from './settlement.view';
+import { SETTLEMENT_CSV_HEADER, settlementCsvLines, type SettlementView } from './settlement.view';
+
+const settlementsCsv = (rows: SettlementView[]) => SETTLEMENT_CSV_HEADER + settlementCsvLines(rows);
 
 const row: SettlementView = {
   paymentId: 'pay_AAAAAAAAAAAAAAAAAAAAAAAA',

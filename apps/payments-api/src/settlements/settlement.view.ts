@@ -34,9 +34,12 @@ export const SETTLEMENT_CSV_COLUMNS = [
   'net_amount',
 ] as const;
 
-/** RFC 4180 CSV with a header row; every field quoted only when it needs to be. */
-export function settlementsCsv(rows: SettlementView[]): string {
-  const lines = [SETTLEMENT_CSV_COLUMNS.join(',')];
+/** RFC 4180 CSV: this header row, then settlementCsvLines(), every field quoted only when it needs to be. */
+export const SETTLEMENT_CSV_HEADER = SETTLEMENT_CSV_COLUMNS.join(',') + '\r\n';
+
+/** The CSV lines of some records, each ending in CRLF: the export writes them a batch at a time. */
+export function settlementCsvLines(rows: SettlementView[]): string {
+  const lines: string[] = [];
   for (const row of rows) {
     lines.push(
       [
@@ -56,7 +59,7 @@ export function settlementsCsv(rows: SettlementView[]): string {
         .join(','),
     );
   }
-  return lines.join('\r\n') + '\r\n';
+  return lines.map((line) => line + '\r\n').join('');
 }
 
 function csvField(value: string | number): string {

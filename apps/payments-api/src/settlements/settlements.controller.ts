@@ -3,7 +3,8 @@ import { ApiKeyGuard, CurrentAuth, type AuthContext } from '@payhook/auth';
 import type { ListEnvelope } from '@payhook/contracts';
 import type { Response } from 'express';
 import { ExportSettlementsQueryDto, ListSettlementsQueryDto } from './dto/list-settlements.query.dto';
-import { settlementsCsv, type SettlementView } from './settlement.view';
+import type { SettlementView } from './settlement.view';
+import { sendSettlementsCsv } from './settlements-csv.response';
 import { SettlementsService } from './settlements.service';
 import { ApiTags } from '@nestjs/swagger';
 import { listOf } from '../openapi/components';
@@ -29,7 +30,7 @@ export class SettlementsController {
     return this.settlements.list(auth, query);
   }
 
-  /** One sales date as CSV, for the merchant's bookkeeping. */
+  /** One sales date as CSV, for the merchant's bookkeeping: streamed, so a day of any size fits. */
   @Get('export')
   @ApiRoute({
     summary: 'One sales date as CSV (a header row, then one row per settlement)',
@@ -43,12 +44,8 @@ export class SettlementsController {
     @Query() query: ExportSettlementsQueryDto,
     @Res() response: Response,
   ): Promise<void> {
-    const rows = await this.settlements.day(auth, query.date);
+    const batches = this.settlements.dayInBatches(auth, query.date);
     const mode = auth.livemode ? 'live' : 'test';
-    response
-      .status(200)
-      .type('text/csv; charset=utf-8')
-      .attachment(`payhook-settlements-${query.date}-${mode}.csv`)
-      .send(settlementsCsv(rows));
+    await sendSettlementsCsv(response, `payhook-settlements-${query.date}-${mode}.csv`, batches);
   }
 }

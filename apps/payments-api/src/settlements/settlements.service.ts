@@ -7,6 +7,8 @@ import { SettlementsRepository, type SettlementCursor, type SettlementFilter } f
 import type { SettlementView } from './settlement.view';
 
 const DEFAULT_PAGE_SIZE = 20;
+/** Records read per statement by the daily export: what bounds its memory, however big the day. */
+export const EXPORT_BATCH_SIZE = 1_000;
 
 @Injectable()
 export class SettlementsService {
@@ -32,10 +34,30 @@ export class SettlementsService {
     return { data: page, hasMore, nextCursor: hasMore && last ? encodeCursor(last) : null };
   }
 
-  /** Every record of one sales date: the daily export. */
+  /** Every record of one sales date at once: the console's day totals. */
   day(scope: MerchantScope, date: string): Promise<SettlementView[]> {
     const day = checkedDate(date, 'date');
     return this.settlements.list(scope, { from: day, to: day });
+  }
+
+  /**
+   * Every record of one sales date in list order, a batch at a time: the daily export. The date is
+   * checked now, before anything is sent. Each batch continues after the last record of the one
+   * before (keyset), so every read is a short range of settlements_day_order_idx.
+   */
+  dayInBatches(scope: MerchantScope, date: string, batchSize = EXPORT_BATCH_SIZE): AsyncIterable<SettlementView[]> {
+    const day = checkedDate(date, 'date');
+    const settlements = this.settlements;
+    return (async function* () {
+      let after: SettlementCursor | undefined;
+      for (;;) {
+        const batch = await settlements.list(scope, { from: day, to: day, after, limit: batchSize });
+        if (batch.length > 0) yield batch;
+        const last = batch.at(-1);
+        if (batch.length < batchSize || !last) return;
+        after = { salesDate: last.salesDate, paymentId: last.paymentId };
+      }
+    })();
   }
 }
 
