@@ -1,7 +1,7 @@
 import './tracing';
 import 'reflect-metadata';
 import { ConsoleLogger, type INestApplication, type LogLevel } from '@nestjs/common';
-import { loadEnvOrExit } from '@payhook/config';
+import { loadEnvOrExit, startupProgress } from '@payhook/config';
 import { resolve } from 'node:path';
 import { createPaymentsApi } from '../../payments-api/src/app.setup';
 import { PaymentsApiEnv } from '../../payments-api/src/config/payments-api.env';
@@ -21,6 +21,9 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgre
 async function main(): Promise<void> {
   // scripts/start.mjs has said, as its first line, that this is local mode and where the data lives.
   const dataDir = resolve(process.env.PAYHOOK_DATA_DIR || '.payhook');
+  // Nest holds its lines back until an app is created: a slow start says where it is (issue 24).
+  const startFinished = startupProgress.reportSlowStart('payhook');
+  startupProgress.set('starting the embedded PostgreSQL');
   let database: EmbeddedDatabase;
   try {
     database = await startEmbeddedPostgres(dataDir);
@@ -69,13 +72,17 @@ async function main(): Promise<void> {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop(0));
 
   try {
+    startupProgress.set('setting up the payments API');
     const api = await createPaymentsApi(apiEnv, { shutdownHooks: false, logger });
     apps.push(api);
+    startupProgress.set('setting up the webhook dispatcher');
     const dispatcher = await createWebhookDispatcher(dispatcherEnv, { shutdownHooks: false, logger });
     apps.push(dispatcher);
+    startupProgress.set(`starting HTTP on ports ${apiEnv.PORT} and ${dispatcherEnv.DISPATCHER_PORT}`);
     // The README's admin token is known to all and private webhook targets are allowed: this machine only.
     await api.listen(apiEnv.PORT, apiEnv.HOST ?? '127.0.0.1');
     await dispatcher.listen(dispatcherEnv.DISPATCHER_PORT, dispatcherEnv.DISPATCHER_HOST);
+    startFinished();
     announcePaymentsApi(api);
     announceWebhookDispatcher(dispatcher);
   } catch (error) {

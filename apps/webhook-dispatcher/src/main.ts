@@ -1,12 +1,15 @@
 import './tracing';
 import 'reflect-metadata';
-import { exitUnlessReachable, loadEnvOrExit, postgresAt, rabbitmqAt } from '@payhook/config';
+import { exitUnlessReachable, loadEnvOrExit, postgresAt, rabbitmqAt, startupProgress } from '@payhook/config';
 import { createWebhookDispatcher } from './app.setup';
 import { WebhookDispatcherEnv } from './config/webhook-dispatcher.env';
 import { announceWebhookDispatcher } from './listening';
 
 async function main(): Promise<void> {
+  // Nest holds its lines back until the app is created: a slow start says where it is (issue 24).
+  const startFinished = startupProgress.reportSlowStart('payhook-webhook-dispatcher');
   const env = loadEnvOrExit(WebhookDispatcherEnv);
+  startupProgress.set('checking that its services answer');
   // A service that does not answer is one clear line and exit 1, not a stack trace from deep in a driver.
   await exitUnlessReachable([
     postgresAt(env.DATABASE_URL),
@@ -17,8 +20,11 @@ async function main(): Promise<void> {
       'payhook: SECRETS_KEY is not set: using the fixed development key (NODE_ENV=production requires one).',
     );
   }
+  startupProgress.set('setting up the app');
   const app = await createWebhookDispatcher(env);
+  startupProgress.set(`starting HTTP on port ${env.DISPATCHER_PORT}`);
   await app.listen(env.DISPATCHER_PORT, env.DISPATCHER_HOST);
+  startFinished();
   announceWebhookDispatcher(app);
 }
 
