@@ -127,6 +127,23 @@ export class PaymentsApiEnv extends CommonEnv {
       maxConnectionsPerClient: this.MAX_CONNECTIONS_PER_CLIENT,
     };
   }
+
+  /** Console password checks (scrypt) running at once per API instance. */
+  @Expose()
+  @ToInteger()
+  @IsInt({ message: 'must be a whole number from 1 to 64' })
+  @Min(1, { message: 'must be a whole number from 1 to 64' })
+  @Max(64, { message: 'must be a whole number from 1 to 64' })
+  PASSWORD_HASH_CONCURRENCY = 2;
+
+  /** Console password checks that may wait for one of those; more are refused with 429. */
+  @Expose()
+  @ToInteger()
+  @IsInt({ message: 'must be a whole number from 0 to 1,000' })
+  @Min(0, { message: 'must be a whole number from 0 to 1,000' })
+  @Max(1_000, { message: 'must be a whole number from 0 to 1,000' })
+  PASSWORD_HASH_QUEUE = 16;
+
   /**
    * Which proxies in front of the API may set X-Forwarded-For: a hop count, or a comma list of addresses,
    * subnets and the names loopback, linklocal, uniquelocal (Express "trust proxy"). Unset: none.

@@ -5,6 +5,7 @@ import { MerchantsService } from '../merchants/merchants.service';
 import { hashPassword, verifyPassword } from '../merchants/password-hash';
 import { SESSION_TTL_HOURS, type ConsoleSession } from './console-session';
 import { ConsoleSessionsRepository } from './console-sessions.repository';
+import { PasswordCheckQueue } from './password-check-queue';
 
 export type LoginResult =
   { kind: 'signed_in'; token: string } | { kind: 'refused' } | { kind: 'throttled'; until: Date };
@@ -21,12 +22,15 @@ export class ConsoleAuthService {
     private readonly merchants: MerchantsService,
     private readonly sessions: ConsoleSessionsRepository,
     @Inject(AUTH_FAILURE_THROTTLE) private readonly failures: AuthFailureThrottle,
+    private readonly checks: PasswordCheckQueue,
   ) {}
 
   /**
    * The same answer for an unknown email and a wrong password: nothing here tells whether an email
-   * has a console login. Failures are counted per client address (`client`), never per email, so
-   * nobody can lock a merchant out of its console from elsewhere.
+   * has a console login (an unknown email is checked against a stand-in hash: the same work, in the
+   * same queue). Failures are counted per client (`client`; an IPv6 /64 is one), never per email, so
+   * nobody can lock a merchant out of its console from elsewhere. Throws 429 rate_limited when the
+   * password check queue is full.
    */
   async login(email: string, password: string, client: string): Promise<LoginResult> {
     const normalized = email.trim().toLowerCase();
@@ -38,7 +42,13 @@ export class ConsoleAuthService {
     if (attempt.kind === 'throttled') return attempt;
     const merchant = await this.merchants.findByConsoleEmail(normalized);
     const stored = merchant?.consolePasswordHash ?? (await this.unknownEmailHash());
-    const matches = await verifyPassword(password, stored);
+    const matches = await this.checks
+      .run(() => verifyPassword(password, stored))
+      .catch(async (error: unknown) => {
+        // Refused for load, not for the password: no failure to count.
+        await this.failures.release(attempt);
+        throw error;
+      });
     if (!merchant?.consolePasswordHash || !matches) return { kind: 'refused' };
 
     await this.failures.release(attempt);

@@ -41,7 +41,10 @@ export class ConsoleExceptionFilter implements ExceptionFilter {
       return page(404, 'Not found', NOT_FOUND);
     }
     if (exception instanceof PayhookError && ERROR_CODES[exception.code].status < 500) {
-      return page(ERROR_CODES[exception.code].status, 'Not possible', exception.message);
+      // Retry-After on a 429 (the login's password check queue was full) tells the browser when.
+      if (exception.headers) response.set(exception.headers);
+      const title = exception.code === 'rate_limited' ? 'Busy' : 'Not possible';
+      return page(ERROR_CODES[exception.code].status, title, exception.message);
     }
     if (exception instanceof HttpException && exception.getStatus() === 404) {
       return page(404, 'Not found', NOT_FOUND);

@@ -17,6 +17,7 @@ import { ConsoleSessionsRepository } from './console-sessions.repository';
 import { ConsoleSettingsController } from './console-settings.controller';
 import { ConsoleSettlementsController } from './console-settlements.controller';
 import { ConsoleSettlementsService } from './console-settlements.service';
+import { PasswordCheckQueue } from './password-check-queue';
 
 /** The merchant console under /console: server-rendered pages over the same services as the API. */
 @Module({
@@ -38,6 +39,7 @@ import { ConsoleSettlementsService } from './console-settlements.service';
     ConsolePaymentMoneyRepository,
     ConsoleSettlementsService,
     ConsoleDevelopersService,
+    PasswordCheckQueue,
   ],
 })
 export class ConsoleModule {}

@@ -1,0 +1,49 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { PayhookError } from '@payhook/contracts';
+import { PaymentsApiEnv } from '../config/payments-api.env';
+
+/** What a client that finds the queue full is told to wait: a queue's worth of checks takes about this. */
+const RETRY_AFTER_SECONDS = 1;
+
+/**
+ * Console password checks (scrypt, ~50 ms of CPU and 32 MiB each) run at most
+ * PASSWORD_HASH_CONCURRENCY at once, with at most PASSWORD_HASH_QUEUE waiting; a check beyond that
+ * is refused at once with 429 instead of queueing behind hundreds of wrong guesses (which once made
+ * a right password wait a minute). Per API instance.
+ */
+@Injectable()
+export class PasswordCheckQueue {
+  private readonly concurrency: number;
+  private readonly queueLength: number;
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(@Inject(PaymentsApiEnv) env: PaymentsApiEnv) {
+    this.concurrency = env.PASSWORD_HASH_CONCURRENCY;
+    this.queueLength = env.PASSWORD_HASH_QUEUE;
+  }
+
+  /** Runs `check` when a slot is free; throws 429 rate_limited when every slot and queue place is taken. */
+  async run<T>(check: () => Promise<T>): Promise<T> {
+    if (this.running < this.concurrency) {
+      this.running += 1;
+    } else if (this.waiting.length < this.queueLength) {
+      // The slot is handed over by the check that finishes, so `running` stays as it is.
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    } else {
+      throw new PayhookError(
+        'rate_limited',
+        `Too many sign-ins are being checked right now; try again in ${RETRY_AFTER_SECONDS} s.`,
+        undefined,
+        { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+      );
+    }
+    try {
+      return await check();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running -= 1;
+    }
+  }
+}
