@@ -187,7 +187,8 @@ function start(
     ['-D', cluster, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
     // A process group of its own: a Ctrl-C to the terminal's group must not stop it under the apps'
     // drain (a delivery answered 200 but not recorded would be sent again after a restart).
-    { ...runAs, env: englishMessages(), stdio: ['ignore', 'ignore', 'pipe'], detached: true },
+    // windowsHide: on Windows, detached would otherwise open a console window.
+    { ...runAs, env: englishMessages(), stdio: ['ignore', 'ignore', 'pipe'], detached: true, windowsHide: true },
   );
   const watcher = watchOver(postgres, privateDir);
   // Whatever ends this process through its exit handlers (a crash included) asks Postgres for a
@@ -242,6 +243,7 @@ process.stdin.once('end', stopPostgres).once('error', stopPostgres).resume();
 function watchOver(postgres: ChildProcess, privateDir: string): ChildProcess {
   const watcher = spawn(process.execPath, ['-e', WATCHER, String(postgres.pid), privateDir], {
     detached: true,
+    windowsHide: true,
     stdio: ['pipe', 'ignore', 'ignore'],
     env: {},
   });
