@@ -19,8 +19,8 @@ export type SettlementsPage =
   | { kind: 'page'; page: ListEnvelope<SettlementView>; totals: SettlementTotals | null }
   | { kind: 'invalid'; message: string };
 
-export function totalsOf(rows: SettlementView[]): SettlementTotals {
-  const totals: SettlementTotals = { count: rows.length, grossAmount: 0, feeAmount: 0, vatAmount: 0, netAmount: 0 };
+function addUp(totals: SettlementTotals, rows: SettlementView[]): SettlementTotals {
+  totals.count += rows.length;
   for (const row of rows) {
     totals.grossAmount += row.grossAmount;
     totals.feeAmount += row.feeAmount;
@@ -28,6 +28,10 @@ export function totalsOf(rows: SettlementView[]): SettlementTotals {
     totals.netAmount += row.netAmount;
   }
   return totals;
+}
+
+function noTotals(): SettlementTotals {
+  return { count: 0, grossAmount: 0, feeAmount: 0, vatAmount: 0, netAmount: 0 };
 }
 
 @Injectable()
@@ -49,7 +53,14 @@ export class ConsoleSettlementsService {
     }
     if (day === null) return { kind: 'page', page, totals: null };
     const wholeDay = query.cursor === undefined && !page.hasMore;
-    return { kind: 'page', page, totals: totalsOf(wholeDay ? page.data : await this.settlements.day(scope, day)) };
+    return { kind: 'page', page, totals: wholeDay ? addUp(noTotals(), page.data) : await this.dayTotals(scope, day) };
+  }
+
+  /** Added up a batch at a time, as the CSV is written: a day of any size costs one batch of memory. */
+  private async dayTotals(scope: MerchantScope, day: string): Promise<SettlementTotals> {
+    const totals = noTotals();
+    for await (const batch of this.settlements.dayInBatches(scope, day)) addUp(totals, batch);
+    return totals;
   }
 
   /** Every record of one sales date, a batch at a time, for the CSV. */

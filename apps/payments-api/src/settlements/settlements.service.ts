@@ -34,16 +34,11 @@ export class SettlementsService {
     return { data: page, hasMore, nextCursor: hasMore && last ? encodeCursor(last) : null };
   }
 
-  /** Every record of one sales date at once: the console's day totals. */
-  day(scope: MerchantScope, date: string): Promise<SettlementView[]> {
-    const day = checkedDate(date, 'date');
-    return this.settlements.list(scope, { from: day, to: day });
-  }
-
   /**
-   * Every record of one sales date in list order, a batch at a time: the daily export. The date is
-   * checked now, before anything is sent. Each batch continues after the last record of the one
-   * before (keyset), so every read is a short range of settlements_day_order_idx.
+   * Every record of one sales date in list order, a batch at a time: the daily export and the
+   * console's day totals. The date is checked now, before anything is sent. Each batch continues
+   * after the last record of the one before (keyset), so every read is a short range of
+   * settlements_day_order_idx.
    */
   dayInBatches(scope: MerchantScope, date: string, batchSize = EXPORT_BATCH_SIZE): AsyncIterable<SettlementView[]> {
     const day = checkedDate(date, 'date');
