@@ -35,6 +35,10 @@ const shared = {
 
 /** @type {import('jest').Config} */
 module.exports = {
+  // The services specs boot apps, databases and browsers on shared, busy CI hosts: a timeout is a
+  // hang detector, not a speed test. Specs whose work is bigger size their own from it
+  // (test/support/time-budget.ts). Jest reads this for every project or none.
+  testTimeout: 60_000,
   projects: [
     {
       ...shared,

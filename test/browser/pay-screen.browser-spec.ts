@@ -7,8 +7,12 @@ import { accessibilityViolations, artifactPath, launchChromium } from '../suppor
 import { isolatedServices, type IsolatedServices } from '../support/isolated-services';
 import { PaymentsApiHarness, paymentBody, type TestMerchant } from '../support/payments-api.harness';
 import { pollUntil } from '../support/poll-until';
+import { timeFor } from '../support/time-budget';
 import { startDispatcher } from '../support/webhook-dispatcher.harness';
 import { WebhookReceiver } from '../support/webhook-receiver';
+
+/** Starting its own database, two apps and Chromium. */
+const START_MS = timeFor({ database: 1, app: 2, browser: 1 });
 
 /** The merchant's shop: where the user lands after paying. */
 async function startShop(): Promise<{ server: Server; url: string; visits: URL[] }> {
@@ -44,7 +48,7 @@ describe('payment screen in a real browser', () => {
     merchant = await api.merchantWithKey('test');
     const endpoint = await api.as(merchant).put('/v1/webhook-endpoint').send({ url: receiver.url }).expect(200);
     signingSecret = endpoint.body.data.signingSecret;
-  });
+  }, START_MS);
   afterAll(async () => {
     await browser.close();
     await dispatcher.close();

@@ -133,7 +133,6 @@ describe('API keys, modes and merchant isolation', () => {
     const refused = await pollUntil(
       () => payments.list(),
       (response) => response.status !== 200,
-      { timeoutMs: 5000 },
     );
     expectApiError(refused, { status: 401, code: 'api_key_invalid' });
     expectApiError(await payments.create(paymentBody()), { status: 401, code: 'api_key_invalid' });

@@ -519,7 +519,7 @@ describe('merchant console /console', () => {
       const finished = await pollUntil(
         async () => (await shopClient.get('/console/developers').expect(200)).text,
         (text) => !text.includes('Check the results'),
-        { timeoutMs: 15_000, intervalMs: 200 },
+        { intervalMs: 200 },
       );
       // No test endpoint is set: completion fails and says why.
       expect(finished).toMatch(/<span class="badge failed">failed<\/span> <code>itr_/);

@@ -8,8 +8,19 @@ import { createMerchantApp, type MerchantApp } from '../../examples/merchant/src
 import { isolatedServices, type IsolatedServices } from '../support/isolated-services';
 import { PaymentsApiHarness, paymentBody, type TestMerchant } from '../support/payments-api.harness';
 import { pollUntil } from '../support/poll-until';
+import { timeFor } from '../support/time-budget';
 import { startDispatcher } from '../support/webhook-dispatcher.harness';
 import { WebhookReceiver } from '../support/webhook-receiver';
+
+/** How long the integration test run may take: its first attempt alone may wait the dispatcher's timeout and 20 s. */
+const RUN_MS = 60_000;
+// The longest test waits for one run and sends a few requests of its own.
+jest.setTimeout(RUN_MS + timeFor({ request: 20 }));
+
+/** Starting its own database, the API, a dispatcher and the example merchant. */
+const START_WITH_SHOP_MS = timeFor({ database: 1, app: 3 });
+/** Starting its own database, the API and a dispatcher. */
+const START_MS = timeFor({ database: 1, app: 2 });
 
 /** The example merchant from examples/merchant, next to payhook, as a newcomer would run it. */
 describe('examples/merchant against payhook', () => {
@@ -50,7 +61,7 @@ describe('examples/merchant against payhook', () => {
     secret = endpoint.body.data.signingSecret;
     shopDb = new Client({ connectionString: services.env.DATABASE_URL });
     await shopDb.connect();
-  });
+  }, START_WITH_SHOP_MS);
   afterAll(async () => {
     await shopDb.end();
     await new Promise((resolve) => shopServer.close(resolve));
@@ -65,7 +76,7 @@ describe('examples/merchant against payhook', () => {
     const run = await pollUntil(
       async () => (await api.as(merchant).get(`/v1/integration-tests/${started.body.data.id}`)).body.data,
       (data) => data.status !== 'running',
-      { timeoutMs: 60_000, intervalMs: 200 },
+      { timeoutMs: RUN_MS, intervalMs: 200 },
     );
     expect(run.scenarios).toEqual([
       expect.objectContaining({ name: 'completion', status: 'passed' }),
@@ -125,7 +136,7 @@ describe('the SDK on real payhook deliveries', () => {
       startDispatcher(services.env),
       WebhookReceiver.start(),
     ]);
-  });
+  }, START_MS);
   afterAll(async () => {
     await dispatcher.close();
     await api.stop();

@@ -2,6 +2,7 @@ import type { LoggerService } from '@nestjs/common';
 import fc from 'fast-check';
 import { openVoucherPage } from '../support/pay-screen-client';
 import { PaymentsApiHarness, paymentBody, type TestMerchant } from '../support/payments-api.harness';
+import { timeFor } from '../support/time-budget';
 
 /** Every line the API logs during the run, to prove no secret is ever written out. */
 class CapturingLogger implements LoggerService {
@@ -16,6 +17,8 @@ class CapturingLogger implements LoggerService {
 }
 
 const RUNS = 400;
+// No test sends more than RUNS requests (RUNS cases of one, or RUNS / 4 of three).
+jest.setTimeout(timeFor({ request: RUNS }));
 
 /** A body close to valid, with any field replaced by anything: where parsers and validators break. */
 const nearlyValidBody = fc.record(

@@ -178,7 +178,6 @@ describe('Idempotency-Key on POST /v1/payments', () => {
     const created = await pollUntil(
       () => lockedPayments.create(body, key),
       (response) => response.status !== 403,
-      { timeoutMs: 5000 },
     );
     expect(created.status).toBe(201);
     expect(created.headers['idempotent-replayed']).toBeUndefined();

@@ -3,10 +3,22 @@ import { isolatedServices, type IsolatedServices } from '../support/isolated-ser
 import { merchantEndpoint, type EndpointFlaw } from '../support/merchant-endpoint';
 import { PaymentsApiHarness, paymentBody } from '../support/payments-api.harness';
 import { pollUntil } from '../support/poll-until';
+import { timeFor } from '../support/time-budget';
 import { startDispatcher } from '../support/webhook-dispatcher.harness';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
-const TIMEOUT_MS = 1_000;
+/**
+ * The sender's limit: a correct endpoint answers far within it even on a busy machine (the apps and
+ * the receiver share this one test process); the `slow` flaw overruns it.
+ */
+const TIMEOUT_MS = 5_000;
+/** A whole run at most: the runner's wait for the first attempt (the timeout and 20 s), three more sends, slack. */
+const RUN_MS = TIMEOUT_MS + 20_000 + 3 * TIMEOUT_MS + 10_000;
+
+/** Starting its own database and two apps. */
+const START_MS = timeFor({ database: 1, app: 2 });
+// Each test waits for one run and sends a few requests of its own.
+jest.setTimeout(RUN_MS + timeFor({ request: 20 }));
 
 describe('integration test (onboarding gate)', () => {
   let api: PaymentsApiHarness;
@@ -21,7 +33,7 @@ describe('integration test (onboarding gate)', () => {
       PaymentsApiHarness.start({ ...services.env, WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS) }),
       startDispatcher({ ...services.env, WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS), WEBHOOK_RETRY_SCHEDULE: '1h' }),
     ]);
-  });
+  }, START_MS);
   afterAll(async () => {
     await dispatcher.close();
     await api.stop();
@@ -49,7 +61,7 @@ describe('integration test (onboarding gate)', () => {
     const run = await pollUntil(
       async () => (await api.as({ key }).get(`/v1/integration-tests/${started.body.data.id}`).expect(200)).body.data,
       (data) => data.status !== 'running',
-      { timeoutMs: 30_000, intervalMs: 200 },
+      { timeoutMs: RUN_MS, intervalMs: 200 },
     );
     return run as { status: string; scenarios: { name: string; status: string; detail: string }[]; finishedAt: string };
   }

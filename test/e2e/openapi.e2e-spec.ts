@@ -6,6 +6,10 @@ import { COMMITTED_ADMIN_OPENAPI, COMMITTED_OPENAPI, openApiValidator } from '..
 import { paymentBody, type PaymentsApiHarness, type TestMerchant } from '../support/payments-api.harness';
 import { createPayment } from '../support/webhook-scenario';
 import { startWebhookStack, type WebhookStack } from '../support/webhook-stack';
+import { timeFor } from '../support/time-budget';
+
+/** Starting its own database and two apps. */
+const START_MS = timeFor({ database: 1, app: 2 });
 
 const OPENAPI_TYPES_SCRIPT = join(__dirname, '../../scripts/openapi-types.mjs');
 
@@ -37,7 +41,7 @@ describe('GET /v1/openapi.json', () => {
       writeFileSync(COMMITTED_ADMIN_OPENAPI, `${JSON.stringify(admin, null, 2)}\n`);
       execFileSync('node', [OPENAPI_TYPES_SCRIPT]);
     }
-  });
+  }, START_MS);
   afterAll(() => stack.stop());
 
   it('is the committed docs/openapi.json (npm run openapi rewrites it after a change)', () => {

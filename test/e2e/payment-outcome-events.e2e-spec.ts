@@ -6,8 +6,10 @@ import { pollUntil } from '../support/poll-until';
 import { createPayment } from '../support/webhook-scenario';
 import { startWebhookStack, type WebhookStack } from '../support/webhook-stack';
 import type { WebhookReceiver } from '../support/webhook-receiver';
+import { timeFor } from '../support/time-budget';
 
-jest.setTimeout(30_000);
+/** Starting its own database and two apps. */
+const START_MS = timeFor({ database: 1, app: 2 });
 
 const ALL_TYPES = ['payment.completed', 'payment.failed', 'payment.canceled', 'payment.expired'];
 
@@ -24,7 +26,7 @@ describe('payment outcome events and merchant cancel', () => {
   beforeAll(async () => {
     stack = await startWebhookStack('outcomes');
     ({ api, receiver } = stack);
-  });
+  }, START_MS);
   afterAll(() => stack.stop());
   beforeEach(async () => {
     merchant = await api.merchantWithKey('test');

@@ -5,8 +5,10 @@ import { pollUntil } from '../support/poll-until';
 import { startWebhookStack, type WebhookStack } from '../support/webhook-stack';
 import { type WebhookReceiver } from '../support/webhook-receiver';
 import { createPayment, eventIdOf, eventUntil, signatureCheck } from '../support/webhook-scenario';
+import { timeFor } from '../support/time-budget';
 
-jest.setTimeout(20_000);
+/** Starting its own database and two apps. */
+const START_MS = timeFor({ database: 1, app: 2 });
 
 type Action = 'complete' | 'fail' | 'expire';
 const ACTIONS: [Action, string][] = [
@@ -25,7 +27,7 @@ describe('payment transitions', () => {
   beforeAll(async () => {
     stack = await startWebhookStack('transitions');
     ({ api, receiver } = stack);
-  });
+  }, START_MS);
   afterAll(() => stack.stop());
   beforeEach(async () => {
     merchant = await api.merchantWithKey('test');
@@ -169,7 +171,7 @@ describe('payment transitions', () => {
     await pollUntil(
       () => api.sql<{ status: string }>('SELECT status FROM payments WHERE id = $1', [paymentId]),
       ([row]) => row.status === 'expired',
-      { timeoutMs: 15_000, intervalMs: 200 },
+      { intervalMs: 200 },
     );
     await expect(paymentsClient(api, merchant.key).get(paymentId)).resolves.toMatchObject({
       body: { data: { status: 'expired' } },

@@ -3,6 +3,10 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { startWebhookStack, type WebhookStack } from '../support/webhook-stack';
 import { completePayment, createPayment, eventUntil, respondPerPayment } from '../support/webhook-scenario';
+import { timeFor } from '../support/time-budget';
+
+/** Starting its own database and two apps. */
+const START_MS = timeFor({ database: 1, app: 2 });
 
 jest.setTimeout(60_000);
 
@@ -12,7 +16,7 @@ describe('webhook queues of type quorum', () => {
 
   beforeAll(async () => {
     stack = await startWebhookStack('quorum', { AMQP_QUEUE_TYPE: 'quorum', WEBHOOK_RETRY_SCHEDULE: '300ms' });
-  });
+  }, START_MS);
   afterAll(() => stack.stop());
 
   it('declares every webhook queue as quorum and delivers a retry through its wait queue', async () => {

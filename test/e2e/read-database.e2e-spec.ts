@@ -257,7 +257,7 @@ describe('DATABASE_READ_URL', () => {
       const listed = await pollUntil(
         () => api.as(merchant).get('/v1/payments'),
         (answer) => answer.status === 200,
-        { timeoutMs: 20_000, intervalMs: 200 },
+        { intervalMs: 200 },
       );
       expect(listed.body.data.map((payment: { id: string }) => payment.id)).toEqual([paymentId]);
       expect((await api.http().get('/ready').expect(200)).body.data.readDatabase).toBe('up');

@@ -9,6 +9,10 @@ import {
 } from '../support/pay-screen-client';
 import { pollUntil } from '../support/poll-until';
 import { startWebhookStack, type WebhookStack } from '../support/webhook-stack';
+import { timeFor } from '../support/time-budget';
+
+/** Starting its own database and two apps. */
+const START_MS = timeFor({ database: 1, app: 2 });
 
 describe('the review queue: GET /admin/v1/reviews, POST /admin/v1/reviews/{id}/resolve', () => {
   let stack: WebhookStack;
@@ -18,7 +22,7 @@ describe('the review queue: GET /admin/v1/reviews, POST /admin/v1/reviews/{id}/r
   beforeAll(async () => {
     stack = await startWebhookStack('reviews');
     api = stack.api;
-  });
+  }, START_MS);
   afterAll(() => stack.stop());
   beforeEach(async () => {
     live = await api.merchantWithKey('live', { live: true });

@@ -8,6 +8,10 @@ import { ADMIN_TOKEN, PaymentsApiHarness, paymentBody } from '../support/payment
 import { pollUntil } from '../support/poll-until';
 import { startDispatcher } from '../support/webhook-dispatcher.harness';
 import { WebhookReceiver } from '../support/webhook-receiver';
+import { timeFor } from '../support/time-budget';
+
+/** Starting its own database and two apps. */
+const START_MS = timeFor({ database: 1, app: 2 });
 
 /** Every line an app writes, as the log pipeline would receive it. */
 class CapturedLines extends Writable {
@@ -40,7 +44,7 @@ describe('structured logs', () => {
     const env = { ...services.env, LOG_FORMAT: 'json' };
     api = await PaymentsApiHarness.start({ ...env, TRUST_PROXY: 'loopback' }, undefined, log);
     [dispatcher, receiver] = await Promise.all([startDispatcher(env, log), WebhookReceiver.start()]);
-  });
+  }, START_MS);
   afterAll(async () => {
     await dispatcher.close();
     await api.stop();

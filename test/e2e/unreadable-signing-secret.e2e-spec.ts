@@ -5,6 +5,10 @@ import type { PaymentsApiHarness, TestMerchant } from '../support/payments-api.h
 import { pollUntil } from '../support/poll-until';
 import { completePayment, createPayment, getEvent } from '../support/webhook-scenario';
 import { startWebhookStack, type WebhookStack } from '../support/webhook-stack';
+import { timeFor } from '../support/time-budget';
+
+/** Starting its own database and two apps. */
+const START_MS = timeFor({ database: 1, app: 2 });
 
 /**
  * A signing secret that does not open with SECRETS_KEY (a wrong key on one app, or
@@ -29,7 +33,7 @@ describe('a signing secret sealed under a key the apps do not hold', () => {
       scope.livemode,
       otherKey.seal('whsec_sealed_elsewhere', signingSecretContext(scope)),
     ]);
-  });
+  }, START_MS);
   afterAll(() => stack.stop());
 
   it('answers 503 with Retry-After for the endpoint, in the one error shape', async () => {

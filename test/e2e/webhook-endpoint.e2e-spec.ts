@@ -4,8 +4,10 @@ import { pollUntil } from '../support/poll-until';
 import { startWebhookStack, type WebhookStack } from '../support/webhook-stack';
 import { type WebhookReceiver } from '../support/webhook-receiver';
 import { completedPayment, signatureCheck } from '../support/webhook-scenario';
+import { timeFor } from '../support/time-budget';
 
-jest.setTimeout(20_000);
+/** Starting its own database and two apps. */
+const START_MS = timeFor({ database: 1, app: 2 });
 
 const SIGNING_SECRET = /^whsec_[0-9A-Za-z]{24,}$/;
 
@@ -29,7 +31,7 @@ describe('webhook endpoint', () => {
   beforeAll(async () => {
     stack = await startWebhookStack('endpoint');
     ({ api, receiver } = stack);
-  });
+  }, START_MS);
   afterAll(() => stack.stop());
   beforeEach(async () => {
     merchant = await api.merchantWithKey('test');

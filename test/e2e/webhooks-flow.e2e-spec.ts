@@ -3,6 +3,10 @@ import { type PaymentsApiHarness, paymentBody, type TestMerchant } from '../supp
 import { pollUntil } from '../support/poll-until';
 import { startWebhookStack, type WebhookStack } from '../support/webhook-stack';
 import { type WebhookReceiver } from '../support/webhook-receiver';
+import { timeFor } from '../support/time-budget';
+
+/** Starting its own database and two apps. */
+const START_MS = timeFor({ database: 1, app: 2 });
 
 describe('payment.completed webhooks', () => {
   let api: PaymentsApiHarness;
@@ -15,7 +19,7 @@ describe('payment.completed webhooks', () => {
   beforeAll(async () => {
     stack = await startWebhookStack('flow');
     ({ api, receiver } = stack);
-  });
+  }, START_MS);
   afterAll(() => stack.stop());
   beforeEach(async () => {
     merchant = await api.merchantWithKey('test');

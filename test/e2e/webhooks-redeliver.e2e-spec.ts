@@ -14,8 +14,10 @@ import {
   signatureTime,
   type PaymentResponder,
 } from '../support/webhook-scenario';
+import { timeFor } from '../support/time-budget';
 
-jest.setTimeout(20_000);
+/** Starting its own database and two apps. */
+const START_MS = timeFor({ database: 1, app: 2 });
 
 /** DESIGN.md §5: POST /v1/events/{id}/redeliver sends the same event again, as one attempt. */
 describe('webhook redelivery', () => {
@@ -30,7 +32,7 @@ describe('webhook redelivery', () => {
     stack = await startWebhookStack('redeliver');
     ({ api, receiver } = stack);
     plans = respondPerPayment(receiver);
-  });
+  }, START_MS);
   afterAll(() => stack.stop());
   beforeEach(async () => {
     merchant = await api.merchantWithKey('test');

@@ -8,6 +8,7 @@ import request, { type Response } from 'supertest';
 import { isolatedServices, type IsolatedServices } from '../support/isolated-services';
 import { PaymentsApiHarness, type TestMerchant } from '../support/payments-api.harness';
 import { pollUntil } from '../support/poll-until';
+import { timeFor } from '../support/time-budget';
 import { startDispatcher } from '../support/webhook-dispatcher.harness';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import {
@@ -19,7 +20,14 @@ import {
   signatureCheck,
 } from '../support/webhook-scenario';
 
-jest.setTimeout(30_000);
+// The biggest test's work: two dispatchers booted, 200 payments created and completed.
+jest.setTimeout(timeFor({ app: 2, request: 400 }));
+
+/**
+ * The killed process's retry waits this long in RabbitMQ: long enough to see it parked there and kill
+ * the process before it is due, however slowly rabbitmqctl answers on a busy machine.
+ */
+const RETRY_WAIT_MS = 10_000;
 
 const ROOT = resolve(__dirname, '../..');
 const DISPATCHER_MAIN = 'dist/apps/webhook-dispatcher/apps/webhook-dispatcher/src/main.js';
@@ -79,7 +87,7 @@ describe('webhook delivery resilience', () => {
           // The receiver listens on 127.0.0.1.
           WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
           DISPATCHER_PORT: String(port),
-          WEBHOOK_RETRY_SCHEDULE: '3s',
+          WEBHOOK_RETRY_SCHEDULE: `${RETRY_WAIT_MS / 1000}s`,
           WEBHOOK_TIMEOUT_MS: '2000',
         },
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -97,7 +105,7 @@ describe('webhook delivery resilience', () => {
           );
         },
         (status) => status === 200,
-        { timeoutMs: 15_000, intervalMs: 100 },
+        { intervalMs: 100 },
       );
       return child;
     }
@@ -111,24 +119,25 @@ describe('webhook delivery resilience', () => {
       const eventId = await completePayment(api, merchant, paymentId);
 
       await eventUntil(api, merchant, eventId, (event) => event.attempts.length === 1);
-      // The process dies only once the retry is parked in its 3 s wait queue and the first message is acknowledged.
+      // The process dies only once the retry is parked in its wait queue and the first message is
+      // acknowledged: seen well before the retry is due (it leaves the wait queue after 90% of it).
       await pollUntil(
         () => queues(services),
         (depth) =>
-          depth[retryWaitQueue(services.env.AMQP_NAMESPACE, 3_000)]?.ready === 1 &&
+          depth[retryWaitQueue(services.env.AMQP_NAMESPACE, RETRY_WAIT_MS)]?.ready === 1 &&
           depth[deliveryQueue()]?.unacked === 0,
-        { timeoutMs: 2_500, intervalMs: 0 },
+        { timeoutMs: RETRY_WAIT_MS / 2, intervalMs: 0 },
       );
       await stop(first);
 
       await startProcess();
-      const event = await eventUntil(api, merchant, eventId, (data) => data.deliveryStatus === 'succeeded', 15_000);
+      const event = await eventUntil(api, merchant, eventId, (data) => data.deliveryStatus === 'succeeded');
       expect(event.attempts.map((attempt) => attempt.responseStatus)).toEqual([500, 200]);
       const deliveries = receiver.forEvent(eventId);
       expect(deliveries).toHaveLength(2);
       expect(deliveries.map((delivery) => signatureCheck(delivery, signingSecret))).toEqual(['valid', 'valid']);
-      // It was the scheduled retry (3 s less 10% jitter), not the first message coming back at once.
-      expect(deliveries[1].receivedAt - deliveries[0].receivedAt).toBeGreaterThanOrEqual(2_700);
+      // It was the scheduled retry (its wait less 10% jitter), not the first message coming back at once.
+      expect(deliveries[1].receivedAt - deliveries[0].receivedAt).toBeGreaterThanOrEqual(RETRY_WAIT_MS * 0.9);
     });
 
     it('stops at once with one line naming the service that does not answer and its variable', async () => {
@@ -193,7 +202,7 @@ describe('webhook delivery resilience', () => {
       await pollUntil(
         async () => eventIds.filter((eventId) => receiver.forEvent(eventId).length === 0),
         (undelivered) => undelivered.length === 0,
-        { timeoutMs: 20_000, intervalMs: 200 },
+        { intervalMs: 200 },
       );
       for (const eventId of eventIds) {
         await eventUntil(api, merchant, eventId, (event) => event.deliveryStatus === 'succeeded');
@@ -228,12 +237,12 @@ describe('webhook delivery resilience', () => {
       await pollUntil(
         async () => delivered().size,
         (size) => size === 200,
-        { timeoutMs: 20_000, intervalMs: 200 },
+        { intervalMs: 200 },
       );
       await pollUntil(
         () => allEvents(api, merchant),
         (listed) => listed.every((event) => event.deliveryStatus === 'succeeded'),
-        { timeoutMs: 10_000, intervalMs: 200 },
+        { intervalMs: 200 },
       );
       // Both instances took part.
       for (const dispatcher of dispatchers) {

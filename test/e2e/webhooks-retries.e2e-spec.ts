@@ -13,8 +13,10 @@ import {
   signatureTime,
   type PaymentResponder,
 } from '../support/webhook-scenario';
+import { timeFor } from '../support/time-budget';
 
-jest.setTimeout(20_000);
+/** Starting its own database and two apps. */
+const START_MS = timeFor({ database: 1, app: 2 });
 
 /** DESIGN.md §5: failed attempts are retried by WEBHOOK_RETRY_SCHEDULE ('200ms,400ms' here) and all recorded. */
 describe('webhook retries', () => {
@@ -29,7 +31,7 @@ describe('webhook retries', () => {
     stack = await startWebhookStack('retries');
     ({ api, receiver } = stack);
     plans = respondPerPayment(receiver);
-  });
+  }, START_MS);
   afterAll(() => stack.stop());
   beforeEach(async () => {
     merchant = await api.merchantWithKey('test');

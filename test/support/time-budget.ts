@@ -6,15 +6,15 @@
  */
 export const BUDGET_MS = {
   /** A fresh database with the real migrations (isolatedServices). */
-  database: 30_000,
+  database: 60_000,
   /** One app booted in process and listening (payments-api, dispatcher, example merchant). */
   app: 20_000,
   /** An app started as its own process (the built main.js) until it answers. */
   process: 30_000,
   /** Chromium launched, or one page of it driven through a user's steps. */
   browser: 30_000,
-  /** One HTTP request to an app under test, answered (fuzz runs send hundreds). */
-  request: 250,
+  /** One HTTP request to an app under test, answered (fuzz runs send hundreds; ~150 ms each at a load of 18 on 2 cores). */
+  request: 500,
 } as const;
 
 export type Work = Partial<Record<keyof typeof BUDGET_MS, number>>;

@@ -71,7 +71,7 @@ export function eventUntil(
   caller: Caller,
   eventId: string,
   predicate: (event: EventView) => boolean,
-  timeoutMs = 10_000,
+  timeoutMs?: number,
 ): Promise<EventView> {
   return pollUntil(() => getEvent(api, caller, eventId), predicate, { timeoutMs });
 }
