@@ -11,6 +11,7 @@ import { applyConnectionLimits } from './http/connection-limits';
 import { jsonBodyMiddleware } from './http/json-body';
 import { requestIdMiddleware } from './http/request-id.middleware';
 import { untrustedProxyWarning } from './http/untrusted-proxy-warning';
+import { strictTransportSecurity } from './http/strict-transport-security';
 import { RequestValidationPipe } from './http/request-validation.pipe';
 import { OPENAPI_DOCUMENTS, type OpenApiDocuments } from './openapi/openapi.controller';
 import { adminDocument, merchantDocument } from './openapi/openapi.document';
@@ -42,6 +43,7 @@ export async function createPaymentsApi(
   // Client addresses (voucher PIN throttling) come from X-Forwarded-For only through proxies the operator trusts.
   if (env.TRUST_PROXY) app.set('trust proxy', env.trustProxy);
   else if (env.NODE_ENV === 'production') app.use(untrustedProxyWarning());
+  if (env.BASE_URL.startsWith('https://')) app.use(strictTransportSecurity);
   setupApp(app);
   const trusted = adapter.getInstance<{ get(name: 'trust proxy fn'): TrustProxyFn }>().get('trust proxy fn');
   applyConnectionLimits(app.getHttpServer(), env.connectionLimits, (address) => trusted(address, 0));

@@ -10,6 +10,7 @@ import { ApproveMerchantRequestDto } from './dto/approve-merchant.request.dto';
 import { CreateMerchantRequestDto, SettlementTermsRequestDto } from './dto/create-merchant.request.dto';
 import { IssueApiKeyRequestDto } from './dto/issue-api-key.request.dto';
 import { IdParam } from '../http/id-param';
+import { NoStore } from '../http/no-store';
 
 @ApiTags('merchants')
 @Controller('admin/v1/merchants')
@@ -68,6 +69,7 @@ export class MerchantsAdminController {
   }
 
   @Post(':id/api-keys')
+  @NoStore()
   @AdminRoute({
     summary: 'Issue an API key; the plain key is in this answer only',
     status: 201,

@@ -6,6 +6,7 @@ import { IssueTestVoucherRequestDto } from './dto/load-vouchers.request.dto';
 import { VouchersRepository } from './vouchers.repository';
 import { ApiRoute, BODY_ERRORS } from '../openapi/api-route.decorator';
 import { dataOf } from '../openapi/components';
+import { NoStore } from '../http/no-store';
 
 /** Test vouchers, so a merchant can pay a test payment by voucher before going live (test keys only). */
 @ApiTags('test helpers')
@@ -17,6 +18,7 @@ export class VoucherTestHelpersController {
 
   /** 201 with the PIN: the one time it is shown. */
   @Post()
+  @NoStore()
   @ApiRoute({
     summary: 'A test voucher with a fresh 16-digit PIN, shown this once',
     status: 201,

@@ -7,8 +7,9 @@ import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { ApiTags } from '@nestjs/swagger';
 import { dataOf } from '../openapi/components';
 import { ApiRoute, BODY_ERRORS } from '../openapi/api-route.decorator';
+import { NoStore } from '../http/no-store';
 
-/** The merchant's webhook endpoint for the mode of the key used. */
+/** The merchant's webhook endpoint for the mode of the key used; every answer carries its signing secret. */
 @ApiTags('webhooks')
 @Controller('v1/webhook-endpoint')
 @UseGuards(ApiKeyGuard)
@@ -16,6 +17,7 @@ export class WebhookEndpointsController {
   constructor(private readonly endpoints: WebhookEndpointsService) {}
 
   @Get()
+  @NoStore()
   @ApiRoute({
     summary: "The key's mode's endpoint with its health",
     status: 200,
@@ -27,6 +29,7 @@ export class WebhookEndpointsController {
   }
 
   @Put()
+  @NoStore()
   @ApiRoute({
     summary: 'Set the URL and the event types sent; re-enables a disabled endpoint and keeps its secret',
     status: 200,
@@ -41,6 +44,7 @@ export class WebhookEndpointsController {
   }
 
   @Post('rotate-secret')
+  @NoStore()
   @ApiRoute({
     summary: 'A new signing secret, which signs from now on',
     status: 200,
