@@ -1,0 +1,289 @@
+import { assertTestDatabase, databaseName, openMigratedDataSource, withDatabase } from '@payhook/persistence';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
+import { join, relative, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from 'pg';
+import type { DataSource } from 'typeorm';
+import { pollUntil } from '../support/poll-until';
+import { testAmqpNamespace, testAmqpUrl, testDatabaseUrl } from '../support/test-env';
+
+const ROOT = resolve(__dirname, '../..');
+/** The advisory lock key of libs/persistence/src/data-source.ts. */
+const MIGRATION_LOCK_ID = 0x70617968;
+/** A start on a busy 2-core machine: three Node processes booting Nest and migrating at once. */
+const START_TIMEOUT_MS = 120_000;
+
+/** Rounds of three starts at once; most in this process, since 60 booting processes take minutes on 2 cores. */
+const ROUNDS = 20;
+const PROCESS_ROUNDS = 3;
+
+/**
+ * Issue 24: `npm start` on a fresh database hung forever when one app waited for the migration lock
+ * inside `SELECT pg_advisory_lock(…)` (a statement, so a snapshot) while the other built an index
+ * CONCURRENTLY (which waits for every older snapshot). Each round is a new, empty database and the
+ * API and two dispatchers starting at the same instant. In ROUNDS − PROCESS_ROUNDS rounds the three
+ * run here, each with its own data source doing what the app does first (openMigratedDataSource, the
+ * TypeORM factory of both apps): their lock waits meet exactly, so the old code hung every time. The
+ * other rounds spawn the real entry points as production starts them, to /health.
+ */
+describe('starting the API and two dispatchers at once on a fresh database', () => {
+  /** What the starts in this process print straight to stderr (the waiting line). */
+  let printed: string[];
+  beforeEach(() => {
+    printed = [];
+    jest.spyOn(console, 'warn').mockImplementation((line: string) => void printed.push(line));
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  it('migrates once and opens, all three, in every round', async () => {
+    for (let round = 1; round <= ROUNDS - PROCESS_ROUNDS; round++) {
+      const database = await freshDatabase(`migrate${round}`);
+      const opened: DataSource[] = [];
+      try {
+        await Promise.all(
+          ['payhook-payments-api', 'payhook-webhook-dispatcher', 'payhook-webhook-dispatcher'].map(
+            async (applicationName) => {
+              opened.push(await openMigratedDataSource({ url: database.url, entities: [], applicationName }));
+            },
+          ),
+        );
+        const [{ count }] = await opened[0].query<{ count: string }[]>('SELECT count(*) FROM schema_migrations');
+        expect(Number(count)).toBe(opened[0].migrations.length);
+      } finally {
+        await Promise.all(opened.map((dataSource) => dataSource.destroy()));
+        await database.drop();
+      }
+    }
+    // Those who waited named the one that held the lock (how many waited depends on the timing).
+    for (const line of printed) {
+      expect(line).toMatch(
+        /^payhook-(payments-api|webhook-dispatcher): waiting for migrations run by payhook-(payments-api|webhook-dispatcher) \(pid \d+\)$/,
+      );
+    }
+  }, 600_000);
+
+  it('lets the holder of the migration lock build an index CONCURRENTLY while another start waits', async () => {
+    const database = await freshDatabase('concurrently');
+    // As runMigrations: one connection holds the lock, another runs the migrations.
+    const holder = new Client({ connectionString: database.url, application_name: 'payhook-tests-lock-holder' });
+    const migrator = new Client({ connectionString: database.url, application_name: 'payhook-tests-lock-holder' });
+    await Promise.all([holder.connect(), migrator.connect()]);
+    let waiter: Promise<DataSource> | undefined;
+    try {
+      const holderPid = (await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+      await holder.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+      waiter = openMigratedDataSource({ url: database.url, entities: [], applicationName: 'payhook-payments-api' });
+      await pollUntil(
+        async () =>
+          (
+            await holder.query(
+              "SELECT 1 FROM pg_stat_activity WHERE application_name = 'payhook-payments-api' AND query LIKE '%advisory_lock%'",
+            )
+          ).rowCount,
+        (found) => (found ?? 0) > 0,
+        { timeoutMs: 60_000 },
+      );
+      // What a migration of the holder may do meanwhile. It waits for every older snapshot, so a start
+      // that waits for the lock inside a statement would block it for good (here: until the timeout).
+      await migrator.query('CREATE TABLE lock_probe (id int)');
+      await migrator.query("SET statement_timeout = '20s'");
+      await migrator.query('CREATE INDEX CONCURRENTLY lock_probe_idx ON lock_probe (id)');
+
+      await holder.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
+      const opened = await waiter;
+      expect(printed).toEqual([
+        `payhook-payments-api: waiting for migrations run by payhook-tests-lock-holder (pid ${holderPid})`,
+      ]);
+      const [{ count }] = await opened.query<{ count: string }[]>('SELECT count(*) FROM schema_migrations');
+      expect(Number(count)).toBe(opened.migrations.length);
+    } finally {
+      await Promise.all([holder.end(), migrator.end()]);
+      await waiter?.then((opened) => opened.destroy()).catch(() => undefined);
+      await database.drop();
+    }
+  }, 120_000);
+
+  describe('as real processes', () => {
+    // A build of its own: other specs rebuild dist/apps/* (deleting it first) while these processes load it.
+    const buildDir = join(ROOT, 'dist', `concurrent-start-${randomBytes(3).toString('hex')}`);
+    const entry = (app: string) => join(buildDir, 'out/apps', app, 'src/main.js');
+    const running = new Set<StartedApp>();
+
+    beforeAll(async () => {
+      await mkdir(buildDir, { recursive: true });
+      // Both apps in one tsc pass (as apps/*/tsconfig.app.json, with the other app's sources too).
+      await writeFile(
+        join(buildDir, 'tsconfig.json'),
+        JSON.stringify({
+          extends: '../../tsconfig.build.json',
+          compilerOptions: { outDir: 'out' },
+          include: [
+            '../../apps/payments-api/src/**/*',
+            '../../apps/webhook-dispatcher/src/**/*',
+            '../../libs/*/src/**/*',
+          ],
+          exclude: ['../../**/*.spec.ts', '../../**/*.integration-spec.ts', '../../**/*.e2e-spec.ts'],
+        }),
+      );
+      // The Nest CLI takes this path only relative to the workspace.
+      const tsconfig = relative(ROOT, join(buildDir, 'tsconfig.json'));
+      await promisify(execFile)('npx', ['nest', 'build', 'payments-api', '--path', tsconfig], { cwd: ROOT });
+    }, 300_000);
+    afterEach(async () => {
+      await Promise.all([...running].map((app) => app.stop()));
+      running.clear();
+    }, 60_000);
+    afterAll(async () => {
+      await rm(buildDir, { recursive: true, force: true });
+    });
+
+    function start(app: 'payments-api' | 'webhook-dispatcher', databaseUrl: string, port: number): StartedApp {
+      const started = new StartedApp(
+        spawn(process.execPath, ['--enable-source-maps', entry(app)], {
+          cwd: ROOT,
+          env: {
+            PATH: process.env.PATH,
+            NODE_ENV: 'test',
+            DATABASE_URL: databaseUrl,
+            AMQP_URL: testAmqpUrl(),
+            AMQP_NAMESPACE: `${testAmqpNamespace()}_concurrent_start`,
+            LOG_LEVEL: 'warn',
+            ...(app === 'payments-api' ? { PORT: String(port) } : { DISPATCHER_PORT: String(port) }),
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        }),
+        port,
+      );
+      running.add(started);
+      return started;
+    }
+
+    it('become healthy, all three, in every round', async () => {
+      for (let round = 1; round <= PROCESS_ROUNDS; round++) {
+        const database = await freshDatabase(`start${round}`);
+        try {
+          const ports = await Promise.all([freePort(), freePort(), freePort()]);
+          // Spawned in one go: the three race for the migration lock as in `npm start` or a deploy.
+          const apps = [
+            start('payments-api', database.url, ports[0]),
+            start('webhook-dispatcher', database.url, ports[1]),
+            start('webhook-dispatcher', database.url, ports[2]),
+          ];
+          await Promise.all(apps.map((app) => app.healthy(START_TIMEOUT_MS, `round ${round}`)));
+          await Promise.all(apps.map((app) => app.stop()));
+        } finally {
+          await database.drop();
+        }
+      }
+    }, 900_000);
+
+    it('say whose migrations they wait for, at once and again after 30 s', async () => {
+      const database = await freshDatabase('waiting');
+      const holder = new Client({ connectionString: database.url, application_name: 'payhook-tests-lock-holder' });
+      await holder.connect();
+      try {
+        const holderPid = (await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+        await holder.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+        const api = start('payments-api', database.url, await freePort());
+
+        const waiting = `waiting for migrations run by payhook-tests-lock-holder (pid ${holderPid})`;
+        await api.printed(`payhook-payments-api: ${waiting}`, START_TIMEOUT_MS);
+        // Nest holds back its own lines during the start: the 30 s report says where it is.
+        await api.printed(`payhook-payments-api: start not finished after 30 s: ${waiting}`, 90_000);
+
+        await holder.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
+        await api.healthy(START_TIMEOUT_MS, 'after the lock was released');
+        expect(api.output.split(`payhook-payments-api: ${waiting}`)).toHaveLength(2);
+      } finally {
+        await holder.end();
+        await Promise.all([...running].map((app) => app.stop()));
+        await database.drop();
+      }
+    }, 300_000);
+  });
+});
+
+/** One spawned app: its output, its health, and a stop that waits for it to exit. */
+class StartedApp {
+  output = '';
+
+  constructor(
+    private readonly child: ChildProcess,
+    private readonly port: number,
+  ) {
+    child.stdout?.on('data', (chunk: Buffer) => (this.output += chunk.toString('utf8')));
+    child.stderr?.on('data', (chunk: Buffer) => (this.output += chunk.toString('utf8')));
+  }
+
+  async healthy(timeoutMs: number, context: string): Promise<void> {
+    await pollUntil(
+      async () => {
+        if (this.child.exitCode !== null)
+          throw new Error(`${context}: exited with ${this.child.exitCode}:\n${this.output}`);
+        return fetch(`http://127.0.0.1:${this.port}/health`).then(
+          (response) => response.status,
+          () => 0,
+        );
+      },
+      (status) => status === 200,
+      { timeoutMs, intervalMs: 100 },
+    ).catch((error: unknown) => {
+      throw new Error(`${context}: ${String(error)}\noutput:\n${this.output}`);
+    });
+  }
+
+  async printed(text: string, timeoutMs: number): Promise<void> {
+    await pollUntil(
+      () => Promise.resolve(this.output),
+      (output) => output.includes(text),
+      { timeoutMs, intervalMs: 100 },
+    ).catch(() => {
+      throw new Error(`never printed "${text}"; output:\n${this.output}`);
+    });
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    const exited = new Promise((done) => this.child.once('exit', done));
+    // SIGKILL: a start stuck in a lock would not stop on SIGTERM, and nothing here needs a drain.
+    this.child.kill('SIGKILL');
+    await exited;
+  }
+}
+
+/** An empty database of this spec's own inside the run (its name ends in _test), dropped after. */
+async function freshDatabase(label: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const base = databaseName(testDatabaseUrl()).replace(/_test$/, '');
+  const url = withDatabase(testDatabaseUrl(), `${base}_${label}_${randomBytes(2).toString('hex')}_test`);
+  assertTestDatabase(url);
+  const admin = new Client({ connectionString: withDatabase(url, 'postgres') });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE "${databaseName(url)}"`);
+  } finally {
+    await admin.end();
+  }
+  return {
+    url,
+    drop: async () => {
+      const dropper = new Client({ connectionString: withDatabase(url, 'postgres') });
+      await dropper.connect();
+      try {
+        await dropper.query(`DROP DATABASE IF EXISTS "${databaseName(url)}" WITH (FORCE)`);
+      } finally {
+        await dropper.end();
+      }
+    },
+  };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((closed) => server.close(closed));
+  return port;
+}
