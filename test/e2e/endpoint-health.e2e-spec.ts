@@ -5,10 +5,17 @@ import type { TestMerchant } from '../support/payments-api.harness';
 import { pollUntil } from '../support/poll-until';
 import { startWebhookStack, type WebhookStack } from '../support/webhook-stack';
 import { completedPayment, eventUntil, getEvent, signatureCheck } from '../support/webhook-scenario';
+import { timeFor } from '../support/time-budget';
+
+/** Starting its own database and two apps. */
+const START_MS = timeFor({ database: 1, app: 2 });
 
 jest.setTimeout(60_000);
 
-/** DESIGN.md §8 "Endpoint health" and "Recover", on a dispatcher that disables after 3 s of failures. */
+/**
+ * DESIGN.md §8 "Endpoint health" and "Recover", on a dispatcher that disables after 3 s of failures.
+ * Its attempts wait up to 10 s: an endpoint a test holds back is slow, not failing.
+ */
 describe('endpoint health, disable and recover', () => {
   let stack: WebhookStack;
   let merchant: TestMerchant;
@@ -17,11 +24,12 @@ describe('endpoint health, disable and recover', () => {
 
   beforeAll(async () => {
     stack = await startWebhookStack('health', {
+      WEBHOOK_TIMEOUT_MS: '10000',
       WEBHOOK_DISABLE_AFTER: '3s',
       WEBHOOK_RETRY_SCHEDULE: '500ms,500ms,500ms,500ms,500ms,500ms,500ms,500ms,500ms,500ms,500ms,500ms',
     });
     stack.receiver.respondWith(() => (failing ? { status: 500, body: 'down' } : { status: 200, body: 'ok' }));
-  });
+  }, START_MS);
   afterAll(() => stack.stop());
   beforeEach(async () => {
     failing = false;
@@ -38,7 +46,7 @@ describe('endpoint health, disable and recover', () => {
     failing = true;
     const first = await completedPayment(stack.api, merchant);
 
-    const disabled = await pollUntil(health, (data) => data.status === 'disabled', { timeoutMs: 15_000 });
+    const disabled = await pollUntil(health, (data) => data.status === 'disabled');
     expect(disabled).toMatchObject({
       url: stack.receiver.url,
       signingSecret,
@@ -132,8 +140,10 @@ describe('endpoint health, disable and recover', () => {
     for (const { eventId } of events) {
       await eventUntil(stack.api, other, eventId, (e) => e.deliveryStatus === 'failed');
     }
-    // The merchant's endpoint answers slowly, so the first recover is still sending.
-    stack.receiver.respondWith(() => ({ status: 200, body: 'ok', delayMs: 1_500 }));
+    // The merchant's endpoint answers only when let go, so the first recover is still sending.
+    let letGo!: () => void;
+    const heldBack = new Promise<void>((resolve) => (letGo = resolve));
+    stack.receiver.respondWith(() => ({ status: 200, body: 'ok', until: heldBack }));
     try {
       await stack.api.as(other).put('/v1/webhook-endpoint').send({ url: stack.receiver.url }).expect(200);
       const since = new Date(Date.now() - 60_000).toISOString();
@@ -145,6 +155,7 @@ describe('endpoint health, disable and recover', () => {
       });
       // Another merchant is never held up by it.
       await endpoint().post('/v1/events/recover').send({ since }).expect(202);
+      letGo();
 
       for (const { eventId } of events) {
         await eventUntil(stack.api, other, eventId, (e) => e.deliveryStatus === 'succeeded');
@@ -152,6 +163,7 @@ describe('endpoint health, disable and recover', () => {
       const again = await stack.api.as(other).post('/v1/events/recover').send({ since }).expect(202);
       expect(again.body.data.queued).toBe(0);
     } finally {
+      letGo();
       stack.receiver.respondWith(() => (failing ? { status: 500, body: 'down' } : { status: 200, body: 'ok' }));
     }
   });
@@ -168,7 +180,7 @@ describe('endpoint health, disable and recover', () => {
     await pollUntil(page, (html) => html.includes('Failing since'));
     expect(await page()).toMatch(/If it is still failing at .*, payhook disables it\./s);
 
-    const disabled = await pollUntil(page, (html) => html.includes('Re-enable endpoint'), { timeoutMs: 15_000 });
+    const disabled = await pollUntil(page, (html) => html.includes('Re-enable endpoint'));
     expect(disabled).toContain('<code>HTTP 500</code>');
     await eventUntil(stack.api, shop, eventId, (e) => e.deliveryStatus === 'failed');
 
@@ -221,7 +233,7 @@ describe('endpoint health under a burst of failures', () => {
     // One attempt per event (the retry waits an hour), so every failure can be counted.
     stack = await startWebhookStack('health-burst', { WEBHOOK_RETRY_SCHEDULE: '1h' });
     stack.receiver.respondWith(() => (failing ? { status: 500, body: 'down' } : { status: 200, body: 'ok' }));
-  });
+  }, START_MS);
   afterAll(() => stack.stop());
 
   it('counts every failed attempt of 25 completions at once, and one success clears them', async () => {

@@ -10,7 +10,13 @@ export interface ReceivedWebhook {
 export type Responder = (
   delivery: ReceivedWebhook,
   index: number,
-) => { status: number; body?: string; delayMs?: number };
+) => {
+  status: number;
+  body?: string;
+  delayMs?: number;
+  /** Answered only once this has settled (and delayMs has passed): the test decides when, not a clock. */
+  until?: Promise<unknown>;
+};
 
 /** A merchant's webhook endpoint on 127.0.0.1 that records every request it gets. */
 export class WebhookReceiver {
@@ -28,8 +34,9 @@ export class WebhookReceiver {
       request.on('end', () => {
         const delivery = { headers: request.headers, rawBody: Buffer.concat(chunks), receivedAt: Date.now() };
         const index = receiver.received.push(delivery) - 1;
-        const { status, body = '', delayMs = 0 } = receiver.responder(delivery, index);
-        setTimeout(() => response.writeHead(status, { 'content-type': 'text/plain' }).end(body), delayMs);
+        const { status, body = '', delayMs = 0, until } = receiver.responder(delivery, index);
+        const answer = () => response.writeHead(status, { 'content-type': 'text/plain' }).end(body);
+        setTimeout(() => void (until ?? Promise.resolve()).then(answer, answer), delayMs);
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -108,7 +108,8 @@ describe('WebhookHttpClient', () => {
 
     expect(result).toMatchObject({ ok: false, status: null, responseBody: null, error: 'timeout after 300 ms' });
     expect(result.durationMs).toBeGreaterThanOrEqual(250);
-    expect(result.durationMs).toBeLessThan(2_000);
+    // Far below undici's own 300 s limits: this one gave up, however busy the machine.
+    expect(result.durationMs).toBeLessThan(30_000);
   });
 
   it('also times out when the headers arrive but the body stalls', async () => {
