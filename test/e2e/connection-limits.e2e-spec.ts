@@ -10,6 +10,8 @@ function trickle(port: number, localAddress: string): { socket: Socket; closed: 
   let closed = false;
   const socket = connect({ host: '127.0.0.1', port, localAddress });
   socket.on('error', () => undefined);
+  // Read what the server sends (a 408), so that its closing the connection reaches us.
+  socket.resume();
   socket.on('close', () => (closed = true));
   socket.on('connect', () => socket.write('GET /health HTTP/1.1\r\nHost: payhook\r\nX-Slow: '));
   return { socket, closed: () => closed };

@@ -1,6 +1,7 @@
 import type { LogLevel, LoggerService } from '@nestjs/common';
 import { Logger as PinoLogger } from 'nestjs-pino';
 import { QuietStartupLogger } from '@payhook/observability';
+import type { Server } from 'node:http';
 import type { DestinationStream } from 'pino';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
@@ -11,8 +12,25 @@ import { WebhookDispatcherModule } from './webhook-dispatcher.module';
 
 /** Unacknowledged messages one instance holds; more instances share the queue as competing consumers. */
 const PREFETCH = 100;
+/** Open connections the health port takes at once: monitors and a Prometheus scraper need a few. */
+export const PROBE_CONNECTIONS = 64;
 /** Beyond one attempt's timeout: how long a shutdown waits for running deliveries to be recorded. */
 const DRAIN_GRACE_MS = 5_000;
+
+/**
+ * The health port serves /health, /ready and /metrics to a few monitors: small requests, answered at
+ * once. A client that trickles headers, or opens connections by the thousand, is cut off long before
+ * it could take the descriptors the database and the broker need (Node's defaults: 60 s + 30 s, and
+ * no cap). The payments-api has configurable limits of its own (http/connection-limits.ts).
+ */
+function limitProbeConnections(server: Server): void {
+  server.headersTimeout = 5_000;
+  server.requestTimeout = 10_000;
+  server.keepAliveTimeout = 65_000;
+  // How often the two timeouts above are checked (@types/node 20 lacks the property; Node has it).
+  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = 1_000;
+  server.maxConnections = PROBE_CONNECTIONS;
+}
 
 /** Builds the dispatcher for a validated configuration; main.ts and the tests both use it. */
 export async function createWebhookDispatcher(
@@ -36,6 +54,7 @@ export async function createWebhookDispatcher(
   // Nest's route and module lines go to debug: start-up says where payhook listens, not 140 routes.
   if (!options.logger) app.useLogger(new QuietStartupLogger(app.get(PinoLogger)));
   app.disable('x-powered-by');
+  limitProbeConnections(app.getHttpServer());
   if (options.shutdownHooks !== false) app.enableShutdownHooks();
   // The delivery queue is a Nest transport (ADR 0008, 0009): @EventPattern handlers next to the health port.
   const metrics = app.get(DeliveryMetrics);
