@@ -44,9 +44,10 @@ export interface PostgresQueueServerOptions extends QueueServerOptions {
   leaseMs: number;
   /** The wait before a message that backed off is tried again. */
   backOffMs: number;
+  /** The longest idle wait between claims (default 1 s); a notification or a due retry ends it sooner. */
+  idlePollMs?: number;
 }
 
-/** The longest idle wait between claims; a notification or a due retry ends it sooner. */
 const IDLE_POLL_MS = 1_000;
 
 /**
@@ -65,9 +66,11 @@ export class PostgresQueueServer extends Server implements CustomTransportStrate
   private wakeUp?: () => void;
   /** A wake that came while the loop was busy: the next sleep is skipped, so no wake is lost. */
   private woken = false;
+  private readonly idlePollMs: number;
 
   constructor(private readonly options: PostgresQueueServerOptions) {
     super();
+    this.idlePollMs = options.idlePollMs ?? IDLE_POLL_MS;
     this.listener = new NotificationListener({
       url: options.databaseUrl,
       channel: POSTGRES_QUEUE_CHANNEL,
@@ -110,7 +113,7 @@ export class PostgresQueueServer extends Server implements CustomTransportStrate
   private async claimLoop(): Promise<void> {
     while (!this.stopping) {
       this.woken = false;
-      let idleMs = IDLE_POLL_MS;
+      let idleMs = this.idlePollMs;
       try {
         const free = this.options.prefetch - this.running.size;
         const claimed = free > 0 ? await this.claim(free) : [];
@@ -145,7 +148,7 @@ export class PostgresQueueServer extends Server implements CustomTransportStrate
       `SELECT ceil(extract(epoch FROM min(visible_at) - now()) * 1000)::int AS ms
        FROM webhook_queue WHERE dead_at IS NULL`,
     );
-    return Math.min(IDLE_POLL_MS, Math.max(0, next?.ms ?? IDLE_POLL_MS));
+    return Math.min(this.idlePollMs, Math.max(0, next?.ms ?? this.idlePollMs));
   }
 
   private sleep(ms: number): Promise<void> {
