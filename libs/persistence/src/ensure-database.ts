@@ -2,6 +2,8 @@ import { Client } from 'pg';
 import { databaseName, withDatabase } from './database-url';
 
 const DUPLICATE_DATABASE = '42P04';
+/** What a CREATE DATABASE that loses a race with another one gets: pg_database's own unique index. */
+const UNIQUE_VIOLATION = '23505';
 
 /** Creates the database named in `url` when it does not exist yet (DESIGN.md §2). */
 export async function ensureDatabase(url: string): Promise<void> {
@@ -14,8 +16,10 @@ export async function ensureDatabase(url: string): Promise<void> {
     const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
     if (found.rowCount === 0) {
       await admin.query(`CREATE DATABASE "${name.replaceAll('"', '""')}"`).catch((error: unknown) => {
-        // Another process created it between our check and our create: that is fine.
-        if ((error as { code?: string }).code !== DUPLICATE_DATABASE) throw error;
+        // Another process created it between our check and our create (the API and a dispatcher
+        // starting together on a fresh machine): that is fine.
+        const code = (error as { code?: string }).code;
+        if (code !== DUPLICATE_DATABASE && code !== UNIQUE_VIOLATION) throw error;
       });
     }
   } finally {
