@@ -23,6 +23,15 @@ describe('clientKey', () => {
     expect(clientKey('::ffff:1.2.3.4')).not.toBe(clientKey('::ffff:1.2.3.5'));
   });
 
+  it('keeps an IPv4-mapped address per IPv4 address however its groups are written', () => {
+    expect(clientKey('0:0:0:0:0:ffff:1.2.3.4')).toBe('1.2.3.4');
+    expect(clientKey('::ffff:102:304')).toBe('1.2.3.4');
+    expect(clientKey('0000:0000:0000:0000:0000:FFFF:0102:0305')).toBe('1.2.3.5');
+    expect(clientKey('::0:ffff:c0a8:ff01')).toBe('192.168.255.1');
+    // Only ::ffff:0:0/96 is IPv4-mapped: a neighbour prefix stays an IPv6 /64.
+    expect(clientKey('::fffe:102:304')).toBe('0:0:0:0::/64');
+  });
+
   it('returns what is not an address as it is', () => {
     expect(clientKey('unknown')).toBe('unknown');
   });

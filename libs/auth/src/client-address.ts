@@ -9,11 +9,14 @@ import { isIPv4, isIPv6 } from 'node:net';
  */
 export function clientKey(address: string): string {
   const bare = address.replace(/%.*$/, ''); // a zone id (fe80::1%eth0) names our interface, not the client
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare);
-  if (mapped && isIPv4(mapped[1])) return mapped[1];
   if (isIPv4(bare)) return bare;
   if (!isIPv6(bare)) return address;
   const groups = ipv6Groups(bare);
+  // ::ffff:0:0/96, however written (::ffff:1.2.3.4, 0:0:0:0:0:ffff:1.2.3.4, ::ffff:102:304).
+  if (groups.slice(0, 5).every((group) => group === '0') && groups[5] === 'ffff') {
+    const [high, low] = groups.slice(6).map((group) => parseInt(group, 16));
+    return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
+  }
   return `${groups.slice(0, 4).join(':')}::/64`;
 }
 
