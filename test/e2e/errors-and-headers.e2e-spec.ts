@@ -24,16 +24,18 @@ describe('Error bodies and response headers', () => {
     payments = paymentsClient(api, merchant.key);
   });
 
-  it.each<[string, string]>([
-    ['GET', '/v1/nope'],
-    ['GET', '/'],
-    ['POST', '/v1/payments/pay_000000000000000000000000/refund'],
-    ['GET', '/admin/v1/nothing-here'],
-    ['PUT', '/v1/no-such-resource'],
-  ])('answers an unknown route %s %s with 404 resource_not_found', async (method, path) => {
+  // `GET /` is the home page for a browser (home-and-guide.e2e-spec.ts); a JSON client gets the JSON 404.
+  it.each<[string, string, string | undefined]>([
+    ['GET', '/v1/nope', undefined],
+    ['GET', '/', 'application/json'],
+    ['POST', '/v1/payments/pay_000000000000000000000000/refund', undefined],
+    ['GET', '/admin/v1/nothing-here', undefined],
+    ['PUT', '/v1/no-such-resource', undefined],
+  ])('answers an unknown route %s %s (Accept: %s) with 404 resource_not_found', async (method, path, accept) => {
     const http = api.http();
     const verb = method.toLowerCase() as 'get' | 'post' | 'put';
-    const response = await http[verb](path).set('Authorization', `Bearer ${merchant.key}`);
+    const request = http[verb](path).set('Authorization', `Bearer ${merchant.key}`);
+    const response = await (accept ? request.set('Accept', accept) : request);
     expectApiError(response, { status: 404, code: 'resource_not_found' });
     expect(response.body.error.message).not.toMatch(/Cannot (GET|POST|PUT)/);
   });
