@@ -18,12 +18,14 @@ export async function sendSettlementsCsv(
   response.write(SETTLEMENT_CSV_HEADER);
   try {
     while (!next.done) {
+      // A client that went away (while this batch was read, too) stops the reading: a write to its
+      // closed response would wait for a 'drain' that never comes.
+      if (clientGone(response)) return;
       // A slow client holds the reading back instead of the API buffering the day for it.
       if (!response.write(settlementCsvLines(next.value))) await drainedOrClosed(response);
-      // A client that went away stops the reading too.
-      if (response.destroyed) return;
       next = await reader.next();
     }
+    if (clientGone(response)) return;
     response.end();
   } catch (error) {
     // The status is sent: cut the download off, so a failure shows as an incomplete transfer rather
@@ -33,8 +35,14 @@ export async function sendSettlementsCsv(
   }
 }
 
+function clientGone(response: Response): boolean {
+  return response.destroyed || response.writableEnded;
+}
+
 function drainedOrClosed(response: Response): Promise<void> {
   return new Promise((resolve) => {
+    // Its 'close' may have fired already: then no event is coming.
+    if (clientGone(response)) return resolve();
     const done = () => {
       response.off('drain', done).off('close', done);
       resolve();
