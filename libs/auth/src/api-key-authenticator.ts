@@ -13,8 +13,8 @@ export const API_KEY_CACHE_TTL_MS = 2_000;
 /**
  * A well-formed key that matched no row is remembered as unknown this long, so a client that keeps
  * sending a wrong or revoked key costs the database one lookup a second, not one per request. Short,
- * because another API instance's brand-new key is refused here until the entry expires; the
- * instance that issues a key forgets it at once (keyIssued).
+ * because a key that starts to exist (a restored one, say) is refused here until the entry expires.
+ * A freshly issued key needs no exception: it is random, so it cannot have been looked up before.
  */
 export const UNKNOWN_API_KEY_TTL_MS = 1_000;
 
@@ -46,11 +46,6 @@ export class ApiKeyAuthenticator {
     if (resolved) this.cache.set(keyHash, resolved);
     else this.unknown.set(keyHash, true);
     return resolved;
-  }
-
-  /** A key this instance has just issued works at once, even if it was looked up as unknown a moment ago. */
-  keyIssued(keyHash: string): void {
-    this.unknown.delete(keyHash);
   }
 
   /** 0 when the key may make this request; otherwise the seconds to wait. */

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ApiKeyAuthenticator, generateApiKey } from '@payhook/auth';
+import { generateApiKey } from '@payhook/auth';
 import { DEFAULT_TIME_ZONE, newId, type ApiKeyMode } from '@payhook/contracts';
 import { isUniqueViolation } from '@payhook/persistence';
 import type { ApiKeyEntity } from './api-key.entity';
@@ -30,7 +30,6 @@ export class MerchantsService {
   constructor(
     private readonly merchants: MerchantsRepository,
     @Inject(PaymentsApiEnv) private readonly env: PaymentsApiEnv,
-    private readonly authenticator: ApiKeyAuthenticator,
   ) {}
 
   create(input: NewMerchant): Promise<MerchantEntity> {
@@ -106,7 +105,6 @@ export class MerchantsService {
       keyHash: hash,
       keyLast4: last4,
     });
-    this.authenticator.keyIssued(hash);
     return { record, key };
   }
 
