@@ -247,6 +247,15 @@ function watchOver(postgres: ChildProcess, privateDir: string): ChildProcess {
     stdio: ['pipe', 'ignore', 'ignore'],
     env: {},
   });
+  // Without a watcher (a spawn that failed, one that died) the normal stop still works; only a
+  // kill -9 of this process would leave Postgres behind. Said, not thrown: an unhandled 'error'
+  // would end this process, and Postgres with it.
+  const lost = (error: Error) =>
+    process.stderr.write(
+      `embedded postgres: its watcher is not running (${error.message}); after a kill -9, stop PostgreSQL by hand\n`,
+    );
+  watcher.once('error', lost);
+  watcher.stdin?.on('error', lost);
   // Neither keeps this process alive: the pipe is there only to close when it ends.
   watcher.unref();
   (watcher.stdin as (NodeJS.WritableStream & { unref?(): void }) | null)?.unref?.();
