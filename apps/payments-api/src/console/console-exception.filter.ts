@@ -22,7 +22,11 @@ export class ConsoleExceptionFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const request = host.switchToHttp().getRequest<Request>();
     const response = host.switchToHttp().getResponse<Response>();
-    if (response.headersSent) return;
+    if (response.headersSent) {
+      // A failure mid-download (the CSV): the response is cut off already; this log is all that is left of it.
+      this.logFailure(request, exception);
+      return;
+    }
     const nonce = newNonce();
     const page = (status: number, title: string, message: string) =>
       sendHtml(response, status, renderConsoleError(nonce, title, message), nonce);
@@ -56,11 +60,16 @@ export class ConsoleExceptionFilter implements ExceptionFilter {
       response.set('Retry-After', String(RETRY_AFTER_UNAVAILABLE_SECONDS));
       return page(503, 'Briefly unavailable', 'The console is briefly unavailable. Reload the page in a few seconds.');
     }
+    const requestId = this.logFailure(request, exception);
+    page(500, 'Something went wrong', `Something went wrong on our side. Quote ${requestId} when asking.`);
+  }
+
+  private logFailure(request: Request, exception: unknown): string {
     const requestId = requestIdOf(request);
     this.logger.error(
       `${requestId} ${request.method} ${request.path} failed`,
       exception instanceof Error ? exception.stack : String(exception),
     );
-    page(500, 'Something went wrong', `Something went wrong on our side. Quote ${requestId} when asking.`);
+    return requestId;
   }
 }
