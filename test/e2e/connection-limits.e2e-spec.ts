@@ -1,3 +1,4 @@
+import type { LoggerService } from '@nestjs/common';
 import type { Server } from 'node:http';
 import { get } from 'node:http';
 import { connect, type Socket } from 'node:net';
@@ -28,6 +29,16 @@ function health(port: number, localAddress: string): Promise<number | string> {
   });
 }
 
+/** The app's warnings, as Nest hands them to its logger. */
+class RecordedWarnings implements LoggerService {
+  readonly lines: string[] = [];
+  log(): void {}
+  error(): void {}
+  warn(message: unknown): void {
+    this.lines.push(String(message));
+  }
+}
+
 const portOf = (api: PaymentsApiHarness) => Number(new URL(api.baseUrl).port);
 
 /**
@@ -35,17 +46,18 @@ const portOf = (api: PaymentsApiHarness) => Number(new URL(api.baseUrl).port);
  * loopback address (127.0.0.1, 127.0.0.2) stands for a client of its own.
  */
 describe('connection limits (slowloris)', () => {
-  describe('per client', () => {
+  // With a hop count, every direct peer would be "trusted": the cap must still hold for each of them.
+  describe.each<Record<string, string>>([{}, { TRUST_PROXY: '1' }])('per client (%j)', (trustProxy) => {
     let api: PaymentsApiHarness;
     const held: ReturnType<typeof trickle>[] = [];
+    const warnings = new RecordedWarnings();
 
     beforeAll(async () => {
       // Long timeouts: here the held connections must outlast the test.
-      api = await PaymentsApiHarness.start({
-        MAX_CONNECTIONS_PER_CLIENT: '20',
-        HTTP_HEADERS_TIMEOUT: '5m',
-        HTTP_REQUEST_TIMEOUT: '5m',
-      });
+      api = await PaymentsApiHarness.start(
+        { ...trustProxy, MAX_CONNECTIONS_PER_CLIENT: '20', HTTP_HEADERS_TIMEOUT: '5m', HTTP_REQUEST_TIMEOUT: '5m' },
+        warnings,
+      );
     });
     afterAll(async () => {
       for (const connection of held) connection.socket.destroy();
@@ -65,6 +77,12 @@ describe('connection limits (slowloris)', () => {
       // The 20 within the cap are still open (their timeouts are minutes away).
       expect(held.filter((connection) => connection.closed())).toHaveLength(30);
 
+      // The operator is told once (not 31 times), with the client's network and not its address.
+      const capWarnings = warnings.lines.filter((line) => line.includes('MAX_CONNECTIONS_PER_CLIENT'));
+      expect(capWarnings).toEqual([expect.stringContaining('client 127.0.0.0/24 holds 20 connections')]);
+      expect(capWarnings[0]).toContain('without TRUST_PROXY');
+      expect(capWarnings[0]).not.toContain('127.0.0.1');
+
       // Once they go, the client is served again.
       for (const connection of held) connection.socket.destroy();
       await pollUntil(
@@ -77,6 +95,34 @@ describe('connection limits (slowloris)', () => {
       const server = api.app.getHttpServer() as Server;
       expect(server.maxConnections).toBeLessThan(softFileLimit() ?? 1024);
     });
+  });
+
+  describe('a proxy named by address in TRUST_PROXY', () => {
+    let api: PaymentsApiHarness;
+    const held: ReturnType<typeof trickle>[] = [];
+
+    beforeAll(async () => {
+      api = await PaymentsApiHarness.start({
+        TRUST_PROXY: '127.0.0.1',
+        MAX_CONNECTIONS_PER_CLIENT: '20',
+        HTTP_HEADERS_TIMEOUT: '5m',
+        HTTP_REQUEST_TIMEOUT: '5m',
+      });
+    });
+    afterAll(async () => {
+      for (const connection of held) connection.socket.destroy();
+      await api.stop();
+    });
+
+    it('is not capped per client: it carries every client', async () => {
+      const port = portOf(api);
+      for (let i = 0; i < 30; i += 1) held.push(trickle(port, '127.0.0.1'));
+      const server = api.app.getHttpServer() as Server;
+      const open = () => new Promise<number>((resolve) => server.getConnections((_error, count) => resolve(count)));
+      await pollUntil(open, (count) => count >= 30);
+      expect(held.filter((connection) => connection.closed())).toHaveLength(0);
+      expect(await health(port, '127.0.0.1')).toBe(200);
+    }, 120_000);
   });
 
   describe('timeouts', () => {

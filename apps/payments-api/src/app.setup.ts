@@ -7,7 +7,7 @@ import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-ex
 import type { PaymentsApiEnv } from './config/payments-api.env';
 import { ApiExceptionFilter } from './errors/api-exception.filter';
 import { BodyErrorInterceptor } from './http/body-error.interceptor';
-import { applyConnectionLimits } from './http/connection-limits';
+import { applyConnectionLimits, cappedPeerExemption } from './http/connection-limits';
 import { jsonBodyMiddleware } from './http/json-body';
 import { requestIdMiddleware } from './http/request-id.middleware';
 import { untrustedProxyWarning } from './http/untrusted-proxy-warning';
@@ -46,7 +46,7 @@ export async function createPaymentsApi(
   if (env.BASE_URL.startsWith('https://')) app.use(strictTransportSecurity);
   setupApp(app);
   const trusted = adapter.getInstance<{ get(name: 'trust proxy fn'): TrustProxyFn }>().get('trust proxy fn');
-  applyConnectionLimits(app.getHttpServer(), env.connectionLimits, (address) => trusted(address, 0));
+  applyConnectionLimits(app.getHttpServer(), env.connectionLimits, cappedPeerExemption(env.trustProxy, trusted));
   Object.assign(app.get<OpenApiDocuments>(OPENAPI_DOCUMENTS), {
     merchant: merchantDocument(app),
     admin: adminDocument(app),

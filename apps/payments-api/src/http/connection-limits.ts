@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { clientKey } from '@payhook/auth';
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -49,11 +50,25 @@ export function connectionCap(fileLimit: number | null, configured?: number): nu
 }
 
 /**
+ * Which direct peers are proxies exempt from the per-client cap. Only a TRUST_PROXY list (addresses,
+ * subnets, or the names loopback/linklocal/uniquelocal, which stand for subnets) says who the proxy
+ * is; a hop count trusts whatever peer is nearest, i.e. every client that connects directly, so with
+ * it (or without TRUST_PROXY) every peer is capped. `trustedAt` is Express's compiled "trust proxy".
+ */
+export function cappedPeerExemption(
+  trustProxy: number | string[] | undefined,
+  trustedAt: (address: string, hop: number) => boolean,
+): (address: string) => boolean {
+  return Array.isArray(trustProxy) ? (address) => trustedAt(address, 0) : () => false;
+}
+
+/**
  * Slowloris defence. Node's own timeouts are set on purpose (its defaults let a trickling request live
  * 60 s plus a 30 s check interval), the process takes no more connections than it has descriptors
  * for, and one client cannot take all of those: its connections past the per-client cap are closed
- * at once, so clients elsewhere are still served. Connections from a trusted proxy (TRUST_PROXY) are
- * not counted per client: the proxy carries every client, and limits them itself (docs/scaling.md).
+ * at once, so clients elsewhere are still served. Connections from a proxy named in TRUST_PROXY are
+ * not counted per client (cappedPeerExemption): the proxy carries every client, and limits them
+ * itself (docs/scaling.md).
  */
 export function applyConnectionLimits(
   server: Server,
@@ -69,6 +84,7 @@ export function applyConnectionLimits(
   server.maxConnections = limits.maxConnections;
 
   const openPerClient = new Map<string, number>();
+  const capWarnings = new CapWarnings();
   server.on('connection', (socket) => {
     const address = socket.remoteAddress;
     if (address === undefined || isTrustedProxy(address)) return;
@@ -76,6 +92,7 @@ export function applyConnectionLimits(
     const open = openPerClient.get(client) ?? 0;
     if (open >= limits.maxConnectionsPerClient) {
       socket.destroy();
+      capWarnings.hit(client, limits.maxConnectionsPerClient);
       return;
     }
     openPerClient.set(client, open + 1);
@@ -85,4 +102,39 @@ export function applyConnectionLimits(
       else openPerClient.delete(client);
     });
   });
+}
+
+const logger = new Logger('ConnectionLimits');
+/** A client that keeps hitting its cap is reported at most this often. */
+export const CAP_WARNING_INTERVAL_MS = 60_000;
+
+/**
+ * One warning line when a client reaches MAX_CONNECTIONS_PER_CLIENT, at most once a minute per
+ * client, so an operator sees it (and, behind a proxy without TRUST_PROXY, sees the whole site
+ * capped) without a line per refused connection. The address is masked to its /24 (IPv6 clients
+ * already are /64s): enough to recognise a network, not a person's address.
+ */
+class CapWarnings {
+  /** Client → when it was last reported; in time order, so the stale ones are at the front. */
+  private readonly lastWarned = new Map<string, number>();
+
+  hit(client: string, cap: number, now = Date.now()): void {
+    for (const [key, at] of this.lastWarned) {
+      if (now - at < CAP_WARNING_INTERVAL_MS) break;
+      this.lastWarned.delete(key);
+    }
+    if (this.lastWarned.has(client)) return;
+    this.lastWarned.set(client, now);
+    logger.warn(
+      `client ${maskedClient(client)} holds ${cap} connections (MAX_CONNECTIONS_PER_CLIENT): further ones are ` +
+        'closed on arrival. Behind a proxy without TRUST_PROXY every client is the proxy, so this caps the whole site.',
+    );
+  }
+}
+
+/** An IPv4 client as its /24; an IPv6 client key is already a /64; anything else is not shown. */
+function maskedClient(client: string): string {
+  const ipv4 = /^(\d+\.\d+\.\d+)\.\d+$/.exec(client);
+  if (ipv4) return `${ipv4[1]}.0/24`;
+  return client.endsWith('::/64') ? client : '(address unknown)';
 }
