@@ -49,6 +49,8 @@ describe('X-Forwarded-For without TRUST_PROXY in production', () => {
     );
     expect(warnings()).toHaveLength(1);
     expect(warnings()[0]).toContain('"level":40');
+    // The connection cap sees one client too: the whole site shares it.
+    expect(warnings()[0]).toContain('one client for MAX_CONNECTIONS_PER_CLIENT');
     expect(log.lines.join('\n')).not.toContain('198.51.100.2');
   }, 60_000);
 });

@@ -5,7 +5,8 @@ const logger = new Logger('TrustProxy');
 
 /**
  * In production without TRUST_PROXY, a request with X-Forwarded-For means a proxy in front whose
- * clients all share its address: one client's failed logins or PINs pause everyone. Said once, on
+ * clients all share its address: one client's failed logins or PINs pause everyone, and the proxy's
+ * connections all count against one client's connection cap. Said once, on
  * the first such request (the header's value is a client's address: not logged).
  */
 export function untrustedProxyWarning(): RequestHandler {
@@ -15,8 +16,9 @@ export function untrustedProxyWarning(): RequestHandler {
       warned = true;
       logger.warn(
         'requests arrive with X-Forwarded-For but TRUST_PROXY is unset: every client behind the proxy ' +
-          "shares the proxy's address for the login, operator token and PIN throttles. Set TRUST_PROXY " +
-          "to the proxy's hop count or addresses.",
+          "shares the proxy's address for the login, operator token and PIN throttles, and the proxy " +
+          'counts as one client for MAX_CONNECTIONS_PER_CLIENT, which then caps the whole site. Set ' +
+          "TRUST_PROXY to the proxy's addresses (or its hop count).",
       );
     }
     next();
