@@ -1,20 +1,29 @@
+import type { INestApplication } from '@nestjs/common';
+import { loadEnv } from '@payhook/config';
 import { assertTestDatabase, databaseName, openMigratedDataSource, withDatabase } from '@payhook/persistence';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
-import type { DataSource } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { createPaymentsApi } from '../../apps/payments-api/src/app.setup';
+import { PaymentsApiEnv } from '../../apps/payments-api/src/config/payments-api.env';
+import { createWebhookDispatcher } from '../../apps/webhook-dispatcher/src/app.setup';
+import { WebhookDispatcherEnv } from '../../apps/webhook-dispatcher/src/config/webhook-dispatcher.env';
 import { pollUntil } from '../support/poll-until';
-import { testAmqpNamespace, testAmqpUrl, testDatabaseUrl } from '../support/test-env';
+import { testAmqpNamespace, testAmqpUrl, testDatabaseUrl, testWebhookQueue } from '../support/test-env';
+import { timeFor } from '../support/time-budget';
 
 const ROOT = resolve(__dirname, '../..');
 /** The advisory lock key of libs/persistence/src/data-source.ts. */
 const MIGRATION_LOCK_ID = 0x70617968;
 /** A start on a busy 2-core machine: three Node processes booting Nest and migrating at once. */
-const START_TIMEOUT_MS = 120_000;
+const START_TIMEOUT_MS = timeFor({ process: 4 });
+/** One in-process round: a fresh database migrated by the first of three apps booting at once. */
+const ROUND_MS = timeFor({ database: 1, app: 3 });
 
 /** Rounds of three starts at once; most in this process, since 60 booting processes take minutes on 2 cores. */
 const ROUNDS = 20;
@@ -25,9 +34,9 @@ const PROCESS_ROUNDS = 3;
  * inside `SELECT pg_advisory_lock(…)` (a statement, so a snapshot) while the other built an index
  * CONCURRENTLY (which waits for every older snapshot). Each round is a new, empty database and the
  * API and two dispatchers starting at the same instant. In ROUNDS − PROCESS_ROUNDS rounds the three
- * run here, each with its own data source doing what the app does first (openMigratedDataSource, the
- * TypeORM factory of both apps): their lock waits meet exactly, so the old code hung every time. The
- * other rounds spawn the real entry points as production starts them, to /health.
+ * apps boot here (createPaymentsApi, createWebhookDispatcher: Nest, the migrating data source, the
+ * broker) and answer /health; their lock waits meet closely, so the old code hung. The other rounds
+ * spawn the real entry points as production starts them, to /health.
  */
 describe('starting the API and two dispatchers at once on a fresh database', () => {
   /** What the starts in this process print straight to stderr (the waiting line). */
@@ -38,32 +47,63 @@ describe('starting the API and two dispatchers at once on a fresh database', () 
   });
   afterEach(() => jest.restoreAllMocks());
 
-  it('migrates once and opens, all three, in every round', async () => {
-    for (let round = 1; round <= ROUNDS - PROCESS_ROUNDS; round++) {
-      const database = await freshDatabase(`migrate${round}`);
-      const opened: DataSource[] = [];
-      try {
-        await Promise.all(
-          ['payhook-payments-api', 'payhook-webhook-dispatcher', 'payhook-webhook-dispatcher'].map(
-            async (applicationName) => {
-              opened.push(await openMigratedDataSource({ url: database.url, entities: [], applicationName }));
-            },
-          ),
-        );
-        const [{ count }] = await opened[0].query<{ count: string }[]>('SELECT count(*) FROM schema_migrations');
-        expect(Number(count)).toBe(opened[0].migrations.length);
-      } finally {
-        await Promise.all(opened.map((dataSource) => dataSource.destroy()));
-        await database.drop();
+  it(
+    'boots the API and two dispatchers at once and all answer /health, in every round',
+    async () => {
+      for (let round = 1; round <= ROUNDS - PROCESS_ROUNDS; round++) {
+        const database = await freshDatabase(`boot${round}`);
+        const apps: INestApplication[] = [];
+        try {
+          const shared = {
+            DATABASE_URL: database.url,
+            AMQP_URL: testAmqpUrl(),
+            // The run's vhost, a namespace of the round: no queue or message of another round or spec.
+            AMQP_NAMESPACE: `${testAmqpNamespace()}_concurrent_start_${round}`,
+            WEBHOOK_QUEUE: testWebhookQueue(),
+            NODE_ENV: 'test',
+            LOG_LEVEL: 'error',
+          };
+          const boot = async (create: () => Promise<INestApplication>) => {
+            const app = await create();
+            apps.push(app);
+            await app.listen(0, '127.0.0.1');
+            return app;
+          };
+          // One Promise.all: the three race for the migration lock as in `npm start` or a deploy.
+          // allSettled, so that a failed boot does not leave the others booting past the cleanup.
+          const settled = await Promise.allSettled([
+            boot(() => createPaymentsApi(loadEnv(PaymentsApiEnv, shared), { logger: ['error'] })),
+            boot(() => createWebhookDispatcher(loadEnv(WebhookDispatcherEnv, shared), { logger: ['error'] })),
+            boot(() => createWebhookDispatcher(loadEnv(WebhookDispatcherEnv, shared), { logger: ['error'] })),
+          ]);
+          const booted = settled.map((outcome) => {
+            if (outcome.status === 'rejected') throw outcome.reason;
+            return outcome.value;
+          });
+          const statuses = await Promise.all(
+            booted.map(async (app) => {
+              const { port } = (app.getHttpServer() as { address(): AddressInfo }).address();
+              return (await fetch(`http://127.0.0.1:${port}/health`)).status;
+            }),
+          );
+          expect({ round, statuses }).toEqual({ round, statuses: [200, 200, 200] });
+          const dataSource = booted[0].get(DataSource);
+          const [{ count }] = await dataSource.query<{ count: string }[]>('SELECT count(*) FROM schema_migrations');
+          expect(Number(count)).toBe(dataSource.migrations.length);
+        } finally {
+          await Promise.all(apps.map((app) => app.close()));
+          await database.drop();
+        }
       }
-    }
-    // Those who waited named the one that held the lock (how many waited depends on the timing).
-    for (const line of printed) {
-      expect(line).toMatch(
-        /^payhook-(payments-api|webhook-dispatcher): waiting for migrations run by payhook-(payments-api|webhook-dispatcher) \(pid \d+\)$/,
-      );
-    }
-  }, 600_000);
+      // Those who waited named the one that held the lock (how many waited depends on the timing).
+      for (const line of printed) {
+        expect(line).toMatch(
+          /^payhook-(payments-api|webhook-dispatcher): waiting for migrations run by payhook-(payments-api|webhook-dispatcher) \(pid \d+\)$/,
+        );
+      }
+    },
+    ROUND_MS * (ROUNDS - PROCESS_ROUNDS),
+  );
 
   it('lets the holder of the migration lock build an index CONCURRENTLY while another start waits', async () => {
     const database = await freshDatabase('concurrently');
@@ -140,7 +180,8 @@ describe('starting the API and two dispatchers at once on a fresh database', () 
       await rm(buildDir, { recursive: true, force: true });
     });
 
-    function start(app: 'payments-api' | 'webhook-dispatcher', databaseUrl: string, port: number): StartedApp {
+    /** Port 0: the app listens on a port the OS picks, which its "listening" line names (no probe-then-use race). */
+    function start(app: 'payments-api' | 'webhook-dispatcher', databaseUrl: string): StartedApp {
       const started = new StartedApp(
         spawn(process.execPath, ['--enable-source-maps', entry(app)], {
           cwd: ROOT,
@@ -150,12 +191,12 @@ describe('starting the API and two dispatchers at once on a fresh database', () 
             DATABASE_URL: databaseUrl,
             AMQP_URL: testAmqpUrl(),
             AMQP_NAMESPACE: `${testAmqpNamespace()}_concurrent_start`,
-            LOG_LEVEL: 'warn',
-            ...(app === 'payments-api' ? { PORT: String(port) } : { DISPATCHER_PORT: String(port) }),
+            // Info: the "listening" line is where the port is read.
+            LOG_LEVEL: 'info',
+            ...(app === 'payments-api' ? { PORT: '0' } : { DISPATCHER_PORT: '0' }),
           },
           stdio: ['ignore', 'pipe', 'pipe'],
         }),
-        port,
       );
       running.add(started);
       return started;
@@ -165,12 +206,11 @@ describe('starting the API and two dispatchers at once on a fresh database', () 
       for (let round = 1; round <= PROCESS_ROUNDS; round++) {
         const database = await freshDatabase(`start${round}`);
         try {
-          const ports = await Promise.all([freePort(), freePort(), freePort()]);
           // Spawned in one go: the three race for the migration lock as in `npm start` or a deploy.
           const apps = [
-            start('payments-api', database.url, ports[0]),
-            start('webhook-dispatcher', database.url, ports[1]),
-            start('webhook-dispatcher', database.url, ports[2]),
+            start('payments-api', database.url),
+            start('webhook-dispatcher', database.url),
+            start('webhook-dispatcher', database.url),
           ];
           await Promise.all(apps.map((app) => app.healthy(START_TIMEOUT_MS, `round ${round}`)));
           await Promise.all(apps.map((app) => app.stop()));
@@ -187,7 +227,7 @@ describe('starting the API and two dispatchers at once on a fresh database', () 
       try {
         const holderPid = (await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
         await holder.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
-        const api = start('payments-api', database.url, await freePort());
+        const api = start('payments-api', database.url);
 
         const waiting = `waiting for migrations run by payhook-tests-lock-holder (pid ${holderPid})`;
         await api.printed(`payhook-payments-api: ${waiting}`, START_TIMEOUT_MS);
@@ -210,12 +250,15 @@ describe('starting the API and two dispatchers at once on a fresh database', () 
 class StartedApp {
   output = '';
 
-  constructor(
-    private readonly child: ChildProcess,
-    private readonly port: number,
-  ) {
+  constructor(private readonly child: ChildProcess) {
     child.stdout?.on('data', (chunk: Buffer) => (this.output += chunk.toString('utf8')));
     child.stderr?.on('data', (chunk: Buffer) => (this.output += chunk.toString('utf8')));
+  }
+
+  /** The port of the app's "… listening: …, health http://host:port/health" line, once printed. */
+  private get port(): number | undefined {
+    const listening = /listening: .*health http:\/\/\S+:(\d+)\/health/.exec(this.output);
+    return listening ? Number(listening[1]) : undefined;
   }
 
   async healthy(timeoutMs: number, context: string): Promise<void> {
@@ -223,7 +266,9 @@ class StartedApp {
       async () => {
         if (this.child.exitCode !== null)
           throw new Error(`${context}: exited with ${this.child.exitCode}:\n${this.output}`);
-        return fetch(`http://127.0.0.1:${this.port}/health`).then(
+        const port = this.port;
+        if (port === undefined) return 0;
+        return fetch(`http://127.0.0.1:${port}/health`).then(
           (response) => response.status,
           () => 0,
         );
@@ -278,12 +323,4 @@ async function freshDatabase(label: string): Promise<{ url: string; drop(): Prom
       }
     },
   };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((closed) => server.close(closed));
-  return port;
 }

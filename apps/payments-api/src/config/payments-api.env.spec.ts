@@ -55,3 +55,12 @@ describe('PaymentsApiEnv TRUST_PROXY', () => {
     }
   });
 });
+
+describe('PaymentsApiEnv PORT', () => {
+  it('takes 0 for any free port (its "listening" line names it), and no negative port', () => {
+    expect(loadEnv(PaymentsApiEnv, { PORT: '0' }).PORT).toBe(0);
+    expect(() => loadEnv(PaymentsApiEnv, { PORT: '-1' })).toThrow(
+      new ConfigError('Invalid configuration: PORT must be a whole number from 0 (any free port) to 65535'),
+    );
+  });
+});

@@ -13,9 +13,9 @@ const HTTP_URL = /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/;
 export class PaymentsApiEnv extends CommonEnv {
   @Expose()
   @ToInteger()
-  @IsInt({ message: 'must be a whole number from 1 to 65535' })
-  @Min(1, { message: 'must be a whole number from 1 to 65535' })
-  @Max(65535, { message: 'must be a whole number from 1 to 65535' })
+  @IsInt({ message: 'must be a whole number from 0 (any free port) to 65535' })
+  @Min(0, { message: 'must be a whole number from 0 (any free port) to 65535' })
+  @Max(65535, { message: 'must be a whole number from 0 (any free port) to 65535' })
   PORT = 3000;
 
   /**

@@ -13,3 +13,12 @@ describe('WebhookDispatcherEnv DISPATCHER_HOST', () => {
     );
   });
 });
+
+describe('WebhookDispatcherEnv DISPATCHER_PORT', () => {
+  it('takes 0 for any free port (its "listening" line names it), and no negative port', () => {
+    expect(loadEnv(WebhookDispatcherEnv, { DISPATCHER_PORT: '0' }).DISPATCHER_PORT).toBe(0);
+    expect(() => loadEnv(WebhookDispatcherEnv, { DISPATCHER_PORT: '-1' })).toThrow(
+      new ConfigError('Invalid configuration: DISPATCHER_PORT must be a whole number from 0 (any free port) to 65535'),
+    );
+  });
+});

@@ -6,9 +6,9 @@ import { IsInt, IsIP, Max, Min, ValidateBy } from 'class-validator';
 export class WebhookDispatcherEnv extends CommonEnv {
   @Expose()
   @ToInteger()
-  @IsInt({ message: 'must be a whole number from 1 to 65535' })
-  @Min(1, { message: 'must be a whole number from 1 to 65535' })
-  @Max(65535, { message: 'must be a whole number from 1 to 65535' })
+  @IsInt({ message: 'must be a whole number from 0 (any free port) to 65535' })
+  @Min(0, { message: 'must be a whole number from 0 (any free port) to 65535' })
+  @Max(65535, { message: 'must be a whole number from 0 (any free port) to 65535' })
   DISPATCHER_PORT = 3001;
 
   /**
