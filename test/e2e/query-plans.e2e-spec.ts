@@ -190,6 +190,8 @@ describe('query plans on a large database', () => {
     await api.as(merchant).get(`/v1/settlements/export?date=${settlements.body.data[0].salesDate}`).expect(200);
     await api.as(merchant).get('/v1/settlements?from=2026-03-01&to=2026-03-31').expect(200);
     await consoleUser.get('/console/settlements?mode=live').expect(200);
+    // One date over more than a page: its totals, added up by the database.
+    await consoleUser.get(`/console/settlements?mode=live&date=${settlements.body.data[0].salesDate}`).expect(200);
     await api.admin().get('/admin/v1/reviews').expect(200);
 
     // Deliveries: one merchant's endpoint answers, another's fails until its circuit opens and its

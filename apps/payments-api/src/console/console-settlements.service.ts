@@ -3,24 +3,19 @@ import { PayhookError, type ListEnvelope } from '@payhook/contracts';
 import type { MerchantScope } from '../payments/payment.record';
 import type { ListSettlementsQueryDto } from '../settlements/dto/list-settlements.query.dto';
 import type { SettlementView } from '../settlements/settlement.view';
+import type { SettlementTotals } from '../settlements/settlements.repository';
 import { SettlementsService } from '../settlements/settlements.service';
 import { BAD_CURSOR } from './console-settlement-filters';
 
-export interface SettlementTotals {
-  /** Every record of the sales date, not only the page on screen. */
-  count: number;
-  grossAmount: number;
-  feeAmount: number;
-  vatAmount: number;
-  netAmount: number;
-}
+/** Every record of the sales date, not only the page on screen. */
+export type { SettlementTotals };
 
 export type SettlementsPage =
   | { kind: 'page'; page: ListEnvelope<SettlementView>; totals: SettlementTotals | null }
   | { kind: 'invalid'; message: string };
 
-function addUp(totals: SettlementTotals, rows: SettlementView[]): SettlementTotals {
-  totals.count += rows.length;
+function addUp(rows: SettlementView[]): SettlementTotals {
+  const totals: SettlementTotals = { count: rows.length, grossAmount: 0, feeAmount: 0, vatAmount: 0, netAmount: 0 };
   for (const row of rows) {
     totals.grossAmount += row.grossAmount;
     totals.feeAmount += row.feeAmount;
@@ -28,10 +23,6 @@ function addUp(totals: SettlementTotals, rows: SettlementView[]): SettlementTota
     totals.netAmount += row.netAmount;
   }
   return totals;
-}
-
-function noTotals(): SettlementTotals {
-  return { count: 0, grossAmount: 0, feeAmount: 0, vatAmount: 0, netAmount: 0 };
 }
 
 @Injectable()
@@ -53,14 +44,9 @@ export class ConsoleSettlementsService {
     }
     if (day === null) return { kind: 'page', page, totals: null };
     const wholeDay = query.cursor === undefined && !page.hasMore;
-    return { kind: 'page', page, totals: wholeDay ? addUp(noTotals(), page.data) : await this.dayTotals(scope, day) };
-  }
-
-  /** Added up a batch at a time, as the CSV is written: a day of any size costs one batch of memory. */
-  private async dayTotals(scope: MerchantScope, day: string): Promise<SettlementTotals> {
-    const totals = noTotals();
-    for await (const batch of this.settlements.dayInBatches(scope, day)) addUp(totals, batch);
-    return totals;
+    // The page on screen is the whole day: its rows are the totals, with no second statement.
+    const totals = wholeDay ? addUp(page.data) : await this.settlements.dayTotals(scope, day);
+    return { kind: 'page', page, totals };
   }
 
   /** Every record of one sales date, a batch at a time, for the CSV. */

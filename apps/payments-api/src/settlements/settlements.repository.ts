@@ -23,8 +23,16 @@ export interface SettlementFilter {
   after?: SettlementCursor;
   /** The console shows the latest first; the API and the CSV read oldest first, as a ledger does. */
   newestFirst?: boolean;
-  /** Omitted: every matching row (the CSV export of one day). */
-  limit?: number;
+  limit: number;
+}
+
+/** What one sales date adds up to, over all of its records. */
+export interface SettlementTotals {
+  count: number;
+  grossAmount: number;
+  feeAmount: number;
+  vatAmount: number;
+  netAmount: number;
 }
 
 interface SettlementRow {
@@ -133,7 +141,7 @@ export class SettlementsRepository {
          (SELECT sales_date, completed_at, payment_id FROM settlements WHERE payment_id = $${id})`,
       );
     }
-    const limit = filter.limit === undefined ? '' : `LIMIT $${params.push(filter.limit)}`;
+    const limit = `LIMIT $${params.push(filter.limit)}`;
     const rows = await this.read.rows<SettlementRow>(
       // A day reads in the order its payments completed, as a bank statement does; the id breaks
       // ties. settlements_day_order_idx serves it. Qualified: the bare names would sort by the
@@ -144,6 +152,27 @@ export class SettlementsRepository {
       params,
     );
     return rows.map(toView);
+  }
+
+  /**
+   * The console's totals of one sales date, added up by the database: one range of
+   * settlements_day_order_idx, whatever the size of the day, and no rows sent to the API.
+   */
+  async dayTotals(scope: MerchantScope, day: string): Promise<SettlementTotals> {
+    const [row] = await this.read.rows<Record<keyof SettlementTotals, string>>(
+      `SELECT count(*) AS "count", coalesce(sum(gross_amount), 0) AS "grossAmount",
+         coalesce(sum(fee_amount), 0) AS "feeAmount", coalesce(sum(vat_amount), 0) AS "vatAmount",
+         coalesce(sum(net_amount), 0) AS "netAmount"
+       FROM settlements WHERE merchant_id = $1 AND livemode = $2 AND sales_date = $3`,
+      [scope.merchantId, scope.livemode, day],
+    );
+    return {
+      count: Number(row.count),
+      grossAmount: Number(row.grossAmount),
+      feeAmount: Number(row.feeAmount),
+      vatAmount: Number(row.vatAmount),
+      netAmount: Number(row.netAmount),
+    };
   }
 
   /** On the primary: the console's payment page, and the check of a list cursor (see PaymentsRepository.existsAt). */

@@ -3,7 +3,12 @@ import { PayhookError, isIdOf, type ListEnvelope } from '@payhook/contracts';
 import type { MerchantScope } from '../payments/payment.record';
 import type { ListSettlementsQueryDto } from './dto/list-settlements.query.dto';
 import { isCalendarDay } from './settlement-calculation';
-import { SettlementsRepository, type SettlementCursor, type SettlementFilter } from './settlements.repository';
+import {
+  SettlementsRepository,
+  type SettlementCursor,
+  type SettlementFilter,
+  type SettlementTotals,
+} from './settlements.repository';
 import type { SettlementView } from './settlement.view';
 
 const DEFAULT_PAGE_SIZE = 20;
@@ -35,8 +40,7 @@ export class SettlementsService {
   }
 
   /**
-   * Every record of one sales date in list order, a batch at a time: the daily export and the
-   * console's day totals. The date is checked now, before anything is sent. Each batch continues
+   * Every record of one sales date in list order, a batch at a time: the daily export. The date is checked now, before anything is sent. Each batch continues
    * after the last record of the one before (keyset), so every read is a short range of
    * settlements_day_order_idx.
    */
@@ -53,6 +57,11 @@ export class SettlementsService {
         after = { salesDate: last.salesDate, paymentId: last.paymentId };
       }
     })();
+  }
+
+  /** One sales date's totals over all of its records, added up by the database. */
+  dayTotals(scope: MerchantScope, date: string): Promise<SettlementTotals> {
+    return this.settlements.dayTotals(scope, checkedDate(date, 'date'));
   }
 }
 
