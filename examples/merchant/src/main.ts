@@ -1,10 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Client } from 'pg';
 
+import { localModeDatabaseUrl } from './local-mode-database';
 import { createMerchantApp } from './merchant.app';
 
 const DUPLICATE_DATABASE = '42P04';
+const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/example_merchant';
 
 /** Reads the environment, stopping with one clear line when something required is missing or wrong. */
 function loadConfig() {
@@ -20,26 +20,11 @@ function loadConfig() {
     payhookBaseUrl: env.PAYHOOK_API_URL ?? 'http://localhost:3000',
     apiKey: required('PAYHOOK_API_KEY'),
     webhookSecret: required('PAYHOOK_WEBHOOK_SECRET'),
-    databaseUrl:
-      env.MERCHANT_DATABASE_URL ??
-      localModeDatabaseUrl(env.PAYHOOK_DATA_DIR || '.payhook') ??
-      'postgres://postgres@127.0.0.1:5432/example_merchant',
+    databaseUrl: env.MERCHANT_DATABASE_URL,
+    payhookDataDir: env.PAYHOOK_DATA_DIR || '.payhook',
     port,
     publicUrl: env.MERCHANT_PUBLIC_URL ?? `http://localhost:${port}`,
   };
-}
-
-/**
- * payhook's local mode (`npm start` on a machine with Node alone) writes its embedded PostgreSQL's
- * URL to `<PAYHOOK_DATA_DIR>/database-url`: then the shop keeps its own database on that server.
- */
-function localModeDatabaseUrl(dataDir: string): string | undefined {
-  const file = join(dataDir, 'database-url');
-  if (!existsSync(file)) return undefined;
-  const url = new URL(readFileSync(file, 'utf8').trim());
-  url.pathname = '/example_merchant';
-  console.log(`example merchant: database example_merchant on payhook's local-mode PostgreSQL (${file})`);
-  return url.toString();
 }
 
 function fail(message: string): never {
@@ -68,7 +53,9 @@ async function ensureDatabase(databaseUrl: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const config = loadConfig();
+  const { payhookDataDir, ...settings } = loadConfig();
+  const databaseUrl = settings.databaseUrl ?? (await localModeDatabaseUrl(payhookDataDir)) ?? DEFAULT_DATABASE_URL;
+  const config = { ...settings, databaseUrl };
   await ensureDatabase(config.databaseUrl);
   const merchant = await createMerchantApp(config);
 
