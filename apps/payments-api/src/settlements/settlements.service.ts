@@ -40,9 +40,9 @@ export class SettlementsService {
   }
 
   /**
-   * Every record of one sales date in list order, a batch at a time: the daily export. The date is checked now, before anything is sent. Each batch continues
-   * after the last record of the one before (keyset), so every read is a short range of
-   * settlements_day_order_idx.
+   * Every record of one sales date in list order, a batch at a time: the daily export. The date is
+   * checked now, before anything is sent. Each batch continues after the last record of the one
+   * before (keyset), so every read is a short range of settlements_day_order_idx.
    */
   dayInBatches(scope: MerchantScope, date: string, batchSize = EXPORT_BATCH_SIZE): AsyncIterable<SettlementView[]> {
     const day = checkedDate(date, 'date');
