@@ -4,6 +4,7 @@ import { PinHashes } from './pin-hashes';
 import { RegistryVoucherIssuer } from './registry-voucher-issuer';
 import { VOUCHER_ISSUER } from './voucher-issuer';
 import { VoucherPinFailuresPurger } from './voucher-pin-failures.purger';
+import { VoucherPinsRekeyer } from './voucher-pins.rekeyer';
 import { VoucherRedemptionService } from './voucher-redemption.service';
 import { VoucherTestHelpersController } from './voucher-test-helpers.controller';
 import { VouchersAdminController } from './vouchers.admin.controller';
@@ -18,6 +19,7 @@ import { VouchersRepository } from './vouchers.repository';
     VouchersRepository,
     VoucherRedemptionService,
     VoucherPinFailuresPurger,
+    VoucherPinsRekeyer,
     { provide: VOUCHER_ISSUER, useClass: RegistryVoucherIssuer },
   ],
   exports: [VoucherRedemptionService, VouchersRepository],

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { newId } from '@payhook/contracts';
 import { inTransaction, sqlRows, type Sql } from '@payhook/persistence';
+import { SealedSecretError, sealedPrefix } from '@payhook/config';
 import { DataSource } from 'typeorm';
 import type { VoucherKind } from './voucher-issuer';
 import { PinHashes } from './pin-hashes';
@@ -44,6 +45,18 @@ const toView = (row: VoucherRow): VoucherView => ({
   paymentId: row.payment_id,
 });
 
+/** One pass of re-keying (rekeyUnderCurrentKey). */
+export interface RekeyBatch {
+  /** Rows read: fewer than the limit means the pass is over. */
+  examined: number;
+  moved: number;
+  /** Ids of rows whose sealed digest does not open (changed, or copied from another row). */
+  unreadable: string[];
+  /** Rows whose PIN already has a row under the current key: left to the merge when the PIN is seen. */
+  conflicting: number;
+  last: string | null;
+}
+
 /** Wrong PINs per payment and per client within this window throttle further tries. */
 export const PIN_FAILURE_WINDOW_MINUTES = 15;
 
@@ -78,32 +91,112 @@ export class VouchersRepository {
     // In digest order, as a redemption holds PINs, so overlapping loads and redemptions take the row
     // and unique index locks in the same order.
     const hashed = vouchers
-      .map((voucher) => ({ ...voucher, digest: pinDigest(voucher.pin), pinHash: this.pinHashes.current(voucher.pin) }))
+      .map((voucher) => {
+        const id = newId('voucher');
+        const digest = pinDigest(voucher.pin);
+        return { ...voucher, id, digest, ...this.pinHashes.storedUnderCurrentKey(id, digest) };
+      })
       .sort((a, b) => (a.digest < b.digest ? -1 : 1));
     const rows = await inTransaction(this.db, async (sql) => {
       await rekeyPinRows(
         sql,
+        this.pinHashes,
         livemode,
-        hashed.map((voucher) => this.pinHashes.candidates(voucher.pin)),
+        hashed.map((voucher) => voucher.digest),
       );
       return sql<VoucherRow>(
-        `INSERT INTO vouchers (id, livemode, issuer, kind, pin_hash, pin_last4, face_value, status)
-         SELECT id, $1, 'registry', kind, pin_hash, pin_last4, face_value, 'available'
-           FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[])
-                AS v(id, kind, pin_hash, pin_last4, face_value)
+        `INSERT INTO vouchers (id, livemode, issuer, kind, pin_hash, pin_digest_sealed, pin_last4, face_value, status)
+         SELECT id, $1, 'registry', kind, pin_hash, pin_digest_sealed, pin_last4, face_value, 'available'
+           FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[])
+                AS v(id, kind, pin_hash, pin_digest_sealed, pin_last4, face_value)
          ON CONFLICT (livemode, pin_hash) DO NOTHING
          RETURNING id, livemode, kind, face_value, pin_last4, status, payment_id`,
         [
           livemode,
-          hashed.map(() => newId('voucher')),
+          hashed.map((voucher) => voucher.id),
           hashed.map((voucher) => voucher.kind),
           hashed.map((voucher) => voucher.pinHash),
+          hashed.map((voucher) => voucher.pinDigestSealed),
           hashed.map((voucher) => voucher.pin.slice(-4)),
           hashed.map((voucher) => voucher.faceValue),
         ],
       );
     });
     return { loaded: rows.map(toView), skipped: vouchers.length - rows.length };
+  }
+
+  get keyIds(): { current: string; previous: string | null } {
+    return this.pinHashes.keyIds;
+  }
+
+  /**
+   * Moves to SECRETS_KEY up to `limit` rows still under SECRETS_KEY_PREVIOUS, the first ones in id order
+   * after `after`, in one transaction: each row's sealed digest gives its hash under the current key.
+   * Rows are locked with SKIP LOCKED, so this never waits for a load or a redemption (they lock PINs in
+   * digest order and may hold a row; the next pass takes it, or they move it themselves) and several API
+   * instances share the work; the new hash is written only where no row of the PIN has it already.
+   */
+  async rekeyUnderCurrentKey(after: string | null, limit: number): Promise<RekeyBatch> {
+    const previous = this.pinHashes.keyIds.previous;
+    if (!previous) return { examined: 0, moved: 0, unreadable: [], conflicting: 0, last: null };
+    return inTransaction(this.db, async (sql) => {
+      const rows = await sql<{ id: string; pin_digest_sealed: string }>(
+        `SELECT id, pin_digest_sealed FROM vouchers
+          WHERE starts_with(pin_digest_sealed, $1) AND ($2::text IS NULL OR id > $2)
+          ORDER BY id LIMIT $3
+            FOR UPDATE SKIP LOCKED`,
+        [sealedPrefix(previous), after, limit],
+      );
+      const rekeyed: { id: string; pinHash: string; pinDigestSealed: string }[] = [];
+      const unreadable: string[] = [];
+      for (const row of rows) {
+        try {
+          const digest = this.pinHashes.openDigest(row.id, row.pin_digest_sealed);
+          rekeyed.push({ id: row.id, ...this.pinHashes.storedUnderCurrentKey(row.id, digest) });
+        } catch (error) {
+          if (!(error instanceof SealedSecretError)) throw error;
+          unreadable.push(row.id);
+        }
+      }
+      const moved =
+        rekeyed.length === 0
+          ? []
+          : await sql(
+              `UPDATE vouchers v SET pin_hash = r.pin_hash, pin_digest_sealed = r.pin_digest_sealed
+                 FROM unnest($1::text[], $2::text[], $3::text[]) AS r(id, pin_hash, pin_digest_sealed)
+                WHERE v.id = r.id
+                  AND NOT EXISTS (SELECT 1 FROM vouchers o WHERE o.livemode = v.livemode AND o.pin_hash = r.pin_hash)
+                RETURNING v.id`,
+              [
+                rekeyed.map((row) => row.id),
+                rekeyed.map((row) => row.pinHash),
+                rekeyed.map((row) => row.pinDigestSealed),
+              ],
+            );
+      return {
+        examined: rows.length,
+        moved: moved.length,
+        unreadable,
+        conflicting: rekeyed.length - moved.length,
+        last: rows.at(-1)?.id ?? null,
+      };
+    });
+  }
+
+  /**
+   * Rows still under SECRETS_KEY_PREVIOUS (0 when it is not set), and rows stored before digests were
+   * sealed, whose key cannot be told: those move only when their PIN is seen again.
+   */
+  async countNotRekeyed(): Promise<{ underPrevious: number; withoutDigest: number }> {
+    const previous = this.pinHashes.keyIds.previous;
+    const [row] = await sqlRows<{ under_previous: number; without_digest: number }>(
+      this.db,
+      `SELECT count(*) FILTER (WHERE starts_with(pin_digest_sealed, $1))::int AS under_previous,
+              count(*) FILTER (WHERE pin_digest_sealed IS NULL)::int AS without_digest
+         FROM vouchers`,
+      [previous ? sealedPrefix(previous) : null],
+    );
+    return { underPrevious: row.under_previous, withoutDigest: row.without_digest };
   }
 
   /** Serialises the redemptions of one client address until the caller's transaction ends. */

@@ -13,6 +13,7 @@ import { BusinessDays1764800000000 } from './1764800000000-business-days';
 import { SealedSigningSecrets1764900000000 } from './1764900000000-sealed-signing-secrets';
 import { MessageHeaders1765000000000 } from './1765000000000-message-headers';
 import { SettlementsDayOrder1765100000000 } from './1765100000000-settlements-day-order';
+import { SealedPinDigests1765200000000 } from './1765200000000-sealed-pin-digests';
 
 /** Listed explicitly: bundled builds cannot glob, and the order is the history. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   SealedSigningSecrets1764900000000,
   MessageHeaders1765000000000,
   SettlementsDayOrder1765100000000,
+  SealedPinDigests1765200000000,
 ];
