@@ -116,12 +116,13 @@ describe('webhook isolation between merchants', () => {
     }
     expect(latencies.filter((ms) => ms > HEALTHY_BOUND_MS)).toEqual([]);
 
-    // Neither dispatcher ever held more than its slots for one endpoint, and the hanging one filled
-    // them: counted by the dispatchers as they take a slot, not as sockets seen at the endpoint
-    // (an aborted attempt's socket can still look open there when the next one connects).
-    const slotTakes = await Promise.all([stack.dispatcher, secondDispatcher].map(slotTakesBySlotsInUse));
-    for (const takes of slotTakes) expect(takes.beyondLimit).toBe(0);
-    expect(slotTakes.some((takes) => takes.atLimit > 0)).toBe(true);
+    // Neither dispatcher ever had more requests in flight to one endpoint than its slots, and the
+    // hanging one filled them: counted by each dispatcher's HTTP client from a request's start until
+    // it finished or failed, apart from the slots (a slot released early shows here), and not as
+    // sockets seen at the endpoint (an aborted attempt's socket can still look open there).
+    const starts = await Promise.all([stack.dispatcher, secondDispatcher].map(requestStartsByInFlight));
+    for (const counted of starts) expect(counted.beyondLimit).toBe(0);
+    expect(starts.some((counted) => counted.atLimit > 0)).toBe(true);
     expect((await troubledHealth()).lastError).toMatch(/timed out|timeout/i);
 
     // Nothing owed is lost: every one of its events is still pending or has been tried.
@@ -136,14 +137,17 @@ describe('webhook isolation between merchants', () => {
 });
 
 /**
- * Slot takes of one dispatcher by the slots of their endpoint then in use, from its
- * payhook_webhook_endpoint_slots_in_use histogram on /metrics.
+ * Webhook requests one dispatcher started, by the requests to their endpoint then in flight, from
+ * its payhook_webhook_requests_in_flight_per_endpoint histogram on /metrics.
  */
-async function slotTakesBySlotsInUse(dispatcher: INestApplication): Promise<{ atLimit: number; beyondLimit: number }> {
+async function requestStartsByInFlight(
+  dispatcher: INestApplication,
+): Promise<{ atLimit: number; beyondLimit: number }> {
   const metrics = (await request(dispatcher.getHttpServer()).get('/metrics').expect(200)).text;
   const sample = (suffix: string) => {
-    const line = metrics.split('\n').find((text) => text.startsWith(`payhook_webhook_endpoint_slots_in_use${suffix} `));
-    if (line === undefined) throw new Error(`no payhook_webhook_endpoint_slots_in_use${suffix} in /metrics`);
+    const name = `payhook_webhook_requests_in_flight_per_endpoint${suffix}`;
+    const line = metrics.split('\n').find((text) => text.startsWith(`${name} `));
+    if (line === undefined) throw new Error(`no ${name} in /metrics`);
     return Number(line.split(' ').at(-1));
   };
   const upTo = (slots: number) => sample(`_bucket{le="${slots}"}`);

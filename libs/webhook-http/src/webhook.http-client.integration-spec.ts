@@ -221,4 +221,35 @@ describe('WebhookHttpClient', () => {
       },
     );
   });
+
+  it('tells, as each request starts, how many to its URL are in flight until it finished or failed', async () => {
+    // Until `finish`, answers send their headers and only a first part of their bodies.
+    let finish = false;
+    const held: ServerResponse[] = [];
+    let allHeld: () => void = () => undefined;
+    const threeHeld = new Promise<void>((resolve) => (allHeld = resolve));
+    const endpoint = await startEndpoint((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      if (finish) return void response.end('all of it');
+      response.write('part one, ');
+      if (held.push(response) === 3) allHeld();
+    });
+    const told: number[] = [];
+    const counting = client({ onRequestStart: (inFlight) => told.push(inFlight) });
+
+    const posts = ['/a', '/a', '/b'].map((path) => counting.post(`${endpoint.url}${path}`, event, {}));
+    await threeHeld;
+    // Headers sent, bodies not yet read to the end: still in flight until then.
+    posts.push(counting.post(`${endpoint.url}/a`, event, {}));
+    expect(told).toEqual([1, 2, 1, 3]);
+
+    finish = true;
+    for (const response of held) response.end(' part two');
+    expect((await Promise.all(posts)).every((result) => result.ok)).toBe(true);
+    await counting.post(`${endpoint.url}/a`, event, {});
+    // A request that fails (port 1: nothing listens) is no longer in flight either.
+    expect((await counting.post('http://127.0.0.1:1/a', event, {})).ok).toBe(false);
+    expect((await counting.post('http://127.0.0.1:1/a', event, {})).ok).toBe(false);
+    expect(told).toEqual([1, 2, 1, 3, 1, 1, 1]);
+  });
 });

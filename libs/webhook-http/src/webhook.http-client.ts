@@ -18,6 +18,12 @@ export interface WebhookHttpClientOptions {
   allowPrivateUrls: boolean;
   userAgent: string;
   connectionsPerOrigin?: number;
+  /**
+   * Told, as each request starts, how many requests to its URL this client then has in flight (this
+   * one included). Counted here, from the request's start until its response body is read or
+   * dropped or it failed: independent of whoever limits the requests (the dispatcher's metrics).
+   */
+  onRequestStart?: (inFlightToUrl: number) => void;
 }
 
 /** One attempt's outcome, as recorded (DESIGN.md §5). */
@@ -50,13 +56,19 @@ const timeoutCodes = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOU
 /** The dispatcher's only outbound HTTP: POSTs a webhook and reports what happened, never throwing. */
 export class WebhookHttpClient {
   private readonly agent: Agent;
+  /** Requests in flight by URL; only URLs with requests running, so it stays as small as the work. */
+  private readonly inFlight = new Map<string, number>();
 
   /** The client for an app's configuration, sending payhook's webhook User-Agent. */
-  static fromConfig(config: WebhookHttpConfig): WebhookHttpClient {
+  static fromConfig(
+    config: WebhookHttpConfig,
+    onRequestStart?: WebhookHttpClientOptions['onRequestStart'],
+  ): WebhookHttpClient {
     return new WebhookHttpClient({
       timeoutMs: config.WEBHOOK_TIMEOUT_MS,
       allowPrivateUrls: config.allowPrivateWebhookUrls,
       userAgent: WEBHOOK_USER_AGENT,
+      onRequestStart,
     });
   }
 
@@ -88,6 +100,37 @@ export class WebhookHttpClient {
     const blocked = this.checkTarget(target);
     if (blocked) return failure(blocked);
 
+    const finished = this.started(url);
+    try {
+      return await this.send(target, body, headers, result);
+    } finally {
+      finished();
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+
+  /** Counts a request to `url` as in flight until the returned function is called. */
+  private started(url: string): () => void {
+    const inFlight = (this.inFlight.get(url) ?? 0) + 1;
+    this.inFlight.set(url, inFlight);
+    this.options.onRequestStart?.(inFlight);
+    return () => {
+      const left = this.inFlight.get(url)! - 1;
+      if (left === 0) this.inFlight.delete(url);
+      else this.inFlight.set(url, left);
+    };
+  }
+
+  /** The request and its response body, read (or dropped) to the end. */
+  private async send(
+    target: URL,
+    body: string | Buffer,
+    headers: Record<string, string>,
+    result: (outcome: Omit<DeliveryResult, 'durationMs'>) => DeliveryResult,
+  ): Promise<DeliveryResult> {
     const signal = AbortSignal.timeout(this.options.timeoutMs);
     let response: Dispatcher.ResponseData;
     try {
@@ -100,7 +143,7 @@ export class WebhookHttpClient {
         signal,
       });
     } catch (error) {
-      return failure(this.describe(error, signal));
+      return result({ ok: false, status: null, responseBody: null, error: this.describe(error, signal) });
     }
 
     const status = response.statusCode;
@@ -111,10 +154,6 @@ export class WebhookHttpClient {
     const ok = status >= 200 && status < 300;
     const error = ok ? null : status >= 300 && status < 400 ? `redirect (${status}) not followed` : `HTTP ${status}`;
     return result({ ok, status, responseBody: excerpt.text, error });
-  }
-
-  async close(): Promise<void> {
-    await this.agent.close();
   }
 
   /** Why a URL must not be called, checked before any connection; names are checked after DNS by the lookup. */

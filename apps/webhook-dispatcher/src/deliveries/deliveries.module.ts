@@ -26,8 +26,9 @@ import { WebhookHttpClient } from '@payhook/webhook-http';
     },
     {
       provide: WebhookHttpClient,
-      inject: [WebhookDispatcherEnv],
-      useFactory: (env: WebhookDispatcherEnv) => WebhookHttpClient.fromConfig(env),
+      inject: [WebhookDispatcherEnv, DeliveryMetrics],
+      useFactory: (env: WebhookDispatcherEnv, metrics: DeliveryMetrics) =>
+        WebhookHttpClient.fromConfig(env, (inFlight) => metrics.webhookRequestsInFlight.observe(inFlight)),
     },
   ],
   exports: [DeliveryMetrics],

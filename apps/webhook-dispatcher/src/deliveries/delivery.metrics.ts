@@ -49,6 +49,18 @@ export class DeliveryMetrics {
     registers: [this.registry],
   });
 
+  /**
+   * The limit as the endpoint sees it: counted by the HTTP client from a request's start until its
+   * response is read or it failed, not by the slots that enforce the limit, so a slot released
+   * before its request finished shows here as a start above the limit. No endpoint label (unbounded).
+   */
+  readonly webhookRequestsInFlight = new Histogram({
+    name: 'payhook_webhook_requests_in_flight_per_endpoint',
+    help: `Webhook requests to its endpoint URL in flight on this instance as each one starts (limit ${MAX_IN_FLIGHT_PER_ENDPOINT} per endpoint; a redelivery may go past it)`,
+    buckets: [1, MAX_IN_FLIGHT_PER_ENDPOINT / 2, MAX_IN_FLIGHT_PER_ENDPOINT - 1, MAX_IN_FLIGHT_PER_ENDPOINT],
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'payhook_dispatcher_' });
   }
