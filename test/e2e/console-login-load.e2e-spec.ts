@@ -21,7 +21,7 @@ describe('console login under load', () => {
     let finish!: () => void;
     const gate = new Promise<void>((resolve) => (finish = resolve));
     const queue = api.app.get(PasswordCheckQueue);
-    const held = [queue.run(() => gate), queue.run(() => gate)];
+    const held = [queue.run('192.0.2.1', () => gate), queue.run('192.0.2.2', () => gate)];
 
     const answers = [
       await postLogin(api, merchant.email, CONSOLE_PASSWORD),

@@ -30,7 +30,7 @@ export class ConsoleAuthService {
    * has a console login (an unknown email is checked against a stand-in hash: the same work, in the
    * same queue). Failures are counted per client (`client`; an IPv6 /64 is one), never per email, so
    * nobody can lock a merchant out of its console from elsewhere. Throws 429 rate_limited when the
-   * password check queue is full.
+   * password check queue is full or this client already has a check in it.
    */
   async login(email: string, password: string, client: string): Promise<LoginResult> {
     const normalized = email.trim().toLowerCase();
@@ -43,7 +43,7 @@ export class ConsoleAuthService {
     const merchant = await this.merchants.findByConsoleEmail(normalized);
     const stored = merchant?.consolePasswordHash ?? (await this.unknownEmailHash());
     const matches = await this.checks
-      .run(() => verifyPassword(password, stored))
+      .run(client, () => verifyPassword(password, stored))
       .catch(async (error: unknown) => {
         // Refused for load, not for the password: no failure to count.
         await this.failures.release(attempt);

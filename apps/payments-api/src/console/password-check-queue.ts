@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { clientKey } from '@payhook/auth';
 import { PayhookError } from '@payhook/contracts';
 import { PaymentsApiEnv } from '../config/payments-api.env';
 
@@ -9,7 +10,9 @@ const RETRY_AFTER_SECONDS = 1;
  * Console password checks (scrypt, ~50 ms of CPU and 32 MiB each) run at most
  * PASSWORD_HASH_CONCURRENCY at once, with at most PASSWORD_HASH_QUEUE waiting; a check beyond that
  * is refused at once with 429 instead of queueing behind hundreds of wrong guesses (which once made
- * a right password wait a minute). Per API instance.
+ * a right password wait a minute). One client (clientKey: an IPv4 address, an IPv6 /64) has at most
+ * one check running or waiting; its others are refused at once, so that filling the queue takes as
+ * many clients as it has places, not one client's parallel guesses. Per API instance.
  */
 @Injectable()
 export class PasswordCheckQueue {
@@ -17,33 +20,47 @@ export class PasswordCheckQueue {
   private readonly queueLength: number;
   private running = 0;
   private readonly waiting: (() => void)[] = [];
+  /** Clients with a check running or waiting. */
+  private readonly clientsInFlight = new Set<string>();
 
   constructor(@Inject(PaymentsApiEnv) env: PaymentsApiEnv) {
     this.concurrency = env.PASSWORD_HASH_CONCURRENCY;
     this.queueLength = env.PASSWORD_HASH_QUEUE;
   }
 
-  /** Runs `check` when a slot is free; throws 429 rate_limited when every slot and queue place is taken. */
-  async run<T>(check: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `check` for the client at `address` when a slot is free; throws 429 rate_limited when that
+   * client already has a check in flight, or every slot and queue place is taken.
+   */
+  async run<T>(address: string, check: () => Promise<T>): Promise<T> {
+    const client = clientKey(address);
+    if (this.clientsInFlight.has(client)) throw tooMany();
     if (this.running < this.concurrency) {
       this.running += 1;
     } else if (this.waiting.length < this.queueLength) {
+      this.clientsInFlight.add(client);
       // The slot is handed over by the check that finishes, so `running` stays as it is.
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     } else {
-      throw new PayhookError(
-        'rate_limited',
-        `Too many sign-ins are being checked right now; try again in ${RETRY_AFTER_SECONDS} s.`,
-        undefined,
-        { 'Retry-After': String(RETRY_AFTER_SECONDS) },
-      );
+      throw tooMany();
     }
+    this.clientsInFlight.add(client);
     try {
       return await check();
     } finally {
+      this.clientsInFlight.delete(client);
       const next = this.waiting.shift();
       if (next) next();
       else this.running -= 1;
     }
   }
+}
+
+function tooMany(): PayhookError {
+  return new PayhookError(
+    'rate_limited',
+    `Too many sign-ins are being checked right now; try again in ${RETRY_AFTER_SECONDS} s.`,
+    undefined,
+    { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+  );
 }
