@@ -139,14 +139,35 @@ describe('merchant console /console', () => {
       await postLogin(api, merchant.email, CONSOLE_PASSWORD, 303, attacker);
     });
 
-    it('counts parallel guesses too', async () => {
+    it('counts parallel guesses too: never more password checks than the throttle allows', async () => {
       const merchant = await approvedMerchant(api);
-      const answers = await Promise.all(
-        Array.from({ length: 26 }, (_, i) => postLogin(api, merchant.email, `guess ${i}`, undefined, '198.51.100.26')),
-      );
-      expect(answers.filter((answer) => answer.status === 401)).toHaveLength(20);
-      expect(answers.filter((answer) => answer.status === 429)).toHaveLength(6);
-    });
+      const attacker = '198.51.100.26';
+      const wave = async (label: string) => {
+        const answers = await Promise.all(
+          Array.from({ length: 26 }, (_, i) =>
+            postLogin(api, merchant.email, `guess ${label}-${i}`, undefined, attacker),
+          ),
+        );
+        for (const answer of answers.filter(({ status }) => status === 429)) {
+          expect(Number(answer.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+        }
+        return answers.map(({ status }) => status);
+      };
+      // An address has one password check in flight at a time (the rest of a wave is refused with 429
+      // at once), so it takes waves of parallel guesses to use up the 20 failures the throttle allows.
+      const statuses: number[] = [];
+      for (let i = 0; i < 60 && statuses.filter((status) => status === 401).length < 20; i++) {
+        statuses.push(...(await wave(String(i))));
+      }
+      expect(new Set(statuses)).toEqual(new Set([401, 429]));
+      expect(statuses.filter((status) => status === 401)).toHaveLength(20);
+
+      // Throttled now: another parallel wave gets no check at all, and the right password waits too.
+      expect(new Set(await wave('after'))).toEqual(new Set([429]));
+      const paused = await postLogin(api, merchant.email, CONSOLE_PASSWORD, 429, attacker);
+      expect(paused.text).toContain('Too many failed sign-ins from your network');
+      expect(Number(paused.headers['retry-after'])).toBeGreaterThan(240);
+    }, 180_000);
 
     it('sends pages without a session to the login form', async () => {
       for (const path of ['/console', '/console/payments', '/console/developers', '/console/settings']) {
