@@ -266,7 +266,6 @@ async function main() {
       second: { ...secondExit, ...second.output },
       third: third.output,
       stoppedAt,
-      retryWaitMs: RETRY_WAIT_MS,
       paymentId: payment.id,
       signingSecret: endpoint.signingSecret,
       requests: receiver.requests,
