@@ -83,14 +83,6 @@ describe('npm start with nothing at the PostgreSQL and RabbitMQ defaults', () =>
     expect(observed.first.stdout).not.toMatch(/Mapped \{|RoutesResolver/);
   });
 
-  it("says in one line per app where it listens, without Nest's route list", () => {
-    expect(observed.first.stdout).toMatch(
-      /payments-api listening: API http:\/\/\S+\/v1, console \S+\/console, docs \S+\/docs, health \S+\/health/,
-    );
-    expect(observed.first.stdout).toMatch(/webhook-dispatcher listening: health http:\/\/\S+\/health/);
-    expect(observed.first.stdout).not.toMatch(/Mapped \{|RoutesResolver/);
-  });
-
   it('delivers the signed payment.completed webhook, and its retry after a restart with the same event id', () => {
     const [failed, retried] = observed.requests;
     expect(observed.requests).toHaveLength(3);
