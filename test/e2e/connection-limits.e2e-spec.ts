@@ -80,7 +80,7 @@ describe('connection limits (slowloris)', () => {
       // The operator is told once (not 31 times), with the client's network and not its address.
       const capWarnings = warnings.lines.filter((line) => line.includes('MAX_CONNECTIONS_PER_CLIENT'));
       expect(capWarnings).toEqual([expect.stringContaining('client 127.0.0.0/24 holds 20 connections')]);
-      expect(capWarnings[0]).toContain('without TRUST_PROXY');
+      expect(capWarnings[0]).toContain('TRUST_PROXY does not name by address');
       expect(capWarnings[0]).not.toContain('127.0.0.1');
 
       // Once they go, the client is served again.

@@ -127,7 +127,8 @@ class CapWarnings {
     this.lastWarned.set(client, now);
     logger.warn(
       `client ${maskedClient(client)} holds ${cap} connections (MAX_CONNECTIONS_PER_CLIENT): further ones are ` +
-        'closed on arrival. Behind a proxy without TRUST_PROXY every client is the proxy, so this caps the whole site.',
+        'closed on arrival. Behind a proxy that TRUST_PROXY does not name by address, every client is the proxy, ' +
+        'so this caps the whole site.',
     );
   }
 }

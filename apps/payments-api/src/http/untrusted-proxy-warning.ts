@@ -18,7 +18,8 @@ export function untrustedProxyWarning(): RequestHandler {
         'requests arrive with X-Forwarded-For but TRUST_PROXY is unset: every client behind the proxy ' +
           "shares the proxy's address for the login, operator token and PIN throttles, and the proxy " +
           'counts as one client for MAX_CONNECTIONS_PER_CLIENT, which then caps the whole site. Set ' +
-          "TRUST_PROXY to the proxy's addresses (or its hop count).",
+          "TRUST_PROXY to the proxy's addresses (a hop count fixes the throttles, but the proxy then still " +
+          'counts as one client for the connection cap).',
       );
     }
     next();
