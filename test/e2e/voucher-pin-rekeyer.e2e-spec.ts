@@ -1,6 +1,6 @@
 import type { LoggerService } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { sealedPrefix, secretsKeyId } from '../../libs/config/src/sealed-secret';
+import { SecretsKeyring, sealedPrefix, secretsKeyId } from '../../libs/config/src/sealed-secret';
 import { keyedPinHash, pinDigest } from '../../apps/payments-api/src/vouchers/voucher-pin';
 import { isolatedServices, type IsolatedServices } from '../support/isolated-services';
 import { createPayment, newVoucherPin, openVoucherPage } from '../support/pay-screen-client';
@@ -34,7 +34,12 @@ describe('voucher PINs re-keyed at start during a SECRETS_KEY rotation', () => {
   const oldKey = randomBytes(32);
   const newKey = randomBytes(32);
   const hashUnder = (key: Buffer, pin: string) => keyedPinHash(key, pinDigest(pin.replace(/-/g, '')));
-  const pins = { redeemed: newVoucherPin(), available: newVoucherPin(), legacy: newVoucherPin() };
+  const pins = {
+    redeemed: newVoucherPin(),
+    available: newVoucherPin(),
+    legacy: newVoucherPin(),
+    copied: newVoucherPin(),
+  };
   let services: IsolatedServices;
   let env: Record<string, string>;
   let api: PaymentsApiHarness | undefined;
@@ -68,6 +73,23 @@ describe('voucher PINs re-keyed at start during a SECRETS_KEY rotation', () => {
     await loadPins(api, pins.redeemed, pins.available);
     const paid = await createPayment(api, before, 15_000);
     await (await openVoucherPage(api, paid.payUrl)).submit(pins.redeemed).expect(303);
+    // Before PINs were re-keyed, a PIN redeemed under the old key could be loaded again under the new
+    // one as a new, available voucher: that copy is seeded here as the load stored it.
+    const copiedPaid = await createPayment(api, before, 15_000);
+    await loadPins(api, pins.copied);
+    await (await openVoucherPage(api, copiedPaid.payUrl)).submit(pins.copied).expect(303);
+    const copyId = 'vch_rekeyercopy0000000000001';
+    await api.sql(
+      `INSERT INTO vouchers (id, livemode, issuer, kind, pin_hash, pin_digest_sealed, pin_last4, face_value, status)
+       VALUES ($1, true, 'registry', 'culture', $2, $3, $4, 15000, 'available')`,
+      [
+        copyId,
+        hashUnder(newKey, pins.copied),
+        // As PinHashes seals a digest for its row.
+        new SecretsKeyring(newKey).seal(pinDigest(pins.copied), `vouchers.pin_digest_sealed:${copyId}`),
+        pins.copied.slice(-4),
+      ],
+    );
     await api.sql(
       `INSERT INTO vouchers (id, livemode, issuer, kind, pin_hash, pin_last4, face_value, status)
        VALUES ('vch_rekeyerlegacy00000000001', true, 'registry', 'culture', $1, $2, 15000, 'available')`,
@@ -90,9 +112,9 @@ describe('voucher PINs re-keyed at start during a SECRETS_KEY rotation', () => {
       (line) => line !== undefined,
     );
     expect(report).toContain(
-      `re-keyed 2 voucher PINs from SECRETS_KEY_PREVIOUS (key ${secretsKeyId(oldKey)}) to SECRETS_KEY (key ${secretsKeyId(newKey)}); 0 still under the previous key; 1 stored before PIN digests were sealed`,
+      `re-keyed 3 voucher PINs from SECRETS_KEY_PREVIOUS (key ${secretsKeyId(oldKey)}) to SECRETS_KEY (key ${secretsKeyId(newKey)}) (1 of them merged with a copy loaded again under the current key); 0 still to move from the previous key; 1 stored before PIN digests were sealed`,
     );
-    for (const pin of [pins.redeemed, pins.available]) {
+    for (const pin of [pins.redeemed, pins.available, pins.copied]) {
       const [row] = await rowOf(rotating, pin);
       expect(row.pin_hash).toBe(hashUnder(newKey, pin));
       expect(row.pin_digest_sealed).toMatch(new RegExp(`^${sealedPrefix(secretsKeyId(newKey))}`));
@@ -127,6 +149,14 @@ describe('voucher PINs re-keyed at start during a SECRETS_KEY rotation', () => {
     expect(refused.text).toContain(`PIN ending ${pins.redeemed.slice(-4)}: already used`);
     await screen.submit(pins.available).expect(303);
     expect(await rowOf(api, pins.redeemed)).toEqual([expect.objectContaining({ status: 'redeemed' })]);
+    // The copy loaded again under the new key merged into the redeemed row: it does not pay twice.
+    const copied = await (
+      await openVoucherPage(api, (await createPayment(api, after, 15_000)).payUrl)
+    )
+      .submit(pins.copied)
+      .expect(200);
+    expect(copied.text).toContain(`PIN ending ${pins.copied.slice(-4)}: already used`);
+    expect(await rowOf(api, pins.copied)).toEqual([expect.objectContaining({ status: 'redeemed' })]);
 
     // A row from before digests were sealed, already under the current key, gets its digest when held.
     const unsealed = newVoucherPin();

@@ -52,8 +52,12 @@ export interface RekeyBatch {
   moved: number;
   /** Ids of rows whose sealed digest does not open (changed, or copied from another row). */
   unreadable: string[];
-  /** Rows whose PIN already has a row under the current key: left to the merge when the PIN is seen. */
-  conflicting: number;
+  /**
+   * Rows whose PIN already has a row under the current key (loaded again after a rotation before PINs
+   * were re-keyed), with the digest to merge them by (mergeUnderBothKeys) once this batch has committed.
+   * Held in memory only, never logged.
+   */
+  conflicting: { id: string; livemode: boolean; digest: string }[];
   last: string | null;
 }
 
@@ -134,25 +138,31 @@ export class VouchersRepository {
    * after `after`, in one transaction: each row's sealed digest gives its hash under the current key.
    * Rows are locked with SKIP LOCKED, so this never waits for a load or a redemption (they lock PINs in
    * digest order and may hold a row; the next pass takes it, or they move it themselves) and several API
-   * instances share the work; the new hash is written only where no row of the PIN has it already.
+   * instances share the work; the new hash is written only where no row of the PIN has it already
+   * (the others are returned as conflicting, for mergeUnderBothKeys).
    */
   async rekeyUnderCurrentKey(after: string | null, limit: number): Promise<RekeyBatch> {
     const previous = this.pinHashes.keyIds.previous;
-    if (!previous) return { examined: 0, moved: 0, unreadable: [], conflicting: 0, last: null };
+    if (!previous) return { examined: 0, moved: 0, unreadable: [], conflicting: [], last: null };
     return inTransaction(this.db, async (sql) => {
-      const rows = await sql<{ id: string; pin_digest_sealed: string }>(
-        `SELECT id, pin_digest_sealed FROM vouchers
+      const rows = await sql<{ id: string; livemode: boolean; pin_digest_sealed: string }>(
+        `SELECT id, livemode, pin_digest_sealed FROM vouchers
           WHERE starts_with(pin_digest_sealed, $1) AND ($2::text IS NULL OR id > $2)
           ORDER BY id LIMIT $3
             FOR UPDATE SKIP LOCKED`,
         [sealedPrefix(previous), after, limit],
       );
-      const rekeyed: { id: string; pinHash: string; pinDigestSealed: string }[] = [];
+      const rekeyed: { id: string; livemode: boolean; digest: string; pinHash: string; pinDigestSealed: string }[] = [];
       const unreadable: string[] = [];
       for (const row of rows) {
         try {
           const digest = this.pinHashes.openDigest(row.id, row.pin_digest_sealed);
-          rekeyed.push({ id: row.id, ...this.pinHashes.storedUnderCurrentKey(row.id, digest) });
+          rekeyed.push({
+            id: row.id,
+            livemode: row.livemode,
+            digest,
+            ...this.pinHashes.storedUnderCurrentKey(row.id, digest),
+          });
         } catch (error) {
           if (!(error instanceof SealedSecretError)) throw error;
           unreadable.push(row.id);
@@ -161,7 +171,7 @@ export class VouchersRepository {
       const moved =
         rekeyed.length === 0
           ? []
-          : await sql(
+          : await sql<{ id: string }>(
               `UPDATE vouchers v SET pin_hash = r.pin_hash, pin_digest_sealed = r.pin_digest_sealed
                  FROM unnest($1::text[], $2::text[], $3::text[]) AS r(id, pin_hash, pin_digest_sealed)
                 WHERE v.id = r.id
@@ -173,13 +183,36 @@ export class VouchersRepository {
                 rekeyed.map((row) => row.pinDigestSealed),
               ],
             );
+      const movedIds = new Set(moved.map((row) => row.id));
       return {
         examined: rows.length,
         moved: moved.length,
         unreadable,
-        conflicting: rekeyed.length - moved.length,
+        conflicting: rekeyed
+          .filter((row) => !movedIds.has(row.id))
+          .map(({ id, livemode, digest }) => ({ id, livemode, digest })),
         last: rows.at(-1)?.id ?? null,
       };
+    });
+  }
+
+  /**
+   * Merges the rows of one PIN stored under both keys, in a transaction of its own, as a load or a
+   * hold would (rekeyPinRows): an unused copy goes and the used row moves to the current key. One PIN
+   * per transaction, locking its rows in id order as a redemption does, so the two cannot deadlock.
+   * True when row `id` no longer carries the previous key (moved, or deleted as the unused copy); false
+   * when both rows were used: the current key's row answers for the PIN and nothing is left to merge.
+   */
+  async mergeUnderBothKeys(conflict: { id: string; livemode: boolean; digest: string }): Promise<boolean> {
+    const previous = this.pinHashes.keyIds.previous;
+    if (!previous) return false;
+    return inTransaction(this.db, async (sql) => {
+      await rekeyPinRows(sql, this.pinHashes, conflict.livemode, [conflict.digest]);
+      const [left] = await sql<{ n: number }>(
+        `SELECT count(*)::int AS n FROM vouchers WHERE id = $1 AND starts_with(pin_digest_sealed, $2)`,
+        [conflict.id, sealedPrefix(previous)],
+      );
+      return left.n === 0;
     });
   }
 
