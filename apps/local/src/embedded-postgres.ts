@@ -262,11 +262,18 @@ function watchOver(postgres: ChildProcess, privateDir: string): ChildProcess {
   return watcher;
 }
 
+/** How long a stop waits for the last connections to end before it cuts them off. */
+const SMART_SHUTDOWN_MS = 5_000;
+
 async function stop({ postgres, privateDir }: RunningServer): Promise<void> {
   if (postgres.exitCode === null && postgres.signalCode === null) {
     const exited = new Promise((resolve) => postgres.once('exit', resolve));
-    postgres.kill('SIGINT');
+    // Smart shutdown first: the apps have closed their pools, and a connection still saying goodbye
+    // ends on its own instead of being cut off with a FATAL line; fast shutdown if one lingers.
+    postgres.kill('SIGTERM');
+    const lingering = setTimeout(() => postgres.kill('SIGINT'), SMART_SHUTDOWN_MS);
     await exited;
+    clearTimeout(lingering);
   }
   await rm(privateDir, { recursive: true, force: true });
 }
