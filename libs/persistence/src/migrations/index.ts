@@ -14,6 +14,7 @@ import { SealedSigningSecrets1764900000000 } from './1764900000000-sealed-signin
 import { MessageHeaders1765000000000 } from './1765000000000-message-headers';
 import { SettlementsDayOrder1765100000000 } from './1765100000000-settlements-day-order';
 import { SealedPinDigests1765200000000 } from './1765200000000-sealed-pin-digests';
+import { Refunds1765300000000 } from './1765300000000-refunds';
 
 /** Listed explicitly: bundled builds cannot glob, and the order is the history. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   MessageHeaders1765000000000,
   SettlementsDayOrder1765100000000,
   SealedPinDigests1765200000000,
+  Refunds1765300000000,
 ];
