@@ -19,6 +19,32 @@ const otherApp = (app) => ({
   message: 'The two apps never import each other; share code through libs/.',
 });
 
+/** ADR 0014: the ledger's files are its own; everything else uses its index. */
+const ledgerInternals = {
+  regex: '^(\\.{1,2}/)+(.*/)?ledger/(?!index$)',
+  message: 'Import the ledger from its index (../ledger), never a file inside it (ADR 0014).',
+};
+/**
+ * The ledger imports no feature folder. The one exception: two pure calculations (no database, no
+ * Nest) it shares with the settlements feature, until they move into the ledger.
+ */
+const ledgerOutwards = {
+  regex: '^\\.\\./(?!settlements/(settlement-calculation|business-days)$)',
+  message: 'The ledger imports no feature folder: features call the ledger, not the other way round (ADR 0014).',
+};
+const noWriteTransaction = {
+  name: '@payhook/persistence',
+  importNames: ['inTransaction'],
+  message: 'Money and state move in Ledger.write (ADR 0014); only the allow-listed files open a transaction.',
+};
+/** TypeORM's own ways into a transaction, which would get round the ledger as inTransaction would. */
+const noOtherTransactions = [
+  {
+    selector: 'CallExpression[callee.property.name=/^(transaction|startTransaction)$/]',
+    message: 'Money and state move in Ledger.write (ADR 0014).',
+  },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -52,6 +78,47 @@ export default tseslint.config(
   {
     files: ['apps/payments-api/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: [noDeepLibImports, otherApp('webhook-dispatcher')] }] },
+  },
+  {
+    // ADR 0014: outside src/ledger/ the ledger is reached through its index only, and nothing opens a
+    // write transaction: money and state move in Ledger.write.
+    files: ['apps/payments-api/src/**'],
+    ignores: ['apps/payments-api/src/ledger/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [noDeepLibImports, otherApp('webhook-dispatcher'), ledgerInternals],
+          paths: [noWriteTransaction],
+        },
+      ],
+      'no-restricted-syntax': ['error', ...noOtherTransactions],
+    },
+  },
+  {
+    // Transactions over rows that move no money and no payment state keep inTransaction (ADR 0014):
+    // auth failure counts, voucher loads and PIN rekeying, the relay's claim of an outbox batch.
+    files: [
+      'apps/payments-api/src/auth-throttle/auth-failures.repository.ts',
+      'apps/payments-api/src/vouchers/vouchers.repository.ts',
+      'apps/payments-api/src/outbox/outbox.repository.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [noDeepLibImports, otherApp('webhook-dispatcher'), ledgerInternals] },
+      ],
+    },
+  },
+  {
+    // The ledger depends on libs and its own files only: features call it, never the other way round.
+    files: ['apps/payments-api/src/ledger/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [noDeepLibImports, otherApp('webhook-dispatcher'), ledgerOutwards] },
+      ],
+    },
   },
   {
     files: ['apps/webhook-dispatcher/**'],

@@ -3,6 +3,7 @@ export * from './api-key';
 export * from './api-key-authenticator';
 export * from './api-key.guard';
 export * from './auth-context';
+export * from './merchant-scope';
 export * from './auth.exception';
 export * from './current-auth.decorator';
 export * from './rate-limiter';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { sqlRows } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
-import type { MerchantScope } from '../payments/payment.record';
+import type { MerchantScope } from '@payhook/auth';
 import type { ReviewAction, ReviewSource } from '../reviews/review-case.view';
 import type { VoucherKind } from '../vouchers/voucher-issuer';
 

@@ -1,8 +1,7 @@
 import { PAYMENT_STATUSES, type ListEnvelope } from '@payhook/contracts';
 import { html } from '../html/html';
 import { formatWon } from '../pay-screen/format';
-import type { PaymentRecord } from '../payments/payment.record';
-import { effectiveStatus } from '../payments/payment.view';
+import { effectiveStatus, type PaymentRecord } from '../ledger';
 import { badge, consolePage, messages, modeSwitch, timeIn } from './console-layout.view';
 import { paymentsHref, type PaymentFilterValues } from './console-payment-filters';
 import type { ConsoleMode, ConsoleSession } from './console-session';

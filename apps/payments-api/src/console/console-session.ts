@@ -1,5 +1,5 @@
 import type { MerchantStatus } from '@payhook/contracts';
-import type { MerchantScope } from '../payments/payment.record';
+import type { MerchantScope } from '@payhook/auth';
 
 /** The cookie holds only the random token; the database keeps its SHA-256 as the session id. */
 export const SESSION_COOKIE = 'payhook_console';

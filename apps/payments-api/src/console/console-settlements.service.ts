@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PayhookError, type ListEnvelope } from '@payhook/contracts';
-import type { MerchantScope } from '../payments/payment.record';
+import type { MerchantScope } from '@payhook/auth';
 import type { ListSettlementsQueryDto } from '../settlements/dto/list-settlements.query.dto';
 import type { SettlementView } from '../settlements/settlement.view';
 import type { SettlementTotals } from '../settlements/settlements.repository';

@@ -5,7 +5,7 @@ import { PayhookError, randomBase62, type DataEnvelope } from '@payhook/contract
 import type { Response } from 'express';
 import { IdParam } from '../http/id-param';
 import { PaymentsRepository } from '../payments/payments.repository';
-import { VouchersRepository } from '../vouchers/vouchers.repository';
+import { Ledger } from '../ledger';
 import { DEPOSIT_REPLAY, respond } from './deposit-response';
 import type { DepositView } from './deposit.view';
 import { DepositsService, testFeed } from './deposits.service';
@@ -25,7 +25,7 @@ export class DepositTestHelpersController {
   constructor(
     private readonly deposits: DepositsService,
     private readonly payments: PaymentsRepository,
-    private readonly vouchers: VouchersRepository,
+    private readonly ledger: Ledger,
   ) {}
 
   @Post('deposits')
@@ -67,7 +67,7 @@ export class DepositTestHelpersController {
     const payment = await this.payments.findById(auth, id);
     if (!payment) throw new PayhookError('resource_not_found', `No such payment: ${id}.`, 'id');
     const depositCode = await this.deposits.depositCodeFor(id);
-    const due = payment.amount - (await this.vouchers.valueHeldFor(id));
+    const due = await this.ledger.amountDue(payment);
     const recorded = await this.deposits.record(testFeed(auth.merchantId), {
       bankTransactionId: `test_${randomBase62(20)}`,
       amount: body.amount ?? Math.max(due, 1),

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
+import { LedgerModule } from '../ledger';
 import { PaymentsModule } from '../payments/payments.module';
-import { VouchersModule } from '../vouchers/vouchers.module';
 import { DepositTestHelpersController } from './deposit-test-helpers.controller';
 import { DepositsAdminController } from './deposits.admin.controller';
 import { DepositsRepository } from './deposits.repository';
@@ -8,7 +8,7 @@ import { DepositsService } from './deposits.service';
 
 /** Bank transfers: deposit notifications matched to payments by deposit code and amount. */
 @Module({
-  imports: [PaymentsModule, VouchersModule],
+  imports: [LedgerModule, PaymentsModule],
   controllers: [DepositsAdminController, DepositTestHelpersController],
   providers: [DepositsRepository, DepositsService],
   exports: [DepositsService],

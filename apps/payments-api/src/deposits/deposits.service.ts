@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PayhookError, newId } from '@payhook/contracts';
-import { PaymentTransitionsService } from '../payments/payment-transitions.service';
-import { PaymentsRepository } from '../payments/payments.repository';
+import { Ledger } from '../ledger';
 import { ReviewCasesRepository } from '../reviews/review-cases.repository';
-import { VouchersRepository } from '../vouchers/vouchers.repository';
 import { normalizeDepositCode } from './deposit-code';
 import { matchDeposit } from './deposit-matching';
 import type { DepositView } from './deposit.view';
@@ -38,30 +36,30 @@ export function testFeed(merchantId: string): DepositFeed {
 export class DepositsService {
   constructor(
     private readonly deposits: DepositsRepository,
-    private readonly payments: PaymentsRepository,
-    private readonly transitions: PaymentTransitionsService,
+    private readonly ledger: Ledger,
   ) {}
 
   async record(feed: DepositFeed, notification: DepositNotification): Promise<RecordedDeposit> {
     const id = newId('deposit');
     const depositCode = notification.depositCode?.trim() || null;
-    const recorded = await this.payments.transaction(async (sql) => {
+    const recorded = await this.ledger.write(async (tx) => {
+      const { sql } = tx;
       const claimed = await DepositsRepository.claim(sql, feed, { ...notification, id, depositCode });
       if (!claimed) return false;
 
       const code = depositCode === null ? null : normalizeDepositCode(depositCode);
       const paymentId = code === null ? null : await DepositsRepository.paymentIdForCode(sql, feed, code);
       // The row lock orders this deposit against voucher redemptions, the screen and the sweeper.
-      const payment = paymentId === null ? null : await this.payments.lockForUpdate(sql, paymentId);
+      const payment = paymentId === null ? null : await tx.payments.lockForUpdate(paymentId);
       const candidate = payment && {
         status: payment.status,
         overdue: payment.overdue,
-        outstanding: payment.amount - (await VouchersRepository.heldValue(sql, payment.id)),
+        outstanding: await tx.payments.amountDue(payment),
       };
       const decision = matchDeposit(notification.amount, depositCode !== null, candidate);
       if (decision.kind === 'complete') {
         // Under the row lock a pending, unexpired payment cannot refuse; the check is only a seatbelt.
-        if (!payment || !(await this.transitions.transitionWithin(sql, null, payment.id, 'completed'))) {
+        if (!payment || !(await tx.payments.move(null, payment.id, 'completed'))) {
           throw new Error(`payment ${paymentId} refused a matched deposit under its row lock`);
         }
         await DepositsRepository.settle(sql, id, { kind: 'matched', paymentId: payment.id, reviewCaseId: null });

@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
+import { LedgerModule } from '../ledger';
 import { EventsController } from './events.controller';
 import { EventsRepository } from './events.repository';
 import { EventsService } from './events.service';
 import { WebhookAttemptsPurger } from './webhook-attempts.purger';
 
 @Module({
+  imports: [LedgerModule],
   controllers: [EventsController],
   providers: [EventsRepository, EventsService, WebhookAttemptsPurger],
   exports: [EventsRepository, EventsService],

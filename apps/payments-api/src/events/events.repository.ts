@@ -1,31 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import {
-  DEFAULT_ENABLED_EVENTS,
-  WEBHOOK_DELIVERY_REQUESTED_V1,
-  newId,
-  type DeliveryStatus,
-  type EventType,
-  type WebhookAttemptView,
-} from '@payhook/contracts';
-import { WEBHOOK_DELIVER_ROUTING_KEY } from '@payhook/messaging';
-import { ReadDatabase, inTransaction, sqlRows, type Sql } from '@payhook/persistence';
+import { newId, type DeliveryStatus, type EventType, type WebhookAttemptView } from '@payhook/contracts';
+import { ReadDatabase, sqlRows } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 import type { KeysetCursor } from '../http/keyset-cursor';
-import { enqueueDeliveries, enqueueDelivery } from '../outbox/outbox.repository';
-import type { MerchantScope } from '../payments/payment.record';
+import { Ledger } from '../ledger';
+import type { MerchantScope } from '@payhook/auth';
 import type { EventRecord } from './event.record';
-import { outgoingMessageHeaders } from '@payhook/observability';
-
-export interface NewEvent {
-  id: string;
-  merchantId: string;
-  livemode: boolean;
-  type: EventType;
-  paymentId: string;
-  body: string;
-  createdAt: Date;
-}
 
 export interface EventFilter {
   type?: EventType;
@@ -59,42 +40,8 @@ export class EventsRepository {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly read: ReadDatabase,
+    private readonly ledger: Ledger,
   ) {}
-
-  /**
-   * Inside the transaction of the changes the events announce. An event whose type its endpoint has
-   * not enabled (with no endpoint yet: the default, payment.completed only) is recorded `skipped`
-   * and gets no outbox row; the others get theirs.
-   */
-  static async insertWithDelivery(sql: Sql, events: NewEvent[]): Promise<void> {
-    if (events.length === 0) return;
-    const column = <K extends keyof NewEvent>(key: K) => events.map((event) => event[key]);
-    const inserted = await sql<{ id: string; delivery_status: DeliveryStatus }>(
-      `INSERT INTO events (id, merchant_id, livemode, type, payment_id, body, created_at, delivery_status)
-       SELECT e.id, e.merchant_id, e.livemode, e.type, e.payment_id, e.body, e.created_at,
-              CASE WHEN e.type = ANY (COALESCE(w.enabled_events, $8::text[])) THEN 'pending' ELSE 'skipped' END
-       FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
-              AS e (id, merchant_id, livemode, type, payment_id, body, created_at)
-       LEFT JOIN webhook_endpoints w ON w.merchant_id = e.merchant_id AND w.livemode = e.livemode
-       RETURNING id, delivery_status`,
-      [
-        column('id'),
-        column('merchantId'),
-        column('livemode'),
-        column('type'),
-        column('paymentId'),
-        column('body'),
-        column('createdAt'),
-        DEFAULT_ENABLED_EVENTS,
-      ],
-    );
-    await enqueueDeliveries(
-      sql,
-      inserted
-        .filter((event) => event.delivery_status === 'pending')
-        .map((event) => ({ eventId: event.id, retryStep: 0, manual: false })),
-    );
-  }
 
   async findById(scope: MerchantScope, id: string): Promise<EventRecord | null> {
     const rows = await sqlRows<EventRow>(
@@ -175,17 +122,8 @@ export class EventsRepository {
   }
 
   /** Queues one more attempt of the same event; false when the caller has no such event. */
-  async requestRedelivery(scope: MerchantScope, id: string): Promise<boolean> {
-    return inTransaction(this.db, async (sql) => {
-      const found = await sql(`SELECT 1 FROM events WHERE id = $1 AND merchant_id = $2 AND livemode = $3`, [
-        id,
-        scope.merchantId,
-        scope.livemode,
-      ]);
-      if (found.length === 0) return false;
-      await enqueueDelivery(sql, { eventId: id, retryStep: 0, manual: true });
-      return true;
-    });
+  requestRedelivery(scope: MerchantScope, id: string): Promise<boolean> {
+    return this.ledger.write((tx) => tx.events.requestRedelivery(scope, id));
   }
 
   /**
@@ -194,12 +132,12 @@ export class EventsRepository {
    * still has events pending: one runs at a time per merchant and mode.
    */
   async recover(scope: MerchantScope, since: Date): Promise<{ queued: number } | null> {
-    return inTransaction(this.db, async (sql) => {
+    return this.ledger.write(async (tx) => {
       // Serialises recovers of one merchant and mode; no other merchant ever waits on it.
-      await sql(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
+      await tx.sql(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
         `recover:${scope.merchantId}:${scope.livemode}`,
       ]);
-      const running = await sql(
+      const running = await tx.sql(
         `SELECT 1 FROM (SELECT id FROM event_recoveries WHERE merchant_id = $1 AND livemode = $2
                         ORDER BY created_at DESC LIMIT 1) latest
          WHERE EXISTS (SELECT 1 FROM events WHERE recovery_id = latest.id AND delivery_status = 'pending')`,
@@ -207,39 +145,11 @@ export class EventsRepository {
       );
       if (running.length > 0) return null;
       const recoveryId = newId('recovery');
-      // The outbox payload is a webhook.delivery-requested.v1 message (libs/contracts), built here
-      // for every picked event at once; ids follow created_at, so the relay publishes oldest first.
-      const [{ queued }] = await sql<{ queued: number }>(
-        `WITH picked AS (
-           UPDATE events SET delivery_status = 'pending', undelivered_reason = NULL, recovery_id = $3
-           WHERE merchant_id = $1 AND livemode = $2 AND delivery_status = 'failed' AND created_at >= $4
-           RETURNING id, created_at
-         ), queued AS (
-           INSERT INTO outbox (routing_key, message_type, payload, headers)
-           SELECT $5, $6, json_build_object('type', $6::text, 'eventId', id, 'retryStep', 0, 'manual', false,
-                                            'requestedAt', to_json(now()))::text, $7
-           FROM picked ORDER BY created_at, id
-           RETURNING 1
-         )
-         SELECT count(*)::int AS queued FROM queued`,
-        [
-          scope.merchantId,
-          scope.livemode,
-          recoveryId,
-          since,
-          WEBHOOK_DELIVER_ROUTING_KEY,
-          WEBHOOK_DELIVERY_REQUESTED_V1,
-          // The recover request's id and trace context, as every outbox row carries its cause's.
-          outgoingMessageHeaders(),
-        ],
+      const queued = await tx.events.requeueFailed(scope, since, recoveryId);
+      await tx.sql(
+        `INSERT INTO event_recoveries (id, merchant_id, livemode, since, queued) VALUES ($1, $2, $3, $4, $5)`,
+        [recoveryId, scope.merchantId, scope.livemode, since, queued],
       );
-      await sql(`INSERT INTO event_recoveries (id, merchant_id, livemode, since, queued) VALUES ($1, $2, $3, $4, $5)`, [
-        recoveryId,
-        scope.merchantId,
-        scope.livemode,
-        since,
-        queued,
-      ]);
       return { queued };
     });
   }

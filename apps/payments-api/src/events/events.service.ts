@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EventType, EventView, ListEnvelope } from '@payhook/contracts';
 import { decodeCursor, encodeCursor } from '../http/keyset-cursor';
-import type { MerchantScope } from '../payments/payment.record';
+import type { MerchantScope } from '@payhook/auth';
 import type { ListEventsQueryDto } from './dto/list-events.query.dto';
 import { toEventSummaryView, toEventView, type EventSummaryView } from './event.record';
 import { EventException } from './event.exception';

@@ -4,7 +4,7 @@ import { buildSignatureHeader, computeSignature } from '@payhook/signing';
 import { WebhookHttpClient, type DeliveryResult } from '@payhook/webhook-http';
 import { PaymentsApiEnv } from '../config/payments-api.env';
 import { EventsRepository } from '../events/events.repository';
-import type { MerchantScope } from '../payments/payment.record';
+import type { MerchantScope } from '@payhook/auth';
 import { PaymentTransitionsService } from '../payments/payment-transitions.service';
 import { PaymentsService } from '../payments/payments.service';
 import { WebhookEndpointsRepository } from '../webhook-endpoints/webhook-endpoints.repository';

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { PayhookError, newId } from '@payhook/contracts';
-import type { MerchantScope } from '../payments/payment.record';
+import type { MerchantScope } from '@payhook/auth';
 import { SCENARIO_NAMES, type IntegrationTestView } from './integration-test.record';
 import { IntegrationTestRunner } from './integration-test.runner';
 import { IntegrationTestsRepository } from './integration-tests.repository';

@@ -1,9 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { WEBHOOK_DELIVERY_REQUESTED_V1, type WebhookDeliveryRequestedV1 } from '@payhook/contracts';
-import { WEBHOOK_DELIVER_ROUTING_KEY } from '@payhook/messaging';
-import { outgoingMessageHeaders } from '@payhook/observability';
-import { inTransaction, sqlRows, type Sql } from '@payhook/persistence';
+import { inTransaction, sqlRows } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 
 export interface OutboxRow {
@@ -12,39 +9,6 @@ export interface OutboxRow {
   message_type: string;
   payload: string;
   headers: Record<string, string> | null;
-}
-
-/** Builds the outbox row for a delivery request; commit it with the change it announces. */
-export function enqueueDelivery(
-  sql: Sql,
-  request: Omit<WebhookDeliveryRequestedV1, 'type' | 'requestedAt'>,
-): Promise<void> {
-  return enqueueDeliveries(sql, [request]);
-}
-
-/**
- * The outbox rows of several delivery requests in one statement (a sweeper batch of events), each with
- * the correlation of the request that caused them (its request id and trace context).
- */
-export async function enqueueDeliveries(
-  sql: Sql,
-  requests: Omit<WebhookDeliveryRequestedV1, 'type' | 'requestedAt'>[],
-): Promise<void> {
-  if (requests.length === 0) return;
-  const requestedAt = new Date().toISOString();
-  const payloads = requests.map((request) =>
-    JSON.stringify({
-      type: WEBHOOK_DELIVERY_REQUESTED_V1,
-      ...request,
-      requestedAt,
-    } satisfies WebhookDeliveryRequestedV1),
-  );
-  await sql(`INSERT INTO outbox (routing_key, message_type, payload, headers) SELECT $1, $2, unnest($3::text[]), $4`, [
-    WEBHOOK_DELIVER_ROUTING_KEY,
-    WEBHOOK_DELIVERY_REQUESTED_V1,
-    payloads,
-    outgoingMessageHeaders(),
-  ]);
 }
 
 @Injectable()

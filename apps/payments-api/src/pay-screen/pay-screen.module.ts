@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { LedgerModule } from '../ledger';
 import { PaymentsModule } from '../payments/payments.module';
 import { DepositsModule } from '../deposits/deposits.module';
 import { VouchersModule } from '../vouchers/vouchers.module';
@@ -6,7 +7,7 @@ import { PayScreenController } from './pay-screen.controller';
 import { PayScreenService } from './pay-screen.service';
 
 @Module({
-  imports: [PaymentsModule, DepositsModule, VouchersModule],
+  imports: [LedgerModule, PaymentsModule, DepositsModule, VouchersModule],
   controllers: [PayScreenController],
   providers: [PayScreenService],
 })

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { PayhookError } from '@payhook/contracts';
 import { PaymentTransitionsService, type FinalStatus } from '../payments/payment-transitions.service';
-import { effectiveStatus } from '../payments/payment.view';
+import { Ledger, effectiveStatus } from '../ledger';
 import { PaymentsRepository } from '../payments/payments.repository';
 import { DepositsService } from '../deposits/deposits.service';
 import { VoucherRedemptionService, type RedemptionResult } from '../vouchers/voucher-redemption.service';
-import { VouchersRepository } from '../vouchers/vouchers.repository';
 import { returnUrlWith } from './format';
 import type { PayScreenAction, PayScreenPayment } from './pay-screen.view';
 
@@ -31,7 +30,7 @@ export class PayScreenService {
     private readonly payments: PaymentsRepository,
     private readonly transitions: PaymentTransitionsService,
     private readonly deposits: DepositsService,
-    private readonly vouchers: VouchersRepository,
+    private readonly ledger: Ledger,
     private readonly redemption: VoucherRedemptionService,
   ) {}
 
@@ -54,7 +53,7 @@ export class PayScreenService {
       returnUrl: payment.returnUrl,
       // Only a payment that can still be paid needs its code and its vouchers counted.
       depositCode: payment.depositCode ?? (pending ? await this.deposits.depositCodeFor(payment.id) : null),
-      vouchersApplied: pending ? await this.vouchers.valueHeldFor(payment.id) : 0,
+      vouchersApplied: pending ? await this.ledger.heldVoucherValue(payment.id) : 0,
     };
   }
 

@@ -1,10 +1,5 @@
-import type { CreatedPaymentView, PaymentStatus, PaymentView } from '@payhook/contracts';
-import type { PaymentRecord } from './payment.record';
-
-/** Status as callers see it: a pending payment past expiresAt already counts as expired. */
-export function effectiveStatus(payment: PaymentRecord, now = new Date()): PaymentStatus {
-  return payment.status === 'pending' && payment.expiresAt <= now ? 'expired' : payment.status;
-}
+import type { CreatedPaymentView, PaymentView } from '@payhook/contracts';
+import { effectiveStatus, type PaymentRecord } from '../ledger';
 
 export function payUrlOf(payUrlBase: string, suffix: string): string {
   return `${payUrlBase.replace(/\/+$/, '')}/p/${suffix}`;

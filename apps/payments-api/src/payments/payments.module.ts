@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { LedgerModule } from '../ledger';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { PaymentExpirySweeper } from './payment-expiry.sweeper';
 import { PaymentInsertBatcher } from './payment-insert.batcher';
@@ -9,7 +10,7 @@ import { PaymentsService } from './payments.service';
 import { TestHelpersController } from './test-helpers.controller';
 
 @Module({
-  imports: [IdempotencyModule],
+  imports: [IdempotencyModule, LedgerModule],
   controllers: [PaymentsController, TestHelpersController],
   providers: [
     PaymentsService,

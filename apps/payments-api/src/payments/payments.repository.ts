@@ -2,10 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { PaymentStatus } from '@payhook/contracts';
 import { DataSource } from 'typeorm';
-import { ReadDatabase, inTransaction, sqlRows, type Sql } from '@payhook/persistence';
+import { ReadDatabase, sqlRows } from '@payhook/persistence';
 import type { KeysetCursor } from '../http/keyset-cursor';
 import { CREATE_PAYMENTS_STATEMENT } from './create-payments.statement';
-import type { MerchantScope, PaymentRecord } from './payment.record';
+import type { MerchantScope } from '@payhook/auth';
+import { PAYMENT_COLUMNS, toPaymentRecord as toRecord, type PaymentRecord, type PaymentRow } from '../ledger';
 
 export const ONE_ACTIVE_PER_ORDER = 'payments_one_active_per_order';
 
@@ -26,9 +27,6 @@ export interface PaymentFilter {
   after?: KeysetCursor;
   limit: number;
 }
-
-const PAYMENT_COLUMNS = `id, merchant_id, livemode, order_id, customer_id, amount, currency, status,
-  return_url, pay_suffix, expires_at, created_at, completed_at`;
 
 /**
  * Where each status a merchant filters by is stored. Reads never show a pending payment past its
@@ -174,59 +172,6 @@ export class PaymentsRepository {
     return rows.map(toRecord);
   }
 
-  /** Runs `work` in one transaction; transitions and the rows they write commit together. */
-  transaction<R>(work: (sql: Sql) => Promise<R>): Promise<R> {
-    return inTransaction(this.db, work);
-  }
-
-  /**
-   * Compare-and-set from pending, inside the caller's transaction. Only an expiry may move a
-   * payment whose expiresAt has passed. Null when the payment is not (or no longer) pending.
-   * `scope` is null for the operator, who acts on any merchant's payment.
-   */
-  async transitionFromPending(
-    sql: Sql,
-    scope: MerchantScope | null,
-    id: string,
-    to: Exclude<PaymentStatus, 'pending'>,
-  ): Promise<PaymentRecord | null> {
-    const params: unknown[] = [id, to];
-    const scoped = scope ? `AND merchant_id = $3 AND livemode = $4` : '';
-    if (scope) params.push(scope.merchantId, scope.livemode);
-    // The database clock decides expiry here as in every read and in the sweeper.
-    const rows = await sql<PaymentRow>(
-      `UPDATE payments
-       SET status = $2, completed_at = CASE WHEN $2 = 'completed' THEN now() END, updated_at = now()
-       WHERE id = $1 ${scoped} AND status = 'pending' AND ($2 = 'expired' OR expires_at > now())
-       RETURNING ${PAYMENT_COLUMNS}`,
-      params,
-    );
-    return rows[0] ? toRecord(rows[0]) : null;
-  }
-
-  /**
-   * Any merchant's payment, locked until the caller's transaction ends (deposits, vouchers, reviews). `overdue`
-   * reads the clock, not the transaction's start, so a payment that expired meanwhile is not taken as payable.
-   */
-  async lockForUpdate(sql: Sql, id: string): Promise<(PaymentRecord & { overdue: boolean }) | null> {
-    const rows = await sql<PaymentRow & { overdue: boolean }>(
-      `SELECT ${PAYMENT_COLUMNS}, expires_at <= clock_timestamp() AS overdue FROM payments WHERE id = $1 FOR UPDATE`,
-      [id],
-    );
-    return rows[0] ? { ...toRecord(rows[0]), overdue: rows[0].overdue } : null;
-  }
-
-  /** pending or expired → completed, whatever expiresAt says: only the review queue does this. */
-  async completeEvenIfExpired(sql: Sql, id: string): Promise<PaymentRecord | null> {
-    const rows = await sql<PaymentRow>(
-      `UPDATE payments SET status = 'completed', completed_at = now(), updated_at = now()
-       WHERE id = $1 AND status IN ('pending', 'expired')
-       RETURNING ${PAYMENT_COLUMNS}`,
-      [id],
-    );
-    return rows[0] ? toRecord(rows[0]) : null;
-  }
-
   /** For the payment screen: the suffix is the bearer secret, so no merchant scope applies. */
   async findByPaySuffix(
     suffix: string,
@@ -246,66 +191,4 @@ export class PaymentsRepository {
     const rows = await sqlRows<PaymentRow>(this.db, `SELECT ${PAYMENT_COLUMNS} FROM payments WHERE id = $1`, [id]);
     return rows[0] ? toRecord(rows[0]) : null;
   }
-
-  /** Compare-and-set from pending, in the caller's transaction: a racing completion and expiry cannot both win. */
-  async expireIfOverdue(sql: Sql, id: string): Promise<PaymentRecord | null> {
-    const rows = await sql<PaymentRow>(
-      `UPDATE payments SET status = 'expired', updated_at = now()
-       WHERE id = $1 AND status = 'pending' AND expires_at <= now() RETURNING ${PAYMENT_COLUMNS}`,
-      [id],
-    );
-    return rows[0] ? toRecord(rows[0]) : null;
-  }
-
-  /**
-   * The sweeper's batch: overdue pending payments become expired, several instances sharing the
-   * work. `= ANY (ARRAY(...))` makes the batch a list of primary-key lookups; `IN (...)` let the
-   * planner hash-join against every pending payment, a cost that grows with the live ones.
-   */
-  async expireOverdue(sql: Sql, batchSize: number): Promise<PaymentRecord[]> {
-    const rows = await sql<PaymentRow>(
-      `UPDATE payments SET status = 'expired', updated_at = now()
-       WHERE id = ANY (ARRAY(SELECT id FROM payments WHERE status = 'pending' AND expires_at <= now()
-                             ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED))
-         AND status = 'pending'
-       RETURNING ${PAYMENT_COLUMNS}`,
-      [batchSize],
-    );
-    return rows.map(toRecord);
-  }
-}
-
-interface PaymentRow {
-  id: string;
-  merchant_id: string;
-  livemode: boolean;
-  order_id: string;
-  customer_id: string;
-  amount: string;
-  currency: 'KRW';
-  status: PaymentStatus;
-  return_url: string;
-  pay_suffix: string;
-  expires_at: Date;
-  created_at: Date;
-  completed_at: Date | null;
-}
-
-function toRecord(row: PaymentRow): PaymentRecord {
-  return {
-    id: row.id,
-    merchantId: row.merchant_id,
-    livemode: row.livemode,
-    orderId: row.order_id,
-    customerId: row.customer_id,
-    // bigint arrives as text; amounts stay below 2^53 (max 10^10), so a number is exact.
-    amount: Number(row.amount),
-    currency: row.currency,
-    status: row.status,
-    returnUrl: row.return_url,
-    paySuffix: row.pay_suffix,
-    expiresAt: row.expires_at,
-    createdAt: row.created_at,
-    completedAt: row.completed_at,
-  };
 }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { LedgerModule } from '../ledger';
 import { PaymentsModule } from '../payments/payments.module';
 import { ReviewCasesRepository } from './review-cases.repository';
 import { ReviewsAdminController } from './reviews.admin.controller';
@@ -6,7 +7,7 @@ import { ReviewsService } from './reviews.service';
 
 /** The review queue: money that did not match on its own waits here for a person. */
 @Module({
-  imports: [PaymentsModule],
+  imports: [LedgerModule, PaymentsModule],
   controllers: [ReviewsAdminController],
   providers: [ReviewCasesRepository, ReviewsService],
 })

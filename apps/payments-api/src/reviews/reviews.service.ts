@@ -1,13 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { PayhookError, type ListEnvelope } from '@payhook/contracts';
-import type { Sql } from '@payhook/persistence';
 import { decodeCursor, encodeCursor } from '../http/keyset-cursor';
+import { Ledger, effectiveStatus, type LedgerTx } from '../ledger';
 import { PaymentTransitionsService } from '../payments/payment-transitions.service';
-import { effectiveStatus } from '../payments/payment.view';
-import { PaymentsRepository } from '../payments/payments.repository';
 import type { ListReviewsQueryDto, ResolveReviewRequestDto } from './dto/resolve-review.request.dto';
 import type { ReviewCaseView } from './review-case.view';
-import { VouchersRepository } from '../vouchers/vouchers.repository';
 import { ReviewCasesRepository } from './review-cases.repository';
 
 const DEFAULT_PAGE_SIZE = 20;
@@ -17,7 +14,7 @@ const DEFAULT_PAGE_SIZE = 20;
 export class ReviewsService {
   constructor(
     private readonly reviews: ReviewCasesRepository,
-    private readonly payments: PaymentsRepository,
+    private readonly ledger: Ledger,
     private readonly transitions: PaymentTransitionsService,
   ) {}
 
@@ -54,7 +51,8 @@ export class ReviewsService {
    * payer; no money moves here. Each is kept with who and when, once.
    */
   async resolve(id: string, request: ResolveReviewRequestDto): Promise<ReviewCaseView> {
-    await this.payments.transaction(async (sql) => {
+    await this.ledger.write(async (tx) => {
+      const { sql } = tx;
       const review = await ReviewCasesRepository.lock(sql, id);
       if (!review) throw new PayhookError('resource_not_found', `No such review case: ${id}.`, 'id');
       if (review.status !== 'open') {
@@ -73,7 +71,7 @@ export class ReviewsService {
       const paymentId = review.paymentId ?? request.paymentId ?? null;
       let refundAmount = request.action === 'refund' ? review.amount : null;
       if (request.action === 'complete') {
-        const due = await this.completePayment(sql, review, paymentId);
+        const due = await this.completePayment(tx, review, paymentId);
         // A deposit above what was due (the amount less the vouchers it held) leaves the excess owed back.
         if (review.source === 'deposit' && review.amount > due) refundAmount = review.amount - due;
       }
@@ -89,7 +87,7 @@ export class ReviewsService {
   }
 
   /** Completes the case's payment; returns what was still due on it (its amount less the vouchers it held). */
-  private async completePayment(sql: Sql, review: ReviewCaseView, paymentId: string | null): Promise<number> {
+  private async completePayment(tx: LedgerTx, review: ReviewCaseView, paymentId: string | null): Promise<number> {
     if (!paymentId) {
       throw new PayhookError(
         'parameter_missing',
@@ -97,7 +95,7 @@ export class ReviewsService {
         'paymentId',
       );
     }
-    const payment = await this.payments.lockForUpdate(sql, paymentId);
+    const payment = await tx.payments.lockForUpdate(paymentId);
     // The money of one mode (and, when known, one merchant) can only pay a payment of the same.
     if (
       !payment ||
@@ -107,8 +105,8 @@ export class ReviewsService {
       throw new PayhookError('resource_not_found', `No such payment for this case: ${paymentId}.`, 'paymentId');
     }
     // Read before completing: the completion redeems the held vouchers.
-    const due = payment.amount - (await VouchersRepository.heldValue(sql, paymentId));
-    const completed = await this.transitions.completeAfterReview(sql, paymentId);
+    const due = await tx.payments.amountDue(payment);
+    const completed = await this.transitions.completeAfterReview(tx, paymentId);
     if (!completed) {
       throw new PayhookError(
         'payment_state_conflict',
@@ -116,7 +114,7 @@ export class ReviewsService {
           'Refund or reject the case instead.',
       );
     }
-    await ReviewCasesRepository.attachDepositToPayment(sql, review.id, paymentId);
+    await ReviewCasesRepository.attachDepositToPayment(tx.sql, review.id, paymentId);
     return due;
   }
 }

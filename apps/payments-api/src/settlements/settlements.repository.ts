@@ -1,10 +1,9 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { ReadDatabase, sqlRows, type Sql } from '@payhook/persistence';
+import { ReadDatabase, sqlRows } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
-import type { MerchantScope, PaymentRecord } from '../payments/payment.record';
-import { addBusinessDays, type PayoutRule } from './business-days';
-import { salesDate, settlementAmounts } from './settlement-calculation';
+import type { MerchantScope } from '@payhook/auth';
+import type { PayoutRule } from './business-days';
 import type { SettlementView } from './settlement.view';
 
 /**
@@ -69,63 +68,12 @@ const toView = (row: SettlementRow): SettlementView => ({
   completedAt: row.completed_at.toISOString(),
 });
 
-/** The furthest a payout can lie after its sales date: 30 banking days with every holiday in between. */
-const PAYOUT_HORIZON_DAYS = 120;
-const logger = new Logger('Settlements');
-/** Years already reported as unknown, so the log says it once per year and process. */
-const reportedUnknownYears = new Set<number>();
-
 @Injectable()
 export class SettlementsRepository {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly read: ReadDatabase,
   ) {}
-
-  /**
-   * Writes the settlement record of a payment that just completed, inside the completing transaction,
-   * with the merchant's terms as they are at that moment.
-   */
-  static async recordCompletion(sql: Sql, payment: PaymentRecord & { completedAt: Date }): Promise<void> {
-    const sales = salesDate(payment.completedAt);
-    // The terms and the operator's non-banking days ahead, in the one round trip the terms took alone.
-    const [terms] = await sql<{ fee_bps: number; settlement_delay_days: number; extra_days: string[] }>(
-      `SELECT fee_bps, settlement_delay_days,
-         ARRAY(SELECT to_char(date, 'YYYY-MM-DD') FROM non_banking_days
-               WHERE date > $2::date AND date <= $2::date + $3::int) AS extra_days
-       FROM merchants WHERE id = $1`,
-      [payment.merchantId, sales, PAYOUT_HORIZON_DAYS],
-    );
-    const amounts = settlementAmounts(payment.amount, terms.fee_bps);
-    const payout = addBusinessDays(sales, terms.settlement_delay_days, new Set(terms.extra_days));
-    for (const year of payout.unknownYears.filter((one) => !reportedUnknownYears.has(one))) {
-      reportedUnknownYears.add(year);
-      logger.warn(
-        `Korean public holidays of ${year} are not known yet (@hyunbinseo/holidays-kr): payout dates in ${year} ` +
-          `skip weekends and operator-added days only, and their settlements say payoutRule weekdays_only`,
-      );
-    }
-    await sql(
-      `INSERT INTO settlements (payment_id, merchant_id, livemode, order_id, gross_amount, fee_bps, fee_amount,
-         vat_amount, net_amount, sales_date, payout_date, payout_rule, completed_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-      [
-        payment.id,
-        payment.merchantId,
-        payment.livemode,
-        payment.orderId,
-        amounts.grossAmount,
-        terms.fee_bps,
-        amounts.feeAmount,
-        amounts.vatAmount,
-        amounts.netAmount,
-        sales,
-        payout.date,
-        payout.rule,
-        payment.completedAt,
-      ],
-    );
-  }
 
   /** Pages and the CSV export, on the read database: a record may show here a replica's delay late. */
   async list(scope: MerchantScope, filter: SettlementFilter): Promise<SettlementView[]> {

@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { clientKey } from '@payhook/auth';
 import type { PaymentStatus } from '@payhook/contracts';
-import { PaymentTransitionsService } from '../payments/payment-transitions.service';
-import { PaymentsRepository } from '../payments/payments.repository';
+import { Ledger } from '../ledger';
 import { ReviewCasesRepository } from '../reviews/review-cases.repository';
 import { VOUCHER_ISSUER, type VoucherIssuer } from './voucher-issuer';
 import { normalizePin, pinDigest, splitPins } from './voucher-pin';
@@ -33,8 +32,7 @@ export type RedemptionResult =
 @Injectable()
 export class VoucherRedemptionService {
   constructor(
-    private readonly payments: PaymentsRepository,
-    private readonly transitions: PaymentTransitionsService,
+    private readonly ledger: Ledger,
     @Inject(VOUCHER_ISSUER) private readonly issuer: VoucherIssuer,
   ) {}
 
@@ -42,11 +40,12 @@ export class VoucherRedemptionService {
     const client = clientKey(clientAddress);
     const pins = splitPins(pinsText);
     if (pins.length === 0 || pins.length > MAX_PINS_PER_SUBMISSION) return { kind: 'too_many_pins' };
-    return this.payments.transaction(async (sql): Promise<RedemptionResult> => {
+    return this.ledger.write(async (tx): Promise<RedemptionResult> => {
+      const { sql } = tx;
       // Counted under the client's lock and then the payment's, so concurrent guesses queue up behind the
       // count instead of all passing it at once. Every redemption takes the two in the same order.
       await VouchersRepository.lockClient(sql, client);
-      const payment = await this.payments.lockForUpdate(sql, paymentId);
+      const payment = await tx.payments.lockForUpdate(paymentId);
       if (!payment) return { kind: 'not_payable', status: 'expired' };
       if (payment.status !== 'pending' || payment.overdue) {
         return { kind: 'not_payable', status: payment.status === 'pending' ? 'expired' : payment.status };
@@ -76,11 +75,11 @@ export class VoucherRedemptionService {
       const wrong = outcomes.filter((outcome) => outcome.result !== 'accepted').length;
       await VouchersRepository.recordFailures(sql, payment.id, client, wrong);
 
-      const covered = await VouchersRepository.heldValue(sql, payment.id);
+      const covered = await tx.payments.heldVoucherValue(payment.id);
       if (covered < payment.amount) {
         return { kind: 'applied', pins: outcomes, covered, outstanding: payment.amount - covered, completed: false };
       }
-      await this.transitions.transitionWithin(sql, null, payment.id, 'completed');
+      await tx.payments.move(null, payment.id, 'completed');
       if (covered > payment.amount) {
         await ReviewCasesRepository.open(sql, {
           livemode: payment.livemode,

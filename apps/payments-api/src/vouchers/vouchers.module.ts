@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { PaymentsModule } from '../payments/payments.module';
+import { LedgerModule } from '../ledger';
 import { PinHashes } from './pin-hashes';
 import { RegistryVoucherIssuer } from './registry-voucher-issuer';
 import { VOUCHER_ISSUER } from './voucher-issuer';
@@ -12,7 +12,7 @@ import { VouchersRepository } from './vouchers.repository';
 
 /** Gift vouchers: the issuer adapter (the built-in registry first), redemption on the payment screen. */
 @Module({
-  imports: [PaymentsModule],
+  imports: [LedgerModule],
   controllers: [VouchersAdminController, VoucherTestHelpersController],
   providers: [
     PinHashes,

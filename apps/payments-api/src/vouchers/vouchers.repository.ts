@@ -71,20 +71,6 @@ export class VouchersRepository {
     private readonly pinHashes: PinHashes,
   ) {}
 
-  /** Value of the vouchers held for (or redeemed by) a payment. */
-  static async heldValue(sql: Sql, paymentId: string): Promise<number> {
-    const [row] = await sql<{ total: string }>(
-      `SELECT COALESCE(sum(face_value), 0) AS total FROM vouchers
-        WHERE payment_id = $1 AND status IN ('held', 'redeemed')`,
-      [paymentId],
-    );
-    return Number(row.total);
-  }
-
-  valueHeldFor(paymentId: string): Promise<number> {
-    return VouchersRepository.heldValue((text, params) => sqlRows(this.db, text, params), paymentId);
-  }
-
   /**
    * Loads vouchers into the registry; a PIN already there is skipped (and reported as such), under
    * whichever key it was stored: during a rotation its row moves to the current key in this same

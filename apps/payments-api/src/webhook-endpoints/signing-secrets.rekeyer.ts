@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { MerchantScope } from '../payments/payment.record';
+import type { MerchantScope } from '@payhook/auth';
 import { inBatches, PeriodicTask } from '../scheduling/periodic-task';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 

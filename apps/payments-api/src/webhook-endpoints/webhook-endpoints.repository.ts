@@ -5,7 +5,7 @@ import { DEFAULT_ENABLED_EVENTS, PayhookError, type EventType } from '@payhook/c
 import { sqlRows } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 import { PaymentsApiEnv } from '../config/payments-api.env';
-import type { MerchantScope } from '../payments/payment.record';
+import type { MerchantScope } from '@payhook/auth';
 import type { WebhookEndpointRecord } from './webhook-endpoint.record';
 
 interface EndpointRow {

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EVENT_TYPES, randomBase62, type EventType } from '@payhook/contracts';
 import { PaymentsApiEnv } from '../config/payments-api.env';
 import { isHttpsUrl, isPrivateHost } from '../http/validators';
-import type { MerchantScope } from '../payments/payment.record';
+import type { MerchantScope } from '@payhook/auth';
 import { WebhookEndpointException } from './webhook-endpoint.exception';
 import type { WebhookEndpointRecord } from './webhook-endpoint.record';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';

@@ -1,0 +1,17 @@
+import type { Sql } from '@payhook/persistence';
+import type { PaymentRecord } from './payment-record';
+
+/** Value of the vouchers held for (or redeemed by) a payment. */
+export async function heldVoucherValue(sql: Sql, paymentId: string): Promise<number> {
+  const [row] = await sql<{ total: string }>(
+    `SELECT COALESCE(sum(face_value), 0) AS total FROM vouchers
+      WHERE payment_id = $1 AND status IN ('held', 'redeemed')`,
+    [paymentId],
+  );
+  return Number(row.total);
+}
+
+/** What is still due on a payment: its amount less the vouchers it holds. */
+export async function amountDue(sql: Sql, payment: PaymentRecord): Promise<number> {
+  return payment.amount - (await heldVoucherValue(sql, payment.id));
+}

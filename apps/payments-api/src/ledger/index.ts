@@ -1,0 +1,17 @@
+// The ledger's public face (ADR 0014): everything outside src/ledger/ imports from here, never a file
+// inside. Features write money and state through Ledger.write and the LedgerTx it hands them.
+export { Ledger } from './ledger';
+export { LedgerModule } from './ledger.module';
+export type { LedgerTx } from './ledger-tx';
+export type { PaymentWrites } from './payment-writes';
+export type { EventWriter, NewEvent } from './event-writer';
+export type { OutboxWriter, DeliveryRequest } from './outbox-writer';
+export type { SettlementWriter } from './settlement-writer';
+export { ALLOWED_MOVES, type Mover, type PaymentOutcome } from './payment-moves-table';
+export {
+  PAYMENT_COLUMNS,
+  effectiveStatus,
+  toPaymentRecord,
+  type PaymentRecord,
+  type PaymentRow,
+} from './payment-record';

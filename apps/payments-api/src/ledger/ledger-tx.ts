@@ -1,0 +1,28 @@
+import type { Sql } from '@payhook/persistence';
+import { EventWriter } from './event-writer';
+import { OutboxWriter } from './outbox-writer';
+import { PaymentWrites } from './payment-writes';
+import { SettlementWriter } from './settlement-writer';
+
+/**
+ * One write transaction of the ledger (Ledger.write). The writers share its connection, so a money
+ * move, its event, the event's outbox row and its settlement record commit together or not at all.
+ */
+export class LedgerTx {
+  readonly outbox: OutboxWriter;
+  readonly events: EventWriter;
+  readonly settlements: SettlementWriter;
+  readonly payments: PaymentWrites;
+
+  /**
+   * `sql`: the transaction's own statements, for the rows a feature writes with a money move (a
+   * deposit, a review case, voucher holds) and its advisory locks. Money and state rows go through
+   * the writers above.
+   */
+  constructor(readonly sql: Sql) {
+    this.outbox = new OutboxWriter(sql);
+    this.events = new EventWriter(sql, this.outbox);
+    this.settlements = new SettlementWriter(sql);
+    this.payments = new PaymentWrites(sql, this.events, this.settlements);
+  }
+}

@@ -1,0 +1,35 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { inTransaction, sqlRows, type Sql } from '@payhook/persistence';
+import { DataSource } from 'typeorm';
+import { amountDue, heldVoucherValue } from './amount-due';
+import { LedgerTx } from './ledger-tx';
+import type { PaymentRecord } from './payment-record';
+
+/**
+ * The only way into a write transaction that moves money or state (ADR 0014): payments, events,
+ * the outbox and settlements are written through the LedgerTx it hands to `work`.
+ */
+@Injectable()
+export class Ledger {
+  private readonly primary: Sql;
+
+  constructor(@InjectDataSource() private readonly db: DataSource) {
+    this.primary = (text, params) => sqlRows(this.db, text, params);
+  }
+
+  /** Runs `work` in one transaction: committed if it resolves, else rolled back. */
+  write<R>(work: (tx: LedgerTx) => Promise<R>): Promise<R> {
+    return inTransaction(this.db, (sql) => work(new LedgerTx(sql)));
+  }
+
+  /** Value of the vouchers held for (or redeemed by) a payment, read on the primary. */
+  heldVoucherValue(paymentId: string): Promise<number> {
+    return heldVoucherValue(this.primary, paymentId);
+  }
+
+  /** What is still due on a payment (its amount less the vouchers it holds), read on the primary. */
+  amountDue(payment: PaymentRecord): Promise<number> {
+    return amountDue(this.primary, payment);
+  }
+}

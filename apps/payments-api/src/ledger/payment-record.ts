@@ -1,0 +1,62 @@
+import type { PaymentStatus } from '@payhook/contracts';
+
+/** A payments row as the service sees it. */
+export interface PaymentRecord {
+  id: string;
+  merchantId: string;
+  livemode: boolean;
+  orderId: string;
+  customerId: string;
+  amount: number;
+  currency: 'KRW';
+  status: PaymentStatus;
+  returnUrl: string;
+  paySuffix: string;
+  expiresAt: Date;
+  createdAt: Date;
+  completedAt: Date | null;
+}
+
+/** Status as callers see it: a pending payment past expiresAt already counts as expired. */
+export function effectiveStatus(payment: PaymentRecord, now = new Date()): PaymentStatus {
+  return payment.status === 'pending' && payment.expiresAt <= now ? 'expired' : payment.status;
+}
+
+/** The columns every statement that returns payments selects; toPaymentRecord reads them. */
+export const PAYMENT_COLUMNS = `id, merchant_id, livemode, order_id, customer_id, amount, currency, status,
+  return_url, pay_suffix, expires_at, created_at, completed_at`;
+
+export interface PaymentRow {
+  id: string;
+  merchant_id: string;
+  livemode: boolean;
+  order_id: string;
+  customer_id: string;
+  amount: string;
+  currency: 'KRW';
+  status: PaymentStatus;
+  return_url: string;
+  pay_suffix: string;
+  expires_at: Date;
+  created_at: Date;
+  completed_at: Date | null;
+}
+
+export function toPaymentRecord(row: PaymentRow): PaymentRecord {
+  return {
+    id: row.id,
+    merchantId: row.merchant_id,
+    livemode: row.livemode,
+    orderId: row.order_id,
+    customerId: row.customer_id,
+    // bigint arrives as text; amounts stay below 2^53 (max 10^10), so a number is exact.
+    amount: Number(row.amount),
+    currency: row.currency,
+    status: row.status,
+    returnUrl: row.return_url,
+    paySuffix: row.pay_suffix,
+    expiresAt: row.expires_at,
+    createdAt: row.created_at,
+    completedAt: row.completed_at,
+  };
+}
