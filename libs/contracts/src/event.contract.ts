@@ -1,5 +1,15 @@
-/** One event per move out of `pending` (DESIGN.md §8 "Every payment outcome is an event"). */
-export const EVENT_TYPES = ['payment.completed', 'payment.failed', 'payment.canceled', 'payment.expired'] as const;
+/**
+ * One event per move out of `pending` (DESIGN.md §8 "Every payment outcome is an event") and one per
+ * refund that succeeds or fails (§9). Also what `enabledEvents` accepts.
+ */
+export const EVENT_TYPES = [
+  'payment.completed',
+  'payment.failed',
+  'payment.canceled',
+  'payment.expired',
+  'refund.succeeded',
+  'refund.failed',
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** What an endpoint receives when it names no types: what every endpoint received before §8. */
@@ -56,8 +66,40 @@ export interface PaymentExpiredEvent {
   data: PaymentOutcome<'expired'> & { expiredAt: string };
 }
 
-/** Every webhook body: `switch (event.type)` narrows `event.data`. */
+/** Every payment outcome's webhook body: `switch (event.type)` narrows `event.data`. */
 export type PaymentEvent = PaymentCompletedEvent | PaymentFailedEvent | PaymentCanceledEvent | PaymentExpiredEvent;
+
+/** `data` of a refund event: the refund as it ended (DESIGN.md §9). */
+interface RefundOutcome<Status extends string> {
+  refundId: string;
+  paymentId: string;
+  orderId: string;
+  amount: number;
+  currency: 'KRW';
+  status: Status;
+  reason: string | null;
+}
+
+/** The webhook body of refund.succeeded: the money is back with the payer. */
+export interface RefundSucceededEvent {
+  id: string;
+  type: 'refund.succeeded';
+  createdAt: string;
+  data: RefundOutcome<'succeeded'> & { succeededAt: string };
+}
+
+/** The webhook body of refund.failed: the refund's amount is refundable again. */
+export interface RefundFailedEvent {
+  id: string;
+  type: 'refund.failed';
+  createdAt: string;
+  data: RefundOutcome<'failed'> & { failedAt: string };
+}
+
+export type RefundEvent = RefundSucceededEvent | RefundFailedEvent;
+
+/** Every webhook body, of every type in EVENT_TYPES: `switch (event.type)` narrows `event.data`. */
+export type WebhookEvent = PaymentEvent | RefundEvent;
 
 export interface WebhookAttemptView {
   id: string;
@@ -79,7 +121,7 @@ export interface EventDelivery {
 }
 
 /** GET /v1/events/{id}: the event plus how its delivery is going. */
-export type EventView = PaymentEvent & EventDelivery;
+export type EventView = WebhookEvent & EventDelivery;
 
 export const WEBHOOK_HEADERS = {
   eventId: 'Service-Event-Id',

@@ -6,6 +6,7 @@ describe('ids', () => {
     expect(newId('event')).toMatch(/^evt_[0-9A-Za-z]{24}$/);
     expect(newId('merchant')).toMatch(/^mch_[0-9A-Za-z]{24}$/);
     expect(newId('apiKey')).toMatch(/^key_[0-9A-Za-z]{24}$/);
+    expect(newId('refund')).toMatch(/^rfd_[0-9A-Za-z]{24}$/);
   });
 
   it('uses every base62 character with no visible bias', () => {

@@ -15,6 +15,7 @@ export const ID_PREFIXES = {
   reviewCase: 'rev_',
   voucher: 'vch_',
   recovery: 'rcv_',
+  refund: 'rfd_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

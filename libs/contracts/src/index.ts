@@ -4,4 +4,5 @@ export * from './event.contract';
 export * from './ids';
 export * from './merchant.contract';
 export * from './payment.contract';
+export * from './refund.contract';
 export * from './webhook-delivery.message';

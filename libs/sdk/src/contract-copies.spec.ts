@@ -28,9 +28,13 @@ export const typesMatchContracts: [
   Same<copy.PaymentCanceledEvent, contracts.PaymentCanceledEvent>,
   Same<copy.PaymentExpiredEvent, contracts.PaymentExpiredEvent>,
   Same<copy.PaymentEvent, contracts.PaymentEvent>,
+  Same<copy.RefundSucceededEvent, contracts.RefundSucceededEvent>,
+  Same<copy.RefundFailedEvent, contracts.RefundFailedEvent>,
+  Same<copy.WebhookEvent, contracts.WebhookEvent>,
+  Same<copy.EventType, contracts.EventType>,
   Same<typeof copy.WEBHOOK_HEADERS, typeof contracts.WEBHOOK_HEADERS>,
   Same<signing.WebhookSignatureErrorReason, keyof typeof SIGNATURE_REASON_MESSAGES>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
 
 describe("the SDK's copies of libs/contracts", () => {
   it('have the same constants', () => {
@@ -38,22 +42,30 @@ describe("the SDK's copies of libs/contracts", () => {
     expect(copy.MIN_AMOUNT).toBe(contracts.MIN_AMOUNT);
     expect(copy.MAX_AMOUNT).toBe(contracts.MAX_AMOUNT);
     expect(copy.WEBHOOK_HEADERS).toEqual(contracts.WEBHOOK_HEADERS);
-    expect(Object.keys(contracts.ERROR_CODES).length).toBe(23); // ErrorCode's type check covers the names
-    expect(copy.ID_PREFIXES).toEqual({ payment: contracts.ID_PREFIXES.payment, event: contracts.ID_PREFIXES.event });
+    expect(Object.keys(contracts.ERROR_CODES).length).toBe(25); // ErrorCode's type check covers the names
+    expect(copy.ID_PREFIXES).toEqual({
+      payment: contracts.ID_PREFIXES.payment,
+      event: contracts.ID_PREFIXES.event,
+      refund: contracts.ID_PREFIXES.refund,
+    });
   });
 
   it('recognise an id exactly as contracts does', () => {
     const candidates = fc.oneof(
-      fc.constantFrom('payment', 'event', 'merchant').map((kind) => contracts.newId(kind)),
+      fc.constantFrom('payment', 'event', 'refund', 'merchant').map((kind) => contracts.newId(kind)),
       fc.string(),
       fc
-        .tuple(fc.constantFrom('pay_', 'evt_', 'PAY_', 'pay-'), fc.stringMatching(/^[0-9A-Za-z_-]{0,70}$/))
+        .tuple(fc.constantFrom('pay_', 'evt_', 'rfd_', 'PAY_', 'pay-'), fc.stringMatching(/^[0-9A-Za-z_-]{0,70}$/))
         .map(([prefix, rest]) => prefix + rest),
     );
     fc.assert(
-      fc.property(fc.constantFrom<'payment' | 'event'>('payment', 'event'), candidates, (kind, id) => {
-        expect(copy.isIdOf(kind, id)).toBe(contracts.isIdOf(kind, id));
-      }),
+      fc.property(
+        fc.constantFrom<keyof typeof copy.ID_PREFIXES>('payment', 'event', 'refund'),
+        candidates,
+        (kind, id) => {
+          expect(copy.isIdOf(kind, id)).toBe(contracts.isIdOf(kind, id));
+        },
+      ),
       { numRuns: 2000 },
     );
   });

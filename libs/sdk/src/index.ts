@@ -9,6 +9,7 @@ export {
   WEBHOOK_HEADERS,
   type CreatedPaymentView,
   type ErrorCode,
+  type EventType,
   type ListEnvelope,
   type PaymentCanceledEvent,
   type PaymentCompletedEvent,
@@ -17,5 +18,9 @@ export {
   type PaymentFailedEvent,
   type PaymentStatus,
   type PaymentView,
+  type RefundEvent,
+  type RefundFailedEvent,
+  type RefundSucceededEvent,
+  type WebhookEvent,
 } from './payhook-contract';
 export { DEFAULT_TOLERANCE_SECONDS, type WebhookSignatureErrorReason } from './webhook-signature';

@@ -56,7 +56,14 @@ export interface PutWebhookEndpointRequestDto {
   /**
    * default ["payment.completed"]; left out, an existing endpoint keeps its own
    */
-  enabledEvents?: ('payment.completed' | 'payment.failed' | 'payment.canceled' | 'payment.expired')[];
+  enabledEvents?: (
+    | 'payment.completed'
+    | 'payment.failed'
+    | 'payment.canceled'
+    | 'payment.expired'
+    | 'refund.succeeded'
+    | 'refund.failed'
+  )[];
 }
 export interface RecoverEventsRequestDto {
   /**
@@ -116,6 +123,8 @@ export interface Error {
       | 'merchant_state_conflict'
       | 'review_state_conflict'
       | 'recover_in_progress'
+      | 'refund_amount_exceeded'
+      | 'refund_state_conflict'
       | 'payload_too_large'
       | 'unsupported_media_type'
       | 'idempotency_key_reused'
@@ -310,7 +319,14 @@ export interface WebhookEndpoint {
   url: string;
   signingSecret: string;
   livemode: boolean;
-  enabledEvents: ('payment.completed' | 'payment.failed' | 'payment.canceled' | 'payment.expired')[];
+  enabledEvents: (
+    | 'payment.completed'
+    | 'payment.failed'
+    | 'payment.canceled'
+    | 'payment.expired'
+    | 'refund.succeeded'
+    | 'refund.failed'
+  )[];
   status: 'enabled' | 'disabled';
   failingSince: string | null;
   consecutiveFailures: number;

@@ -61,6 +61,8 @@ export type ErrorCode =
   | 'merchant_state_conflict'
   | 'review_state_conflict'
   | 'recover_in_progress'
+  | 'refund_amount_exceeded'
+  | 'refund_state_conflict'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'idempotency_key_reused'
@@ -115,8 +117,43 @@ export interface PaymentExpiredEvent {
   data: PaymentOutcome<'expired'> & { expiredAt: string };
 }
 
-/** Every webhook body: `switch (event.type)` narrows `event.data`. */
+/** Every payment outcome's webhook body: `switch (event.type)` narrows `event.data`. */
 export type PaymentEvent = PaymentCompletedEvent | PaymentFailedEvent | PaymentCanceledEvent | PaymentExpiredEvent;
+
+/** `data` of a refund event: the refund as it ended. */
+interface RefundOutcome<Status extends string> {
+  refundId: string;
+  paymentId: string;
+  orderId: string;
+  amount: number;
+  currency: 'KRW';
+  status: Status;
+  reason: string | null;
+}
+
+/** The webhook body of refund.succeeded: the money is back with the payer. */
+export interface RefundSucceededEvent {
+  id: string;
+  type: 'refund.succeeded';
+  createdAt: string;
+  data: RefundOutcome<'succeeded'> & { succeededAt: string };
+}
+
+/** The webhook body of refund.failed: the refund's amount is refundable again. */
+export interface RefundFailedEvent {
+  id: string;
+  type: 'refund.failed';
+  createdAt: string;
+  data: RefundOutcome<'failed'> & { failedAt: string };
+}
+
+export type RefundEvent = RefundSucceededEvent | RefundFailedEvent;
+
+/** Every webhook body an endpoint can receive (it gets a type only when it enabled it). */
+export type WebhookEvent = PaymentEvent | RefundEvent;
+
+/** Every event type, as an endpoint's `enabledEvents` names them. */
+export type EventType = WebhookEvent['type'];
 
 /** The headers of a webhook delivery. */
 export const WEBHOOK_HEADERS = {
@@ -124,7 +161,7 @@ export const WEBHOOK_HEADERS = {
   signature: 'Service-Signature',
 } as const;
 
-export const ID_PREFIXES = { payment: 'pay_', event: 'evt_' } as const;
+export const ID_PREFIXES = { payment: 'pay_', event: 'evt_', refund: 'rfd_' } as const;
 const ID_PATTERN = /^[a-z]{3}_[0-9A-Za-z]{20,64}$/;
 
 /** True when `value` has the shape of a payhook id of this kind. */

@@ -248,6 +248,8 @@ describe('verifyWebhook for every outcome (DESIGN.md §8)', () => {
     const event = verifyWebhook(body, sign(body), SECRET, { nowSeconds: NOW });
     switch (event.type) {
       case 'payment.completed':
+      case 'refund.succeeded':
+      case 'refund.failed':
         throw new Error('narrowed to the wrong type');
       case 'payment.failed':
         expect(event.data.failedAt).toBe('2023-11-14T22:13:20.100Z');
@@ -268,6 +270,66 @@ describe('verifyWebhook for every outcome (DESIGN.md §8)', () => {
     ['the instant of another type', outcome('payment.expired', 'expired', 'failedAt')],
     ['a type inherited from Object', outcome('constructor', 'failed', 'failedAt')],
   ])('refuses %s as body_invalid, signature or not', (_what, event) => {
+    const body = JSON.stringify(event);
+    expect(verifyReason(body, sign(body))).toBe('body_invalid');
+  });
+});
+
+describe('verifyWebhook for refund events (DESIGN.md §9)', () => {
+  const refundEvent = (type: string, status: string, instant: string, data: Record<string, unknown> = {}) => ({
+    id: EVENT.id,
+    type,
+    createdAt: EVENT.createdAt,
+    data: {
+      refundId: 'rfd_7tY2wQ5nB8vK3mP9xL4cR1sD',
+      paymentId: EVENT.data.paymentId,
+      orderId: 'order-1001',
+      amount: 5000,
+      currency: 'KRW',
+      status,
+      reason: 'damaged on arrival',
+      [instant]: '2023-11-14T22:13:20.100Z',
+      ...data,
+    },
+  });
+
+  it.each([
+    ['refund.succeeded', 'succeeded', 'succeededAt'],
+    ['refund.failed', 'failed', 'failedAt'],
+  ])('returns %s, narrowed by its type', (type, status, instant) => {
+    const body = JSON.stringify(refundEvent(type, status, instant));
+    const event = verifyWebhook(body, sign(body), SECRET, { nowSeconds: NOW });
+    switch (event.type) {
+      case 'refund.succeeded':
+        expect(event.data.succeededAt).toBe('2023-11-14T22:13:20.100Z');
+        break;
+      case 'refund.failed':
+        expect(event.data.failedAt).toBe('2023-11-14T22:13:20.100Z');
+        break;
+      case 'payment.completed':
+      case 'payment.failed':
+      case 'payment.canceled':
+      case 'payment.expired':
+        throw new Error('narrowed to the wrong type');
+    }
+    expect(event.data.refundId).toBe('rfd_7tY2wQ5nB8vK3mP9xL4cR1sD');
+    expect(event).toEqual(JSON.parse(body));
+  });
+
+  it('returns a refund without a reason', () => {
+    const body = JSON.stringify(refundEvent('refund.succeeded', 'succeeded', 'succeededAt', { reason: null }));
+    expect(verifyWebhook(body, sign(body), SECRET, { nowSeconds: NOW }).data).toMatchObject({ reason: null });
+  });
+
+  it.each([
+    ['no refundId', refundEvent('refund.succeeded', 'succeeded', 'succeededAt', { refundId: undefined })],
+    ['an event id as refundId', refundEvent('refund.failed', 'failed', 'failedAt', { refundId: EVENT.id })],
+    ['no reason at all', refundEvent('refund.succeeded', 'succeeded', 'succeededAt', { reason: undefined })],
+    ['an empty reason', refundEvent('refund.succeeded', 'succeeded', 'succeededAt', { reason: '' })],
+    ['a status that is not its type', refundEvent('refund.succeeded', 'failed', 'succeededAt')],
+    ['the instant of the other type', refundEvent('refund.failed', 'failed', 'succeededAt')],
+    ['a zero amount', refundEvent('refund.succeeded', 'succeeded', 'succeededAt', { amount: 0 })],
+  ])('refuses %s as body_invalid', (_what, event) => {
     const body = JSON.stringify(event);
     expect(verifyReason(body, sign(body))).toBe('body_invalid');
   });

@@ -1,12 +1,12 @@
 import { TextDecoder } from 'node:util';
 
-import { CURRENCY, isIdOf, MAX_AMOUNT, MIN_AMOUNT, type PaymentEvent } from './payhook-contract';
+import { CURRENCY, isIdOf, MAX_AMOUNT, MIN_AMOUNT, type WebhookEvent } from './payhook-contract';
 import { SIGNATURE_REASON_MESSAGES, signatureProblem, type WebhookSignatureErrorReason } from './webhook-signature';
 
-/** Why a delivery was refused: the four signature reasons, or a body that is not a payhook payment event. */
+/** Why a delivery was refused: the four signature reasons, or a body that is not a payhook event. */
 export type WebhookVerificationErrorReason = WebhookSignatureErrorReason | 'body_invalid';
 
-const BODY_INVALID_MESSAGE = 'Webhook body is not a valid payhook payment event';
+const BODY_INVALID_MESSAGE = 'Webhook body is not a valid payhook event';
 
 /**
  * Thrown by verifyWebhook for every delivery a merchant must refuse (answer it with a 4xx and credit nothing).
@@ -41,7 +41,8 @@ const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 /**
  * Verifies a payhook webhook delivery and returns its event (docs/merchant-guide.md, Webhooks): a
- * `PaymentEvent`, so `switch (event.type)` narrows `event.data` to that outcome's fields.
+ * `WebhookEvent` (a payment's or a refund's), so `switch (event.type)` narrows `event.data` to that
+ * outcome's fields.
  *
  * Pass the raw request bytes exactly as received (see rawJsonBody()), never a re-serialized object: the
  * signature covers the bytes. The signature is checked first and the body parsed only after it, so nothing
@@ -53,7 +54,7 @@ export function verifyWebhook(
   signatureHeader: string | undefined,
   secret: string,
   options: VerifyWebhookOptions = {},
-): PaymentEvent {
+): WebhookEvent {
   if (!Buffer.isBuffer(rawBody) && typeof rawBody !== 'string') {
     throw new TypeError(
       'verifyWebhook needs the raw request body as a Buffer or string; mount rawJsonBody() before any JSON parser',
@@ -76,28 +77,30 @@ export function verifyWebhook(
   return event;
 }
 
-function parseEvent(rawBody: Buffer | string): PaymentEvent {
+function parseEvent(rawBody: Buffer | string): WebhookEvent {
   let parsed: unknown;
   try {
     parsed = JSON.parse(typeof rawBody === 'string' ? rawBody : STRICT_UTF8.decode(rawBody));
   } catch (error) {
     throw new WebhookVerificationError('body_invalid', 'Webhook body is not valid UTF-8 JSON', { cause: error });
   }
-  if (!isPaymentEvent(parsed)) throw new WebhookVerificationError('body_invalid');
+  if (!isWebhookEvent(parsed)) throw new WebhookVerificationError('body_invalid');
   return parsed;
 }
 
 /** The instant field and the `status` of each type's `data`; payment.completed has no `status`. */
-const OUTCOMES: Record<PaymentEvent['type'], { instant: string; status?: string }> = {
+const OUTCOMES: Record<WebhookEvent['type'], { instant: string; status?: string; refund?: true }> = {
   'payment.completed': { instant: 'completedAt' },
   'payment.failed': { instant: 'failedAt', status: 'failed' },
   'payment.canceled': { instant: 'canceledAt', status: 'canceled' },
   'payment.expired': { instant: 'expiredAt', status: 'expired' },
+  'refund.succeeded': { instant: 'succeededAt', status: 'succeeded', refund: true },
+  'refund.failed': { instant: 'failedAt', status: 'failed', refund: true },
 };
 
-function isPaymentEvent(value: unknown): value is PaymentEvent {
+function isWebhookEvent(value: unknown): value is WebhookEvent {
   if (!isRecord(value) || !isRecord(value.data) || typeof value.type !== 'string') return false;
-  const outcome = Object.hasOwn(OUTCOMES, value.type) ? OUTCOMES[value.type as PaymentEvent['type']] : undefined;
+  const outcome = Object.hasOwn(OUTCOMES, value.type) ? OUTCOMES[value.type as WebhookEvent['type']] : undefined;
   if (!outcome) return false;
   const { data } = value;
   return (
@@ -114,7 +117,17 @@ function isPaymentEvent(value: unknown): value is PaymentEvent {
     data.amount <= MAX_AMOUNT &&
     data.currency === CURRENCY &&
     (outcome.status === undefined || data.status === outcome.status) &&
-    isTimestamp(data[outcome.instant])
+    isTimestamp(data[outcome.instant]) &&
+    (!outcome.refund || isRefundData(data))
+  );
+}
+
+/** What refund events carry beside the payment's fields: the refund's id and the merchant's reason. */
+function isRefundData(data: Record<string, unknown>): boolean {
+  return (
+    typeof data.refundId === 'string' &&
+    isIdOf('refund', data.refundId) &&
+    (data.reason === null || (typeof data.reason === 'string' && data.reason.length > 0))
   );
 }
 

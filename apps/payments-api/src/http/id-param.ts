@@ -13,6 +13,7 @@ const LABELS: Record<IdKind, string> = {
   reviewCase: 'review case',
   voucher: 'voucher',
   recovery: 'recovery',
+  refund: 'refund',
 };
 
 /** A malformed id cannot name anything: 404 before any query (and no odd bytes reach Postgres). */
