@@ -9,7 +9,7 @@ import {
 } from 'node:http';
 import { type AddressInfo } from 'node:net';
 
-import { newId, type PaymentCompletedEvent } from '@payhook/contracts';
+import { newId, type PaymentCompletedEvent, type RefundEvent, type WebhookEvent } from '@payhook/contracts';
 import { signWebhook } from '@payhook/signing';
 import { Client } from 'pg';
 import request from 'supertest';
@@ -112,6 +112,26 @@ function eventFor(order: { orderId: string; paymentId: string; amount: number })
   };
 }
 
+function refundEventFor(
+  order: { orderId: string; paymentId: string },
+  amount: number,
+  outcome: 'succeeded' | 'failed' = 'succeeded',
+): RefundEvent {
+  const now = new Date().toISOString();
+  const data = {
+    refundId: newId('refund'),
+    paymentId: order.paymentId,
+    orderId: order.orderId,
+    amount,
+    currency: 'KRW' as const,
+    reason: 'customer returned it',
+  };
+  const id = newId('event');
+  return outcome === 'succeeded'
+    ? { id, type: 'refund.succeeded', createdAt: now, data: { ...data, status: 'succeeded', succeededAt: now } }
+    : { id, type: 'refund.failed', createdAt: now, data: { ...data, status: 'failed', failedAt: now } };
+}
+
 describe('example merchant (createMerchantApp)', () => {
   const databaseName = `example_merchant_${randomBytes(4).toString('hex')}_test`;
   const databaseUrl = withDatabase(POSTGRES_URL, databaseName);
@@ -158,7 +178,7 @@ describe('example merchant (createMerchantApp)', () => {
     return req.send(body);
   }
 
-  function deliverSigned(event: PaymentCompletedEvent, t = Math.floor(Date.now() / 1000)) {
+  function deliverSigned(event: WebhookEvent, t = Math.floor(Date.now() / 1000)) {
     const body = JSON.stringify(event);
     return deliver(body, { signature: signWebhook(SECRET, body, t), eventId: event.id });
   }
@@ -342,6 +362,81 @@ describe('example merchant (createMerchantApp)', () => {
         expect(res.statusCode).toBe(413);
       } finally {
         server.close();
+      }
+    });
+  });
+
+  describe('refund events', () => {
+    async function paidOrder(amount: number) {
+      const order = await placeOrder(amount);
+      await deliverSigned(eventFor(order)).expect(200);
+      return order;
+    }
+
+    async function refundedAmount(orderId: string): Promise<string> {
+      const { rows } = await db.query<{ refunded_amount: string }>('SELECT refunded_amount FROM orders WHERE id = $1', [
+        orderId,
+      ]);
+      return rows[0].refunded_amount;
+    }
+
+    it('records a partial refund on a paid order, and marks it refunded when all of it is back', async () => {
+      const order = await paidOrder(10000);
+      const first = refundEventFor(order, 4000);
+      expect((await deliverSigned(first).expect(200)).body).toMatchObject({ outcome: 'refunded_partially' });
+      await expect(orderStatus(order.orderId)).resolves.toBe('paid');
+      await expect(refundedAmount(order.orderId)).resolves.toBe('4000');
+      const page = await request(merchant.app).get(`/orders/${order.orderId}/return`).expect(200);
+      expect(page.text).toContain('₩4,000 of it has been refunded');
+
+      expect((await deliverSigned(first).expect(200)).body).toMatchObject({ outcome: 'duplicate' });
+      await expect(refundedAmount(order.orderId)).resolves.toBe('4000');
+
+      const rest = refundEventFor(order, 6000);
+      expect((await deliverSigned(rest).expect(200)).body).toMatchObject({ outcome: 'refunded' });
+      await expect(orderStatus(order.orderId)).resolves.toBe('refunded');
+      await expect(refundedAmount(order.orderId)).resolves.toBe('10000');
+      const refunded = await request(merchant.app).get(`/orders/${order.orderId}/return`).expect(200);
+      expect(refunded.text).toContain('<strong>refunded</strong>');
+    });
+
+    it('refunds nothing for another payment or beyond the order amount', async () => {
+      const order = await paidOrder(5000);
+      const otherPayment = refundEventFor({ ...order, paymentId: newId('payment') }, 1000);
+      expect((await deliverSigned(otherPayment).expect(200)).body).toMatchObject({ outcome: 'not_credited' });
+      const tooMuch = refundEventFor(order, 5001);
+      expect((await deliverSigned(tooMuch).expect(200)).body).toMatchObject({ outcome: 'not_credited' });
+      await expect(refundedAmount(order.orderId)).resolves.toBe('0');
+      await expect(orderStatus(order.orderId)).resolves.toBe('paid');
+    });
+
+    it('logs a failed refund and leaves the order as it was', async () => {
+      const warnings: string[] = [];
+      const logging = await createMerchantApp({
+        payhookBaseUrl: 'http://127.0.0.1:9',
+        apiKey: 'svc_test_example',
+        webhookSecret: SECRET,
+        databaseUrl,
+        publicUrl: PUBLIC_URL,
+        logger: { ...silent, warn: (line: string) => warnings.push(line) },
+      });
+      try {
+        const order = await paidOrder(3000);
+        const failed = refundEventFor(order, 3000, 'failed');
+        const body = JSON.stringify(failed);
+        const res = await request(logging.app)
+          .post('/webhooks')
+          .set('Content-Type', 'application/json')
+          .set('Service-Signature', signWebhook(SECRET, body))
+          .set('Service-Event-Id', failed.id)
+          .send(body)
+          .expect(200);
+        expect(res.body).toMatchObject({ outcome: 'refund_failed' });
+        expect(warnings).toEqual([expect.stringContaining(`refund ${failed.data.refundId}`)]);
+        await expect(orderStatus(order.orderId)).resolves.toBe('paid');
+        await expect(refundedAmount(order.orderId)).resolves.toBe('0');
+      } finally {
+        await logging.close();
       }
     });
   });

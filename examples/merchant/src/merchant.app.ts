@@ -8,8 +8,8 @@ import {
   verifyWebhook,
   WEBHOOK_HEADERS,
   WebhookVerificationError,
-  type PaymentEvent,
   type RequestWithRawBody,
+  type WebhookEvent,
 } from '@payhook/sdk';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { Pool, type PoolClient } from 'pg';
@@ -43,6 +43,8 @@ const SCHEMA = `
     payment_id text,
     created_at timestamptz NOT NULL DEFAULT now()
   );
+  -- Added with refunds: a database made before them gains it on the next start.
+  ALTER TABLE orders ADD COLUMN IF NOT EXISTS refunded_amount bigint NOT NULL DEFAULT 0;
   CREATE TABLE IF NOT EXISTS credited_events (
     event_id text PRIMARY KEY,
     order_id text NOT NULL,
@@ -55,21 +57,31 @@ const MAX_AMOUNT = 10_000_000_000;
 interface OrderRow {
   id: string;
   amount: string;
-  status: 'awaiting_payment' | 'paid' | 'failed' | 'canceled' | 'expired';
+  status: 'awaiting_payment' | 'paid' | 'failed' | 'canceled' | 'expired' | 'refunded';
   payment_id: string | null;
+  refunded_amount: string;
 }
 
 /**
- * What the webhook did: credited the order, marked it failed, canceled or expired, recorded an event
- * that changed no order, or saw a repeat.
+ * What the webhook did: credited the order, marked it failed, canceled or expired, recorded a refund
+ * (part of the order, or all of it), recorded a failed refund (the order is unchanged), recorded an
+ * event that changed no order, or saw a repeat.
  */
 export type CreditOutcome =
-  'credited' | 'marked_failed' | 'marked_canceled' | 'marked_expired' | 'not_credited' | 'duplicate';
+  | 'credited'
+  | 'marked_failed'
+  | 'marked_canceled'
+  | 'marked_expired'
+  | 'refunded_partially'
+  | 'refunded'
+  | 'refund_failed'
+  | 'not_credited'
+  | 'duplicate';
 
 /**
  * A small merchant server built on @payhook/sdk: it sells orders, sends the customer to payhook's payment
  * screen, and marks an order paid when a verified payment.completed webhook arrives (failed, canceled or
- * expired for the other outcomes), once per event id.
+ * expired for the other outcomes), records refunds (refund.succeeded), once per event id.
  */
 export async function createMerchantApp(options: MerchantAppOptions): Promise<MerchantApp> {
   const logger = options.logger ?? console;
@@ -149,23 +161,29 @@ export async function createMerchantApp(options: MerchantAppOptions): Promise<Me
   // Where payhook sends the customer back. The query (paymentId, status) is only a hint anyone can type:
   // the order is paid when our database says so, and only a verified webhook writes that.
   app.get('/orders/:id/return', async (req: Request<{ id: string }>, res: Response) => {
-    const { rows } = await pool.query<OrderRow>('SELECT id, amount, status, payment_id FROM orders WHERE id = $1', [
-      req.params.id,
-    ]);
+    const { rows } = await pool.query<OrderRow>(
+      'SELECT id, amount, status, payment_id, refunded_amount FROM orders WHERE id = $1',
+      [req.params.id],
+    );
     const order = rows[0];
     res.set('Cache-Control', 'no-store');
     if (!order) {
       res.status(404).type('html').send(page('Order not found', '<p>We do not know this order.</p>'));
       return;
     }
-    const amount = `₩${Number(order.amount).toLocaleString('en-US')}`;
+    const won = (value: string) => `₩${Number(value).toLocaleString('en-US')}`;
+    const amount = won(order.amount);
+    const partlyRefunded =
+      order.refunded_amount !== '0' ? ` ${won(order.refunded_amount)} of it has been refunded.` : '';
     const reported = typeof req.query.status === 'string' ? req.query.status : undefined;
     const body =
       order.status === 'paid'
-        ? `<p>Thank you! Order <code>${escapeHtml(order.id)}</code> (${amount}) is <strong>paid</strong>.</p>`
-        : order.status !== 'awaiting_payment'
-          ? `<p>Order <code>${escapeHtml(order.id)}</code> (${amount}) was not paid: the payment <strong>${order.status}</strong>.</p>`
-          : `<p>Order <code>${escapeHtml(order.id)}</code> (${amount}) is <strong>waiting for payment</strong>.</p>
+        ? `<p>Thank you! Order <code>${escapeHtml(order.id)}</code> (${amount}) is <strong>paid</strong>.${partlyRefunded}</p>`
+        : order.status === 'refunded'
+          ? `<p>Order <code>${escapeHtml(order.id)}</code> (${amount}) was paid and has been <strong>refunded</strong>.</p>`
+          : order.status !== 'awaiting_payment'
+            ? `<p>Order <code>${escapeHtml(order.id)}</code> (${amount}) was not paid: the payment <strong>${order.status}</strong>.</p>`
+            : `<p>Order <code>${escapeHtml(order.id)}</code> (${amount}) is <strong>waiting for payment</strong>.</p>
            ${reported ? `<p>The payment screen reported: ${escapeHtml(reported)}.</p>` : ''}
            <p>This page refreshes until payhook confirms the payment.</p>`;
     const refresh = order.status === 'awaiting_payment' ? '<meta http-equiv="refresh" content="3">' : '';
@@ -175,7 +193,7 @@ export async function createMerchantApp(options: MerchantAppOptions): Promise<Me
   // payhook's webhook. The body is kept as raw bytes (no JSON parser on this route): the signature covers them.
   app.post('/webhooks', rawJsonBody({ limitBytes: 64 * 1024 }), async (req: Request, res: Response) => {
     const { rawBody } = req as Request & RequestWithRawBody;
-    let event: PaymentEvent;
+    let event: WebhookEvent;
     try {
       event = verifyWebhook(rawBody, req.get(WEBHOOK_HEADERS.signature), secret(), {
         eventIdHeader: req.get(WEBHOOK_HEADERS.eventId),
@@ -190,6 +208,13 @@ export async function createMerchantApp(options: MerchantAppOptions): Promise<Me
 
     const outcome = await creditOnce(pool, event);
     logger.log(`webhook ${event.id} for order ${event.data.orderId}: ${outcome}`);
+    if (event.type === 'refund.failed' && outcome === 'refund_failed') {
+      // payhook could not send the money back; the amount is refundable again. Someone should look.
+      logger.warn(
+        `refund ${event.data.refundId} of ₩${event.data.amount} for order ${event.data.orderId} failed at ` +
+          `${event.data.failedAt}: refund it again or contact the customer`,
+      );
+    }
     // 200 for a repeat too: the event is handled, and anything else would only make payhook send it again.
     res.status(200).json({ received: true, outcome });
   });
@@ -212,7 +237,7 @@ export async function createMerchantApp(options: MerchantAppOptions): Promise<Me
  * Records the event id and applies it to its order, in one transaction. The primary key on event_id makes the
  * insert a no-op for an id already seen, so concurrent or repeated deliveries of one event count at most once.
  */
-export async function creditOnce(pool: Pool, event: PaymentEvent): Promise<CreditOutcome> {
+export async function creditOnce(pool: Pool, event: WebhookEvent): Promise<CreditOutcome> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
@@ -233,7 +258,7 @@ export async function creditOnce(pool: Pool, event: PaymentEvent): Promise<Credi
 }
 
 /** One event's change to its order; `switch (event.type)` narrows `event.data` to that outcome. */
-async function applyEvent(client: PoolClient, event: PaymentEvent): Promise<CreditOutcome> {
+async function applyEvent(client: PoolClient, event: WebhookEvent): Promise<CreditOutcome> {
   switch (event.type) {
     case 'payment.completed': {
       // Only the amount we asked for pays the order; an order already paid stays paid once.
@@ -254,6 +279,21 @@ async function applyEvent(client: PoolClient, event: PaymentEvent): Promise<Cred
       );
       return marked.rowCount === 1 ? `marked_${event.data.status}` : 'not_credited';
     }
+    case 'refund.succeeded': {
+      // Only the payment that paid the order is refunded; the order is `refunded` once all of it is back.
+      const refunded = await client.query<{ status: OrderRow['status'] }>(
+        `UPDATE orders SET refunded_amount = refunded_amount + $3,
+           status = CASE WHEN refunded_amount + $3 >= amount THEN 'refunded' ELSE status END
+          WHERE id = $1 AND payment_id = $2 AND status = 'paid' AND refunded_amount + $3 <= amount
+          RETURNING status`,
+        [event.data.orderId, event.data.paymentId, event.data.amount],
+      );
+      if (refunded.rowCount !== 1) return 'not_credited';
+      return refunded.rows[0].status === 'refunded' ? 'refunded' : 'refunded_partially';
+    }
+    case 'refund.failed':
+      // Nothing left the shop's books: the order stays as it was (the handler logs it for a person).
+      return 'refund_failed';
   }
 }
 
