@@ -31,6 +31,36 @@ export function settlementAmounts(grossAmount: number, feeBps: number): Settleme
   return { grossAmount, feeAmount, vatAmount, netAmount: grossAmount - feeAmount - vatAmount };
 }
 
+/**
+ * The settlement record of one succeeded refund (DESIGN.md §9): negative amounts that give back the
+ * fee and VAT by difference of running totals. With R₀ refunded before and R₁ = R₀ + refundAmount,
+ * the fee is −(fee(R₁) − fee(R₀)) and the VAT −(VAT(R₁) − VAT(R₀)), each rounded as settlementAmounts
+ * rounds a payment, and the net is what remains. So gross = fee + VAT + net holds on every record, and
+ * once the whole amount is refunded the payment's record and its refunds' records sum to zero in
+ * every column, whatever the parts and their order. Fee and VAT are never positive; the net is not
+ * positive either, except by one won on a 1-won refund whose won crosses both a fee and a VAT step
+ * (399 → 400 won at 250 bps returns 1 won of fee and 1 won of VAT: net +1).
+ */
+export function refundSettlementAmounts(
+  refundedBefore: number,
+  refundAmount: number,
+  feeBps: number,
+): SettlementAmounts {
+  if (!Number.isSafeInteger(refundedBefore) || refundedBefore < 0)
+    throw new RangeError('refundedBefore must be whole won');
+  if (!Number.isSafeInteger(refundAmount) || refundAmount < 1)
+    throw new RangeError('refundAmount must be whole won, at least 1');
+  const before = settlementAmounts(refundedBefore, feeBps);
+  const after = settlementAmounts(refundedBefore + refundAmount, feeBps);
+  // before − after rather than −(after − before): a step of 0 stays 0, not −0.
+  return {
+    grossAmount: -refundAmount,
+    feeAmount: before.feeAmount - after.feeAmount,
+    vatAmount: before.vatAmount - after.vatAmount,
+    netAmount: before.netAmount - after.netAmount,
+  };
+}
+
 // en-CA formats dates as YYYY-MM-DD. Built once: a formatter is costly to make and cheap to use.
 const SALES_DATE_FORMAT = new Intl.DateTimeFormat('en-CA', {
   timeZone: SALES_TIME_ZONE,
