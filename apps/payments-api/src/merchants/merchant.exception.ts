@@ -1,3 +1,15 @@
-import { PayhookError } from '@payhook/contracts';
+import { PayhookError, type ErrorCode } from '@payhook/contracts';
 
-export class MerchantException extends PayhookError {}
+/** The DESIGN §3 codes the operator's merchant and API key routes answer: any other code is a type error here. */
+export type MerchantErrorCode = Extract<
+  ErrorCode,
+  'resource_not_found' | 'parameter_invalid' | 'merchant_state_conflict'
+>;
+
+export class MerchantException extends PayhookError {
+  declare readonly code: MerchantErrorCode;
+
+  constructor(code: MerchantErrorCode, message: string, param?: string) {
+    super(code, message, param);
+  }
+}

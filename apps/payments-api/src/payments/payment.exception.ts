@@ -1,3 +1,19 @@
-import { PayhookError } from '@payhook/contracts';
+import { PayhookError, type ErrorCode } from '@payhook/contracts';
 
-export class PaymentException extends PayhookError {}
+/** The DESIGN §3 codes the payment routes (create, get, list, cancel, the test helpers, confirm-receipt) answer: any other code is a type error here. */
+export type PaymentErrorCode = Extract<
+  ErrorCode,
+  | 'resource_not_found'
+  | 'parameter_invalid'
+  | 'payment_state_conflict'
+  | 'order_already_active'
+  | 'idempotency_key_reused'
+>;
+
+export class PaymentException extends PayhookError {
+  declare readonly code: PaymentErrorCode;
+
+  constructor(code: PaymentErrorCode, message: string, param?: string) {
+    super(code, message, param);
+  }
+}

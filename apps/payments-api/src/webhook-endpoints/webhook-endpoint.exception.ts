@@ -1,3 +1,12 @@
-import { PayhookError } from '@payhook/contracts';
+import { PayhookError, type ErrorCode } from '@payhook/contracts';
 
-export class WebhookEndpointException extends PayhookError {}
+/** The DESIGN §3 codes the webhook endpoint routes answer: any other code is a type error here. */
+export type WebhookEndpointErrorCode = Extract<ErrorCode, 'resource_not_found' | 'parameter_invalid'>;
+
+export class WebhookEndpointException extends PayhookError {
+  declare readonly code: WebhookEndpointErrorCode;
+
+  constructor(code: WebhookEndpointErrorCode, message: string, param?: string) {
+    super(code, message, param);
+  }
+}
