@@ -8,6 +8,7 @@ export type { EventWriter, NewEvent } from './event-writer';
 export type { OutboxWriter, DeliveryRequest } from './outbox-writer';
 export type { SettlementWriter } from './settlement-writer';
 export { ALLOWED_MOVES, type Mover, type PaymentOutcome } from './payment-moves-table';
+// The payments feature's reads select and map payments rows as the ledger's writes return them.
 export {
   PAYMENT_COLUMNS,
   effectiveStatus,
