@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { PayhookError } from '@payhook/contracts';
 import { sqlRows } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 
@@ -28,6 +29,29 @@ export class IdempotencyKeysRepository {
     );
     const [row] = rows;
     return row ? { fingerprint: row.fingerprint, status: row.response_status, body: row.response_body } : null;
+  }
+
+  /**
+   * The decision for a key that was already claimed (DESIGN §4): the stored answer when the body's
+   * fingerprint (any of `fingerprints`, for keyed ones during a rotation) is the stored one, else 422
+   * idempotency_key_reused. Null when the key expired meanwhile: the caller may claim it again.
+   * `retry` completes the message's advice: "Use a new key for <retry>."
+   */
+  async replayOrReject(
+    scope: IdempotencyScope,
+    key: string,
+    fingerprints: string | readonly string[],
+    retry: string,
+  ): Promise<StoredResponse | null> {
+    const stored = await this.findStoredResponse(scope, key);
+    if (stored === null) return null;
+    if (![fingerprints].flat().includes(stored.fingerprint)) {
+      throw new PayhookError(
+        'idempotency_key_reused',
+        `This Idempotency-Key was used with a different body. Use a new key for ${retry}.`,
+      );
+    }
+    return stored;
   }
 
   /** Deletes one batch of keys past IDEMPOTENCY_TTL_HOURS; returns how many went. */

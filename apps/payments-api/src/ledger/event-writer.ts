@@ -4,12 +4,14 @@ import {
   type DeliveryStatus,
   type EventType,
   type PaymentEvent,
+  type RefundEvent,
 } from '@payhook/contracts';
 import type { MerchantScope } from '@payhook/auth';
 import type { Sql } from '@payhook/persistence';
 import type { OutboxWriter } from './outbox-writer';
 import type { PaymentOutcome } from './payment-moves-table';
 import type { PaymentRecord } from './payment-record';
+import type { RefundRecord } from './refund-record';
 
 /** An events row: its body's bytes are fixed here and sent unchanged in every attempt. */
 export interface NewEvent {
@@ -18,12 +20,13 @@ export interface NewEvent {
   livemode: boolean;
   type: EventType;
   paymentId: string;
+  /** The refund a refund.* event announces; null for payment events. */
+  refundId: string | null;
   body: string;
   createdAt: Date;
 }
 
-// Every event type the payments-api writes is built in this file. payment.* below; the refund.*
-// events of DESIGN §9 get their builder beside paymentOutcomeEvent.
+// Every event type the payments-api writes is built in this file: payment.* and refund.*.
 
 /**
  * The webhook body announcing that `payment` left `pending` for `outcome` at `at` (DESIGN.md §5, §8).
@@ -74,6 +77,49 @@ export function toNewEvent(payment: PaymentRecord, event: PaymentEvent): NewEven
     livemode: payment.livemode,
     type: event.type,
     paymentId: payment.id,
+    refundId: null,
+    body: JSON.stringify(event),
+    createdAt: new Date(event.createdAt),
+  };
+}
+
+/**
+ * The webhook body announcing that `refund` ended (DESIGN.md §9): refund.succeeded at its
+ * succeededAt, refund.failed at its failedAt. Only a refund that has ended has an event.
+ */
+export function refundOutcomeEvent(refund: RefundRecord): RefundEvent {
+  const { id: refundId, paymentId, orderId, amount, currency, reason } = refund;
+  const outcome = { refundId, paymentId, orderId, amount, currency, reason };
+  if (refund.status === 'succeeded' && refund.succeededAt) {
+    const at = refund.succeededAt.toISOString();
+    return {
+      id: newId('event'),
+      type: 'refund.succeeded',
+      createdAt: at,
+      data: { ...outcome, status: 'succeeded', succeededAt: at },
+    };
+  }
+  if (refund.status === 'failed' && refund.failedAt) {
+    const at = refund.failedAt.toISOString();
+    return {
+      id: newId('event'),
+      type: 'refund.failed',
+      createdAt: at,
+      data: { ...outcome, status: 'failed', failedAt: at },
+    };
+  }
+  throw new Error(`refund ${refund.id} is ${refund.status}: no event announces it yet`);
+}
+
+/** The events row of a refund's event: listed with its payment's other events. */
+export function toNewRefundEvent(refund: RefundRecord, event: RefundEvent): NewEvent {
+  return {
+    id: event.id,
+    merchantId: refund.merchantId,
+    livemode: refund.livemode,
+    type: event.type,
+    paymentId: refund.paymentId,
+    refundId: refund.id,
     body: JSON.stringify(event),
     createdAt: new Date(event.createdAt),
   };
@@ -94,11 +140,12 @@ export class EventWriter {
     if (events.length === 0) return;
     const column = <K extends keyof NewEvent>(key: K) => events.map((event) => event[key]);
     const inserted = await this.sql<{ id: string; delivery_status: DeliveryStatus }>(
-      `INSERT INTO events (id, merchant_id, livemode, type, payment_id, body, created_at, delivery_status)
-       SELECT e.id, e.merchant_id, e.livemode, e.type, e.payment_id, e.body, e.created_at,
+      `INSERT INTO events (id, merchant_id, livemode, type, payment_id, refund_id, body, created_at, delivery_status)
+       SELECT e.id, e.merchant_id, e.livemode, e.type, e.payment_id, e.refund_id, e.body, e.created_at,
               CASE WHEN e.type = ANY (COALESCE(w.enabled_events, $8::text[])) THEN 'pending' ELSE 'skipped' END
-       FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
-              AS e (id, merchant_id, livemode, type, payment_id, body, created_at)
+       FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[], $5::text[], $6::text[], $7::timestamptz[],
+                   $9::text[])
+              AS e (id, merchant_id, livemode, type, payment_id, body, created_at, refund_id)
        LEFT JOIN webhook_endpoints w ON w.merchant_id = e.merchant_id AND w.livemode = e.livemode
        RETURNING id, delivery_status`,
       [
@@ -110,6 +157,7 @@ export class EventWriter {
         column('body'),
         column('createdAt'),
         DEFAULT_ENABLED_EVENTS,
+        column('refundId'),
       ],
     );
     await this.outbox.enqueue(

@@ -4,6 +4,7 @@ export { Ledger } from './ledger';
 export { LedgerModule } from './ledger.module';
 export type { LedgerTx } from './ledger-tx';
 export type { PaymentWrites } from './payment-writes';
+export type { RefundWrites, RefundHold, HoldRefusal } from './refund-writes';
 export type { EventWriter, NewEvent } from './event-writer';
 export type { OutboxWriter, DeliveryRequest } from './outbox-writer';
 export type { SettlementWriter } from './settlement-writer';
@@ -16,3 +17,5 @@ export {
   type PaymentRecord,
   type PaymentRow,
 } from './payment-record';
+// The refunds feature's reads select and map refunds rows as the ledger's writes return them.
+export { REFUND_COLUMNS, toRefundRecord, type RefundRecord, type RefundRow } from './refund-record';

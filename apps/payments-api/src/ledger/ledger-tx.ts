@@ -2,6 +2,7 @@ import type { Sql } from '@payhook/persistence';
 import { EventWriter } from './event-writer';
 import { OutboxWriter } from './outbox-writer';
 import { PaymentWrites } from './payment-writes';
+import { RefundWrites } from './refund-writes';
 import { SettlementWriter } from './settlement-writer';
 
 /**
@@ -13,6 +14,7 @@ export class LedgerTx {
   readonly events: EventWriter;
   readonly settlements: SettlementWriter;
   readonly payments: PaymentWrites;
+  readonly refunds: RefundWrites;
 
   /**
    * `sql`: the transaction's own statements, for the rows a feature writes with a money move (a
@@ -24,5 +26,6 @@ export class LedgerTx {
     this.events = new EventWriter(sql, this.outbox);
     this.settlements = new SettlementWriter(sql);
     this.payments = new PaymentWrites(sql, this.events, this.settlements);
+    this.refunds = new RefundWrites(sql, this.events, this.settlements);
   }
 }

@@ -3,14 +3,34 @@ import type { Sql } from '@payhook/persistence';
 // Pure calculations (no database, no Nest) that the settlements feature shares with the ledger; the
 // one import of a feature folder eslint.config.mjs allows here, until they move into the ledger.
 import { addBusinessDays } from '../settlements/business-days';
-import { salesDate, settlementAmounts } from '../settlements/settlement-calculation';
+import {
+  refundSettlementAmounts,
+  salesDate,
+  settlementAmounts,
+  type SettlementAmounts,
+} from '../settlements/settlement-calculation';
 import type { PaymentRecord } from './payment-record';
+import type { RefundRecord } from './refund-record';
 
 /** The furthest a payout can lie after its sales date: 30 banking days with every holiday in between. */
 const PAYOUT_HORIZON_DAYS = 120;
 const logger = new Logger('Settlements');
 /** Years already reported as unknown, so the log says it once per year and process. */
 const reportedUnknownYears = new Set<number>();
+
+/** The columns of one record; a payment record has no refundId. */
+interface NewRecord {
+  type: 'payment' | 'refund';
+  paymentId: string;
+  refundId: string | null;
+  merchantId: string;
+  livemode: boolean;
+  orderId: string;
+  amounts: SettlementAmounts;
+  feeBps: number;
+  /** The record's instant: the payment's completion, or the refund's success. */
+  at: Date;
+}
 
 /** Writes settlement records inside the transaction of the money move they settle. */
 export class SettlementWriter {
@@ -27,7 +47,64 @@ export class SettlementWriter {
        FROM merchants WHERE id = $1`,
       [payment.merchantId, sales, PAYOUT_HORIZON_DAYS],
     );
-    const amounts = settlementAmounts(payment.amount, terms.fee_bps);
+    await this.insert(
+      {
+        type: 'payment',
+        paymentId: payment.id,
+        refundId: null,
+        merchantId: payment.merchantId,
+        livemode: payment.livemode,
+        orderId: payment.orderId,
+        amounts: settlementAmounts(payment.amount, terms.fee_bps),
+        feeBps: terms.fee_bps,
+        at: payment.completedAt,
+      },
+      sales,
+      terms,
+    );
+  }
+
+  /**
+   * The record of a refund that just succeeded (DESIGN §9): negative amounts on the sales date of its
+   * success, by difference of running totals from `refundedBefore` (R₀, read under the payment's row
+   * lock), at the fee rate the payment was charged (its own record's fee_bps; the merchant's current
+   * rate only for a payment settled before records existed), paid out by the rule of §8.
+   */
+  async recordRefund(refund: RefundRecord, refundedBefore: number): Promise<void> {
+    if (!refund.succeededAt) throw new Error(`refund ${refund.id} has not succeeded: nothing to settle`);
+    const sales = salesDate(refund.succeededAt);
+    const [terms] = await this.sql<{ fee_bps: number; settlement_delay_days: number; extra_days: string[] }>(
+      `SELECT COALESCE(
+           (SELECT s.fee_bps FROM settlements s WHERE s.payment_id = $4 AND COALESCE(s.refund_id, '') = ''),
+           m.fee_bps) AS fee_bps,
+         m.settlement_delay_days,
+         ARRAY(SELECT to_char(date, 'YYYY-MM-DD') FROM non_banking_days
+               WHERE date > $2::date AND date <= $2::date + $3::int) AS extra_days
+       FROM merchants m WHERE m.id = $1`,
+      [refund.merchantId, sales, PAYOUT_HORIZON_DAYS, refund.paymentId],
+    );
+    await this.insert(
+      {
+        type: 'refund',
+        paymentId: refund.paymentId,
+        refundId: refund.id,
+        merchantId: refund.merchantId,
+        livemode: refund.livemode,
+        orderId: refund.orderId,
+        amounts: refundSettlementAmounts(refundedBefore, refund.amount, terms.fee_bps),
+        feeBps: terms.fee_bps,
+        at: refund.succeededAt,
+      },
+      sales,
+      terms,
+    );
+  }
+
+  private async insert(
+    record: NewRecord,
+    sales: string,
+    terms: { settlement_delay_days: number; extra_days: string[] },
+  ): Promise<void> {
     const payout = addBusinessDays(sales, terms.settlement_delay_days, new Set(terms.extra_days));
     for (const year of payout.unknownYears.filter((one) => !reportedUnknownYears.has(one))) {
       reportedUnknownYears.add(year);
@@ -36,24 +113,27 @@ export class SettlementWriter {
           `skip weekends and operator-added days only, and their settlements say payoutRule weekdays_only`,
       );
     }
+    const { amounts } = record;
     await this.sql(
       `INSERT INTO settlements (payment_id, merchant_id, livemode, order_id, gross_amount, fee_bps, fee_amount,
-         vat_amount, net_amount, sales_date, payout_date, payout_rule, completed_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+         vat_amount, net_amount, sales_date, payout_date, payout_rule, completed_at, type, refund_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
       [
-        payment.id,
-        payment.merchantId,
-        payment.livemode,
-        payment.orderId,
+        record.paymentId,
+        record.merchantId,
+        record.livemode,
+        record.orderId,
         amounts.grossAmount,
-        terms.fee_bps,
+        record.feeBps,
         amounts.feeAmount,
         amounts.vatAmount,
         amounts.netAmount,
         sales,
         payout.date,
         payout.rule,
-        payment.completedAt,
+        record.at,
+        record.type,
+        record.refundId,
       ],
     );
   }

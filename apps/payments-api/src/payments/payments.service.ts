@@ -86,17 +86,11 @@ export class PaymentsService {
           'orderId',
         );
       }
-      const stored = await this.idempotencyKeys.findStoredResponse(scope, idempotencyKey);
+      const stored = await this.idempotencyKeys.replayOrReject(scope, idempotencyKey, fingerprint, 'a new payment');
       if (stored === null) {
         // The key expired between the two statements: claim it again.
         if (attempt < 2) continue;
         throw new Error('Idempotency key vanished twice in a row');
-      }
-      if (stored.fingerprint !== fingerprint) {
-        throw new PaymentException(
-          'idempotency_key_reused',
-          'This Idempotency-Key was used with a different body. Use a new key for a new payment.',
-        );
       }
       return { status: stored.status, body: stored.body, replayed: true };
     }

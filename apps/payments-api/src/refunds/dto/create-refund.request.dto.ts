@@ -1,0 +1,50 @@
+import { MAX_AMOUNT } from '@payhook/contracts';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsDefined, IsObject, IsOptional, ValidateNested } from 'class-validator';
+import { IsPrintableText, IsWholeWon } from '../../http/validators';
+
+/** Where a live refund's money goes (DESIGN §9); stored sealed, never echoed to the merchant. */
+export class RefundAccountDto {
+  @ApiProperty({ minLength: 1, maxLength: 64, example: 'KB Kookmin', description: 'printable Unicode' })
+  @IsDefined()
+  @IsPrintableText(64)
+  bank!: string;
+
+  @ApiProperty({ minLength: 1, maxLength: 64, example: '123-456-789012', description: 'printable Unicode' })
+  @IsDefined()
+  @IsPrintableText(64)
+  accountNumber!: string;
+
+  @ApiProperty({ minLength: 1, maxLength: 64, example: 'Hong Gildong', description: 'printable Unicode' })
+  @IsDefined()
+  @IsPrintableText(64)
+  holderName!: string;
+}
+
+/** POST /v1/payments/{id}/refunds body (DESIGN.md §9); unknown fields are rejected by the pipe. */
+export class CreateRefundRequestDto {
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_AMOUNT,
+    example: 5000,
+    description: 'whole KRW, at most the refundable remainder; omitted: the whole remainder',
+  })
+  @IsOptional()
+  @IsWholeWon(1, MAX_AMOUNT)
+  amount?: number;
+
+  @ApiPropertyOptional({ minLength: 1, maxLength: 200, example: 'customer returned the item' })
+  @IsOptional()
+  @IsPrintableText(200)
+  reason?: string;
+
+  @ApiPropertyOptional({ type: () => RefundAccountDto, description: 'required for live refunds' })
+  @IsOptional()
+  // ValidateNested alone accepts an array (its items validated instead): an object is required here.
+  @IsObject({ message: 'must be an object {bank, accountNumber, holderName}' })
+  @ValidateNested()
+  @Type(() => RefundAccountDto)
+  refundAccount?: RefundAccountDto;
+}

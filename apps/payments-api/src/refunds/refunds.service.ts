@@ -1,0 +1,188 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { MerchantScope } from '@payhook/auth';
+import { CURRENCY, newId, type ListEnvelope, type RefundView } from '@payhook/contracts';
+import { addLogFields } from '@payhook/observability';
+import { PaymentsApiEnv } from '../config/payments-api.env';
+import { decodeCursor, encodeCursor } from '../http/keyset-cursor';
+import { claimIdempotencyKey } from '../idempotency/idempotency-claim';
+import { IdempotencyKeysRepository } from '../idempotency/idempotency-keys.repository';
+import { KeyedFingerprints } from '../idempotency/keyed-fingerprints';
+import { Ledger, type HoldRefusal, type LedgerTx, type RefundRecord } from '../ledger';
+import type { ListRefundsQueryDto } from './dto/list-refunds.query.dto';
+import { RefundAccounts } from './refund-accounts';
+import { RefundException } from './refund.exception';
+import { toRefundView, type RefundAccount } from './refund.view';
+import { RefundsRepository, type RefundFilter } from './refunds.repository';
+
+/** POST /v1/payments/{id}/refunds body, as validated by CreateRefundRequestDto (the console's form sends the same). */
+export interface CreateRefundInput {
+  amount?: number;
+  reason?: string;
+  refundAccount?: RefundAccount;
+}
+
+/** What the controller sends: the exact bytes ({data: RefundView}), so a replay is byte-identical to the original. */
+export interface CreateRefundResult {
+  status: number;
+  body: string;
+  replayed: boolean;
+}
+
+const DEFAULT_PAGE_SIZE = 20;
+/** The console shows at most this many refunds of one payment (a payment is refunded in few parts). */
+const REFUNDS_OF_PAYMENT_SHOWN = 100;
+
+/** Thrown inside the ledger transaction to roll it back: the key was claimed by an earlier request. */
+class KeyAlreadyClaimed extends Error {}
+
+const REFUSALS: Record<HoldRefusal, (paymentId: string) => RefundException> = {
+  payment_not_found: (id) => new RefundException('resource_not_found', `No such payment: ${id}.`, 'id'),
+  payment_not_completed: (id) =>
+    new RefundException(
+      'payment_state_conflict',
+      `Payment ${id} is not completed: only a completed payment can be refunded.`,
+    ),
+  amount_exceeded: (id) =>
+    new RefundException(
+      'refund_amount_exceeded',
+      `The refund exceeds what is left to refund of payment ${id} (its amount less its succeeded and pending refunds).`,
+      'amount',
+    ),
+};
+
+/** Refunds of completed payments (DESIGN §9): the merchant API's and the console's way in. */
+@Injectable()
+export class RefundsService {
+  constructor(
+    private readonly ledger: Ledger,
+    private readonly refunds: RefundsRepository,
+    private readonly accounts: RefundAccounts,
+    private readonly idempotencyKeys: IdempotencyKeysRepository,
+    private readonly fingerprints: KeyedFingerprints,
+    @Inject(PaymentsApiEnv) private readonly env: PaymentsApiEnv,
+  ) {}
+
+  /**
+   * One ledger transaction: the guarded reserve of the amount on the payment (its row lock), the
+   * refund row, in test mode its success at once (refunded amount, refund.succeeded with its outbox
+   * row, the settlement record), and the idempotency key claimed with the answer it replays. A key
+   * claimed before rolls it all back and replays (or 422s); a refusal is not remembered, as create's.
+   */
+  async create(
+    scope: MerchantScope,
+    paymentId: string,
+    idempotencyKey: string,
+    input: CreateRefundInput,
+  ): Promise<CreateRefundResult> {
+    if (scope.livemode && !input.refundAccount) {
+      throw new RefundException(
+        'parameter_missing',
+        'Missing field: refundAccount. A live refund needs the bank account to send the money to.',
+        'refundAccount',
+      );
+    }
+    const { amount, reason, refundAccount } = input;
+    // The payment is part of what the key stands for: the same body for another payment is another request.
+    const fingerprints = this.fingerprints.of({ paymentId, body: { amount, reason, refundAccount } });
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await this.ledger
+        .write((tx) => this.createIn(tx, scope, paymentId, idempotencyKey, input, fingerprints[0]))
+        .catch((error: unknown) => {
+          if (error instanceof KeyAlreadyClaimed) return 'key_taken' as const;
+          throw error;
+        });
+      if (typeof outcome === 'object') {
+        addLogFields({ paymentId });
+        return { status: 201, body: outcome.body, replayed: false };
+      }
+      // A refusal may be the retry of a request that took the last of the amount: its answer wins.
+      const stored = await this.idempotencyKeys.replayOrReject(scope, idempotencyKey, fingerprints, 'a new refund');
+      if (stored !== null) return { status: stored.status, body: stored.body, replayed: true };
+      if (outcome !== 'key_taken') throw REFUSALS[outcome](paymentId);
+      // The key expired between the two statements: claim it again.
+      if (attempt >= 2) throw new Error('Idempotency key vanished twice in a row');
+    }
+  }
+
+  async get(scope: MerchantScope, id: string): Promise<RefundView> {
+    const refund = await this.refunds.findById(scope, id);
+    if (!refund) throw new RefundException('resource_not_found', `No such refund: ${id}.`, 'id');
+    return toRefundView(refund);
+  }
+
+  async list(scope: MerchantScope, query: ListRefundsQueryDto): Promise<ListEnvelope<RefundView>> {
+    const filter: RefundFilter = { limit: query.limit ? Number(query.limit) : DEFAULT_PAGE_SIZE };
+    if (query.paymentId !== undefined) filter.paymentId = query.paymentId;
+    if (query.status !== undefined) filter.status = query.status;
+    if (query.cursor !== undefined) {
+      const cursor = decodeCursor(query.cursor, 'refund');
+      // A cursor must name a refund of this merchant and mode at that exact position.
+      if (!cursor || !(await this.refunds.existsAt(scope, cursor))) throw forgedCursor();
+      filter.after = cursor;
+    }
+    const rows = await this.refunds.list(scope, filter);
+    return page(rows, filter.limit, toRefundView);
+  }
+
+  /** A payment's refunds for the console, newest first, at most REFUNDS_OF_PAYMENT_SHOWN. */
+  async ofPayment(scope: MerchantScope, paymentId: string): Promise<RefundView[]> {
+    const rows = await this.refunds.list(scope, { paymentId, limit: REFUNDS_OF_PAYMENT_SHOWN });
+    return rows.slice(0, REFUNDS_OF_PAYMENT_SHOWN).map(toRefundView);
+  }
+
+  private async createIn(
+    tx: LedgerTx,
+    scope: MerchantScope,
+    paymentId: string,
+    idempotencyKey: string,
+    input: CreateRefundInput,
+    fingerprint: string,
+  ): Promise<{ body: string; refundId: string } | HoldRefusal> {
+    const succeedNow = !scope.livemode;
+    const hold = await tx.refunds.hold(scope, paymentId, input.amount ?? null, succeedNow);
+    if (typeof hold === 'string') return hold;
+    const id = newId('refund');
+    const createdAt = new Date();
+    const refund: RefundRecord = {
+      id,
+      paymentId,
+      merchantId: scope.merchantId,
+      livemode: scope.livemode,
+      orderId: hold.payment.orderId,
+      amount: hold.amount,
+      currency: CURRENCY,
+      reason: input.reason ?? null,
+      status: succeedNow ? 'succeeded' : 'pending',
+      refundAccountSealed: input.refundAccount ? this.accounts.seal(id, input.refundAccount) : null,
+      bankTransactionId: null,
+      failureReason: null,
+      createdAt,
+      succeededAt: succeedNow ? createdAt : null,
+      failedAt: null,
+    };
+    await tx.refunds.insert(refund, hold.refundedBefore);
+    const body = JSON.stringify({ data: toRefundView(refund) });
+    const claimed = await claimIdempotencyKey(tx.sql, {
+      scope,
+      key: idempotencyKey,
+      fingerprint,
+      status: 201,
+      body,
+      ttlHours: this.env.IDEMPOTENCY_TTL_HOURS,
+    });
+    if (!claimed) throw new KeyAlreadyClaimed();
+    return { body, refundId: id };
+  }
+}
+
+/** A page of a list fetched with one extra row: hasMore and the cursor after its last item. */
+export function page<T>(rows: RefundRecord[], limit: number, view: (refund: RefundRecord) => T): ListEnvelope<T> {
+  const shown = rows.slice(0, limit);
+  const last = shown.at(-1);
+  const hasMore = rows.length > limit;
+  return { data: shown.map(view), hasMore, nextCursor: hasMore && last ? encodeCursor(last) : null };
+}
+
+export function forgedCursor(): RefundException {
+  return new RefundException('parameter_invalid', 'cursor is not a cursor this API returned.', 'cursor');
+}
