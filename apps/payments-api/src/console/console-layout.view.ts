@@ -55,6 +55,12 @@ button,.button{display:inline-block;padding:.5rem 1rem;border:0;border-radius:6p
 .danger{background:#b91c1c;color:#fff}
 button:focus-visible,a:focus-visible,input:focus-visible,select:focus-visible,summary:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
 .actions{display:flex;flex-wrap:wrap;gap:.5rem;margin-top:.75rem}
+.field{margin:0 0 .75rem}
+.hint{margin:.125rem 0 0;font-size:.8125rem;color:#4b5563}
+.field-error{margin:.125rem 0 0;font-size:.875rem;font-weight:600;color:#991b1b}
+input[aria-invalid=true]{border:2px solid #b91c1c}
+.refund-form{border-top:1px solid #e5e7eb;margin-top:.75rem}
+.refund-form fieldset{margin:0 0 .75rem}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0}
 dt{color:#4b5563}
 dd{margin:0;overflow-wrap:anywhere}

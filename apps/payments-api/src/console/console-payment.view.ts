@@ -4,6 +4,7 @@ import { formatWon } from '../pay-screen/format';
 import { badge, consolePage, csrfField, messages, timeIn } from './console-layout.view';
 import { moneyCard } from './console-payment-money.view';
 import type { PaymentDetail } from './console-payments.service';
+import { refundHistory, refundsCard, type HistoryLine, type RefundFormState } from './console-refunds.view';
 import type { ConsoleMode, ConsoleSession } from './console-session';
 
 const HISTORY_TEXT: Record<PaymentStatus, string> = {
@@ -82,6 +83,16 @@ export interface PaymentPageModel {
   mode: ConsoleMode;
   detail: PaymentDetail;
   notice: string | null;
+  /** A refusal that is not about one field of the refund form (the payment cannot be refunded). */
+  error: string | null;
+  refundForm: RefundFormState;
+}
+
+/** The payment's own transitions and its refunds' steps, oldest first. */
+function historyLines(detail: PaymentDetail): HistoryLine[] {
+  const own = detail.history.map((entry) => ({ at: entry.at, text: HISTORY_TEXT[entry.status] }));
+  // A stable sort: the payment's completion stays before a refund made in the same millisecond.
+  return [...own, ...refundHistory(detail.refunds)].sort((a, b) => a.at.getTime() - b.at.getTime());
 }
 
 export function renderPayment(nonce: string, model: PaymentPageModel): string {
@@ -91,7 +102,7 @@ export function renderPayment(nonce: string, model: PaymentPageModel): string {
   const body = html`<p><a href="/console/payments?mode=${mode}">← Payments</a></p>
     <h1>${formatWon(payment.amount)} · ${payment.orderId}</h1>
     <p class="zone">Times in ${zone}.</p>
-    ${messages(model.notice, null)}
+    ${messages(model.notice, model.error)}
     <div class="columns">
       <div>
         <div class="card">
@@ -120,11 +131,11 @@ export function renderPayment(nonce: string, model: PaymentPageModel): string {
             <dd><code>${payment.returnUrl}</code></dd>
           </dl>
         </div>
-        ${moneyCard(detail.money, zone)}
+        ${refundsCard(detail, session, mode, model.refundForm)} ${moneyCard(detail.money, zone)}
         <div class="card">
           <h2>State history</h2>
           <ol class="history">
-            ${detail.history.map((entry) => html`<li>${HISTORY_TEXT[entry.status]} · ${timeIn(entry.at, zone)}</li>`)}
+            ${historyLines(detail).map((line) => html`<li>${line.text} · ${timeIn(line.at, zone)}</li>`)}
           </ol>
         </div>
       </div>

@@ -5,6 +5,7 @@ import { newNonce, redirectSeeOther, sendHtml } from '../html/html-response';
 import { ConsoleExceptionFilter } from './console-exception.filter';
 import { parsePaymentFilters } from './console-payment-filters';
 import { renderPayment } from './console-payment.view';
+import { initialRefundForm } from './console-refund-form';
 import { ConsolePaymentsService } from './console-payments.service';
 import { renderPaymentsList } from './console-payments.view';
 import { modeOf, scopeOf, type ConsoleSession } from './console-session';
@@ -13,6 +14,8 @@ import { CurrentConsoleSession } from './current-console-session.decorator';
 
 const NOTICES: Record<string, string> = {
   redelivery: 'Redelivery queued: the new attempt shows here within seconds (reload to see it).',
+  refunded: 'Refund made: it is listed under Refunds with its status.',
+  'refund-in-progress': 'This refund is still being made: reload in a moment to see it under Refunds.',
 };
 
 /** Payments of the session's merchant in one mode: the list, one payment, and redelivering its events. */
@@ -61,7 +64,8 @@ export class ConsolePaymentsController {
     const detail = await this.payments.detail(scopeOf(session.merchant, mode), id);
     const notice = typeof query.notice === 'string' ? (NOTICES[query.notice] ?? null) : null;
     const nonce = newNonce();
-    sendHtml(response, 200, renderPayment(nonce, { session, mode, detail, notice }), nonce);
+    const refundForm = { values: initialRefundForm(detail.refundable), errors: {} };
+    sendHtml(response, 200, renderPayment(nonce, { session, mode, detail, notice, error: null, refundForm }), nonce);
   }
 
   @Post('payments/:id/events/:eventId/redeliver')

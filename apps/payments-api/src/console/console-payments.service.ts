@@ -1,5 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { PayhookError, isIdOf, type EventView, type ListEnvelope, type PaymentStatus } from '@payhook/contracts';
+import {
+  PayhookError,
+  isIdOf,
+  type EventView,
+  type ListEnvelope,
+  type PaymentStatus,
+  type RefundView,
+} from '@payhook/contracts';
 import { PaymentsApiEnv } from '../config/payments-api.env';
 import { EventException } from '../events/event.exception';
 import { EventsService } from '../events/events.service';
@@ -10,6 +17,7 @@ import { effectiveStatus, type PaymentRecord } from '../ledger';
 import { payUrlOf } from '../payments/payment.view';
 import { PaymentsRepository } from '../payments/payments.repository';
 import { PaymentsService } from '../payments/payments.service';
+import { RefundsService } from '../refunds/refunds.service';
 import type { SettlementView } from '../settlements/settlement.view';
 import { SettlementsRepository } from '../settlements/settlements.repository';
 import { ConsolePaymentMoneyRepository, type PaymentMoneyRecords } from './console-payment-money.repository';
@@ -30,12 +38,22 @@ export interface PaymentDetail {
   /** Newest first, each with its delivery attempts oldest first. */
   events: EventView[];
   money: PaymentMoney;
+  /** Newest first. */
+  refunds: RefundView[];
+  /** What a new refund may still take: the amount less succeeded and pending refunds; 0 unless completed. */
+  refundable: number;
 }
 
 /** How the payment was paid: its settlement record, deposits, deposit code, vouchers and review cases. */
 export interface PaymentMoney extends PaymentMoneyRecords {
   /** Null until the payment completes. */
   settlement: SettlementView | null;
+}
+
+/** DESIGN.md §9: a failed refund frees its amount, a pending one holds it. */
+function refundableRemainder(amount: number, refunds: readonly RefundView[]): number {
+  const taken = refunds.filter((refund) => refund.status !== 'failed').reduce((sum, refund) => sum + refund.amount, 0);
+  return Math.max(0, amount - taken);
 }
 
 /** Enough for any payment: each completion writes one event, and redeliveries reuse it. */
@@ -49,6 +67,7 @@ export class ConsolePaymentsService {
     private readonly events: EventsService,
     private readonly settlements: SettlementsRepository,
     private readonly moneyRecords: ConsolePaymentMoneyRepository,
+    private readonly refunds: RefundsService,
     @Inject(PaymentsApiEnv) private readonly env: PaymentsApiEnv,
   ) {}
 
@@ -70,6 +89,7 @@ export class ConsolePaymentsService {
     if (!payment) throw new PaymentException('resource_not_found', `No such payment: ${id}.`, 'id');
     const status = effectiveStatus(payment);
     const events = await this.events.ofPayment(scope, id, EVENTS_PER_PAYMENT);
+    const refunds = await this.refunds.ofPayment(scope, id);
     return {
       payment,
       status,
@@ -77,6 +97,8 @@ export class ConsolePaymentsService {
       history: await this.history(scope, payment, status),
       events,
       money: await this.money(scope, id),
+      refunds,
+      refundable: status === 'completed' ? refundableRemainder(payment.amount, refunds) : 0,
     };
   }
 

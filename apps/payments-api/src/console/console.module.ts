@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { EventsModule } from '../events/events.module';
 import { OnboardingModule } from '../onboarding/onboarding.module';
 import { PaymentsModule } from '../payments/payments.module';
+import { RefundsModule } from '../refunds/refunds.module';
 import { SettlementsModule } from '../settlements/settlements.module';
 import { WebhookEndpointsModule } from '../webhook-endpoints/webhook-endpoints.module';
 import { ConsoleAuthController } from './console-auth.controller';
@@ -12,6 +13,8 @@ import { ConsoleFallbackController } from './console-fallback.controller';
 import { ConsolePaymentMoneyRepository } from './console-payment-money.repository';
 import { ConsolePaymentsController } from './console-payments.controller';
 import { ConsolePaymentsService } from './console-payments.service';
+import { ConsoleRefundsController } from './console-refunds.controller';
+import { ConsoleRefundsService } from './console-refunds.service';
 import { ConsoleSessionGuard } from './console-session.guard';
 import { ConsoleSessionsRepository } from './console-sessions.repository';
 import { ConsoleSettingsController } from './console-settings.controller';
@@ -21,10 +24,11 @@ import { PasswordCheckQueue } from './password-check-queue';
 
 /** The merchant console under /console: server-rendered pages over the same services as the API. */
 @Module({
-  imports: [PaymentsModule, SettlementsModule, EventsModule, WebhookEndpointsModule, OnboardingModule],
+  imports: [PaymentsModule, RefundsModule, SettlementsModule, EventsModule, WebhookEndpointsModule, OnboardingModule],
   controllers: [
     ConsoleAuthController,
     ConsolePaymentsController,
+    ConsoleRefundsController,
     ConsoleSettlementsController,
     ConsoleDevelopersController,
     ConsoleSettingsController,
@@ -37,6 +41,7 @@ import { PasswordCheckQueue } from './password-check-queue';
     ConsoleSessionGuard,
     ConsolePaymentsService,
     ConsolePaymentMoneyRepository,
+    ConsoleRefundsService,
     ConsoleSettlementsService,
     ConsoleDevelopersService,
     PasswordCheckQueue,

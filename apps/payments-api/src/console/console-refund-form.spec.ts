@@ -1,0 +1,100 @@
+import {
+  initialRefundForm,
+  isRefundKey,
+  maskedAccountNumber,
+  newRefundKey,
+  parseRefundForm,
+  refundFormValues,
+  type RefundFormValues,
+} from './console-refund-form';
+
+const form = (values: Partial<RefundFormValues>): RefundFormValues => ({ ...initialRefundForm(15_000), ...values });
+const account = { bank: 'Kookmin', accountNumber: '123-456-7890', holderName: 'Lee Jiwon' };
+
+describe('the console refund form', () => {
+  it('reads trimmed fields, and nothing but strings', () => {
+    expect(refundFormValues({ amount: ' 5000 ', reason: ['a', 'b'], bank: 3 })).toEqual({
+      amount: '5000',
+      reason: '',
+      bank: '',
+      accountNumber: '',
+      holderName: '',
+    });
+  });
+
+  it('takes whole won as people write them, up to the remainder', () => {
+    for (const amount of ['15000', '15,000', '₩15,000', '1']) {
+      expect(parseRefundForm(form({ amount }), { live: false, maxAmount: 15_000 })).toMatchObject({
+        kind: 'valid',
+        request: { amount: Number(amount.replace(/[₩,]/g, '')) },
+      });
+    }
+  });
+
+  it('refuses a missing, malformed, zero or too large amount with a message for the field', () => {
+    const errorOf = (amount: string, maxAmount?: number) => {
+      const parsed = parseRefundForm(form({ amount }), { live: false, maxAmount });
+      return parsed.kind === 'invalid' ? parsed.errors.amount : undefined;
+    };
+    expect(errorOf('')).toBe('Enter the amount to refund.');
+    for (const amount of ['1.5', '-3', '1e3', 'ten', '123456789012']) {
+      expect(errorOf(amount)).toBe('Enter the amount in whole won, such as 15000.');
+    }
+    expect(errorOf('0')).toBe('Enter an amount of at least ₩1.');
+    expect(errorOf('15001', 15_000)).toBe('The amount is more than can be refunded: at most ₩15,000 is left.');
+    expect(errorOf('1', 0)).toBe('Nothing is left to refund on this payment.');
+    // Without a limit the refund service decides (a replayed confirmation must reach it).
+    expect(errorOf('15001')).toBeUndefined();
+  });
+
+  it('keeps a reason of up to 200 printable characters and drops an empty one', () => {
+    expect(parseRefundForm(form({ reason: '' }), { live: false })).toEqual({
+      kind: 'valid',
+      request: { amount: 15_000 },
+    });
+    expect(parseRefundForm(form({ reason: '환불 요청'.padEnd(200, '.') }), { live: false }).kind).toBe('valid');
+    for (const reason of ['x'.repeat(201), 'line\u0000break']) {
+      expect(parseRefundForm(form({ reason }), { live: false })).toMatchObject({
+        kind: 'invalid',
+        errors: { reason: expect.stringContaining('at most 200 characters') },
+      });
+    }
+  });
+
+  it('asks for the refund account in live mode only', () => {
+    expect(parseRefundForm(form({ ...account }), { live: false })).toEqual({
+      kind: 'valid',
+      request: { amount: 15_000 },
+    });
+    expect(parseRefundForm(form({}), { live: true })).toEqual({
+      kind: 'invalid',
+      errors: {
+        bank: 'Enter the bank: live refunds are paid into this account.',
+        accountNumber: 'Enter the account number: live refunds are paid into this account.',
+        holderName: 'Enter the holder name: live refunds are paid into this account.',
+      },
+    });
+    expect(parseRefundForm(form({ ...account, bank: 'b'.repeat(65) }), { live: true })).toMatchObject({
+      kind: 'invalid',
+      errors: { bank: 'The bank must be at most 64 characters.' },
+    });
+    expect(parseRefundForm(form({ ...account, reason: 'damaged' }), { live: true })).toEqual({
+      kind: 'valid',
+      request: { amount: 15_000, reason: 'damaged', refundAccount: account },
+    });
+  });
+
+  it('makes a fresh 128-bit idempotency key for each confirmation and recognises only its shape', () => {
+    const key = newRefundKey();
+    expect(isRefundKey(key)).toBe(true);
+    expect(newRefundKey()).not.toBe(key);
+    for (const other of [undefined, '', 'console_short', `${key}x`, key.replace('console_', 'api_')]) {
+      expect(isRefundKey(other)).toBe(false);
+    }
+  });
+
+  it('shows only the last 4 characters of an account number', () => {
+    expect(maskedAccountNumber('123-456-7890')).toBe('…7890');
+    expect(maskedAccountNumber('1234')).toBe('…');
+  });
+});
