@@ -1,5 +1,10 @@
-import type { Browser } from 'playwright-core';
-import { accessibilityViolations, launchChromium } from '../support/browser';
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+import { accessibilityViolations, artifactPath, launchChromium } from '../support/browser';
+import { CONSOLE_PASSWORD, approvedMerchant } from '../support/console-client';
+import { PaymentsApiHarness, paymentBody } from '../support/payments-api.harness';
+import { timeFor } from '../support/time-budget';
 
 /** The check every page goes through finds what it should: a guard against a check that passes by not running. */
 describe('the accessibility check (axe-core, WCAG 2.1 AA)', () => {
@@ -19,4 +24,123 @@ describe('the accessibility check (axe-core, WCAG 2.1 AA)', () => {
     expect(rules).toEqual(expect.arrayContaining(['image-alt', 'label', 'color-contrast']));
     await page.close();
   });
+});
+
+/** The refund pages of the console (issue 26): each clean at a phone's 360 px and a desktop's 1280 px. */
+describe('console refund pages (axe-core, WCAG 2.1 AA)', () => {
+  let api: PaymentsApiHarness;
+  let browser: Browser;
+  let merchant: Awaited<ReturnType<typeof approvedMerchant>>;
+
+  beforeAll(
+    async () => {
+      [api, browser] = await Promise.all([PaymentsApiHarness.start(), launchChromium()]);
+      merchant = await approvedMerchant(api, { name: 'Hanok Tea House', timeZone: 'Asia/Seoul' });
+    },
+    timeFor({ app: 1, browser: 1 }),
+  );
+  afterAll(async () => {
+    await browser?.close();
+    await api?.stop();
+  });
+
+  const consoleUrl = (path: string) =>
+    `http://127.0.0.1:${(api.app.getHttpServer().address() as AddressInfo).port}${path}`;
+
+  async function completedPayment(): Promise<{ id: string; orderId: string }> {
+    const created = await api
+      .as(merchant)
+      .post('/v1/payments')
+      .set('Idempotency-Key', randomUUID())
+      .send(paymentBody({ amount: 32_000 }))
+      .expect(201);
+    await api.as(merchant).post(`/v1/test-helpers/payments/${created.body.data.id}/complete`).expect(200);
+    return created.body.data;
+  }
+
+  async function logIn(page: Page, email: string): Promise<void> {
+    await page.goto(consoleUrl('/console/login'));
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(CONSOLE_PASSWORD);
+    await Promise.all([page.waitForURL('**/console/payments'), page.getByRole('button', { name: 'Log in' }).click()]);
+  }
+
+  /** No sideways scrolling, and no violation; `name` says which page failed. */
+  async function expectClean(page: Page, name: string, width: number): Promise<void> {
+    await expect(page.evaluate<number>('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(width);
+    await expect(accessibilityViolations(page).then((found) => ({ name, found }))).resolves.toEqual({
+      name,
+      found: [],
+    });
+  }
+
+  it('shows the live refund form with the missing account marked, at 360 and 1280 px', async () => {
+    const live = await approvedMerchant(api, { name: 'Live Tea House' });
+    await api.sql(`UPDATE merchants SET status = 'live' WHERE id = $1`, [live.merchantId]);
+    const liveKey = await api.issueKey(live.merchantId, 'live');
+    const created = await api
+      .as(liveKey)
+      .post('/v1/payments')
+      .set('Idempotency-Key', randomUUID())
+      .send(paymentBody({ amount: 45_000, returnUrl: 'https://shop.example/return' }))
+      .expect(201);
+    await api.admin().post(`/admin/v1/payments/${created.body.data.id}/confirm-receipt`).expect(200);
+    const page = await browser.newPage({ viewport: { width: 360, height: 800 } });
+    await logIn(page, live.email);
+    await page.goto(consoleUrl(`/console/payments/${created.body.data.id}?mode=live`));
+    await page.getByLabel('Bank').fill('Shinhan Bank');
+    await Promise.all([
+      page.waitForURL('**/refunds/review'),
+      page.getByRole('button', { name: 'Review refund…' }).click(),
+    ]);
+    await expect(page.getByLabel('Account number').getAttribute('aria-invalid')).resolves.toBe('true');
+    for (const width of [360, 1280]) {
+      await page.setViewportSize({ width, height: 800 });
+      await expectClean(page, `live refund form with errors at ${width} px`, width);
+    }
+    await page.close();
+  });
+
+  for (const width of [360, 1280]) {
+    it(`refunds a payment at ${width} px: the form with an error, the confirmation and the payment with its refund`, async () => {
+      const paid = await completedPayment();
+      const page = await browser.newPage({ viewport: { width, height: 800 } });
+      await logIn(page, merchant.email);
+      await page.goto(consoleUrl(`/console/payments/${paid.id}?mode=test`));
+
+      // More than is left: the form comes back with the error tied to the field.
+      const amount = page.getByLabel('Amount in won');
+      await expect(amount.inputValue()).resolves.toBe('32000');
+      await amount.fill('40000');
+      await page.getByLabel('Reason (optional)').fill('Wrong tea sent');
+      await Promise.all([
+        page.waitForURL('**/refunds/review'),
+        page.getByRole('button', { name: 'Review refund…' }).click(),
+      ]);
+      await expect(amount.getAttribute('aria-invalid')).resolves.toBe('true');
+      await expect(page.locator('#refund-amount-error').innerText()).resolves.toContain('at most ₩32,000 is left');
+      await expectClean(page, 'refund form with an error', width);
+
+      await amount.fill('12000');
+      await Promise.all([
+        page.waitForURL('**/refunds/review'),
+        page.getByRole('button', { name: 'Review refund…' }).click(),
+      ]);
+      await expect(page.locator('h1').innerText()).resolves.toBe(
+        `Refund ₩12,000 of payment ${paid.id} (order ${paid.orderId})?`,
+      );
+      await expectClean(page, 'refund confirmation', width);
+
+      await Promise.all([
+        page.waitForURL('**notice=refunded**'),
+        page.getByRole('button', { name: 'Confirm refund' }).click(),
+      ]);
+      await expect(page.locator('#refunds ul.refunds').innerText()).resolves.toMatch(
+        /₩12,000[\s\S]*succeeded[\s\S]*Wrong tea sent/,
+      );
+      await expectClean(page, 'payment with a refund', width);
+      await page.screenshot({ path: artifactPath(`console-payment-refunded-${width}.png`), fullPage: true });
+      await page.close();
+    });
+  }
 });

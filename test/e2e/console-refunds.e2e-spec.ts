@@ -114,14 +114,15 @@ describe('merchant console: refunds', () => {
     const after = (await client.get(confirmed.headers.location.split('#')[0]).expect(200)).text;
     expect(after).toContain('Refund made');
     const card = refundsCardOf(after);
-    const row = card.slice(card.indexOf(`<tr id="${refunds[0].id}">`));
-    expect(row).toContain('₩5,000');
-    expect(row).toContain('<span class="badge succeeded">succeeded</span>');
-    expect(row).toContain('Box arrived damaged');
+    const itemStart = card.indexOf(`<li class="event" id="${refunds[0].id}">`);
+    const item = card.slice(itemStart, card.indexOf('</li>', itemStart));
+    expect(item).toContain('<h3>₩5,000 <span class="badge succeeded">succeeded</span></h3>');
+    expect(item).toMatch(/<dt>Reason<\/dt>\s*<dd>Box arrived damaged<\/dd>/);
     // Created and succeeded in the merchant's zone, with the instant for machines; never failed.
-    expect(row).toMatch(/data-label="Created"><time datetime="[^"]+Z" class="nowrap">[\d-]+ [\d:]+ KST<\/time>/);
-    expect(row).toMatch(/data-label="Succeeded"><time datetime="[^"]+Z"/);
-    expect(row).toMatch(/data-label="Failed"><span class="muted">—<\/span>/);
+    const time = '<time datetime="[^"]+Z" class="nowrap">[\\d-]+ [\\d:]+ KST</time>';
+    expect(item).toMatch(new RegExp(`<dt>Created</dt>\\s*<dd>${time}</dd>`));
+    expect(item).toMatch(new RegExp(`<dt>Succeeded</dt>\\s*<dd>${time}</dd>`));
+    expect(item).toMatch(/<dt>Failed<\/dt>\s*<dd>\s*<span class="muted">—<\/span>/);
     expect(card).toContain('₩10,000 of ₩15,000 left to refund');
     expect(card).toMatch(/id="refund-amount"\s+name="amount"\s+value="10000"/);
     expect(historyOf(after)).toMatch(
@@ -289,7 +290,7 @@ describe('merchant console: refunds', () => {
     ]);
     const after = (await liveClient.get(`/console/payments/${paid.id}?mode=live`).expect(200)).text;
     const card = refundsCardOf(after);
-    expect(card).toContain('<span class="badge pending">pending</span>');
+    expect(card).toContain('<h3>₩30,000 <span class="badge pending">pending</span></h3>');
     expect(card).toContain('₩0 of ₩30,000 left to refund');
     for (const secret of Object.values(account)) expect(after).not.toContain(secret);
 

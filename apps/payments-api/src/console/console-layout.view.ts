@@ -59,6 +59,8 @@ button:focus-visible,a:focus-visible,input:focus-visible,select:focus-visible,su
 .hint{margin:.125rem 0 0;font-size:.8125rem;color:#4b5563}
 .field-error{margin:.125rem 0 0;font-size:.875rem;font-weight:600;color:#991b1b}
 input[aria-invalid=true]{border:2px solid #b91c1c}
+ul.refunds{list-style:none;margin:0;padding:0}
+ul.refunds .event:first-child{border-top:0;padding-top:0;margin-top:0}
 .refund-form{border-top:1px solid #e5e7eb;margin-top:.75rem}
 .refund-form fieldset{margin:0 0 .75rem}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0}

@@ -38,41 +38,33 @@ export function refundHistory(refunds: readonly RefundView[]): HistoryLine[] {
   });
 }
 
-function refundRow(refund: RefundView, zone: string) {
-  return html`<tr id="${refund.id}">
-    <td data-label="Refund"><code>${refund.id}</code></td>
-    <td data-label="Amount" class="num">${formatWon(refund.amount)}</td>
-    <td data-label="Status">
-      ${badge(refund.status)}
-      ${refund.failureReason ? html`<br /><span class="muted">${refund.failureReason}</span>` : null}
-    </td>
-    <td data-label="Reason">${refund.reason ?? html`<span class="muted">—</span>`}</td>
-    <td data-label="Created">${timeIn(refund.createdAt, zone)}</td>
-    <td data-label="Succeeded">${timeIn(refund.succeededAt, zone)}</td>
-    <td data-label="Failed">${timeIn(refund.failedAt, zone)}</td>
-  </tr>`;
+/** One refund as a short description list: the payment's column is too narrow for a table of seven fields. */
+function refundItem(refund: RefundView, zone: string) {
+  return html`<li class="event" id="${refund.id}">
+    <h3>${formatWon(refund.amount)} ${badge(refund.status)}</h3>
+    <dl>
+      <dt>Refund</dt>
+      <dd><code>${refund.id}</code></dd>
+      <dt>Reason</dt>
+      <dd>${refund.reason ?? html`<span class="muted">—</span>`}</dd>
+      <dt>Created</dt>
+      <dd>${timeIn(refund.createdAt, zone)}</dd>
+      <dt>Succeeded</dt>
+      <dd>${timeIn(refund.succeededAt, zone)}</dd>
+      <dt>Failed</dt>
+      <dd>
+        ${timeIn(refund.failedAt, zone)}
+        ${refund.failureReason ? html`<br /><span class="muted">${refund.failureReason}</span>` : null}
+      </dd>
+    </dl>
+  </li>`;
 }
 
-function refundsTable(refunds: readonly RefundView[], zone: string) {
+function refundsList(refunds: readonly RefundView[], zone: string) {
   if (refunds.length === 0) return html`<p class="muted">No refunds.</p>`;
-  return html`<div class="scroll" tabindex="0" role="region" aria-label="Refunds of this payment">
-    <table class="stack">
-      <thead>
-        <tr>
-          <th scope="col">Refund</th>
-          <th scope="col" class="num">Amount</th>
-          <th scope="col">Status</th>
-          <th scope="col">Reason</th>
-          <th scope="col">Created</th>
-          <th scope="col">Succeeded</th>
-          <th scope="col">Failed</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${refunds.map((refund) => refundRow(refund, zone))}
-      </tbody>
-    </table>
-  </div>`;
+  return html`<ul class="refunds" aria-label="Refunds of this payment, newest first">
+    ${refunds.map((refund) => refundItem(refund, zone))}
+  </ul>`;
 }
 
 interface FieldOptions {
@@ -168,7 +160,7 @@ export function refundsCard(
   const form = detail.status === 'completed' && detail.refundable > 0 ? refundForm(detail, session, mode, state) : null;
   return html`<section class="card" id="refunds" aria-labelledby="refunds-title">
     <h2 id="refunds-title">Refunds</h2>
-    ${refundsTable(detail.refunds, zone)} ${summary} ${form}
+    ${refundsList(detail.refunds, zone)} ${summary} ${form}
   </section>`;
 }
 
