@@ -21,6 +21,7 @@ import { OnboardingModule } from './onboarding/onboarding.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { PayScreenModule } from './pay-screen/pay-screen.module';
 import { PaymentsModule } from './payments/payments.module';
+import { RefundsModule } from './refunds/refunds.module';
 import { SettlementsModule } from './settlements/settlements.module';
 import { DepositsModule } from './deposits/deposits.module';
 import { ReviewsModule } from './reviews/reviews.module';
@@ -49,6 +50,7 @@ export class PaymentsApiModule {
         WebhookQueueModule.forRoot(env, 'payhook-payments-api'),
         MerchantsModule,
         PaymentsModule,
+        RefundsModule,
         AuthThrottleModule,
         AdminModule,
         WebhookEndpointsModule,

@@ -26,7 +26,13 @@ const CREATED: CreatedPaymentView = {
   expiresAt: '2030-01-01T00:30:00.000Z',
 };
 
-const PAYMENT: PaymentView = { ...CREATED, createdAt: '2030-01-01T00:00:00.000Z', completedAt: null, livemode: false };
+const PAYMENT: PaymentView = {
+  ...CREATED,
+  createdAt: '2030-01-01T00:00:00.000Z',
+  completedAt: null,
+  livemode: false,
+  refundedAmount: 0,
+};
 
 type Call = { url: string; method: string; headers: Record<string, string>; body?: string };
 type Reply = Response | Error;

@@ -1,4 +1,4 @@
-import type { DeliveryStatus, EventDelivery, EventView, PaymentEvent, WebhookAttemptView } from '@payhook/contracts';
+import type { DeliveryStatus, EventDelivery, EventView, WebhookAttemptView, WebhookEvent } from '@payhook/contracts';
 
 export interface EventRecord {
   id: string;
@@ -10,11 +10,11 @@ export interface EventRecord {
   undeliveredReason: string | null;
 }
 
-export type EventSummaryView = PaymentEvent & Omit<EventDelivery, 'attempts'>;
+export type EventSummaryView = WebhookEvent & Omit<EventDelivery, 'attempts'>;
 
 export function toEventSummaryView(event: EventRecord): EventSummaryView {
   return {
-    ...(JSON.parse(event.body) as PaymentEvent),
+    ...(JSON.parse(event.body) as WebhookEvent),
     livemode: event.livemode,
     deliveryStatus: event.deliveryStatus,
     undeliveredReason: event.undeliveredReason,

@@ -15,6 +15,8 @@ export interface PaymentRecord {
   expiresAt: Date;
   createdAt: Date;
   completedAt: Date | null;
+  /** The sum of its succeeded refunds (DESIGN §9). */
+  refundedAmount: number;
 }
 
 /** Status as callers see it: a pending payment past expiresAt already counts as expired. */
@@ -24,7 +26,7 @@ export function effectiveStatus(payment: PaymentRecord, now = new Date()): Payme
 
 /** The columns every statement that returns payments selects; toPaymentRecord reads them. */
 export const PAYMENT_COLUMNS = `id, merchant_id, livemode, order_id, customer_id, amount, currency, status,
-  return_url, pay_suffix, expires_at, created_at, completed_at`;
+  return_url, pay_suffix, expires_at, created_at, completed_at, refunded_amount`;
 
 export interface PaymentRow {
   id: string;
@@ -40,6 +42,7 @@ export interface PaymentRow {
   expires_at: Date;
   created_at: Date;
   completed_at: Date | null;
+  refunded_amount: string;
 }
 
 export function toPaymentRecord(row: PaymentRow): PaymentRecord {
@@ -58,5 +61,6 @@ export function toPaymentRecord(row: PaymentRow): PaymentRecord {
     expiresAt: row.expires_at,
     createdAt: row.created_at,
     completedAt: row.completed_at,
+    refundedAmount: Number(row.refunded_amount),
   };
 }

@@ -43,20 +43,21 @@ export class RefundWrites {
     // The whole remainder is known only under the row lock: read it there, then reserve exactly it.
     const wanted = amount ?? (await this.lockedRemainder(scope, paymentId));
     if (typeof wanted === 'string') return wanted;
-    const rows = await this.sql<PaymentRow & { refunded_amount: string }>(
+    const rows = await this.sql<PaymentRow>(
       `UPDATE payments
        SET refund_held_amount = refund_held_amount + $4,
            refunded_amount = refunded_amount + CASE WHEN $5 THEN $4 ELSE 0 END
        WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND status = 'completed'
          AND refund_held_amount + $4 <= amount
-       RETURNING ${PAYMENT_COLUMNS}, refunded_amount`,
+       RETURNING ${PAYMENT_COLUMNS}`,
       [paymentId, scope.merchantId, scope.livemode, wanted, succeedNow],
     );
     const [row] = rows;
     if (!row) return this.whyNotHeld(scope, paymentId);
-    const refundedAfter = Number(row.refunded_amount);
+    const payment = toPaymentRecord(row);
+    const refundedAfter = payment.refundedAmount;
     return {
-      payment: toPaymentRecord(row),
+      payment,
       amount: wanted,
       refundedBefore: succeedNow ? refundedAfter - wanted : refundedAfter,
     };

@@ -7,6 +7,7 @@ import {
   MIN_AMOUNT,
   MERCHANT_STATUSES,
   PAYMENT_STATUSES,
+  REFUND_STATUSES,
 } from '@payhook/contracts';
 import { RECORDED_EXAMPLES } from './recorded-examples';
 import { SCENARIO_NAMES } from '../onboarding/integration-test.record';
@@ -45,11 +46,38 @@ const outcomeData = (status: string, at: string): Schema =>
     [at]: instant,
   });
 
+const refundOutcomeData = (status: string, at: string): Schema =>
+  object({
+    refundId: id('rfd'),
+    paymentId: id('pay'),
+    orderId: text,
+    amount,
+    currency: { const: 'KRW' },
+    status: { const: status },
+    reason: nullable(text),
+    [at]: instant,
+  });
+
 /** Open at the top level: Event and EventSummary add their fields and close it (unevaluatedProperties). */
 const event = (type: string, data: Schema): Schema => {
   const schema = object({ id: { type: 'string', pattern: '^evt_' }, type: { const: type }, createdAt: instant, data });
   delete schema.additionalProperties;
   return schema;
+};
+
+const refund = {
+  id: id('rfd'),
+  paymentId: id('pay'),
+  orderId: text,
+  amount,
+  currency: { const: 'KRW' },
+  reason: nullable(text),
+  status: { enum: [...REFUND_STATUSES] },
+  livemode: { type: 'boolean' },
+  createdAt: instant,
+  succeededAt: nullable(instant),
+  failedAt: nullable(instant),
+  failureReason: nullable(text),
 };
 
 const createdPayment = {
@@ -201,6 +229,13 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = withRecordedExamples({
     createdAt: instant,
     completedAt: nullable(instant),
     livemode: { type: 'boolean' },
+    refundedAmount: { type: 'integer', minimum: 0, description: 'the sum of succeeded refunds, whole KRW' },
+  }),
+  Refund: object(refund),
+  AdminRefund: object({
+    ...refund,
+    refundAccount: nullable(object({ bank: text, accountNumber: text, holderName: text })),
+    bankTransactionId: nullable(text),
   }),
   PaymentCompletedEvent: event(
     'payment.completed',
@@ -238,7 +273,13 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = withRecordedExamples({
     },
     required: ['livemode', 'deliveryStatus', 'undeliveredReason'],
   },
-  EventSummary: { allOf: [ref('PaymentEvent'), ref('EventDelivery')] },
+  RefundSucceededEvent: event('refund.succeeded', refundOutcomeData('succeeded', 'succeededAt')),
+  RefundFailedEvent: event('refund.failed', refundOutcomeData('failed', 'failedAt')),
+  WebhookEvent: {
+    description: 'Any webhook body: a payment outcome or a refund outcome (DESIGN §9).',
+    oneOf: [ref('PaymentEvent'), ref('RefundSucceededEvent'), ref('RefundFailedEvent')],
+  },
+  EventSummary: { allOf: [ref('WebhookEvent'), ref('EventDelivery')] },
   Event: {
     allOf: [
       ref('EventSummary'),
@@ -250,15 +291,17 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = withRecordedExamples({
     ],
   },
   Settlement: object({
+    type: { enum: ['payment', 'refund'], description: 'a refund record has negative amounts' },
     paymentId: { type: 'string', pattern: '^pay_' },
+    refundId: nullable(id('rfd')),
     orderId: { type: 'string' },
     livemode: { type: 'boolean' },
     currency: { const: 'KRW' },
-    grossAmount: amount,
+    grossAmount: { type: 'integer', minimum: -MAX_AMOUNT, maximum: MAX_AMOUNT, description: 'whole KRW' },
     feeBps: { type: 'integer', minimum: 0, maximum: 5000 },
-    feeAmount: { type: 'integer', minimum: 0 },
-    vatAmount: { type: 'integer', minimum: 0 },
-    netAmount: { type: 'integer', minimum: 0 },
+    feeAmount: { type: 'integer' },
+    vatAmount: { type: 'integer' },
+    netAmount: { type: 'integer' },
     salesDate: { type: 'string', format: 'date', description: 'the completion date in Asia/Seoul' },
     payoutDate: { type: 'string', format: 'date', description: 'a Korean banking day (ADR 0010)' },
     payoutRule: { enum: ['kr_public_holidays', 'weekdays_only'] },

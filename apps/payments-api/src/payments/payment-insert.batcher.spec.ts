@@ -19,6 +19,7 @@ function newPayment(overrides: { key?: string; orderId?: string; merchantId?: st
       expiresAt: new Date(),
       createdAt: new Date(),
       completedAt: null,
+      refundedAmount: 0,
     },
     idempotencyKey: overrides.key ?? `key-${sequence}`,
     fingerprint: 'f',

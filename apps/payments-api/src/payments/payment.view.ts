@@ -23,5 +23,6 @@ export function toPaymentView(payment: PaymentRecord, payUrlBase: string): Payme
     createdAt: payment.createdAt.toISOString(),
     completedAt: payment.completedAt?.toISOString() ?? null,
     livemode: payment.livemode,
+    refundedAmount: payment.refundedAmount,
   };
 }

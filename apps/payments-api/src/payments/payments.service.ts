@@ -139,6 +139,7 @@ export class PaymentsService {
       expiresAt: new Date(createdAt.getTime() + this.env.PAYMENT_TTL_SECONDS * 1000),
       createdAt,
       completedAt: null,
+      refundedAmount: 0,
     };
   }
 }

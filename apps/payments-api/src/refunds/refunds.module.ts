@@ -2,13 +2,17 @@ import { Module } from '@nestjs/common';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { LedgerModule } from '../ledger';
 import { RefundAccounts } from './refund-accounts';
+import { RefundOperationsService } from './refund-operations.service';
+import { RefundsAdminController } from './refunds.admin.controller';
+import { PaymentRefundsController, RefundsController } from './refunds.controller';
 import { RefundsRepository } from './refunds.repository';
 import { RefundsService } from './refunds.service';
 
 /** Refunds (DESIGN §9): the merchant API, the operator's queue, and RefundsService for the console. */
 @Module({
   imports: [IdempotencyModule, LedgerModule],
-  providers: [RefundsService, RefundsRepository, RefundAccounts],
+  controllers: [PaymentRefundsController, RefundsController, RefundsAdminController],
+  providers: [RefundsService, RefundOperationsService, RefundsRepository, RefundAccounts],
   exports: [RefundsService],
 })
 export class RefundsModule {}

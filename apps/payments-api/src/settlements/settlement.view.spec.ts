@@ -3,7 +3,9 @@ import { SETTLEMENT_CSV_HEADER, settlementCsvLines, type SettlementView } from '
 const settlementsCsv = (rows: SettlementView[]) => SETTLEMENT_CSV_HEADER + settlementCsvLines(rows);
 
 const row: SettlementView = {
+  type: 'payment',
   paymentId: 'pay_AAAAAAAAAAAAAAAAAAAAAAAA',
+  refundId: null,
   orderId: 'order-1',
   livemode: true,
   currency: 'KRW',
@@ -21,8 +23,23 @@ const row: SettlementView = {
 describe('settlementsCsv', () => {
   it('writes a header and one CRLF line per record', () => {
     expect(settlementsCsv([row])).toBe(
-      'payment_id,order_id,sales_date,payout_date,completed_at,currency,gross_amount,fee_bps,fee_amount,vat_amount,net_amount\r\n' +
-        'pay_AAAAAAAAAAAAAAAAAAAAAAAA,order-1,2026-11-21,2026-11-24,2026-11-21T05:06:07.890Z,KRW,15000,250,375,37,14588\r\n',
+      'payment_id,order_id,sales_date,payout_date,completed_at,currency,gross_amount,fee_bps,fee_amount,vat_amount,net_amount,type,refund_id\r\n' +
+        'pay_AAAAAAAAAAAAAAAAAAAAAAAA,order-1,2026-11-21,2026-11-24,2026-11-21T05:06:07.890Z,KRW,15000,250,375,37,14588,payment,\r\n',
+    );
+  });
+
+  it('writes a refund record with its negative amounts, type and refund id at the end', () => {
+    const refund: SettlementView = {
+      ...row,
+      type: 'refund',
+      refundId: 'rfd_AAAAAAAAAAAAAAAAAAAAAAAA',
+      grossAmount: -5_000,
+      feeAmount: -125,
+      vatAmount: -13,
+      netAmount: -4_862,
+    };
+    expect(settlementCsvLines([refund])).toBe(
+      'pay_AAAAAAAAAAAAAAAAAAAAAAAA,order-1,2026-11-21,2026-11-24,2026-11-21T05:06:07.890Z,KRW,-5000,250,-125,-13,-4862,refund,rfd_AAAAAAAAAAAAAAAAAAAAAAAA\r\n',
     );
   });
 

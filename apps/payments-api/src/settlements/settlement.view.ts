@@ -1,8 +1,14 @@
 import type { PayoutRule } from './business-days';
 
-/** One completed payment's settlement record, as merchants read it (API, CSV and console). */
+/**
+ * One settlement record, as merchants read it (API, CSV and console): a completed payment's, or a
+ * succeeded refund's with negative amounts (DESIGN §9).
+ */
 export interface SettlementView {
+  type: 'payment' | 'refund';
   paymentId: string;
+  /** The refund of a refund record; null on payment records. */
+  refundId: string | null;
   orderId: string;
   livemode: boolean;
   currency: 'KRW';
@@ -11,12 +17,13 @@ export interface SettlementView {
   feeAmount: number;
   vatAmount: number;
   netAmount: number;
-  /** The completion date in Asia/Seoul, `YYYY-MM-DD`. */
+  /** The date of completedAt in Asia/Seoul, `YYYY-MM-DD`. */
   salesDate: string;
   /** The banking day the net amount is paid out, `YYYY-MM-DD`. */
   payoutDate: string;
   /** Which calendar dated it (ADR 0010): Korean public holidays known, or weekdays only. */
   payoutRule: PayoutRule;
+  /** The payment's completion, or the refund's success on a refund record. */
   completedAt: string;
 }
 
@@ -32,6 +39,8 @@ export const SETTLEMENT_CSV_COLUMNS = [
   'fee_amount',
   'vat_amount',
   'net_amount',
+  'type',
+  'refund_id',
 ] as const;
 
 /** RFC 4180 CSV: this header row, then settlementCsvLines(), every field quoted only when it needs to be. */
@@ -54,6 +63,8 @@ export function settlementCsvLines(rows: SettlementView[]): string {
         row.feeAmount,
         row.vatAmount,
         row.netAmount,
+        row.type,
+        row.refundId ?? '',
       ]
         .map(csvField)
         .join(','),

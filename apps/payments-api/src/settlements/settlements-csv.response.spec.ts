@@ -12,7 +12,9 @@ function deferred<T = void>() {
 }
 
 const row = (n: number): SettlementView => ({
+  type: 'payment',
   paymentId: `pay_${n}`,
+  refundId: null,
   orderId: `order-${n}`,
   livemode: false,
   currency: 'KRW',

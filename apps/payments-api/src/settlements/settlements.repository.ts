@@ -7,12 +7,15 @@ import type { PayoutRule } from './business-days';
 import type { SettlementView } from './settlement.view';
 
 /**
- * The last row of a page. Lists run in (salesDate, completedAt, paymentId) order; the row's own
- * completed_at is read back by its id, so the cursor needs no timestamp of its own.
+ * The last row of a page. Lists run in (salesDate, completedAt, paymentId, refundId or '') order, the
+ * total order of settlements_day_record_order_idx; the row's own completed_at is read back by its
+ * ids, so the cursor needs no timestamp of its own.
  */
 export interface SettlementCursor {
   salesDate: string;
   paymentId: string;
+  /** Null for a payment record. */
+  refundId: string | null;
 }
 
 export interface SettlementFilter {
@@ -35,7 +38,9 @@ export interface SettlementTotals {
 }
 
 interface SettlementRow {
+  type: 'payment' | 'refund';
   payment_id: string;
+  refund_id: string | null;
   order_id: string;
   livemode: boolean;
   gross_amount: string;
@@ -49,11 +54,13 @@ interface SettlementRow {
   completed_at: Date;
 }
 
-const COLUMNS = `payment_id, order_id, livemode, gross_amount, fee_bps, fee_amount, vat_amount, net_amount,
+const COLUMNS = `type, payment_id, refund_id, order_id, livemode, gross_amount, fee_bps, fee_amount, vat_amount, net_amount,
   to_char(sales_date, 'YYYY-MM-DD') AS sales_date, to_char(payout_date, 'YYYY-MM-DD') AS payout_date, payout_rule, completed_at`;
 
 const toView = (row: SettlementRow): SettlementView => ({
+  type: row.type,
   paymentId: row.payment_id,
+  refundId: row.refund_id,
   orderId: row.order_id,
   livemode: row.livemode,
   currency: 'KRW',
@@ -84,27 +91,30 @@ export class SettlementsRepository {
     const direction = filter.newestFirst ? 'DESC' : 'ASC';
     if (filter.after) {
       const id = params.push(filter.after.paymentId);
+      const refund = params.push(filter.after.refundId ?? '');
       where.push(
-        `(sales_date, completed_at, payment_id) ${filter.newestFirst ? '<' : '>'}
-         (SELECT sales_date, completed_at, payment_id FROM settlements WHERE payment_id = $${id})`,
+        `(sales_date, completed_at, payment_id, COALESCE(refund_id, '')) ${filter.newestFirst ? '<' : '>'}
+         (SELECT sales_date, completed_at, payment_id, COALESCE(refund_id, '') FROM settlements
+          WHERE payment_id = $${id} AND COALESCE(refund_id, '') = $${refund})`,
       );
     }
     const limit = `LIMIT $${params.push(filter.limit)}`;
     const rows = await this.read.rows<SettlementRow>(
-      // A day reads in the order its payments completed, as a bank statement does; the id breaks
-      // ties. settlements_day_order_idx serves it. Qualified: the bare names would sort by the
-      // to_char() output column of the same name, which no index serves.
+      // A day reads in the order its payments completed and its refunds succeeded, as a bank
+      // statement does; the ids break ties. settlements_day_record_order_idx serves it. Qualified:
+      // the bare names would sort by the to_char() output column of the same name, which no index serves.
       `SELECT ${COLUMNS} FROM settlements WHERE ${where.join(' AND ')}
        ORDER BY settlements.sales_date ${direction}, settlements.completed_at ${direction},
-         settlements.payment_id ${direction} ${limit}`,
+         settlements.payment_id ${direction}, COALESCE(settlements.refund_id, '') ${direction} ${limit}`,
       params,
     );
     return rows.map(toView);
   }
 
   /**
-   * The console's totals of one sales date, added up by the database: one range of
-   * settlements_day_order_idx, whatever the size of the day, and no rows sent to the API.
+   * The console's totals of one sales date over all of its records, refunds (negative) included,
+   * added up by the database: one range of settlements_day_record_order_idx, whatever the size of
+   * the day, and no rows sent to the API.
    */
   async dayTotals(scope: MerchantScope, day: string): Promise<SettlementTotals> {
     const [row] = await this.read.rows<Record<keyof SettlementTotals, string>>(
@@ -123,12 +133,18 @@ export class SettlementsRepository {
     };
   }
 
-  /** On the primary: the console's payment page, and the check of a list cursor (see PaymentsRepository.existsAt). */
-  async findForPayment(scope: MerchantScope, paymentId: string): Promise<SettlementView | null> {
+  /** On the primary: the console's payment page. The payment's own record, not its refunds'. */
+  findForPayment(scope: MerchantScope, paymentId: string): Promise<SettlementView | null> {
+    return this.findRecord(scope, paymentId, null);
+  }
+
+  /** On the primary (see PaymentsRepository.existsAt): one record, to check a list cursor. */
+  async findRecord(scope: MerchantScope, paymentId: string, refundId: string | null): Promise<SettlementView | null> {
     const rows = await sqlRows<SettlementRow>(
       this.db,
-      `SELECT ${COLUMNS} FROM settlements WHERE merchant_id = $1 AND livemode = $2 AND payment_id = $3`,
-      [scope.merchantId, scope.livemode, paymentId],
+      `SELECT ${COLUMNS} FROM settlements
+       WHERE payment_id = $3 AND COALESCE(refund_id, '') = $4 AND merchant_id = $1 AND livemode = $2`,
+      [scope.merchantId, scope.livemode, paymentId, refundId ?? ''],
     );
     return rows[0] ? toView(rows[0]) : null;
   }

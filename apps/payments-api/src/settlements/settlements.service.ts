@@ -28,7 +28,10 @@ export class SettlementsService {
     const limit = query.limit ? Number(query.limit) : DEFAULT_PAGE_SIZE;
     const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
     // A cursor must name a record of this merchant and mode at that position, as on every list.
-    if (after && (await this.settlements.findForPayment(scope, after.paymentId))?.salesDate !== after.salesDate) {
+    if (
+      after &&
+      (await this.settlements.findRecord(scope, after.paymentId, after.refundId))?.salesDate !== after.salesDate
+    ) {
       throw new PayhookError('parameter_invalid', 'cursor is not a cursor this API returned.', 'cursor');
     }
     // One row more than asked tells whether there is a next page.
@@ -54,7 +57,7 @@ export class SettlementsService {
         if (batch.length > 0) yield batch;
         const last = batch.at(-1);
         if (batch.length < batchSize || !last) return;
-        after = { salesDate: last.salesDate, paymentId: last.paymentId };
+        after = { salesDate: last.salesDate, paymentId: last.paymentId, refundId: last.refundId };
       }
     })();
   }
@@ -87,17 +90,20 @@ function checkedDate(text: string, param: string): string {
   return text;
 }
 
+/** A payment record's cursor keeps its two fields (cursors handed out before refunds still work); a refund record's adds its id. */
 function encodeCursor(row: SettlementView): string {
-  return Buffer.from(JSON.stringify([row.salesDate, row.paymentId])).toString('base64url');
+  const position = row.refundId ? [row.salesDate, row.paymentId, row.refundId] : [row.salesDate, row.paymentId];
+  return Buffer.from(JSON.stringify(position)).toString('base64url');
 }
 
 function decodeCursor(text: string): SettlementCursor {
   try {
     const decoded: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
-    if (Array.isArray(decoded) && decoded.length === 2) {
-      const [salesDate, paymentId] = decoded as unknown[];
-      if (typeof salesDate === 'string' && typeof paymentId === 'string' && isIdOf('payment', paymentId)) {
-        return { salesDate: checkedDate(salesDate, 'cursor'), paymentId };
+    if (Array.isArray(decoded) && (decoded.length === 2 || decoded.length === 3)) {
+      const [salesDate, paymentId, refundId] = decoded as unknown[];
+      const refund = refundId === undefined || (typeof refundId === 'string' && isIdOf('refund', refundId));
+      if (typeof salesDate === 'string' && typeof paymentId === 'string' && isIdOf('payment', paymentId) && refund) {
+        return { salesDate: checkedDate(salesDate, 'cursor'), paymentId, refundId: refundId ?? null };
       }
     }
   } catch {
