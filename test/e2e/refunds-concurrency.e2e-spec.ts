@@ -1,0 +1,123 @@
+import { expectApiError } from '../support/api-expectations';
+import { PaymentsApiHarness, type TestMerchant } from '../support/payments-api.harness';
+import { completedPayment, refundsClient } from '../support/refunds-client';
+
+const PAYMENT_AMOUNT = 100_000;
+const REFUND_AMOUNT = 137;
+const REFUNDS = 1_000;
+/** Requests in flight at once: enough to race on the payment's row, few enough for a shared machine. */
+const IN_FLIGHT = 64;
+
+/** Runs `task` for 0..count-1 with at most `limit` running at once; answers in index order. */
+async function boundedAll<T>(count: number, limit: number, task: (index: number) => Promise<T>): Promise<T[]> {
+  const results = new Array<T>(count);
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const index = next++;
+      results[index] = await task(index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
+  return results;
+}
+
+/**
+ * DESIGN §9: "refunds racing each other never add up to more than the payment", decided by the
+ * database (the guarded reserve on the payment's row), over real HTTP with an Idempotency-Key each.
+ */
+describe('refunds racing each other', () => {
+  let api: PaymentsApiHarness;
+  let merchant: TestMerchant;
+
+  beforeAll(async () => {
+    // A thousand requests of one key in a few seconds: the rate limit is not what this spec is about.
+    api = await PaymentsApiHarness.start({ RATE_LIMIT_PER_SECOND: '0' });
+    merchant = await api.merchantWithKey('test');
+  });
+  afterAll(() => api.stop());
+
+  it(`${REFUNDS} concurrent partial refunds of one payment never exceed it`, async () => {
+    const paymentId = await completedPayment(api, merchant, PAYMENT_AMOUNT);
+    const refunds = refundsClient(api, merchant);
+    const answers = await boundedAll(REFUNDS, IN_FLIGHT, (index) =>
+      Promise.resolve(refunds.create(paymentId, { amount: REFUND_AMOUNT, reason: `part ${index}` })),
+    );
+
+    const succeeded = answers.filter((answer) => answer.status === 201);
+    const refused = answers.filter((answer) => answer.status !== 201);
+    const expected = Math.floor(PAYMENT_AMOUNT / REFUND_AMOUNT);
+    expect(succeeded).toHaveLength(expected);
+    for (const answer of refused) expectApiError(answer, { status: 409, code: 'refund_amount_exceeded' });
+    const succeededSum = succeeded.reduce((sum, answer) => sum + (answer.body.data.amount as number), 0);
+    expect(succeededSum).toBeLessThanOrEqual(PAYMENT_AMOUNT);
+
+    const [payment] = await api.sql<{ refunded_amount: string; refund_held_amount: string; stored: string }>(
+      `SELECT refunded_amount, refund_held_amount,
+              (SELECT sum(amount) FROM refunds WHERE payment_id = p.id AND status = 'succeeded') AS stored
+       FROM payments p WHERE id = $1`,
+      [paymentId],
+    );
+    expect(payment).toEqual({
+      refunded_amount: String(succeededSum),
+      refund_held_amount: String(succeededSum),
+      stored: String(succeededSum),
+    });
+    const [counts] = await api.sql<{ events: number; records: number }>(
+      `SELECT (SELECT count(*)::int FROM events WHERE payment_id = $1 AND type = 'refund.succeeded') AS events,
+              (SELECT count(*)::int FROM settlements WHERE payment_id = $1 AND type = 'refund') AS records`,
+      [paymentId],
+    );
+    expect(counts).toEqual({ events: expected, records: expected });
+  }, 300_000);
+
+  it('requests racing with one Idempotency-Key make one refund and all answer it', async () => {
+    const paymentId = await completedPayment(api, merchant, 10_000);
+    const refunds = refundsClient(api, merchant);
+    const key = `same-key-${Date.now()}`;
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => Promise.resolve(refunds.create(paymentId, { amount: 6_000 }, key))),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 201));
+    expect(new Set(answers.map((answer) => answer.text)).size).toBe(1);
+    expect(await api.sql('SELECT 1 FROM refunds WHERE payment_id = $1', [paymentId])).toHaveLength(1);
+  });
+
+  it("the operator's succeed and fail racing on one pending refund: exactly one wins", async () => {
+    const live = await api.merchantWithKey('live', { live: true });
+    const paymentId = await completedPayment(api, live, 10_000, true);
+    const account = { bank: 'KB', accountNumber: '1', holderName: 'H' };
+    const created = await refundsClient(api, live).create(paymentId, { refundAccount: account }).expect(201);
+    const id = created.body.data.id as string;
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, index) =>
+        Promise.resolve(
+          index % 2 === 0
+            ? api
+                .admin()
+                .post(`/admin/v1/refunds/${id}/succeed`)
+                .send({ bankTransactionId: `TX-${index}` })
+            : api
+                .admin()
+                .post(`/admin/v1/refunds/${id}/fail`)
+                .send({ reason: `no ${index}` }),
+        ),
+      ),
+    );
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
+    for (const answer of answers.filter((one) => one.status !== 200)) {
+      expectApiError(answer, { status: 409, code: 'refund_state_conflict' });
+    }
+    const [payment] = await api.sql<{ refunded_amount: string; refund_held_amount: string }>(
+      'SELECT refunded_amount, refund_held_amount FROM payments WHERE id = $1',
+      [paymentId],
+    );
+    const won = answers.find((answer) => answer.status === 200)?.body.data.status as string;
+    expect(payment).toEqual(
+      won === 'succeeded'
+        ? { refunded_amount: '10000', refund_held_amount: '10000' }
+        : { refunded_amount: '0', refund_held_amount: '0' },
+    );
+    expect(await api.sql('SELECT 1 FROM events WHERE refund_id = $1', [id])).toHaveLength(1);
+  });
+});
