@@ -139,6 +139,13 @@ describe('console refund pages (axe-core, WCAG 2.1 AA)', () => {
         /₩12,000[\s\S]*succeeded[\s\S]*Wrong tea sent/,
       );
       await expectClean(page, 'payment with a refund', width);
+      const [{ day }] = await api.sql<{ day: string }>(
+        `SELECT to_char(sales_date, 'YYYY-MM-DD') AS day FROM settlements WHERE payment_id = $1 AND type = 'refund'`,
+        [paid.id],
+      );
+      await page.goto(consoleUrl(`/console/settlements?mode=test&date=${day}`));
+      await expect(page.locator('tbody').innerText()).resolves.toContain('Refund');
+      await expectClean(page, 'settlements with a refund record', width);
       await page.screenshot({ path: artifactPath(`console-payment-refunded-${width}.png`), fullPage: true });
       await page.close();
     });

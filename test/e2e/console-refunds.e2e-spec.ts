@@ -304,5 +304,60 @@ describe('merchant console: refunds', () => {
     for (const secret of Object.values(account)) expect(again.text).not.toContain(secret);
     expect(log.text).toContain(`/console/payments/${paid.id}/refunds`);
     for (const secret of [account.accountNumber, account.holderName]) expect(log.text).not.toContain(secret);
+
+    // The operator could not send it: the console shows why, and the amount is free to refund again.
+    const [pending] = await refundsOf(paid.id);
+    await api.admin().post(`/admin/v1/refunds/${pending.id}/fail`).send({ reason: 'Account closed' }).expect(200);
+    const failed = (await liveClient.get(`/console/payments/${paid.id}?mode=live`).expect(200)).text;
+    const failedCard = refundsCardOf(failed);
+    expect(failedCard).toContain('<h3>₩30,000 <span class="badge failed">failed</span></h3>');
+    expect(failedCard).toMatch(
+      /<dt>Failed<\/dt>\s*<dd>\s*<time datetime="[^"]+Z"[^>]*>[^<]+<\/time>\s*<br \/><span class="muted">Account closed<\/span>/,
+    );
+    expect(failedCard).toContain('₩30,000 of ₩30,000 left to refund');
+    expect(failedCard).toContain('name="accountNumber"');
+    expect(historyOf(failed)).toMatch(/Refund of ₩30,000 requested[\s\S]*Refund of ₩30,000 failed · /);
+  });
+
+  it("counts a refund in the day's settlements, as a record of its own with negative amounts", async () => {
+    const seller = await approvedMerchant(api, { name: 'Settling Shop' });
+    const sellerClient = await ConsoleClient.login(api, seller.email);
+    const created = await payment(seller, 15_000);
+    await api.as(seller).post(`/v1/test-helpers/payments/${created.id}/complete`).expect(200);
+    const { confirmation } = await review(created.id, { amount: '5000' }, sellerClient);
+    await sellerClient.post(`/console/payments/${created.id}/refunds`, confirmation!).expect(303);
+    const [refund] = await refundsOf(created.id);
+    const records = await api.sql<{ type: string; sales_date: string }>(
+      `SELECT type, to_char(sales_date, 'YYYY-MM-DD') AS sales_date FROM settlements WHERE payment_id = $1
+        ORDER BY type`,
+      [created.id],
+    );
+    expect(records.map((record) => record.type)).toEqual(['payment', 'refund']);
+    const day = records[1].sales_date;
+
+    // 15,000 at 2.5%: fee ₩375, VAT ₩37, net ₩14,588. The ₩5,000 refund returns fee ₩125 and VAT ₩12.
+    const list = (await sellerClient.get(`/console/settlements?mode=test&date=${day}`).expect(200)).text;
+    const refundRowStart = list.lastIndexOf('<tr>', list.indexOf(`#${refund.id}"`));
+    const refundRow = list.slice(refundRowStart, list.indexOf('</tr>', refundRowStart));
+    expect(refundRow).toContain('<td data-label="Type">Refund</td>');
+    expect(refundRow).toContain(`href="/console/payments/${created.id}?mode=test#${refund.id}"`);
+    for (const amount of ['−₩5,000', '−₩125', '−₩12', '−₩4,863']) expect(refundRow).toContain(amount);
+    expect(refundRow).toContain('data-label="Refunded"><time');
+    const totals = list.slice(list.indexOf('<tfoot>'), list.indexOf('</tfoot>'));
+    // The merchant's other records of the day (if the day turned in Seoul mid-test) count too: compare with the database.
+    const [sum] = await api.sql<{ count: number; gross: number; net: number }>(
+      `SELECT count(*)::int AS count, sum(gross_amount)::int AS gross, sum(net_amount)::int AS net
+         FROM settlements WHERE merchant_id = $1 AND livemode = false AND sales_date = $2`,
+      [seller.merchantId, day],
+    );
+    expect(totals).toContain(`Total of ${day} (${sum.count} records)`);
+    expect(totals).toContain(`₩${sum.gross.toLocaleString('en-US')}`);
+    expect(totals).toContain(`₩${sum.net.toLocaleString('en-US')}`);
+
+    const page = (await sellerClient.get(`/console/payments/${created.id}?mode=test`).expect(200)).text;
+    const money = page.slice(page.indexOf('<h2 id="money">'), page.indexOf('<h3>Bank transfer</h3>'));
+    expect(money).toContain(`<h4>Refund <a href="#${refund.id}"><code>${refund.id}</code></a></h4>`);
+    expect(money).toMatch(/<dt>Net<\/dt>\s*<dd>−₩4,863<\/dd>/);
+    expect(money).toContain('Net after refunds: ₩9,725');
   });
 });

@@ -103,7 +103,7 @@ describe('merchant console /console/settlements', () => {
     expect(listed(one.text)).toEqual(day9.map((p) => p.id));
     expect(one.text).toContain('value="2026-03-09"');
     const totals = one.text.slice(one.text.indexOf('<tfoot>'), one.text.indexOf('</tfoot>'));
-    expect(totals).toContain('Total of 2026-03-09 (2 payments)');
+    expect(totals).toContain('Total of 2026-03-09 (2 records)');
     for (const field of ['amount', 'feeAmount', 'vatAmount', 'netAmount'] as const) {
       expect(totals).toContain(won(a[field] + b[field]));
     }
@@ -113,7 +113,7 @@ describe('merchant console /console/settlements', () => {
     // A one-day range is the same date.
     const range = await client.get('/console/settlements?from=2026-03-10&to=2026-03-10').expect(200);
     expect(listed(range.text)).toEqual([c.id]);
-    expect(range.text).toContain('Total of 2026-03-10 (1 payment)');
+    expect(range.text).toContain('Total of 2026-03-10 (1 record)');
     const wide = await client.get('/console/settlements?from=2026-03-09&to=2026-03-10').expect(200);
     expect(listed(wide.text)).toHaveLength(3);
     expect(wide.text).not.toContain('Total of');
@@ -128,7 +128,7 @@ describe('merchant console /console/settlements', () => {
     expect(csv.headers['cache-control']).toBe('no-store');
     const lines = csv.text.split('\r\n');
     expect(lines[0]).toBe(
-      'payment_id,order_id,sales_date,payout_date,completed_at,currency,gross_amount,fee_bps,fee_amount,vat_amount,net_amount',
+      'payment_id,order_id,sales_date,payout_date,completed_at,currency,gross_amount,fee_bps,fee_amount,vat_amount,net_amount,type,refund_id',
     );
     expect(lines.slice(1, -1).map((line) => line.split(','))).toEqual(
       day9Ledger.map((p) => [
@@ -143,6 +143,8 @@ describe('merchant console /console/settlements', () => {
         String(p.feeAmount),
         String(p.vatAmount),
         String(p.netAmount),
+        'payment',
+        '',
       ]),
     );
     expect(lines.at(-1)).toBe('');
@@ -164,7 +166,7 @@ describe('merchant console /console/settlements', () => {
     );
     const page = await client.get(`/console/settlements?date=${row.sales_date}`).expect(200);
     expect(listed(page.text)).toEqual([payment.id]);
-    expect(page.text).toContain(`Total of ${row.sales_date} (1 payment)`);
+    expect(page.text).toContain(`Total of ${row.sales_date} (1 record)`);
     expect(rowOf(page.text, payment.id)).toContain(won(payment.netAmount));
     // Sales dates stay Seoul days; the completion time is in the merchant's zone.
     expect(page.text).toContain('calendar days in Asia/Seoul');
@@ -183,11 +185,11 @@ describe('merchant console /console/settlements', () => {
 
     const first = await client.get('/console/settlements?date=2026-04-01').expect(200);
     expect(listed(first.text)).toEqual(ids.slice(0, 25));
-    expect(first.text).toContain('Total of 2026-04-01 (26 payments, all pages)');
+    expect(first.text).toContain('Total of 2026-04-01 (26 records, all pages)');
     expect(first.text).toContain(won(net));
     const second = await client.get(nextHref(first.text)!).expect(200);
     expect(listed(second.text)).toEqual(ids.slice(25));
-    expect(second.text).toContain('Total of 2026-04-01 (26 payments, all pages)');
+    expect(second.text).toContain('Total of 2026-04-01 (26 records, all pages)');
     expect(second.text).toContain('First page');
     expect(nextHref(second.text)).toBeUndefined();
 

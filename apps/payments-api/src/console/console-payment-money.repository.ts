@@ -41,6 +41,17 @@ export interface PaymentReviewCase {
   } | null;
 }
 
+/** A succeeded refund's settlement record (DESIGN.md §9): negative amounts, on the date the refund succeeded. */
+export interface RefundSettlementRecord {
+  refundId: string;
+  grossAmount: number;
+  feeAmount: number;
+  vatAmount: number;
+  netAmount: number;
+  salesDate: string;
+  payoutDate: string;
+}
+
 export interface PaymentMoneyRecords {
   /** As stored (`ABCDEFGH`); null until the payment screen first gave one. */
   depositCode: string | null;
@@ -50,6 +61,8 @@ export interface PaymentMoneyRecords {
   vouchers: PaymentVoucher[];
   /** Oldest first. */
   reviewCases: PaymentReviewCase[];
+  /** Oldest first; the payment's own record is the settlements feature's. */
+  refundSettlements: RefundSettlementRecord[];
 }
 
 interface DepositRow {
@@ -68,6 +81,16 @@ interface VoucherRow {
   face_value: string;
   pin_last4: string;
   status: 'held' | 'redeemed';
+}
+
+interface RefundSettlementRow {
+  refund_id: string;
+  gross_amount: string;
+  fee_amount: string;
+  vat_amount: string;
+  net_amount: string;
+  sales_date: string;
+  payout_date: string;
 }
 
 interface ReviewCaseRow {
@@ -96,7 +119,7 @@ export class ConsolePaymentMoneyRepository {
 
   async forPayment(scope: MerchantScope, paymentId: string): Promise<PaymentMoneyRecords> {
     const params = [paymentId, scope.merchantId, scope.livemode];
-    const [code, deposits, vouchers, reviewCases] = await Promise.all([
+    const [code, deposits, vouchers, reviewCases, refundSettlements] = await Promise.all([
       sqlRows<{ deposit_code: string | null }>(
         this.db,
         `SELECT p.deposit_code FROM payments p WHERE ${IN_SCOPE}`,
@@ -127,6 +150,15 @@ export class ConsolePaymentMoneyRepository {
           WHERE r.payment_id = $1 AND r.livemode = $3 AND (r.merchant_id IS NULL OR r.merchant_id = $2)
             AND ${IN_SCOPE}
           ORDER BY r.created_at, r.id`,
+        params,
+      ),
+      sqlRows<RefundSettlementRow>(
+        this.db,
+        `SELECT s.refund_id, s.gross_amount, s.fee_amount, s.vat_amount, s.net_amount,
+                to_char(s.sales_date, 'YYYY-MM-DD') AS sales_date, to_char(s.payout_date, 'YYYY-MM-DD') AS payout_date
+           FROM settlements s JOIN payments p ON p.id = s.payment_id
+          WHERE s.payment_id = $1 AND s.type = 'refund' AND s.merchant_id = $2 AND s.livemode = $3 AND ${IN_SCOPE}
+          ORDER BY s.completed_at, s.refund_id`,
         params,
       ),
     ]);
@@ -163,6 +195,15 @@ export class ConsolePaymentMoneyRepository {
               resolvedAt: row.resolved_at!,
             }
           : null,
+      })),
+      refundSettlements: refundSettlements.map((row) => ({
+        refundId: row.refund_id,
+        grossAmount: Number(row.gross_amount),
+        feeAmount: Number(row.fee_amount),
+        vatAmount: Number(row.vat_amount),
+        netAmount: Number(row.net_amount),
+        salesDate: row.sales_date,
+        payoutDate: row.payout_date,
       })),
     };
   }

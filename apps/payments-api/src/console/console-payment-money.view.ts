@@ -5,9 +5,14 @@ import { SALES_TIME_ZONE } from '../settlements/settlement-calculation';
 import type { SettlementView } from '../settlements/settlement.view';
 import type { VoucherKind } from '../vouchers/voucher-issuer';
 import { badge, timeIn } from './console-layout.view';
-import type { PaymentDeposit, PaymentReviewCase, PaymentVoucher } from './console-payment-money.repository';
+import type {
+  PaymentDeposit,
+  PaymentReviewCase,
+  PaymentVoucher,
+  RefundSettlementRecord,
+} from './console-payment-money.repository';
 import type { PaymentMoney } from './console-payments.service';
-import { feeRate } from './console-settlements.view';
+import { feeRate, signedWon } from './console-settlements.view';
 
 const REASONS: Readonly<Record<string, string>> = {
   deposit_code_missing: 'Deposit without a code',
@@ -31,8 +36,27 @@ export function reviewReasonText(reason: string): string {
   return Object.hasOwn(REASONS, reason) ? REASONS[reason] : reason;
 }
 
-function settlementSection(settlement: SettlementView | null) {
+function refundRecord(record: RefundSettlementRecord) {
+  return html`<h4>Refund <a href="#${record.refundId}"><code>${record.refundId}</code></a></h4>
+    <dl>
+      <dt>Gross</dt>
+      <dd>${signedWon(record.grossAmount)}</dd>
+      <dt>Fee</dt>
+      <dd>${signedWon(record.feeAmount)}</dd>
+      <dt>VAT</dt>
+      <dd>${signedWon(record.vatAmount)}</dd>
+      <dt>Net</dt>
+      <dd>${signedWon(record.netAmount)}</dd>
+      <dt>Sales date</dt>
+      <dd>${record.salesDate}</dd>
+      <dt>Payout date</dt>
+      <dd>${record.payoutDate}</dd>
+    </dl>`;
+}
+
+function settlementSection(settlement: SettlementView | null, refunds: readonly RefundSettlementRecord[]) {
   if (settlement === null) return html`<p class="muted">No settlement record: the payment has not completed.</p>`;
+  const net = refunds.reduce((sum, record) => sum + record.netAmount, settlement.netAmount);
   return html`<dl>
       <dt>Gross</dt>
       <dd>${formatWon(settlement.grossAmount)}</dd>
@@ -47,6 +71,12 @@ function settlementSection(settlement: SettlementView | null) {
       <dt>Payout date</dt>
       <dd>${settlement.payoutDate}</dd>
     </dl>
+    ${
+      refunds.length === 0
+        ? null
+        : html`${refunds.map(refundRecord)}
+            <p><strong>Net after refunds: ${signedWon(net)}</strong></p>`
+    }
     <p class="muted">Sales and payout dates are calendar days in ${SALES_TIME_ZONE}.</p>`;
 }
 
@@ -174,7 +204,7 @@ export function moneyCard(money: PaymentMoney, zone: string): SafeHtml {
   return html`<section class="card" aria-labelledby="money">
     <h2 id="money">Money</h2>
     <h3>Settlement</h3>
-    ${settlementSection(money.settlement)}
+    ${settlementSection(money.settlement, money.refundSettlements)}
     <h3>Bank transfer</h3>
     ${depositsSection(money, zone)}
     <h3>Vouchers</h3>

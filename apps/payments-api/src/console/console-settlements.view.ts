@@ -27,6 +27,11 @@ export interface SettlementsListModel {
   error: string | null;
 }
 
+/** `₩15,000`, and a refund record's negative amounts as `−₩375` (a minus sign, read out as "minus"). */
+export function signedWon(amount: number): string {
+  return amount < 0 ? `−${formatWon(-amount)}` : formatWon(amount);
+}
+
 /** Basis points as a percentage: 250 → `2.50%`. */
 export function feeRate(feeBps: number): string {
   return `${(feeBps / 100).toFixed(2)}%`;
@@ -46,32 +51,36 @@ export function renderSettlementsList(nonce: string, model: SettlementsListModel
     </div>
   </form>`;
 
-  const rows = (page?.data ?? []).map(
-    (row) => html`<tr>
+  const rows = (page?.data ?? []).map((row) => {
+    const refund = row.type === 'refund';
+    // A refund record leads to the refund on its payment's page.
+    const href = `/console/payments/${row.paymentId}?mode=${mode}${refund && row.refundId ? `#${row.refundId}` : ''}`;
+    return html`<tr>
       <td data-label="Sales date" class="nowrap">${row.salesDate}</td>
       <td data-label="Payout date" class="nowrap">${row.payoutDate}</td>
-      <td data-label="Order"><a href="/console/payments/${row.paymentId}?mode=${mode}">${row.orderId}</a></td>
-      <td data-label="Gross" class="num">${formatWon(row.grossAmount)}</td>
+      <td data-label="Type">${refund ? 'Refund' : 'Payment'}</td>
+      <td data-label="Order"><a href="${href}">${row.orderId}</a></td>
+      <td data-label="Gross" class="num">${signedWon(row.grossAmount)}</td>
       <td data-label="Fee" class="num">
-        ${formatWon(row.feeAmount)} <span class="muted">(${feeRate(row.feeBps)})</span>
+        ${signedWon(row.feeAmount)} <span class="muted">(${feeRate(row.feeBps)})</span>
       </td>
-      <td data-label="VAT" class="num">${formatWon(row.vatAmount)}</td>
-      <td data-label="Net" class="num">${formatWon(row.netAmount)}</td>
-      <td data-label="Completed">${timeIn(row.completedAt, zone)}</td>
-    </tr>`,
-  );
+      <td data-label="VAT" class="num">${signedWon(row.vatAmount)}</td>
+      <td data-label="Net" class="num">${signedWon(row.netAmount)}</td>
+      <td data-label="${refund ? 'Refunded' : 'Completed'}">${timeIn(row.completedAt, zone)}</td>
+    </tr>`;
+  });
   const footer =
     totals === null || rows.length === 0
       ? null
       : html`<tfoot>
           <tr class="totals">
-            <th scope="row" colspan="3">
-              Total of ${day} (${totals.count} ${totals.count === 1 ? 'payment' : 'payments'}${model.paged || page?.hasMore ? ', all pages' : ''})
+            <th scope="row" colspan="4">
+              Total of ${day} (${totals.count} ${totals.count === 1 ? 'record' : 'records'}${model.paged || page?.hasMore ? ', all pages' : ''})
             </th>
-            <td data-label="Gross" class="num">${formatWon(totals.grossAmount)}</td>
-            <td data-label="Fee" class="num">${formatWon(totals.feeAmount)}</td>
-            <td data-label="VAT" class="num">${formatWon(totals.vatAmount)}</td>
-            <td data-label="Net" class="num">${formatWon(totals.netAmount)}</td>
+            <td data-label="Gross" class="num">${signedWon(totals.grossAmount)}</td>
+            <td data-label="Fee" class="num">${signedWon(totals.feeAmount)}</td>
+            <td data-label="VAT" class="num">${signedWon(totals.vatAmount)}</td>
+            <td data-label="Net" class="num">${signedWon(totals.netAmount)}</td>
             <td></td>
           </tr>
         </tfoot>`;
@@ -87,12 +96,13 @@ export function renderSettlementsList(nonce: string, model: SettlementsListModel
                 <tr>
                   <th scope="col">Sales date</th>
                   <th scope="col">Payout date</th>
+                  <th scope="col">Type</th>
                   <th scope="col">Order</th>
                   <th scope="col" class="num">Gross</th>
                   <th scope="col" class="num">Fee</th>
                   <th scope="col" class="num">VAT</th>
                   <th scope="col" class="num">Net</th>
-                  <th scope="col">Completed</th>
+                  <th scope="col">Completed or refunded</th>
                 </tr>
               </thead>
               <tbody>
@@ -116,7 +126,8 @@ export function renderSettlementsList(nonce: string, model: SettlementsListModel
 
   const body = html`<h1>Settlements</h1>
     <p class="zone">
-      Newest sales first. Sales and payout dates are calendar days in ${SALES_TIME_ZONE}; times in ${zone}.
+      Newest sales first; a refund is a record of its own, with negative amounts, on the date it succeeded. Sales and
+      payout dates are calendar days in ${SALES_TIME_ZONE}; times in ${zone}.
     </p>
     ${modeSwitch(mode, (target) => settlementsHref(target, values))} ${messages(null, model.error)}
     <div class="card">${filters}</div>
