@@ -87,6 +87,62 @@ describe('fuzzing the running API', () => {
     expect(rows[0].n).toBe(created);
   });
 
+  it('answers random refund bodies without a 5xx, and a refund never exceeds its payment', async () => {
+    const created = await api
+      .as(merchant)
+      .post('/v1/payments')
+      .set('Idempotency-Key', `fuzz-refund-${Date.now()}`)
+      .send(paymentBody({ amount: 1_000_000 }))
+      .expect(201);
+    const paymentId = created.body.data.id as string;
+    await api.as(merchant).post(`/v1/test-helpers/payments/${paymentId}/complete`).expect(200);
+    const text = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 80 }), fc.anything());
+    const refundBody = fc.record(
+      {
+        amount: fc.oneof(fc.integer({ min: -10, max: 2_000 }), fc.double(), fc.constant(1e308), fc.anything()),
+        reason: text,
+        refundAccount: fc.oneof(
+          fc.record({ bank: text, accountNumber: text, holderName: text, extra: fc.anything() }, { requiredKeys: [] }),
+          fc.anything(),
+        ),
+        extra: fc.anything(),
+      },
+      { requiredKeys: [] },
+    );
+    // Texts a serializer would not produce: duplicate keys, deep nesting, huge numbers.
+    const rawBody = fc.oneof(
+      fc.integer({ min: 1, max: 5 }).map((n) => `{"amount":${n},"amount":"${n}"}`),
+      fc.integer({ min: 100, max: 5_000 }).map((depth) => `{"refundAccount":${'['.repeat(depth)}${']'.repeat(depth)}}`),
+      fc.integer({ min: 100, max: 5_000 }).map((depth) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`),
+      fc.constantFrom('{"amount":1e999}', '{"amount":123456789012345678901234567890}', '{"amount":-0}', '[]', 'null'),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          refundBody.map((body) => JSON.stringify(body) ?? 'null'),
+          rawBody,
+        ),
+        fc.oneof(fc.string(), fc.constant(undefined)),
+        async (body, key) => {
+          let request = api
+            .as(merchant)
+            .post(`/v1/payments/${paymentId}/refunds`)
+            .set('Content-Type', 'application/json');
+          if (key !== undefined && /^[\t\x20-\x7e]*$/.test(key)) request = request.set('Idempotency-Key', key);
+          expectCleanAnswer(await request.send(body));
+        },
+      ),
+      { numRuns: RUNS },
+    );
+    const [payment] = await api.sql<{ refunded: string; stored: string | null }>(
+      `SELECT refunded_amount AS refunded, (SELECT sum(amount) FROM refunds WHERE payment_id = p.id) AS stored
+       FROM payments p WHERE id = $1`,
+      [paymentId],
+    );
+    expect(payment.refunded).toBe(payment.stored ?? '0');
+    expect(Number(payment.refunded)).toBeLessThanOrEqual(1_000_000);
+  });
+
   it('answers random raw bytes as bodies without a 5xx', async () => {
     await fc.assert(
       fc.asyncProperty(fc.uint8Array({ maxLength: 256 }), async (bytes) => {
@@ -136,10 +192,10 @@ describe('fuzzing the running API', () => {
       fc.json().map(base64url),
       // Shaped exactly like a real cursor, naming no row of this merchant at that position.
       fc
-        .tuple(isoDate, fc.oneof(idOf('pay_'), idOf('evt_'), idOf('rev_')))
+        .tuple(isoDate, fc.oneof(idOf('pay_'), idOf('evt_'), idOf('rev_'), idOf('rfd_')))
         .map((pair) => base64url(JSON.stringify(pair))),
     );
-    const lists = ['/v1/payments', '/v1/events', '/v1/settlements'];
+    const lists = ['/v1/payments', '/v1/events', '/v1/settlements', '/v1/refunds'];
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...lists), cursor, async (path, value) => {
         const response = await api.as(merchant).get(path).query({ cursor: value });
@@ -161,6 +217,7 @@ describe('fuzzing the running API', () => {
           '/admin/v1/merchants/',
           '/v1/integration-tests/',
           '/admin/v1/reviews/',
+          '/v1/refunds/',
         ),
         fc.string({ unit: 'binary', minLength: 1, maxLength: 80 }),
         async (prefix, id) => {

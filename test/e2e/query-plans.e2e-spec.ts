@@ -18,7 +18,9 @@ jest.setTimeout(180_000);
 /** Tables that grow with the business; a read of any of them must be bounded by an index. */
 /** The connections whose statements are checked: both apps' pools. */
 const APPS = new Set(['payhook-payments-api', 'payhook-webhook-dispatcher']);
-const LARGE_TABLES = new Set(['payments', 'events', 'webhook_attempts', 'settlements', 'outbox']);
+const LARGE_TABLES = new Set(['payments', 'events', 'webhook_attempts', 'settlements', 'outbox', 'refunds']);
+/** Refunds seeded for the big merchant's completed payments, one in ten pending (the operator's queue). */
+const SEEDED_REFUNDS = 30_000;
 /** Reading or sorting more rows than this to answer one statement reads history, not a page. */
 const MAX_WASTED_ROWS = 2_000;
 const SEEDED_PAYMENTS = 200_000;
@@ -89,7 +91,24 @@ describe('query plans on a large database', () => {
       .replaceAll('$1', String(SEEDED_PAYMENTS))
       .replaceAll('$2', '20')
       .replaceAll('$3', '0.5');
-    await seed.query(`BEGIN; ${sql}; COMMIT; ANALYZE`);
+    await seed.query(`BEGIN; ${sql}; COMMIT`);
+    await seed.query(
+      `WITH picked AS (
+         SELECT id, merchant_id, livemode, order_id, completed_at, row_number() OVER (ORDER BY id) AS n
+         FROM payments WHERE status = 'completed' AND completed_at IS NOT NULL LIMIT $1
+       ), held AS (
+         UPDATE payments p SET refund_held_amount = 1, refunded_amount = CASE WHEN picked.n % 10 = 0 THEN 0 ELSE 1 END
+         FROM picked WHERE p.id = picked.id RETURNING 1
+       )
+       INSERT INTO refunds (id, payment_id, merchant_id, livemode, order_id, amount, currency, status, created_at,
+                            succeeded_at)
+       SELECT 'rfd_' || lpad(n::text, 24, '0'), id, merchant_id, livemode, order_id, 1, 'KRW',
+              CASE WHEN n % 10 = 0 THEN 'pending' ELSE 'succeeded' END, completed_at + interval '1 minute',
+              CASE WHEN n % 10 = 0 THEN NULL ELSE completed_at + interval '1 minute' END
+       FROM picked`,
+      [SEEDED_REFUNDS],
+    );
+    await seed.query('ANALYZE');
     await seed.end();
     api = await PaymentsApiHarness.start({ ...services.env, RATE_LIMIT_PER_SECOND: '0' });
     dispatcher = await startDispatcher({ ...services.env, WEBHOOK_RETRY_SCHEDULE: '100ms,100ms,100ms,100ms,100ms' });
@@ -193,6 +212,53 @@ describe('query plans on a large database', () => {
     // One date over more than a page: its totals, added up by the database.
     await consoleUser.get(`/console/settlements?mode=live&date=${settlements.body.data[0].salesDate}`).expect(200);
     await api.admin().get('/admin/v1/reviews').expect(200);
+    // Refunds: a new one (the guarded reserve, its row, the key claim), the lists with every filter,
+    // a deep cursor, a forged one, the operator's queue and both of its moves.
+    const refundAccount = { bank: 'KB', accountNumber: '110-1', holderName: 'Scale' };
+    const [refundable] = await api.sql<{ id: string }>(
+      `SELECT id FROM payments WHERE merchant_id = $1 AND status = 'completed' AND refund_held_amount = 0 LIMIT 1`,
+      [big],
+    );
+    const refund = await api
+      .as(merchant)
+      .post(`/v1/payments/${refundable.id}/refunds`)
+      .set('Idempotency-Key', `plans-${Date.now()}`)
+      .send({ amount: 1, refundAccount })
+      .expect(201);
+    await api
+      .as(merchant)
+      .post(`/v1/payments/${refundable.id}/refunds`)
+      .set('Idempotency-Key', `plans-whole-${Date.now()}`)
+      .send({ refundAccount })
+      .expect(201);
+    await api.as(merchant).get(`/v1/refunds/${refund.body.data.id}`).expect(200);
+    for (const query of ['', '?limit=100', '?status=pending', '?status=failed', `?paymentId=${refundable.id}`]) {
+      await api.as(merchant).get(`/v1/refunds${query}`).expect(200);
+    }
+    let refundCursor: string | null = null;
+    for (let page = 0; page < 50; page++) {
+      const response = await api
+        .as(merchant)
+        .get(`/v1/refunds?status=succeeded&limit=100${refundCursor ? `&cursor=${refundCursor}` : ''}`)
+        .expect(200);
+      refundCursor = response.body.nextCursor as string | null;
+      if (!refundCursor) break;
+    }
+    const forgedRefund = Buffer.from(JSON.stringify(['2026-03-01T00:00:00.000Z', `rfd_${'A'.repeat(24)}`])).toString(
+      'base64url',
+    );
+    await api.as(merchant).get(`/v1/refunds?cursor=${forgedRefund}`).expect(400);
+    const queue = await api.admin().get('/admin/v1/refunds?limit=100').expect(200);
+    await api.admin().get(`/admin/v1/refunds?limit=100&cursor=${queue.body.nextCursor}`).expect(200);
+    await api.admin().get('/admin/v1/refunds?status=failed').expect(200);
+    await api
+      .admin()
+      .post(`/admin/v1/refunds/${refund.body.data.id}/succeed`)
+      .send({ bankTransactionId: 'TX-1' })
+      .expect(200);
+    await api.admin().post(`/admin/v1/refunds/${queue.body.data[0].id}/fail`).send({ reason: 'closed' }).expect(200);
+    await api.admin().post(`/admin/v1/refunds/${refund.body.data.id}/fail`).send({ reason: 'late' }).expect(409);
+    await api.as(merchant).get(`/v1/events?paymentId=${refundable.id}`).expect(200);
 
     // Deliveries: one merchant's endpoint answers, another's fails until its circuit opens and its
     // events wait in its lane (the dispatcher's reads, batched records, parks, lane lease and claim).
@@ -248,6 +314,8 @@ describe('query plans on a large database', () => {
       /FROM outbox\s+WHERE published_at IS NULL/, // the relay
       /DELETE FROM webhook_attempts/, // the attempts purger
       /UNION ALL/, // a status filter read per stored status
+      /SET refund_held_amount = refund_held_amount \+/, // a refund's guarded reserve
+      /INSERT INTO settlements[^]*refund_id/, // a refund's settlement record
     ]) {
       expect(texts).toMatch(kind);
     }
