@@ -12,6 +12,7 @@ const PAYMENT_FIELDS = [
   'livemode',
   'orderId',
   'payUrl',
+  'refundedAmount',
   'status',
 ];
 
@@ -56,6 +57,7 @@ describe('GET /v1/payments and /v1/payments/{id}', () => {
       createdAt: expect.stringMatching(ISO_MILLIS_UTC),
       completedAt: null,
       livemode: false,
+      refundedAmount: 0,
     });
     expect(payment.expiresAt).toMatch(ISO_MILLIS_UTC);
     expect(new Date(payment.createdAt).getTime()).toBeGreaterThanOrEqual(before - 1000);

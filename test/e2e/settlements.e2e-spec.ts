@@ -43,7 +43,9 @@ describe('settlement records: GET /v1/settlements', () => {
     const [payment] = await api.sql<{ completed_at: Date }>('SELECT completed_at FROM payments WHERE id = $1', [id]);
     const salesDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Seoul' }).format(payment.completed_at);
     expect(record).toEqual({
+      type: 'payment',
       paymentId: id,
+      refundId: null,
       orderId: expect.any(String),
       livemode: false,
       currency: 'KRW',
@@ -157,7 +159,7 @@ describe('settlement records: GET /v1/settlements', () => {
     );
     const [header, ...rows] = csv.text.trimEnd().split('\r\n');
     expect(header).toBe(
-      'payment_id,order_id,sales_date,payout_date,completed_at,currency,gross_amount,fee_bps,fee_amount,vat_amount,net_amount',
+      'payment_id,order_id,sales_date,payout_date,completed_at,currency,gross_amount,fee_bps,fee_amount,vat_amount,net_amount,type,refund_id',
     );
     expect(rows).toHaveLength(2);
     for (const row of rows) {
