@@ -138,6 +138,9 @@ describe('merchant console: refunds', () => {
   it('goes back from the confirmation to the form as it was typed, making nothing', async () => {
     const paid = await completedPayment(15_000);
     const { confirmation } = await review(paid.id, { amount: '2000', reason: 'Wrong size' });
+    // Opened as an address (a reload, a bookmark): back to the payment.
+    const reloaded = await client.get(`/console/payments/${paid.id}/refunds/review?mode=test`).expect(303);
+    expect(reloaded.headers.location).toBe(`/console/payments/${paid.id}?mode=test#refunds`);
     const back = await client.post(`/console/payments/${paid.id}/refunds/edit`, confirmation!).expect(200);
     const card = refundsCardOf(back.text);
     expect(card).toMatch(/id="refund-amount"\s+name="amount"\s+value="2000"/);

@@ -1,4 +1,4 @@
-import { Body, Controller, Param, Post, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { Response } from 'express';
 import { formField } from '../html/cookies';
 import { newNonce, redirectSeeOther, sendHtml } from '../html/html-response';
@@ -26,6 +26,18 @@ export class ConsoleRefundsController {
     private readonly refunds: ConsoleRefundsService,
     private readonly payments: ConsolePaymentsService,
   ) {}
+
+  /** A reload of a step's page (the browser asks again with a GET): back to the payment, nothing made. */
+  @Get(['review', 'edit'])
+  toPayment(
+    @CurrentConsoleSession() session: ConsoleSession,
+    @Param('id') id: string,
+    @Query('mode') mode: unknown,
+    @Res() response: Response,
+  ): void {
+    const params = new URLSearchParams({ mode: modeOf(mode, session.merchant) });
+    redirectSeeOther(response, `/console/payments/${encodeURIComponent(id)}?${params.toString()}#refunds`);
+  }
 
   @Post('review')
   async review(
