@@ -24,7 +24,6 @@ export interface RefundRequest {
 export type ParsedRefundForm =
   { kind: 'valid'; request: RefundRequest } | { kind: 'invalid'; errors: RefundFormErrors };
 
-export const REFUND_FIELDS: readonly RefundField[] = ['amount', 'reason', 'bank', 'accountNumber', 'holderName'];
 export const ACCOUNT_FIELDS: readonly RefundField[] = ['bank', 'accountNumber', 'holderName'];
 export const REASON_MAX_CHARS = 200;
 export const ACCOUNT_FIELD_MAX_CHARS = 64;
