@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { LedgerModule } from '../ledger';
 import { RefundAccounts } from './refund-accounts';
+import { RefundAccountsRekeyer } from './refund-accounts.rekeyer';
 import { RefundOperationsService } from './refund-operations.service';
 import { RefundsAdminController } from './refunds.admin.controller';
 import { PaymentRefundsController, RefundsController } from './refunds.controller';
@@ -12,7 +13,7 @@ import { RefundsService } from './refunds.service';
 @Module({
   imports: [IdempotencyModule, LedgerModule],
   controllers: [PaymentRefundsController, RefundsController, RefundsAdminController],
-  providers: [RefundsService, RefundOperationsService, RefundsRepository, RefundAccounts],
+  providers: [RefundsService, RefundOperationsService, RefundsRepository, RefundAccounts, RefundAccountsRekeyer],
   exports: [RefundsService],
 })
 export class RefundsModule {}
