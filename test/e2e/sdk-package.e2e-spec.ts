@@ -60,14 +60,18 @@ const CONSUMERS = {
 
 /** A merchant's TypeScript, both module kinds: compiles only if the package's types are there and precise. */
 const TYPESCRIPT_CONSUMERS = {
-  'typed.mts': `import { PayhookClient, verifyWebhook, type CreatedPaymentView, type PaymentEvent } from '@payhook/sdk';
+  'typed.mts': `import { PayhookClient, verifyWebhook, type CreatedPaymentView, type WebhookEvent } from '@payhook/sdk';
 const client = new PayhookClient({ apiKey: 'svc_test_x', baseUrl: 'http://127.0.0.1:1' });
 const body = { orderId: 'o', customerId: 'c', amount: 1, currency: 'KRW', returnUrl: 'https://shop.example' } as const;
 export const created: Promise<CreatedPaymentView> = client.createPayment(body);
 // @ts-expect-error the amount is a number
 export const wrong = client.createPayment({ ...body, amount: '1' });
-export function paidAt(event: PaymentEvent = verifyWebhook('', undefined, 'whsec_x')): string | undefined {
+export function paidAt(event: WebhookEvent = verifyWebhook('', undefined, 'whsec_x')): string | undefined {
   return event.type === 'payment.completed' ? event.data.completedAt : undefined;
+}
+// Refund events narrow by type like payment events.
+export function refundedAt(event: WebhookEvent): string | undefined {
+  return event.type === 'refund.succeeded' ? event.data.succeededAt : undefined;
 }
 `,
   'typed.cts': `import sdk = require('@payhook/sdk');
