@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { PayhookError } from '@payhook/contracts';
 import { sqlRows } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 
@@ -32,26 +31,19 @@ export class IdempotencyKeysRepository {
   }
 
   /**
-   * The decision for a key that was already claimed (DESIGN §4): the stored answer when the body's
-   * fingerprint (any of `fingerprints`, for keyed ones during a rotation) is the stored one, else 422
-   * idempotency_key_reused. Null when the key expired meanwhile: the caller may claim it again.
-   * `retry` completes the message's advice: "Use a new key for <retry>."
+   * The decision for a key that was already claimed (DESIGN §4): its stored answer to replay when
+   * the body's fingerprint (any of `fingerprints`, for keyed ones during a rotation) is the stored
+   * one; 'body_differs' when it is not, which the caller answers with its feature's 422
+   * idempotency_key_reused; null when the key expired meanwhile and may be claimed again.
    */
   async replayOrReject(
     scope: IdempotencyScope,
     key: string,
     fingerprints: string | readonly string[],
-    retry: string,
-  ): Promise<StoredResponse | null> {
+  ): Promise<StoredResponse | 'body_differs' | null> {
     const stored = await this.findStoredResponse(scope, key);
     if (stored === null) return null;
-    if (![fingerprints].flat().includes(stored.fingerprint)) {
-      throw new PayhookError(
-        'idempotency_key_reused',
-        `This Idempotency-Key was used with a different body. Use a new key for ${retry}.`,
-      );
-    }
-    return stored;
+    return [fingerprints].flat().includes(stored.fingerprint) ? stored : 'body_differs';
   }
 
   /** Deletes one batch of keys past IDEMPOTENCY_TTL_HOURS; returns how many went. */

@@ -86,7 +86,13 @@ export class PaymentsService {
           'orderId',
         );
       }
-      const stored = await this.idempotencyKeys.replayOrReject(scope, idempotencyKey, fingerprint, 'a new payment');
+      const stored = await this.idempotencyKeys.replayOrReject(scope, idempotencyKey, fingerprint);
+      if (stored === 'body_differs') {
+        throw new PaymentException(
+          'idempotency_key_reused',
+          'This Idempotency-Key was used with a different body. Use a new key for a new payment.',
+        );
+      }
       if (stored === null) {
         // The key expired between the two statements: claim it again.
         if (attempt < 2) continue;

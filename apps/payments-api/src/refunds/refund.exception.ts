@@ -9,6 +9,7 @@ export type RefundErrorCode = Extract<
   | 'payment_state_conflict'
   | 'refund_amount_exceeded'
   | 'refund_state_conflict'
+  | 'idempotency_key_reused'
 >;
 
 export class RefundException extends PayhookError {

@@ -96,7 +96,13 @@ export class RefundsService {
         return { status: 201, body: outcome.body, replayed: false };
       }
       // A refusal may be the retry of a request that took the last of the amount: its answer wins.
-      const stored = await this.idempotencyKeys.replayOrReject(scope, idempotencyKey, fingerprints, 'a new refund');
+      const stored = await this.idempotencyKeys.replayOrReject(scope, idempotencyKey, fingerprints);
+      if (stored === 'body_differs') {
+        throw new RefundException(
+          'idempotency_key_reused',
+          'This Idempotency-Key was used with a different body or payment. Use a new key for a new refund.',
+        );
+      }
       if (stored !== null) return { status: stored.status, body: stored.body, replayed: true };
       if (outcome !== 'key_taken') throw REFUSALS[outcome](paymentId);
       // The key expired between the two statements: claim it again.
@@ -137,7 +143,7 @@ export class RefundsService {
     idempotencyKey: string,
     input: CreateRefundInput,
     fingerprint: string,
-  ): Promise<{ body: string; refundId: string } | HoldRefusal> {
+  ): Promise<{ body: string } | HoldRefusal> {
     const succeedNow = !scope.livemode;
     const hold = await tx.refunds.hold(scope, paymentId, input.amount ?? null, succeedNow);
     if (typeof hold === 'string') return hold;
@@ -171,7 +177,7 @@ export class RefundsService {
       ttlHours: this.env.IDEMPOTENCY_TTL_HOURS,
     });
     if (!claimed) throw new KeyAlreadyClaimed();
-    return { body, refundId: id };
+    return { body };
   }
 }
 
