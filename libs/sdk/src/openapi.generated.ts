@@ -4,7 +4,11 @@
  * A webhook body, as signed and sent; headers and verification: docs/merchant-guide.md, Webhooks.
  */
 export type PaymentEvent = PaymentCompletedEvent | PaymentFailedEvent | PaymentCanceledEvent | PaymentExpiredEvent;
-export type EventSummary = PaymentEvent & EventDelivery;
+/**
+ * Any webhook body: a payment outcome or a refund outcome (DESIGN §9).
+ */
+export type WebhookEvent = PaymentEvent | RefundSucceededEvent | RefundFailedEvent;
+export type EventSummary = WebhookEvent & EventDelivery;
 export type Event = EventSummary & {
   attempts: WebhookAttempt[];
 };
@@ -14,6 +18,8 @@ export type Event = EventSummary & {
  */
 export interface OpenApiSchemas {
   CreatePaymentRequestDto: CreatePaymentRequestDto;
+  RefundAccountDto: RefundAccountDto;
+  CreateRefundRequestDto: CreateRefundRequestDto;
   PutWebhookEndpointRequestDto: PutWebhookEndpointRequestDto;
   RecoverEventsRequestDto: RecoverEventsRequestDto;
   TestDepositRequestDto: TestDepositRequestDto;
@@ -22,6 +28,7 @@ export interface OpenApiSchemas {
   Error: Error;
   CreatedPayment: CreatedPayment;
   Payment: Payment;
+  Refund: Refund;
   PaymentCompletedEvent: PaymentCompletedEvent;
   PaymentFailedEvent: PaymentFailedEvent;
   PaymentCanceledEvent: PaymentCanceledEvent;
@@ -29,6 +36,9 @@ export interface OpenApiSchemas {
   PaymentEvent: PaymentEvent;
   WebhookAttempt: WebhookAttempt;
   EventDelivery: EventDelivery;
+  RefundSucceededEvent: RefundSucceededEvent;
+  RefundFailedEvent: RefundFailedEvent;
+  WebhookEvent: WebhookEvent;
   EventSummary: EventSummary;
   Event: Event;
   Settlement: Settlement;
@@ -50,6 +60,31 @@ export interface CreatePaymentRequestDto {
   amount: number;
   currency: 'KRW';
   returnUrl: string;
+}
+export interface RefundAccountDto {
+  /**
+   * printable Unicode
+   */
+  bank: string;
+  /**
+   * printable Unicode
+   */
+  accountNumber: string;
+  /**
+   * printable Unicode
+   */
+  holderName: string;
+}
+export interface CreateRefundRequestDto {
+  /**
+   * whole KRW, at most the refundable remainder; omitted: the whole remainder
+   */
+  amount?: number;
+  reason?: string;
+  /**
+   * required for live refunds
+   */
+  refundAccount?: RefundAccountDto;
 }
 export interface PutWebhookEndpointRequestDto {
   url: string;
@@ -165,6 +200,27 @@ export interface Payment {
   createdAt: string;
   completedAt: string | null;
   livemode: boolean;
+  /**
+   * the sum of succeeded refunds, whole KRW
+   */
+  refundedAmount: number;
+}
+export interface Refund {
+  id: string;
+  paymentId: string;
+  orderId: string;
+  /**
+   * whole KRW
+   */
+  amount: number;
+  currency: 'KRW';
+  reason: string | null;
+  status: 'pending' | 'succeeded' | 'failed';
+  livemode: boolean;
+  createdAt: string;
+  succeededAt: string | null;
+  failedAt: string | null;
+  failureReason: string | null;
 }
 export interface PaymentCompletedEvent {
   id: string;
@@ -243,8 +299,49 @@ export interface EventDelivery {
   deliveryStatus: 'pending' | 'succeeded' | 'failed' | 'skipped';
   undeliveredReason: string | null;
 }
+export interface RefundSucceededEvent {
+  id: string;
+  type: 'refund.succeeded';
+  createdAt: string;
+  data: {
+    refundId: string;
+    paymentId: string;
+    orderId: string;
+    /**
+     * whole KRW
+     */
+    amount: number;
+    currency: 'KRW';
+    status: 'succeeded';
+    reason: string | null;
+    succeededAt: string;
+  };
+}
+export interface RefundFailedEvent {
+  id: string;
+  type: 'refund.failed';
+  createdAt: string;
+  data: {
+    refundId: string;
+    paymentId: string;
+    orderId: string;
+    /**
+     * whole KRW
+     */
+    amount: number;
+    currency: 'KRW';
+    status: 'failed';
+    reason: string | null;
+    failedAt: string;
+  };
+}
 export interface Settlement {
+  /**
+   * a refund record has negative amounts
+   */
+  type: 'payment' | 'refund';
   paymentId: string;
+  refundId: string | null;
   orderId: string;
   livemode: boolean;
   currency: 'KRW';

@@ -24,6 +24,7 @@ export const RECORDED_EXAMPLES: Record<string, unknown> = {
     createdAt: '2026-11-24T06:56:19.867Z',
     completedAt: '2026-11-24T06:56:19.876Z',
     livemode: false,
+    refundedAmount: 0,
   },
   PaymentCompletedEvent: {
     id: 'evt_Wm6Ax4Mobfmd8s3S5oGtn6HM',
@@ -139,7 +140,9 @@ export const RECORDED_EXAMPLES: Record<string, unknown> = {
     disabledAt: null,
   },
   Settlement: {
+    type: 'payment',
     paymentId: 'pay_94BwtvsFTL7PLFYo4gBf7Re1',
+    refundId: null,
     orderId: 'order-1001',
     livemode: false,
     currency: 'KRW',
