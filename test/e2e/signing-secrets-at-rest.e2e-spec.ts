@@ -128,7 +128,8 @@ describe('signing secrets at rest', () => {
     );
     expect(left.count).toBe(0);
     const report = await pollUntil(
-      async () => logger.lines.filter((line) => line.includes('re-encrypted')),
+      async () =>
+        logger.lines.filter((line) => line.includes('re-encrypted') && line.includes('webhook signing secrets')),
       (lines) => lines.length > 0,
     );
     expect(report[0]).toContain(
