@@ -375,7 +375,31 @@ describe('fuzzing the running API', () => {
       .post('/admin/v1/vouchers')
       .send({ livemode: false, vouchers: [{ pin, faceValue: 1000, kind: 'book' }] });
     await (await openVoucherPage(api, created.body.data.payUrl as string)).submit(pin).expect(200);
-    const secrets = [merchant.key, endpoint.body.data.signingSecret as string, password, 'test-admin-token', pin];
+    // A refund account is the payer's personal data: taken, refused for a bad field, and in a replay.
+    const accountNumber = '3333-01-9876543';
+    const refundAccount = { bank: 'KakaoBank', accountNumber, holderName: 'Lee Seoyeon' };
+    const refunded = await api
+      .as(merchant)
+      .post('/v1/payments')
+      .set('Idempotency-Key', 'log-check-refund')
+      .send(paymentBody());
+    const refundedId = refunded.body.data.id as string;
+    await api.as(merchant).post(`/v1/test-helpers/payments/${refundedId}/complete`).expect(200);
+    for (const body of [{ refundAccount }, { refundAccount }, { refundAccount: { ...refundAccount, bank: '' } }]) {
+      await api
+        .as(merchant)
+        .post(`/v1/payments/${refundedId}/refunds`)
+        .set('Idempotency-Key', 'log-check-refund')
+        .send(body);
+    }
+    const secrets = [
+      merchant.key,
+      endpoint.body.data.signingSecret as string,
+      password,
+      'test-admin-token',
+      pin,
+      accountNumber,
+    ];
     const logged = logger.lines.join('\n');
     for (const secret of secrets) expect(logged).not.toContain(secret);
   });
