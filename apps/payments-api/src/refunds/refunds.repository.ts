@@ -68,6 +68,20 @@ export class RefundsRepository {
     return rows.map(toRefundRecord);
   }
 
+  /**
+   * A payment's newest refunds, on the primary: the console reads them right after it made one,
+   * where a replica could still lack it (refunds_payment_idx).
+   */
+  async ofPayment(scope: MerchantScope, paymentId: string, limit: number): Promise<RefundRecord[]> {
+    const rows = await sqlRows<RefundRow>(
+      this.db,
+      `SELECT ${REFUND_COLUMNS} FROM refunds WHERE merchant_id = $1 AND livemode = $2 AND payment_id = $3
+       ORDER BY created_at DESC, id DESC LIMIT $4`,
+      [scope.merchantId, scope.livemode, paymentId, limit],
+    );
+    return rows.map(toRefundRecord);
+  }
+
   /** The operator's queue of one status, oldest first (refunds_queue_idx), one extra row to tell hasMore. */
   async queue(status: RefundStatus, after: KeysetCursor | undefined, limit: number): Promise<RefundRecord[]> {
     const rows = await sqlRows<RefundRow>(

@@ -132,8 +132,7 @@ export class RefundsService {
 
   /** A payment's refunds for the console, newest first, at most REFUNDS_OF_PAYMENT_SHOWN. */
   async ofPayment(scope: MerchantScope, paymentId: string): Promise<RefundView[]> {
-    const rows = await this.refunds.list(scope, { paymentId, limit: REFUNDS_OF_PAYMENT_SHOWN });
-    return rows.slice(0, REFUNDS_OF_PAYMENT_SHOWN).map(toRefundView);
+    return (await this.refunds.ofPayment(scope, paymentId, REFUNDS_OF_PAYMENT_SHOWN)).map(toRefundView);
   }
 
   private async createIn(
