@@ -4,12 +4,15 @@ import { join } from 'node:path';
 import { idemKey } from '../support/api-expectations';
 import { COMMITTED_ADMIN_OPENAPI, COMMITTED_OPENAPI, openApiValidator } from '../support/openapi-validator';
 import { paymentBody, type PaymentsApiHarness, type TestMerchant } from '../support/payments-api.harness';
+import { completedPayment, refundsClient } from '../support/refunds-client';
 import { createPayment } from '../support/webhook-scenario';
 import { startWebhookStack, type WebhookStack } from '../support/webhook-stack';
 import { timeFor } from '../support/time-budget';
 
 /** Starting its own database and two apps. */
 const START_MS = timeFor({ database: 1, app: 2 });
+
+const ACCOUNT = { bank: 'KB Kookmin', accountNumber: '110-987-654321', holderName: 'Hong Gildong' };
 
 const OPENAPI_TYPES_SCRIPT = join(__dirname, '../../scripts/openapi-types.mjs');
 
@@ -82,14 +85,28 @@ describe('GET /v1/openapi.json', () => {
     for (const document of [served, admin]) {
       const check = openApiValidator(document);
       const schemas = (document.components as { schemas: Record<string, { examples?: unknown[] }> }).schemas;
+      // The unions (each of their members shows one) and the delivery fields Event and EventSummary add.
       const responseShapes = Object.keys(schemas).filter(
-        (name) => !name.endsWith('Dto') && !['PaymentEvent', 'EventDelivery'].includes(name),
+        (name) => !name.endsWith('Dto') && !['PaymentEvent', 'WebhookEvent', 'EventDelivery'].includes(name),
       );
       for (const name of responseShapes) {
         expect({ name, examples: schemas[name].examples?.length }).toEqual({ name, examples: 1 });
         expect({ name, problems: check(name, schemas[name].examples![0]) }).toEqual({ name, problems: [] });
       }
     }
+  });
+
+  it("shows the refund account only in the operator's examples, never in a merchant answer's (DESIGN §9)", () => {
+    const examplesOf = (document: { components: never }) =>
+      Object.entries((document.components as { schemas: Record<string, { examples?: unknown[] }> }).schemas)
+        .filter(([name]) => !name.endsWith('Dto'))
+        .map(([name, schema]) => ({ name, example: JSON.stringify(schema.examples ?? []) }));
+    const adminRefund = examplesOf(admin).find(({ name }) => name === 'AdminRefund');
+    const { accountNumber } = JSON.parse(adminRefund!.example)[0].refundAccount as { accountNumber: string };
+    const leaking = examplesOf(served).filter(
+      ({ example }) => example.includes('refundAccount') || example.includes(accountNumber),
+    );
+    expect(leaking).toEqual([]);
   });
 
   it('describes only merchant routes, each with the API key scheme and its errors in the one shape', () => {
@@ -139,5 +156,49 @@ describe('GET /v1/openapi.json', () => {
     expect(check('Error', refused.body)).toEqual([]);
     // The validator itself refuses what the document does not allow.
     expect(check('Payment', { ...created.body.data, status: 'refunded' })).not.toEqual([]);
+  });
+
+  it('matches what the refund routes answer: a test refund, the live queue, succeed, fail and the refund events', async () => {
+    const check = openApiValidator(served);
+    const checkAdmin = openApiValidator(admin);
+    const partial = await completedPayment(api, merchant, 15_000);
+    const refunded = await refundsClient(api, merchant).create(partial, { amount: 5_000, reason: 'returned' });
+    expect(check('Refund', refunded.body.data)).toEqual([]);
+    const listed = await refundsClient(api, merchant).list({ paymentId: partial });
+    for (const refund of listed.body.data) expect(check('Refund', refund)).toEqual([]);
+
+    const live = await api.merchantWithKey('live', { live: true });
+    const liveRefunds = refundsClient(api, live);
+    const [toSucceed, toFail] = await Promise.all([1, 2].map(() => completedPayment(api, live, 9_000, true)));
+    const pending = await Promise.all(
+      [toSucceed, toFail].map(
+        async (paymentId) => (await liveRefunds.create(paymentId, { refundAccount: ACCOUNT }).expect(201)).body.data,
+      ),
+    );
+    expect(check('Refund', pending[0])).toEqual([]);
+    const queue = await api.admin().get('/admin/v1/refunds?status=pending&limit=100').expect(200);
+    for (const refund of queue.body.data) expect(checkAdmin('AdminRefund', refund)).toEqual([]);
+    const succeeded = await api
+      .admin()
+      .post(`/admin/v1/refunds/${pending[0].id}/succeed`)
+      .send({ bankTransactionId: 'BANK-TX-1' });
+    expect(checkAdmin('AdminRefund', succeeded.body.data)).toEqual([]);
+    const failed = await api.admin().post(`/admin/v1/refunds/${pending[1].id}/fail`).send({ reason: 'account closed' });
+    expect(checkAdmin('AdminRefund', failed.body.data)).toEqual([]);
+    expect(check('Refund', (await liveRefunds.get(pending[1].id)).body.data)).toEqual([]);
+
+    const eventsOf = async (caller: TestMerchant, paymentId: string) =>
+      (await api.as(caller).get(`/v1/events?paymentId=${paymentId}`)).body.data as { id: string; type: string }[];
+    const refundEvents = [
+      { caller: merchant, paymentId: partial, type: 'refund.succeeded', shape: 'RefundSucceededEvent' },
+      { caller: live, paymentId: toFail, type: 'refund.failed', shape: 'RefundFailedEvent' },
+    ];
+    for (const { caller, paymentId, type, shape } of refundEvents) {
+      const event = (await eventsOf(caller, paymentId)).find((one) => one.type === type)!;
+      expect(check('EventSummary', event)).toEqual([]);
+      const { id, createdAt, data } = event as unknown as Record<string, unknown>;
+      expect(check(shape, { id, type, createdAt, data })).toEqual([]);
+      expect(check('Event', (await api.as(caller).get(`/v1/events/${event.id}`)).body.data)).toEqual([]);
+    }
   });
 });

@@ -1,7 +1,9 @@
 /**
  * One example per response component, recorded from a real run of payhook (a test merchant through
  * create, complete, cancel, fail, expire, a deposit, a review, vouchers and an integration test), with
- * only the receiver's address replaced. The openapi e2e spec holds each to its schema.
+ * only the receiver's address replaced. The refund shapes come from a second run when refunds arrived
+ * (a partial test refund; two live refunds, one the operator succeeded and one it failed). The openapi
+ * e2e spec holds each to its schema.
  */
 export const RECORDED_EXAMPLES: Record<string, unknown> = {
   CreatedPayment: {
@@ -25,6 +27,70 @@ export const RECORDED_EXAMPLES: Record<string, unknown> = {
     completedAt: '2026-11-24T06:56:19.876Z',
     livemode: false,
     refundedAmount: 0,
+  },
+  Refund: {
+    id: 'rfd_zaJdgJjp7Bg2nGCr9n5vT2Iw',
+    paymentId: 'pay_HykHRZNWWQZBkk0blqCgqC1v',
+    orderId: 'order-1005',
+    amount: 5000,
+    currency: 'KRW',
+    reason: 'customer returned one item',
+    status: 'succeeded',
+    livemode: false,
+    createdAt: '2026-11-25T09:56:48.940Z',
+    succeededAt: '2026-11-25T09:56:48.940Z',
+    failedAt: null,
+    failureReason: null,
+  },
+  AdminRefund: {
+    id: 'rfd_7mYcYcWIWEbpzRAeOnQSv8Zx',
+    paymentId: 'pay_5RnokCuSVmJISgvRmDjKlsXt',
+    orderId: 'order-2001',
+    amount: 12000,
+    currency: 'KRW',
+    reason: 'size exchange not possible',
+    status: 'succeeded',
+    livemode: true,
+    createdAt: '2026-11-25T09:56:50.722Z',
+    succeededAt: '2026-11-25T09:56:50.839Z',
+    failedAt: null,
+    failureReason: null,
+    refundAccount: {
+      bank: 'KB Kookmin',
+      accountNumber: '123-456-789012',
+      holderName: 'Hong Gildong',
+    },
+    bankTransactionId: 'KB-20261125-000418',
+  },
+  RefundSucceededEvent: {
+    id: 'evt_7gILokmX3ZSwxOfoPl3ZY1dx',
+    type: 'refund.succeeded',
+    createdAt: '2026-11-25T09:56:48.940Z',
+    data: {
+      refundId: 'rfd_zaJdgJjp7Bg2nGCr9n5vT2Iw',
+      paymentId: 'pay_HykHRZNWWQZBkk0blqCgqC1v',
+      orderId: 'order-1005',
+      amount: 5000,
+      currency: 'KRW',
+      reason: 'customer returned one item',
+      status: 'succeeded',
+      succeededAt: '2026-11-25T09:56:48.940Z',
+    },
+  },
+  RefundFailedEvent: {
+    id: 'evt_XKFRm5kMVV6dpaXh6bYNWhea',
+    type: 'refund.failed',
+    createdAt: '2026-11-25T09:56:50.861Z',
+    data: {
+      refundId: 'rfd_EVtdBAU3LOccdc02TlziJFIp',
+      paymentId: 'pay_bcJJYuJkXYikYZiEJ5PQ0fbo',
+      orderId: 'order-2002',
+      amount: 9000,
+      currency: 'KRW',
+      reason: 'order canceled by customer',
+      status: 'failed',
+      failedAt: '2026-11-25T09:56:50.861Z',
+    },
   },
   PaymentCompletedEvent: {
     id: 'evt_Wm6Ax4Mobfmd8s3S5oGtn6HM',
