@@ -143,6 +143,40 @@ describe('fuzzing the running API', () => {
     expect(Number(payment.refunded)).toBeLessThanOrEqual(1_000_000);
   });
 
+  it('refuses an explicit null in any refund field with 400 parameter_invalid naming it, refunding nothing', async () => {
+    const created = await api
+      .as(merchant)
+      .post('/v1/payments')
+      .set('Idempotency-Key', `fuzz-refund-null-${Date.now()}`)
+      .send(paymentBody({ amount: 10_000 }))
+      .expect(201);
+    const paymentId = created.body.data.id as string;
+    await api.as(merchant).post(`/v1/test-helpers/payments/${paymentId}/complete`).expect(200);
+    const validBody = fc.record(
+      {
+        amount: fc.integer({ min: 1, max: 10_000 }),
+        reason: fc.stringMatching(/^[a-z ]{1,20}$/),
+        refundAccount: fc.constant({ bank: 'KB', accountNumber: '110-1', holderName: 'Hong' }),
+      },
+      { requiredKeys: [] },
+    );
+    const field = fc.constantFrom('amount', 'reason', 'refundAccount');
+    await fc.assert(
+      fc.asyncProperty(validBody, field, fc.nat(), async (body, nulled, n) => {
+        const response = await api
+          .as(merchant)
+          .post(`/v1/payments/${paymentId}/refunds`)
+          .set('Idempotency-Key', `fuzz-null-${n}-${nulled}`)
+          .send({ ...body, [nulled]: null });
+        expectCleanAnswer(response);
+        expect(response.status).toBe(400);
+        expect(response.body.error).toMatchObject({ code: 'parameter_invalid', param: nulled });
+      }),
+      { numRuns: RUNS / 4 },
+    );
+    expect(await api.sql('SELECT 1 FROM refunds WHERE payment_id = $1', [paymentId])).toEqual([]);
+  });
+
   it('answers random raw bytes as bodies without a 5xx', async () => {
     await fc.assert(
       fc.asyncProperty(fc.uint8Array({ maxLength: 256 }), async (bytes) => {

@@ -182,6 +182,11 @@ describe('refunds', () => {
       [{ amount: 1.5 }, 'parameter_invalid', 'amount'],
       [{ amount: '100' }, 'parameter_invalid', 'amount'],
       [{ amount: 1e300 }, 'parameter_invalid', 'amount'],
+      // Omitted means absent: an explicit null is not "the whole remainder", nor no reason or account.
+      [{ amount: null }, 'parameter_invalid', 'amount'],
+      [{ amount: null, reason: 'size' }, 'parameter_invalid', 'amount'],
+      [{ reason: null }, 'parameter_invalid', 'reason'],
+      [{ amount: 100, refundAccount: null }, 'parameter_invalid', 'refundAccount'],
       [{ reason: '' }, 'parameter_invalid', 'reason'],
       [{ reason: 'x'.repeat(201) }, 'parameter_invalid', 'reason'],
       [{ reason: 'bell\u0007' }, 'parameter_invalid', 'reason'],

@@ -1,7 +1,7 @@
 import { MAX_AMOUNT } from '@payhook/contracts';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsDefined, IsObject, IsOptional, ValidateNested } from 'class-validator';
+import { IsDefined, IsObject, ValidateIf, ValidateNested } from 'class-validator';
 import { IsPrintableText, IsWholeWon } from '../../http/validators';
 
 /** Where a live refund's money goes (DESIGN §9); stored sealed, never echoed to the merchant. */
@@ -22,6 +22,12 @@ export class RefundAccountDto {
   holderName!: string;
 }
 
+/**
+ * Omitted means the key is absent: an explicit null is validated like any other value (and refused),
+ * so `{"amount": null}` never turns into "the whole remainder".
+ */
+const IsOmittable = () => ValidateIf((_, value: unknown) => value !== undefined);
+
 /** POST /v1/payments/{id}/refunds body (DESIGN.md §9); unknown fields are rejected by the pipe. */
 export class CreateRefundRequestDto {
   @ApiPropertyOptional({
@@ -31,17 +37,17 @@ export class CreateRefundRequestDto {
     example: 5000,
     description: 'whole KRW, at most the refundable remainder; omitted: the whole remainder',
   })
-  @IsOptional()
+  @IsOmittable()
   @IsWholeWon(1, MAX_AMOUNT)
   amount?: number;
 
   @ApiPropertyOptional({ minLength: 1, maxLength: 200, example: 'customer returned the item' })
-  @IsOptional()
+  @IsOmittable()
   @IsPrintableText(200)
   reason?: string;
 
   @ApiPropertyOptional({ type: () => RefundAccountDto, description: 'required for live refunds' })
-  @IsOptional()
+  @IsOmittable()
   // ValidateNested alone accepts an array (its items validated instead): an object is required here.
   @IsObject({ message: 'must be an object {bank, accountNumber, holderName}' })
   @ValidateNested()
