@@ -397,12 +397,14 @@ describe('refunds', () => {
         .post(`/admin/v1/refunds/${refund.id}/succeed`)
         .send({ bankTransactionId: 'BANK-TX-1' })
         .expect(200);
+      // The Refund of DESIGN §9, exactly: no account, no bank transaction id.
+      expect(Object.keys(succeeded.body.data).sort()).toEqual(REFUND_FIELDS);
       expect(succeeded.body.data).toMatchObject({
         id: refund.id,
         status: 'succeeded',
         succeededAt: expect.stringMatching(ISO_MILLIS_UTC),
-        bankTransactionId: 'BANK-TX-1',
       });
+      expect(succeeded.text).not.toContain(ACCOUNT.accountNumber);
       expectApiError(
         await api.admin().post(`/admin/v1/refunds/${refund.id}/succeed`).send({ bankTransactionId: 'BANK-TX-2' }),
         { status: 409, code: 'refund_state_conflict' },
@@ -434,6 +436,7 @@ describe('refunds', () => {
         .post(`/admin/v1/refunds/${refund.id}/fail`)
         .send({ reason: 'account closed' })
         .expect(200);
+      expect(Object.keys(failed.body.data).sort()).toEqual(REFUND_FIELDS);
       expect(failed.body.data).toMatchObject({
         status: 'failed',
         failedAt: expect.stringMatching(ISO_MILLIS_UTC),

@@ -1,12 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { SealedSecretError } from '@payhook/config';
-import type { ListEnvelope } from '@payhook/contracts';
+import type { ListEnvelope, RefundView } from '@payhook/contracts';
 import { decodeCursor } from '../http/keyset-cursor';
 import { Ledger, type RefundRecord } from '../ledger';
 import type { ListAdminRefundsQueryDto } from './dto/admin-refunds.dto';
 import { RefundAccounts } from './refund-accounts';
 import { RefundException } from './refund.exception';
-import { toAdminRefundView, type AdminRefundView, type RefundAccount } from './refund.view';
+import { toAdminRefundView, toRefundView, type AdminRefundView, type RefundAccount } from './refund.view';
 import { RefundsRepository } from './refunds.repository';
 import { forgedCursor, page } from './refunds.service';
 
@@ -34,15 +34,18 @@ export class RefundOperationsService {
     return page(rows, limit, (refund) => this.adminView(refund));
   }
 
-  /** Exactly once: a compare-and-set from pending; anything else is 409 refund_state_conflict. */
-  async succeed(id: string, bankTransactionId: string): Promise<AdminRefundView> {
+  /**
+   * Exactly once: a compare-and-set from pending; anything else is 409 refund_state_conflict. Answers
+   * the Refund of DESIGN §9 (the account and the bank's id stay in the queue's view).
+   */
+  async succeed(id: string, bankTransactionId: string): Promise<RefundView> {
     const moved = await this.ledger.write((tx) => tx.refunds.succeed(id, bankTransactionId));
-    return this.adminView(moved ?? (await this.conflict(id, 'succeed')));
+    return toRefundView(moved ?? (await this.conflict(id, 'succeed')));
   }
 
-  async fail(id: string, reason: string): Promise<AdminRefundView> {
+  async fail(id: string, reason: string): Promise<RefundView> {
     const moved = await this.ledger.write((tx) => tx.refunds.fail(id, reason));
-    return this.adminView(moved ?? (await this.conflict(id, 'fail')));
+    return toRefundView(moved ?? (await this.conflict(id, 'fail')));
   }
 
   private async conflict(id: string, action: string): Promise<never> {

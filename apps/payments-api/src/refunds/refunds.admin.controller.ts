@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AdminGuard } from '@payhook/auth';
-import type { DataEnvelope, ListEnvelope } from '@payhook/contracts';
+import type { DataEnvelope, ListEnvelope, RefundView } from '@payhook/contracts';
 import { IdParam } from '../http/id-param';
 import { NoStore } from '../http/no-store';
 import { AdminRoute, BODY_ERRORS } from '../openapi/api-route.decorator';
@@ -34,14 +34,14 @@ export class RefundsAdminController {
   @AdminRoute({
     summary: 'The money was sent: the pending refund succeeds, with its event and settlement record',
     status: 200,
-    response: dataOf('AdminRefund'),
+    response: dataOf('Refund'),
     errors: [...BODY_ERRORS, 'refund_state_conflict'],
   })
   @HttpCode(200)
   async succeed(
     @IdParam('refund') id: string,
     @Body() body: SucceedRefundRequestDto,
-  ): Promise<DataEnvelope<AdminRefundView>> {
+  ): Promise<DataEnvelope<RefundView>> {
     return { data: await this.operations.succeed(id, body.bankTransactionId) };
   }
 
@@ -50,14 +50,11 @@ export class RefundsAdminController {
   @AdminRoute({
     summary: 'The money could not be sent: the pending refund fails and its amount is refundable again',
     status: 200,
-    response: dataOf('AdminRefund'),
+    response: dataOf('Refund'),
     errors: [...BODY_ERRORS, 'refund_state_conflict'],
   })
   @HttpCode(200)
-  async fail(
-    @IdParam('refund') id: string,
-    @Body() body: FailRefundRequestDto,
-  ): Promise<DataEnvelope<AdminRefundView>> {
+  async fail(@IdParam('refund') id: string, @Body() body: FailRefundRequestDto): Promise<DataEnvelope<RefundView>> {
     return { data: await this.operations.fail(id, body.reason) };
   }
 }
