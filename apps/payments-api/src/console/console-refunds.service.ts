@@ -29,8 +29,7 @@ export interface RefundRefused {
 export type RefundReview =
   { kind: 'confirm'; detail: PaymentDetail; request: RefundRequest; idempotencyKey: string } | RefundRefused;
 
-/** `in_progress`: the same confirmation is still being made by an earlier press of Confirm. */
-export type RefundOutcome = { kind: 'created' } | { kind: 'in_progress' } | RefundRefused;
+export type RefundOutcome = { kind: 'created' } | RefundRefused;
 
 /** The console's refund steps over the refunds service: review what was typed, then make the refund once. */
 @Injectable()
@@ -74,7 +73,6 @@ export class ConsoleRefundsService {
   /** The refund service's refusals the form can explain; any other (resource_not_found…) is an error page. */
   private async refusal(scope: MerchantScope, paymentId: string, error: PayhookError): Promise<RefundOutcome> {
     const { code } = error;
-    if (code === 'idempotency_key_in_use') return { kind: 'in_progress' };
     if (!FORM_REFUSALS.has(code)) throw error;
     const detail = await this.payments.detail(scope, paymentId);
     if (code === 'refund_amount_exceeded') {
