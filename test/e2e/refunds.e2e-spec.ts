@@ -499,6 +499,21 @@ describe('refunds', () => {
         code: 'parameter_invalid',
         param: 'cursor',
       });
+      for (const bankTransactionId of ['', 'x'.repeat(129), 'line\nbreak', 42]) {
+        expectApiError(await api.admin().post(`/admin/v1/refunds/${refund.id}/succeed`).send({ bankTransactionId }), {
+          status: 400,
+          code: 'parameter_invalid',
+          param: 'bankTransactionId',
+        });
+      }
+      // The bank's id as the bank prints it: spaces and Hangul are printable text.
+      const printed = '국민은행 이체 2026-11-25 #418';
+      await api.admin().post(`/admin/v1/refunds/${refund.id}/succeed`).send({ bankTransactionId: printed }).expect(200);
+      const [row] = await api.sql<{ bank_transaction_id: string }>(
+        'SELECT bank_transaction_id FROM refunds WHERE id = $1',
+        [refund.id],
+      );
+      expect(row.bank_transaction_id).toBe(printed);
       expectApiError(await api.as(live).get('/admin/v1/refunds'), { status: 401, code: 'api_key_invalid' });
     });
 

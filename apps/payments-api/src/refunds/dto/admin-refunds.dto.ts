@@ -1,10 +1,8 @@
 import { REFUND_STATUSES, type RefundStatus } from '@payhook/contracts';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDefined, IsIn, IsOptional, Matches } from 'class-validator';
+import { IsDefined, IsIn, IsOptional } from 'class-validator';
 import { IsPrintableText } from '../../http/validators';
 import { PageQueryDto } from '../../http/page-query.dto';
-
-const BANK_TRANSACTION_ID = /^[\x21-\x7e]{1,128}$/;
 
 /** GET /admin/v1/refunds query: the operator's queue, oldest first. */
 export class ListAdminRefundsQueryDto extends PageQueryDto {
@@ -16,9 +14,14 @@ export class ListAdminRefundsQueryDto extends PageQueryDto {
 
 /** POST /admin/v1/refunds/{id}/succeed: the operator sent the money. */
 export class SucceedRefundRequestDto {
-  @ApiProperty({ pattern: BANK_TRANSACTION_ID.source, description: "the bank's id of the transfer" })
+  @ApiProperty({
+    minLength: 1,
+    maxLength: 128,
+    example: 'KB-20261125-000418',
+    description: "the bank's id of the transfer, as the bank prints it (printable Unicode, spaces allowed)",
+  })
   @IsDefined()
-  @Matches(BANK_TRANSACTION_ID, { message: 'must be 1 to 128 printable ASCII characters without spaces' })
+  @IsPrintableText(128)
   bankTransactionId!: string;
 }
 
