@@ -131,8 +131,18 @@ export function apiClient(baseUrl) {
   return { call, close: () => agent.close() };
 }
 
-/** JSON POSTs from `connections` keep-alive connections for `seconds`; any non-2xx answer fails the run. */
-export function postLoad({ url, headers, makeBody, connections, seconds }) {
+/**
+ * JSON POSTs from `connections` keep-alive connections for `seconds`; any non-2xx answer fails the run.
+ * Each request is a create of `makeBody()` keyed by its orderId, or, with `makeRequest`, whatever
+ * `{path, idempotencyKey, body}` it returns (a refund of another payment each time).
+ */
+export function postLoad({ url, headers, makeBody, makeRequest, connections, seconds }) {
+  const next =
+    makeRequest ??
+    (() => {
+      const body = makeBody();
+      return { idempotencyKey: body.orderId, body };
+    });
   return new Promise((resolve, reject) => {
     autocannon(
       {
@@ -143,10 +153,11 @@ export function postLoad({ url, headers, makeBody, connections, seconds }) {
           {
             method: 'POST',
             setupRequest: (request) => {
-              const body = makeBody();
+              const { path, idempotencyKey, body } = next();
               return {
                 ...request,
-                headers: { ...headers, 'content-type': 'application/json', 'idempotency-key': body.orderId },
+                ...(path ? { path } : {}),
+                headers: { ...headers, 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
                 body: JSON.stringify(body),
               };
             },

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // npm run bench: every figure as a ratio against a ceiling measured in the same run on this machine.
 // Starts the built apps as real processes on a fresh database and RabbitMQ vhost of its own,
-// prints a table and writes BENCHMARKS.md. Tunables: BENCH_ROUNDS (3), BENCH_SECONDS (10).
+// prints a table and writes BENCHMARKS.md. Tunables: BENCH_ROUNDS (3), BENCH_SECONDS (10),
+// BENCH_REFUND_PAYMENTS (20,000 completed payments the refund load spreads over).
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -36,6 +37,7 @@ import {
   range,
   rounds,
 } from './measure.mjs';
+import { REFUND_AMOUNT, REFUND_PAYMENTS, refundRequests, seedCompletedPayments } from './refunds.mjs';
 
 // The create statement as the API sends it, from the build (npm run bench builds first).
 const { CREATE_PAYMENTS_STATEMENT } = createRequire(import.meta.url)(
@@ -59,6 +61,10 @@ const http = httpOf(client);
 
 const cannon = (path, headers, makeBody) =>
   postLoad({ url: `${API}${path}`, headers, makeBody, connections: CONNECTIONS, seconds: SECONDS });
+
+/** POST /v1/payments/{id}/refunds with the create load's connections and seconds, over seeded payments. */
+const refundCannon = (headers, makeRequest) =>
+  postLoad({ url: `${API}/v1/payments`, headers, makeRequest, connections: CONNECTIONS, seconds: SECONDS });
 
 /**
  * The database ceiling: PaymentsRepository's create statement over plain pg, one create per
@@ -298,6 +304,18 @@ async function main() {
     const database = await rounds(() => databaseCeiling(merchant.id));
     log(`create: POST /v1/payments, ${CONNECTIONS} connections`);
     const create = await rounds(() => cannon('/v1/payments', auth, paymentBody));
+    log(`refund: seeding ${REFUND_PAYMENTS} completed payments`);
+    const refundable = await seedCompletedPayments(`${PG}/${DB}`, merchant.id);
+    log(`refund: POST /v1/payments/{id}/refunds, ${CONNECTIONS} connections, a payment each`);
+    const refunds = refundRequests(refundable);
+    const refund = await rounds(() =>
+      refundCannon(auth, refunds.next).catch((error) => {
+        if (!refunds.exhausted()) throw error;
+        throw new Error(
+          `the ${refunds.capacity} refunds the seeded payments allow ran out: raise BENCH_REFUND_PAYMENTS`,
+        );
+      }),
+    );
 
     const dispatcher = await startApp(
       'webhook-dispatcher',
@@ -348,6 +366,7 @@ async function main() {
 
     const lowerCeiling = Math.min(echo.rps.median, database.rps.median);
     const createRatio = create.rps.median / lowerCeiling;
+    const refundRatio = refund.rps.median / create.rps.median;
     const oneRatio = one.rps.median / ceiling.rps.median;
     const dispatcherRss = dispatcherRssLatency; // the dispatcher's peak during the steady-rate run
     const rows = [
@@ -363,6 +382,12 @@ async function main() {
         range(create.rps),
         `${fmt(createRatio, 2)} × lower ceiling; p50 ${range(create.p50)} ms, p99 ${range(create.p99)} ms`,
         `≥ 0.6 and p99 < 100 ms: ${verdict(createRatio >= 0.6 && create.p99.median < 100)}`,
+      ],
+      [
+        `Refund a completed test payment: POST /v1/payments/{id}/refunds, ₩${fmt(REFUND_AMOUNT)} (req/s)`,
+        range(refund.rps),
+        `${fmt(refundRatio, 2)} × create; p50 ${range(refund.p50)} ms, p99 ${range(refund.p99)} ms`,
+        `≥ 0.8 × create: ${verdict(refundRatio >= 0.8)}`,
       ],
       [
         `Completion → webhook at ${LATENCY_RATE}/s for ${LATENCY_SECONDS} s (ms)`,
@@ -402,7 +427,10 @@ async function main() {
 Produced by \`npm run bench\` (${ROUNDS} rounds of ${SECONDS} s for the HTTP figures; medians with min–max).
 Every figure is set against a ceiling measured in the same run on the same machine: the framework
 ceiling is a bare JSON echo route in the same Nest/express app and middleware; the database ceiling
-is the create statement replayed over plain \`pg\` with the same concurrency; the delivery ceiling is
+is the create statement replayed over plain \`pg\` with the same concurrency; a refund is set against
+the create figure of the same run (one transaction each: the guarded hold on the payment, the refund,
+its event and its settlement record), spread over ${fmt(REFUND_PAYMENTS)} completed payments seeded
+beforehand so that no two refunds in flight wait on one payment's row lock; the delivery ceiling is
 a plain undici keep-alive POST loop to the same receiver with 10 requests in flight (the dispatcher's
 per-endpoint limit per instance). Load is generated on the same machine (autocannon, 50 connections),
 so the load generator competes with the code under test for the same cores.
