@@ -37,13 +37,32 @@ const noWriteTransaction = {
   importNames: ['inTransaction'],
   message: 'Money and state move in Ledger.write (ADR 0014); only the allow-listed files open a transaction.',
 };
-/** TypeORM's own ways into a transaction, which would get round the ledger as inTransaction would. */
+/**
+ * Other ways into a transaction, which would get round the ledger as inTransaction would: TypeORM's
+ * own, and a BEGIN / START TRANSACTION statement sent on a connection.
+ */
 const noOtherTransactions = [
   {
     selector: 'CallExpression[callee.property.name=/^(transaction|startTransaction)$/]',
     message: 'Money and state move in Ledger.write (ADR 0014).',
   },
+  ...['Literal[value', 'TemplateElement[value.raw'].map((node) => ({
+    selector: `${node}=/^\\s*(START\\s+TRANSACTION\\b|BEGIN\\s*(;|$|(WORK|TRANSACTION|ISOLATION|READ)\\b))/i]`,
+    message: 'Money and state move in Ledger.write (ADR 0014): no BEGIN of a transaction of its own.',
+  })),
 ];
+/**
+ * The money and state tables (ADR 0014): a payment and its moves, refunds, events, their outbox rows,
+ * settlement records and held voucher value. Outside src/ledger/, SQL that writes them is an error.
+ * Deposits, review cases and PIN failures are the features' own rows (tx.sql); webhook attempts and
+ * the delivery state are the webhook-dispatcher's (its app, not this rule).
+ */
+const MONEY_TABLES = ['payments', 'refunds', 'events', 'outbox', 'settlements', 'vouchers'];
+const moneyTableWrite = `/\\b(INSERT\\s+INTO|UPDATE|DELETE\\s+FROM)\\s+(ONLY\\s+)?(public\\.)?(${MONEY_TABLES.join('|')})\\b/i`;
+const noMoneyTableWrites = ['Literal[value', 'TemplateElement[value.raw'].map((node) => ({
+  selector: `${node}=${moneyTableWrite}]`,
+  message: `Only src/ledger/ writes ${MONEY_TABLES.join(', ')}: use a LedgerTx writer (ADR 0014).`,
+}));
 
 export default tseslint.config(
   {
@@ -80,8 +99,8 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [noDeepLibImports, otherApp('webhook-dispatcher')] }] },
   },
   {
-    // ADR 0014: outside src/ledger/ the ledger is reached through its index only, and nothing opens a
-    // write transaction: money and state move in Ledger.write.
+    // ADR 0014: outside src/ledger/ the ledger is reached through its index only, nothing opens a
+    // write transaction and no SQL writes a money or state table: money and state move in Ledger.write.
     files: ['apps/payments-api/src/**'],
     ignores: ['apps/payments-api/src/ledger/**'],
     rules: {
@@ -92,8 +111,22 @@ export default tseslint.config(
           paths: [noWriteTransaction],
         },
       ],
-      'no-restricted-syntax': ['error', ...noOtherTransactions],
+      'no-restricted-syntax': ['error', ...noOtherTransactions, ...noMoneyTableWrites],
     },
+  },
+  {
+    // Writes of the money tables that move no money and no state (ADR 0014): a payment's creation with
+    // its idempotency key; the relay marking outbox rows published and the purger deleting published
+    // ones; loading vouchers into the registry and moving PIN hashes and sealed digests to a new key;
+    // re-sealing refund account numbers under a new key. A new entry needs that argument in review.
+    files: [
+      'apps/payments-api/src/payments/create-payments.statement.ts',
+      'apps/payments-api/src/outbox/outbox.repository.ts',
+      'apps/payments-api/src/vouchers/vouchers.repository.ts',
+      'apps/payments-api/src/vouchers/pin-rekeying.ts',
+      'apps/payments-api/src/refunds/refund-accounts.rekeyer.ts',
+    ],
+    rules: { 'no-restricted-syntax': ['error', ...noOtherTransactions] },
   },
   {
     // Transactions over rows that move no money and no payment state keep inTransaction (ADR 0014):

@@ -2,8 +2,9 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 
 /**
- * ADR 0014: `npm run lint` holds the ledger's boundary. Each case lints a short text as if it were a
- * real file of the payments-api (the file itself is not touched) with the repository's own config.
+ * ADR 0014: `npm run lint` holds the ledger's boundary (imports, transactions, SQL writes of the money
+ * tables). Each case lints a short text as if it were a real file of the payments-api (the file itself
+ * is not touched) with the repository's own config.
  */
 const ROOT = join(__dirname, '..', '..');
 const SRC = 'apps/payments-api/src';
@@ -57,6 +58,68 @@ const cases = [
     text: `import { inTransaction } from '@payhook/persistence';\nexport const open = inTransaction;\n`,
     fails: null,
   },
+  {
+    name: 'a feature writing a payment in SQL of its own',
+    filePath: `${SRC}/reviews/reviews.service.ts`,
+    text: `export const statement = 'UPDATE payments SET status = $1 WHERE id = $2';\n`,
+    fails: /Only src\/ledger\/ writes payments/,
+  },
+  {
+    name: 'a feature holding a voucher in SQL of its own (a template over several lines)',
+    filePath: `${SRC}/vouchers/registry-voucher-issuer.ts`,
+    text: `export const statement = \`\n  UPDATE vouchers SET status = 'held', payment_id = $2\n   WHERE id = $1\`;\n`,
+    fails: /Only src\/ledger\/ writes payments/,
+  },
+  {
+    name: 'a feature inserting a settlement record in SQL of its own',
+    filePath: `${SRC}/deposits/deposits.repository.ts`,
+    text: `export const statement = 'insert into settlements (id) values ($1)';\n`,
+    fails: /Only src\/ledger\/ writes payments/,
+  },
+  {
+    name: 'a feature calling .transaction() on a data source',
+    filePath: `${SRC}/reviews/reviews.service.ts`,
+    text: `export const open = (db: { transaction(): void }) => db.transaction();\n`,
+    fails: /Money and state move in Ledger\.write/,
+  },
+  {
+    name: 'a feature sending BEGIN on a connection',
+    filePath: `${SRC}/reviews/reviews.service.ts`,
+    text: `export const begin = (db: { query(text: string): void }) => db.query('BEGIN');\n`,
+    fails: /no BEGIN of a transaction of its own/,
+  },
+  {
+    name: 'an allow-listed file sending START TRANSACTION (the allow-list lifts the table rule only)',
+    filePath: `${SRC}/outbox/outbox.repository.ts`,
+    text: `export const begin = (db: { query(text: string): void }) => db.query(\`START TRANSACTION\`);\n`,
+    fails: /no BEGIN of a transaction of its own/,
+  },
+  {
+    name: 'the ledger writing a payment in SQL',
+    filePath: `${SRC}/ledger/payment-writes.ts`,
+    text: `export const statement = 'UPDATE payments SET status = $1 WHERE id = $2';\n`,
+    fails: null,
+  },
+  {
+    name: "an allow-listed file writing a money table (a payment's creation)",
+    filePath: `${SRC}/payments/create-payments.statement.ts`,
+    text: `export const statement = \`INSERT INTO payments (id, status) VALUES ($1, 'pending')\`;\n`,
+    fails: null,
+  },
+  {
+    name: 'an allow-listed rekeyer re-sealing refund rows',
+    filePath: `${SRC}/refunds/refund-accounts.rekeyer.ts`,
+    text: `export const statement = 'UPDATE refunds SET refund_account_sealed = $2 WHERE id = $1';\n`,
+    fails: null,
+  },
+  {
+    name: 'a feature writing its own rows and locking a payment it reads',
+    filePath: `${SRC}/deposits/deposits.repository.ts`,
+    text:
+      `export const settle = 'UPDATE deposits SET outcome = $2 WHERE id = $1';\n` +
+      `export const lock = 'SELECT id FROM payments WHERE id = $1 FOR UPDATE';\n`,
+    fails: null,
+  },
 ];
 
 describe('the ledger boundary (eslint.config.mjs)', () => {
@@ -68,7 +131,9 @@ describe('the ledger boundary (eslint.config.mjs)', () => {
 
   it.each(cases.map((one, index) => [one.name, index] as const))('%s', (_name, index) => {
     const { fails } = cases[index];
-    const restricted = results[index].messages.filter((message) => message.ruleId === 'no-restricted-imports');
+    const restricted = results[index].messages.filter(
+      (message) => message.ruleId === 'no-restricted-imports' || message.ruleId === 'no-restricted-syntax',
+    );
     if (fails === null) {
       expect(results[index].messages).toEqual([]);
     } else {

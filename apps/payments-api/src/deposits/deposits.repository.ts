@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { isUniqueViolation, sqlRows, type Sql } from '@payhook/persistence';
+import { sqlRows, type Sql } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
-import { newDepositCode } from './deposit-code';
 import type { DepositView } from './deposit.view';
 
 /** Where deposits come from: the operator's bank feed (live), or one merchant's test helpers. */
@@ -121,31 +120,5 @@ export class DepositsRepository {
       [feed.name, bankTransactionId],
     );
     return rows[0] ? toView(rows[0]) : null;
-  }
-
-  /**
-   * The payment's deposit code, given on first use. Codes are random; the unique index settles the rare
-   * collision, after which another is drawn.
-   */
-  async ensureDepositCode(paymentId: string): Promise<string | null> {
-    for (let attempt = 0; attempt < 5; attempt++) {
-      try {
-        const [given] = await sqlRows<{ deposit_code: string }>(
-          this.db,
-          `UPDATE payments SET deposit_code = $2 WHERE id = $1 AND deposit_code IS NULL RETURNING deposit_code`,
-          [paymentId, newDepositCode()],
-        );
-        if (given) return given.deposit_code;
-        const [existing] = await sqlRows<{ deposit_code: string | null }>(
-          this.db,
-          'SELECT deposit_code FROM payments WHERE id = $1',
-          [paymentId],
-        );
-        return existing?.deposit_code ?? null;
-      } catch (error) {
-        if (!isUniqueViolation(error)) throw error;
-      }
-    }
-    throw new Error('could not draw an unused deposit code in 5 tries');
   }
 }

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { PayhookError, newId } from '@payhook/contracts';
+import { isUniqueViolation } from '@payhook/persistence';
 import { Ledger } from '../ledger';
 import { ReviewCasesRepository } from '../reviews/review-cases.repository';
-import { normalizeDepositCode } from './deposit-code';
+import { newDepositCode, normalizeDepositCode } from './deposit-code';
 import { matchDeposit } from './deposit-matching';
 import type { DepositView } from './deposit.view';
 import { DepositsRepository, type DepositFeed } from './deposits.repository';
@@ -90,9 +91,19 @@ export class DepositsService {
     return { deposit: original, replayed: true };
   }
 
-  /** Gives the payment its deposit code if it has none yet (the screen shows it on first view). */
-  depositCodeFor(paymentId: string): Promise<string | null> {
-    return this.deposits.ensureDepositCode(paymentId);
+  /**
+   * Gives the payment its deposit code if it has none yet (the screen shows it on first view). Codes are
+   * random; the unique index settles the rare collision, after which another is drawn.
+   */
+  async depositCodeFor(paymentId: string): Promise<string | null> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      try {
+        return await this.ledger.write((tx) => tx.depositCodes.give(paymentId, newDepositCode()));
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+      }
+    }
+    throw new Error('could not draw an unused deposit code in 5 tries');
   }
 }
 

@@ -1,9 +1,11 @@
 import type { Sql } from '@payhook/persistence';
+import { DepositCodeWrites } from './deposit-code-writes';
 import { EventWriter } from './event-writer';
 import { OutboxWriter } from './outbox-writer';
 import { PaymentWrites } from './payment-writes';
 import { RefundWrites } from './refund-writes';
 import { SettlementWriter } from './settlement-writer';
+import { VoucherWrites } from './voucher-writes';
 
 /**
  * One write transaction of the ledger (Ledger.write). The writers share its connection, so a money
@@ -15,11 +17,14 @@ export class LedgerTx {
   readonly settlements: SettlementWriter;
   readonly payments: PaymentWrites;
   readonly refunds: RefundWrites;
+  readonly vouchers: VoucherWrites;
+  readonly depositCodes: DepositCodeWrites;
 
   /**
    * `sql`: the transaction's own statements, for the rows a feature writes with a money move (a
-   * deposit, a review case, voucher holds) and its advisory locks. Money and state rows go through
-   * the writers above.
+   * deposit, a review case, PIN failures) and its advisory locks. Money and state rows (payments,
+   * refunds, events, outbox, settlements, voucher holds) go through the writers above: lint rejects
+   * a write of those tables outside src/ledger/ (ADR 0014).
    */
   constructor(readonly sql: Sql) {
     this.outbox = new OutboxWriter(sql);
@@ -27,5 +32,7 @@ export class LedgerTx {
     this.settlements = new SettlementWriter(sql);
     this.payments = new PaymentWrites(sql, this.events, this.settlements);
     this.refunds = new RefundWrites(sql, this.events, this.settlements);
+    this.vouchers = new VoucherWrites(sql);
+    this.depositCodes = new DepositCodeWrites(sql);
   }
 }

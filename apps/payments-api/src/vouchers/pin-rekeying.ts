@@ -67,3 +67,14 @@ export async function rekeyPinRows(
     );
   }
 }
+
+/**
+ * Seals the PIN digest of a row stored before digests were sealed, under the current key, so a later
+ * rotation can move the row without its PIN. The caller holds the row's lock.
+ */
+export async function sealPinDigest(sql: Sql, pinHashes: PinHashes, voucherId: string, digest: string): Promise<void> {
+  await sql(`UPDATE vouchers SET pin_digest_sealed = $2 WHERE id = $1`, [
+    voucherId,
+    pinHashes.storedUnderCurrentKey(voucherId, digest).pinDigestSealed,
+  ]);
+}

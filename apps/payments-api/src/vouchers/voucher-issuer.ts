@@ -1,4 +1,4 @@
-import type { Sql } from '@payhook/persistence';
+import type { LedgerTx } from '../ledger';
 
 export type VoucherKind = 'culture' | 'book';
 export const VOUCHER_KINDS: readonly VoucherKind[] = ['culture', 'book'];
@@ -19,10 +19,10 @@ export type VoucherRefusal = 'unknown' | 'used';
  */
 export interface VoucherIssuer {
   /**
-   * Holds the voucher for the payment inside the caller's transaction, once across concurrent requests. The same
-   * PIN again for the same payment returns the same hold, so a resubmitted form changes nothing.
+   * Holds the voucher for the payment inside the caller's ledger transaction (tx.vouchers), once across concurrent
+   * requests. The same PIN again for the same payment returns the same hold, so a resubmitted form changes nothing.
    */
-  hold(sql: Sql, pin: string, payment: { id: string; livemode: boolean }): Promise<VoucherHold | VoucherRefusal>;
+  hold(tx: LedgerTx, pin: string, payment: { id: string; livemode: boolean }): Promise<VoucherHold | VoucherRefusal>;
 }
 
 export const VOUCHER_ISSUER = Symbol('VoucherIssuer');

@@ -66,7 +66,7 @@ export class VoucherRedemptionService {
         .filter((entry): entry is { index: number; pin: string } => entry.pin !== null)
         .sort((a, b) => (pinDigest(a.pin) < pinDigest(b.pin) ? -1 : 1));
       for (const { index, pin } of valid) {
-        const hold = await this.issuer.hold(sql, pin, payment);
+        const hold = await this.issuer.hold(tx, pin, payment);
         outcomes[index] =
           typeof hold === 'string'
             ? { ...outcomes[index], result: hold }
