@@ -102,6 +102,10 @@ describe('refunds', () => {
       expect((await refunds.create(paymentId, {}).expect(201)).body.data.amount).toBe(5_000);
       expectApiError(await refunds.create(paymentId, {}), { status: 409, code: 'refund_amount_exceeded' });
       expectApiError(await refunds.create(paymentId, { amount: 1 }), { status: 409, code: 'refund_amount_exceeded' });
+      // Above any payment's amount is still an amount: more than the remainder, not a bad parameter.
+      for (const amount of [10_000_000_001, Number.MAX_SAFE_INTEGER]) {
+        expectApiError(await refunds.create(paymentId, { amount }), { status: 409, code: 'refund_amount_exceeded' });
+      }
       expect(await paymentOf(paymentId)).toMatchObject({ status: 'completed', refundedAmount: 10_000 });
       const [row] = await api.sql<{ refund_held_amount: string; refunded_amount: string }>(
         'SELECT refund_held_amount, refunded_amount FROM payments WHERE id = $1',
@@ -182,6 +186,7 @@ describe('refunds', () => {
       [{ amount: 1.5 }, 'parameter_invalid', 'amount'],
       [{ amount: '100' }, 'parameter_invalid', 'amount'],
       [{ amount: 1e300 }, 'parameter_invalid', 'amount'],
+      [{ amount: Number.MAX_SAFE_INTEGER + 1 }, 'parameter_invalid', 'amount'],
       // Omitted means absent: an explicit null is not "the whole remainder", nor no reason or account.
       [{ amount: null }, 'parameter_invalid', 'amount'],
       [{ amount: null, reason: 'size' }, 'parameter_invalid', 'amount'],

@@ -1,4 +1,3 @@
-import { MAX_AMOUNT } from '@payhook/contracts';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsDefined, IsObject, ValidateIf, ValidateNested } from 'class-validator';
@@ -33,12 +32,14 @@ export class CreateRefundRequestDto {
   @ApiPropertyOptional({
     type: 'integer',
     minimum: 1,
-    maximum: MAX_AMOUNT,
+    maximum: Number.MAX_SAFE_INTEGER,
     example: 5000,
-    description: 'whole KRW, at most the refundable remainder; omitted: the whole remainder',
+    description:
+      'whole KRW, at most the refundable remainder (more: 409 refund_amount_exceeded); omitted: the whole remainder',
   })
   @IsOmittable()
-  @IsWholeWon(1, MAX_AMOUNT)
+  // Only the JSON number range is checked here: whether the amount fits is the remainder's question (409).
+  @IsWholeWon(1, Number.MAX_SAFE_INTEGER)
   amount?: number;
 
   @ApiPropertyOptional({ minLength: 1, maxLength: 200, example: 'customer returned the item' })
