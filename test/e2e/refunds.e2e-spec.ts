@@ -44,6 +44,13 @@ describe('refunds', () => {
     refunds = refundsClient(api, merchant);
   });
 
+  const accountSealedOf = async (refundId: string) =>
+    (
+      await api.sql<{ sealed: string | null }>('SELECT refund_account_sealed AS sealed FROM refunds WHERE id = $1', [
+        refundId,
+      ])
+    )[0].sealed;
+
   const paymentOf = async (id: string, caller: TestMerchant = merchant) =>
     (await api.as(caller).get(`/v1/payments/${id}`).expect(200)).body.data as Record<string, unknown>;
 
@@ -209,16 +216,11 @@ describe('refunds', () => {
       expect((await paymentOf(paymentId)).refundedAmount).toBe(0);
     });
 
-    it('takes a refund account in test mode without ever echoing it, and stores it only sealed', async () => {
+    it('takes a refund account in test mode without ever echoing it, and keeps none (the refund succeeded at once)', async () => {
       const paymentId = await completedPayment(api, merchant, 1_000);
       const created = await refunds.create(paymentId, { refundAccount: ACCOUNT }).expect(201);
       expect(created.text).not.toContain(ACCOUNT.accountNumber);
-      const [row] = await api.sql<{ refund_account_sealed: string }>(
-        'SELECT refund_account_sealed FROM refunds WHERE id = $1',
-        [created.body.data.id],
-      );
-      expect(row.refund_account_sealed).toMatch(/^v1:[0-9a-f]{8}:/);
-      expect(row.refund_account_sealed).not.toContain(ACCOUNT.accountNumber);
+      expect(await accountSealedOf(created.body.data.id)).toBeNull();
     });
 
     it("answers 404 for another merchant's payment and refund, the other mode's, and malformed ids", async () => {
@@ -393,6 +395,7 @@ describe('refunds', () => {
         [refund.id, live.merchantId],
       );
       for (const row of stored) expect(row.text).not.toContain(ACCOUNT.accountNumber);
+      expect(await accountSealedOf(refund.id)).toMatch(/^v1:[0-9a-f]{8}:/);
 
       const queued = (await queue()).find((one) => one.id === refund.id);
       expect(queued).toMatchObject({ ...refund, refundAccount: ACCOUNT, bankTransactionId: null });
@@ -420,7 +423,9 @@ describe('refunds', () => {
       });
       expect((await paymentOf(paymentId, live)).refundedAmount).toBe(2_000);
       expect((await queue()).some((one) => one.id === refund.id)).toBe(false);
-      expect((await queue('succeeded')).some((one) => one.id === refund.id)).toBe(true);
+      // The account served its purpose: forgotten, and the queue shows none for a refund no longer pending.
+      expect((await queue('succeeded')).find((one) => one.id === refund.id)).toMatchObject({ refundAccount: null });
+      expect(await accountSealedOf(refund.id)).toBeNull();
       expect(await api.sql(`SELECT type FROM events WHERE refund_id = $1`, [refund.id])).toEqual([
         { type: 'refund.succeeded' },
       ]);
@@ -452,6 +457,8 @@ describe('refunds', () => {
         code: 'refund_state_conflict',
       });
       expect((await liveRefunds.get(refund.id).expect(200)).body.data.status).toBe('failed');
+      expect(await accountSealedOf(refund.id)).toBeNull();
+      expect((await queue('failed')).find((one) => one.id === refund.id)).toMatchObject({ refundAccount: null });
       const events = await api.sql<{ type: string; body: string }>(
         `SELECT type, body FROM events WHERE refund_id = $1`,
         [refund.id],

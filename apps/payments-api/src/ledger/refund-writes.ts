@@ -20,7 +20,8 @@ export type HoldRefusal = 'payment_not_found' | 'payment_not_completed' | 'amoun
  * Every money move of a refund (DESIGN §9, ADR 0014). The database decides: the reserve is a guarded
  * UPDATE of payments.refund_held_amount that takes the payment's row lock, so refunds racing each
  * other queue on it and never add up to more than the payment; a pending refund moves once, by a
- * compare-and-set from pending, and only that move writes its event and settlement record.
+ * compare-and-set from pending, and only that move writes its event and settlement record. A refund
+ * account is kept only while its refund is pending: the payer's bank details are not kept for nothing.
  */
 export class RefundWrites {
   constructor(
@@ -89,11 +90,13 @@ export class RefundWrites {
   /**
    * The operator sent the money: pending → succeeded, the amount counted as refunded, with the
    * refund.succeeded event and the settlement record. Null when the refund is not (or no longer) pending.
+   * The refund account has served its purpose: it is forgotten with the move (as on a failure).
    */
   async succeed(id: string, bankTransactionId: string): Promise<RefundRecord | null> {
     const rows = await this.sql<RefundRow & { refunded_before: string }>(
       `WITH moved AS (
-         UPDATE refunds SET status = 'succeeded', succeeded_at = now(), bank_transaction_id = $2
+         UPDATE refunds SET status = 'succeeded', succeeded_at = now(), bank_transaction_id = $2,
+                            refund_account_sealed = NULL
          WHERE id = $1 AND status = 'pending'
          RETURNING ${REFUND_COLUMNS}
        ), counted AS (
@@ -111,11 +114,12 @@ export class RefundWrites {
     return refund;
   }
 
-  /** The money could not be sent: pending → failed, its amount refundable again, with refund.failed. */
+  /** The money could not be sent: pending → failed, its amount refundable again, with refund.failed; the account is forgotten. */
   async fail(id: string, failureReason: string): Promise<RefundRecord | null> {
     const rows = await this.sql<RefundRow>(
       `WITH moved AS (
-         UPDATE refunds SET status = 'failed', failed_at = now(), failure_reason = $2
+         UPDATE refunds SET status = 'failed', failed_at = now(), failure_reason = $2,
+                            refund_account_sealed = NULL
          WHERE id = $1 AND status = 'pending'
          RETURNING ${REFUND_COLUMNS}
        ), released AS (

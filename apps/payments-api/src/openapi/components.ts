@@ -234,7 +234,10 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = withRecordedExamples({
   Refund: object(refund),
   AdminRefund: object({
     ...refund,
-    refundAccount: nullable(object({ bank: text, accountNumber: text, holderName: text })),
+    refundAccount: {
+      ...nullable(object({ bank: text, accountNumber: text, holderName: text })),
+      description: 'where the money goes, while the refund is pending; null once it succeeded or failed (forgotten)',
+    },
     bankTransactionId: nullable(text),
   }),
   PaymentCompletedEvent: event(

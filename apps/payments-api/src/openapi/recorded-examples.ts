@@ -2,7 +2,8 @@
  * One example per response component, recorded from a real run of payhook (a test merchant through
  * create, complete, cancel, fail, expire, a deposit, a review, vouchers and an integration test), with
  * only the receiver's address replaced. The refund shapes come from a second run when refunds arrived
- * (a partial test refund; two live refunds, one the operator succeeded and one it failed). The openapi
+ * (a partial test refund; two live refunds, one the operator succeeded and one it failed; the queue's
+ * example is the first while still pending, when its refund account is shown). The openapi
  * e2e spec holds each to its schema.
  */
 export const RECORDED_EXAMPLES: Record<string, unknown> = {
@@ -49,10 +50,10 @@ export const RECORDED_EXAMPLES: Record<string, unknown> = {
     amount: 12000,
     currency: 'KRW',
     reason: 'size exchange not possible',
-    status: 'succeeded',
+    status: 'pending',
     livemode: true,
     createdAt: '2026-11-25T09:56:50.722Z',
-    succeededAt: '2026-11-25T09:56:50.839Z',
+    succeededAt: null,
     failedAt: null,
     failureReason: null,
     refundAccount: {
@@ -60,7 +61,7 @@ export const RECORDED_EXAMPLES: Record<string, unknown> = {
       accountNumber: '123-456-789012',
       holderName: 'Hong Gildong',
     },
-    bankTransactionId: 'KB-20261125-000418',
+    bankTransactionId: null,
   },
   RefundSucceededEvent: {
     id: 'evt_7gILokmX3ZSwxOfoPl3ZY1dx',

@@ -10,6 +10,7 @@ export interface RefundAccount {
 
 /** What the operator sees of a refund: the merchant's view plus where the money goes and its bank transfer. */
 export interface AdminRefundView extends RefundView {
+  /** Only while the refund is pending: succeeding or failing it forgets the account (null after). */
   refundAccount: RefundAccount | null;
   bankTransactionId: string | null;
 }
