@@ -147,6 +147,25 @@ describe('the refunds migration', () => {
     ).rejects.toThrow(/refunds_amount_check/);
   });
 
+  it("ties a refund to its payment's merchant and mode", async () => {
+    const other = 'mch_refundsmigration000002';
+    await db.query(
+      `INSERT INTO merchants (id, name, status, time_zone, fee_bps, settlement_delay_days)
+       VALUES ($1, 'Another shop', 'live', 'Asia/Seoul', 250, 2)`,
+      [other],
+    );
+    const refundAs = (id: string, merchantId: string, livemode: boolean) =>
+      db.query(
+        `INSERT INTO refunds (id, payment_id, merchant_id, livemode, order_id, amount, currency, status, created_at)
+         VALUES ($1, $2, $3, $4, 'order-1', 100, 'KRW', 'pending', now())`,
+        [id, PAYMENT, merchantId, livemode],
+      );
+    await expect(refundAs('rfd_refundsmigrationbad03', other, true)).rejects.toThrow(/refunds_payment_fkey/);
+    await expect(refundAs('rfd_refundsmigrationbad04', MERCHANT, false)).rejects.toThrow(/refunds_payment_fkey/);
+    const key = await db.query(`SELECT contype FROM pg_constraint WHERE conname = 'payments_id_merchant_livemode_key'`);
+    expect(key.rows).toEqual([{ contype: 'u' }]);
+  });
+
   it('takes one event per refund and type beside the payment event of that type', async () => {
     await insertRefund('rfd_refundsmigration00001', 3000);
     await insertRefund('rfd_refundsmigration00002', 2000);
@@ -233,6 +252,8 @@ describe('the refunds migration', () => {
     expect(rows).toEqual([{ settlements: 1, events: 1 }]);
     const key = await db.query(`SELECT 1 FROM pg_constraint WHERE conname = 'settlements_pkey'`);
     expect(key.rowCount).toBe(1);
+    const paymentsKey = await db.query(`SELECT 1 FROM pg_class WHERE relname = 'payments_id_merchant_livemode_key'`);
+    expect(paymentsKey.rowCount).toBe(0);
     await migrate(url, MIGRATIONS);
     const refunds = await db.query(`SELECT count(*)::int AS count FROM refunds`);
     expect(refunds.rows).toEqual([{ count: 0 }]);

@@ -3,7 +3,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * Refunds (DESIGN.md §9, issue 26).
  *
- * refunds: one row per refund, `rfd_` ids. The payer's refundAccount is stored only sealed, in
+ * refunds: one row per refund, `rfd_` ids, of a payment of the same merchant and mode
+ * (refunds_payment_fkey on (payment_id, merchant_id, livemode), whose target is the unique
+ * payments_id_merchant_livemode_key, built CONCURRENTLY first). The payer's refundAccount is stored only sealed, in
  * refund_account_sealed, as webhook signing secrets are (libs/config/src/sealed-secret.ts: AES-256-GCM
  * under SECRETS_KEY, additional data binding it to its own refund row). The timestamps follow the
  * status, so a row never says `succeeded` without saying when. created_at is written with
@@ -59,10 +61,26 @@ export class Refunds1765300000000 implements MigrationInterface {
   transaction = false;
 
   async up(db: QueryRunner): Promise<void> {
+    // The target of refunds_payment_fkey: payments is large and busy, so the unique index is built
+    // CONCURRENTLY and then becomes the constraint (a short lock, no scan).
+    const [keyed] = (await db.query(
+      `SELECT 1 FROM pg_constraint WHERE conname = 'payments_id_merchant_livemode_key'`,
+    )) as [unknown?];
+    if (!keyed) {
+      await buildConcurrently(
+        db,
+        'payments_id_merchant_livemode_key',
+        `UNIQUE INDEX CONCURRENTLY payments_id_merchant_livemode_key ON payments (id, merchant_id, livemode)`,
+      );
+      await db.query(
+        `ALTER TABLE payments ADD CONSTRAINT payments_id_merchant_livemode_key
+         UNIQUE USING INDEX payments_id_merchant_livemode_key`,
+      );
+    }
     await db.query(`
       CREATE TABLE IF NOT EXISTS refunds (
         id text PRIMARY KEY,
-        payment_id text NOT NULL REFERENCES payments (id),
+        payment_id text NOT NULL,
         merchant_id text NOT NULL REFERENCES merchants (id),
         livemode boolean NOT NULL,
         order_id text NOT NULL,
@@ -79,7 +97,10 @@ export class Refunds1765300000000 implements MigrationInterface {
         CONSTRAINT refunds_succeeded_check CHECK ((status = 'succeeded') = (succeeded_at IS NOT NULL)),
         CONSTRAINT refunds_failed_check CHECK (
           (status = 'failed') = (failed_at IS NOT NULL) AND (status = 'failed') = (failure_reason IS NOT NULL)),
-        CONSTRAINT refunds_bank_transaction_check CHECK (bank_transaction_id IS NULL OR status = 'succeeded')
+        CONSTRAINT refunds_bank_transaction_check CHECK (bank_transaction_id IS NULL OR status = 'succeeded'),
+        -- A refund is of a payment of its own merchant and mode, whatever the writer.
+        CONSTRAINT refunds_payment_fkey FOREIGN KEY (payment_id, merchant_id, livemode)
+          REFERENCES payments (id, merchant_id, livemode)
       )`);
     // Every list is a range of one of these: the merchant's, newest first (all, by status, by
     // payment), and the operator's queue, oldest first. The table is new: no concurrent build needed.
@@ -208,6 +229,7 @@ export class Refunds1765300000000 implements MigrationInterface {
         DROP COLUMN IF EXISTS refunded_amount,
         DROP COLUMN IF EXISTS refund_held_amount`);
     await db.query(`DROP TABLE IF EXISTS refunds`);
+    await db.query(`ALTER TABLE payments DROP CONSTRAINT IF EXISTS payments_id_merchant_livemode_key`);
   }
 }
 
