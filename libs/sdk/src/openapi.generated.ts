@@ -77,7 +77,7 @@ export interface RefundAccountDto {
 }
 export interface CreateRefundRequestDto {
   /**
-   * whole KRW, at most the refundable remainder; omitted: the whole remainder
+   * whole KRW, at most the refundable remainder (more: 409 refund_amount_exceeded); omitted: the whole remainder
    */
   amount?: number;
   reason?: string;
