@@ -232,9 +232,32 @@ describe('query plans on a large database', () => {
       .send({ refundAccount })
       .expect(201);
     await api.as(merchant).get(`/v1/refunds/${refund.body.data.id}`).expect(200);
-    for (const query of ['', '?limit=100', '?status=pending', '?status=failed', `?paymentId=${refundable.id}`]) {
-      await api.as(merchant).get(`/v1/refunds${query}`).expect(200);
-    }
+    // A payment refunded in more parts than a page may waste: its pending ones are still one range.
+    const [parted] = await api.sql<{ id: string }>(
+      `WITH parted AS (
+         UPDATE payments SET refund_held_amount = $3, refunded_amount = $3
+         WHERE id = (SELECT id FROM payments WHERE merchant_id = $1 AND status = 'completed'
+                       AND refund_held_amount = 0 AND amount >= $3 AND id <> $2 LIMIT 1)
+         RETURNING id, merchant_id, livemode, order_id, completed_at
+       ), refunded AS (
+         INSERT INTO refunds (id, payment_id, merchant_id, livemode, order_id, amount, currency, status, created_at,
+                              succeeded_at)
+         SELECT 'rfd_parted' || lpad(n::text, 14, '0'), id, merchant_id, livemode, order_id, 1, 'KRW', 'succeeded',
+                completed_at + n * interval '1 second', completed_at + n * interval '1 second'
+         FROM parted, generate_series(1, $3) AS n
+       )
+       SELECT id FROM parted`,
+      [big, refundable.id, MAX_WASTED_ROWS + 500],
+    );
+    const refundLists = [
+      `?paymentId=${parted.id}&status=pending`,
+      '',
+      '?limit=100',
+      '?status=pending',
+      '?status=failed',
+      `?paymentId=${parted.id}`,
+    ];
+    for (const query of refundLists) await api.as(merchant).get(`/v1/refunds${query}`).expect(200);
     let refundCursor: string | null = null;
     for (let page = 0; page < 50; page++) {
       const response = await api

@@ -50,8 +50,9 @@ export class RefundsRepository {
 
   /**
    * Newest first, keyset-paged on (created_at, id), one extra row to tell hasMore: a range of
-   * refunds_payment_idx with a paymentId, of refunds_status_list_idx with a status alone, else of
-   * refunds_list_idx. On the read database, like the payments list.
+   * refunds_payment_status_idx with a paymentId and a status, of refunds_payment_idx with a paymentId
+   * alone, of refunds_status_list_idx with a status alone, else of refunds_list_idx. On the read
+   * database, like the payments list.
    */
   async list(scope: MerchantScope, filter: RefundFilter): Promise<RefundRecord[]> {
     const params: unknown[] = [scope.merchantId, scope.livemode];

@@ -115,6 +115,11 @@ export class Refunds1765300000000 implements MigrationInterface {
       `CREATE INDEX IF NOT EXISTS refunds_payment_idx
        ON refunds (merchant_id, livemode, payment_id, created_at DESC, id DESC)`,
     );
+    // paymentId and status together: a page of them, not the payment's every refund filtered.
+    await db.query(
+      `CREATE INDEX IF NOT EXISTS refunds_payment_status_idx
+       ON refunds (merchant_id, livemode, payment_id, status, created_at DESC, id DESC)`,
+    );
     await db.query(`CREATE INDEX IF NOT EXISTS refunds_queue_idx ON refunds (status, created_at, id)`);
 
     await db.query(`
