@@ -41,13 +41,15 @@ export async function seedCompletedPayments(connectionString, merchantId, count 
  */
 export function refundRequests(paymentIds) {
   const capacity = paymentIds.length * REFUNDS_PER_PAYMENT;
+  // Keys of their own, also beside another run's or another generator's (a reused key with another body is a 422).
+  const tag = randomBytes(4).toString('hex');
   let sent = 0;
   const next = () => {
     const paymentId = paymentIds[sent % paymentIds.length];
     sent += 1;
     return {
       path: `/v1/payments/${paymentId}/refunds`,
-      idempotencyKey: `bench-refund-${process.pid}-${sent}`,
+      idempotencyKey: `bench-refund-${tag}-${sent}`,
       body: { amount: REFUND_AMOUNT, reason: 'bench partial refund' },
     };
   };

@@ -430,7 +430,9 @@ ceiling is a bare JSON echo route in the same Nest/express app and middleware; t
 is the create statement replayed over plain \`pg\` with the same concurrency; a refund is set against
 the create figure of the same run (one transaction each: the guarded hold on the payment, the refund,
 its event and its settlement record), spread over ${fmt(REFUND_PAYMENTS)} completed payments seeded
-beforehand so that no two refunds in flight wait on one payment's row lock; the delivery ceiling is
+beforehand so that no two refunds in flight wait on one payment's row lock (refunds of one payment
+queue on that lock, each holding it for its whole transaction, so a single payment refunded by 50
+connections at once takes them one at a time: History has a try); the delivery ceiling is
 a plain undici keep-alive POST loop to the same receiver with 10 requests in flight (the dispatcher's
 per-endpoint limit per instance). Load is generated on the same machine (autocannon, 50 connections),
 so the load generator competes with the code under test for the same cores.
