@@ -1,6 +1,7 @@
 import { expectApiError, idemKey, ISO_MILLIS_UTC } from '../support/api-expectations';
 import { paymentBody, type PaymentsApiHarness, type TestMerchant } from '../support/payments-api.harness';
 import { pollUntil } from '../support/poll-until';
+import { bankDeposit, createPayment, newVoucherPin, openVoucherPage } from '../support/pay-screen-client';
 import { completedPayment, refundsClient } from '../support/refunds-client';
 import { timeFor } from '../support/time-budget';
 import type { WebhookReceiver } from '../support/webhook-receiver';
@@ -527,6 +528,41 @@ describe('refunds', () => {
       );
       expect(row.bank_transaction_id).toBe(printed);
       expectApiError(await api.as(live).get('/admin/v1/refunds'), { status: 401, code: 'api_key_invalid' });
+    });
+
+    it('refunds only the part not paid with vouchers: voucher value is never paid out by transfer', async () => {
+      const payment = await createPayment(api, live, 15_000);
+      const pin = newVoucherPin();
+      await api
+        .admin()
+        .post('/admin/v1/vouchers')
+        .send({ vouchers: [{ pin, faceValue: 10_000, kind: 'culture' }] })
+        .expect(201);
+      await (await openVoucherPage(api, payment.payUrl)).submit(pin).expect(200);
+      const waiting = await api.http().get(new URL(payment.payUrl).pathname).expect(200);
+      const depositCode = /id="deposit-code">([A-Z0-9-]{9})</.exec(waiting.text)![1];
+      await api
+        .admin()
+        .post('/admin/v1/deposits')
+        .send(bankDeposit({ amount: 5_000, depositCode }))
+        .expect(201);
+      expect((await paymentOf(payment.id, live)).status).toBe('completed');
+
+      const tooMuch = await liveRefunds.create(payment.id, { amount: 5_001, refundAccount: ACCOUNT });
+      expectApiError(tooMuch, { status: 409, code: 'refund_amount_exceeded', param: 'amount' });
+      expect(tooMuch.body.error.message).toMatch(/vouchers, which is not refundable by transfer/);
+      // Omitted: the whole remainder is the part paid by transfer.
+      const whole = await liveRefunds.create(payment.id, { refundAccount: ACCOUNT }).expect(201);
+      expect(whole.body.data.amount).toBe(5_000);
+      expectApiError(await liveRefunds.create(payment.id, { amount: 1, refundAccount: ACCOUNT }), {
+        status: 409,
+        code: 'refund_amount_exceeded',
+      });
+      const [row] = await api.sql<{ refund_held_amount: string }>(
+        'SELECT refund_held_amount FROM payments WHERE id = $1',
+        [payment.id],
+      );
+      expect(row.refund_held_amount).toBe('5000');
     });
 
     it('pages the queue oldest first', async () => {

@@ -40,7 +40,7 @@ export interface PaymentDetail {
   money: PaymentMoney;
   /** Newest first. */
   refunds: RefundView[];
-  /** What a new refund may still take: the amount less succeeded and pending refunds; 0 unless completed. */
+  /** What a new refund may still take: the amount less vouchers, succeeded and pending refunds; 0 unless completed. */
   refundable: number;
 }
 
@@ -48,12 +48,6 @@ export interface PaymentDetail {
 export interface PaymentMoney extends PaymentMoneyRecords {
   /** Null until the payment completes. */
   settlement: SettlementView | null;
-}
-
-/** DESIGN.md §9: a failed refund frees its amount, a pending one holds it. */
-function refundableRemainder(amount: number, refunds: readonly RefundView[]): number {
-  const taken = refunds.filter((refund) => refund.status !== 'failed').reduce((sum, refund) => sum + refund.amount, 0);
-  return Math.max(0, amount - taken);
 }
 
 /** Enough for any payment: each completion writes one event, and redeliveries reuse it. */
@@ -98,7 +92,8 @@ export class ConsolePaymentsService {
       events,
       money: await this.money(scope, id),
       refunds,
-      refundable: status === 'completed' ? refundableRemainder(payment.amount, refunds) : 0,
+      // The refund service's number: the guarded hold's remainder, voucher part excluded.
+      refundable: status === 'completed' ? await this.refunds.refundable(scope, id) : 0,
     };
   }
 

@@ -1,13 +1,13 @@
 import type { Sql } from '@payhook/persistence';
 import type { PaymentRecord } from './payment-record';
 
+/** SQL of the value of the vouchers held for (or redeemed by) the payment whose id is `paymentId` (an expression). */
+export const voucherValueSql = (paymentId: string) =>
+  `(SELECT COALESCE(sum(face_value), 0) FROM vouchers WHERE payment_id = ${paymentId} AND status IN ('held', 'redeemed'))`;
+
 /** Value of the vouchers held for (or redeemed by) a payment. */
 export async function heldVoucherValue(sql: Sql, paymentId: string): Promise<number> {
-  const [row] = await sql<{ total: string }>(
-    `SELECT COALESCE(sum(face_value), 0) AS total FROM vouchers
-      WHERE payment_id = $1 AND status IN ('held', 'redeemed')`,
-    [paymentId],
-  );
+  const [row] = await sql<{ total: string }>(`SELECT ${voucherValueSql('$1')} AS total`, [paymentId]);
   return Number(row.total);
 }
 

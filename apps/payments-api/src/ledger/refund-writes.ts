@@ -1,5 +1,6 @@
 import type { MerchantScope } from '@payhook/auth';
 import type { Sql } from '@payhook/persistence';
+import { voucherValueSql } from './amount-due';
 import { refundOutcomeEvent, toNewRefundEvent, type EventWriter } from './event-writer';
 import { PAYMENT_COLUMNS, toPaymentRecord, type PaymentRecord, type PaymentRow } from './payment-record';
 import { REFUND_COLUMNS, toRefundRecord, type RefundRecord, type RefundRow } from './refund-record';
@@ -32,8 +33,9 @@ export class RefundWrites {
 
   /**
    * Reserves `amount` (null: the whole remainder) of a completed payment of the scope; `succeedNow`
-   * (test mode) also counts it as refunded at once. The remainder is the payment's amount less its
-   * succeeded and pending refunds.
+   * (test mode) also counts it as refunded at once. The remainder is the payment's amount less the
+   * vouchers it redeemed (fixed once it completed: voucher value is never paid out as cash) and less
+   * its succeeded and pending refunds.
    */
   async hold(
     scope: MerchantScope,
@@ -49,7 +51,7 @@ export class RefundWrites {
        SET refund_held_amount = refund_held_amount + $4,
            refunded_amount = refunded_amount + CASE WHEN $5 THEN $4 ELSE 0 END
        WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND status = 'completed'
-         AND refund_held_amount + $4 <= amount
+         AND refund_held_amount + $4 <= amount - ${voucherValueSql('$1')}
        RETURNING ${PAYMENT_COLUMNS}`,
       [paymentId, scope.merchantId, scope.livemode, wanted, succeedNow],
     );
@@ -145,7 +147,7 @@ export class RefundWrites {
   /** The remainder of a completed payment of the scope, its row locked until the transaction ends. */
   private async lockedRemainder(scope: MerchantScope, paymentId: string): Promise<number | HoldRefusal> {
     const rows = await this.sql<{ status: string; remainder: string }>(
-      `SELECT status, amount - refund_held_amount AS remainder FROM payments
+      `SELECT status, amount - ${voucherValueSql('$1')} - refund_held_amount AS remainder FROM payments
        WHERE id = $1 AND merchant_id = $2 AND livemode = $3 FOR UPDATE`,
       [paymentId, scope.merchantId, scope.livemode],
     );

@@ -83,6 +83,17 @@ export class RefundsRepository {
     return rows.map(toRefundRecord);
   }
 
+  /** A payment's amount and what its succeeded and pending refunds hold of it, on the primary. */
+  async heldOf(scope: MerchantScope, paymentId: string): Promise<{ amount: number; refundHeldAmount: number } | null> {
+    const rows = await sqlRows<{ amount: string; refund_held_amount: string }>(
+      this.db,
+      `SELECT amount, refund_held_amount FROM payments WHERE id = $1 AND merchant_id = $2 AND livemode = $3`,
+      [paymentId, scope.merchantId, scope.livemode],
+    );
+    const [row] = rows;
+    return row ? { amount: Number(row.amount), refundHeldAmount: Number(row.refund_held_amount) } : null;
+  }
+
   /** The operator's queue of one status, oldest first (refunds_queue_idx), one extra row to tell hasMore. */
   async queue(status: RefundStatus, after: KeysetCursor | undefined, limit: number): Promise<RefundRecord[]> {
     const rows = await sqlRows<RefundRow>(

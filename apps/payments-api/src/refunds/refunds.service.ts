@@ -45,7 +45,8 @@ const REFUSALS: Record<HoldRefusal, (paymentId: string) => RefundException> = {
   amount_exceeded: (id) =>
     new RefundException(
       'refund_amount_exceeded',
-      `The refund exceeds what is left to refund of payment ${id} (its amount less its succeeded and pending refunds).`,
+      `The refund exceeds what is left to refund of payment ${id}: its amount less its succeeded and pending ` +
+        'refunds and less the part paid with vouchers, which is not refundable by transfer.',
       'amount',
     ),
 };
@@ -128,6 +129,16 @@ export class RefundsService {
     }
     const rows = await this.refunds.list(scope, filter);
     return page(rows, filter.limit, toRefundView);
+  }
+
+  /**
+   * What a new refund of a completed payment may still take, as the guarded hold counts it: the
+   * amount less the vouchers it redeemed and its succeeded and pending refunds (for the console).
+   */
+  async refundable(scope: MerchantScope, paymentId: string): Promise<number> {
+    const held = await this.refunds.heldOf(scope, paymentId);
+    if (!held) return 0;
+    return Math.max(0, held.amount - held.refundHeldAmount - (await this.ledger.heldVoucherValue(paymentId)));
   }
 
   /** A payment's refunds for the console, newest first, at most REFUNDS_OF_PAYMENT_SHOWN. */
