@@ -59,6 +59,8 @@ describe('payment transitions', () => {
         createdAt: expect.stringMatching(ISO_MILLIS_UTC),
         completedAt: action === 'complete' ? expect.stringMatching(ISO_MILLIS_UTC) : null,
         livemode: false,
+        // The Payment of get and list (DESIGN §9): nothing refunded yet.
+        refundedAmount: 0,
       },
     });
     await expect(paymentsClient(api, merchant.key).get(paymentId)).resolves.toMatchObject({
