@@ -46,6 +46,20 @@ export class IdempotencyKeysRepository {
     return [fingerprints].flat().includes(stored.fingerprint) ? stored : 'body_differs';
   }
 
+  /**
+   * The unexpired keys whose fingerprint begins with `prefix` (keyedFingerprintPrefix of a key id),
+   * and when the last of them expires: a range of idempotency_keys_expiry_idx (a day of keys at most).
+   */
+  async unexpiredWithFingerprintPrefix(prefix: string): Promise<{ count: number; until: Date | null }> {
+    const [row] = await sqlRows<{ count: number; until: Date | null }>(
+      this.db,
+      `SELECT count(*)::int AS count, max(expires_at) AS until FROM idempotency_keys
+       WHERE expires_at > now() AND starts_with(fingerprint, $1)`,
+      [prefix],
+    );
+    return row;
+  }
+
   /** Deletes one batch of keys past IDEMPOTENCY_TTL_HOURS; returns how many went. */
   async purgeExpired(batchSize: number): Promise<number> {
     const rows = await sqlRows(

@@ -3,6 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { SealedSecretError, sealedKeyId } from '@payhook/config';
 import { sqlRows } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
+import { IdempotencyKeysRepository } from '../idempotency/idempotency-keys.repository';
+import { keyedFingerprintPrefix } from '../idempotency/keyed-fingerprints';
 import { inBatches, PeriodicTask } from '../scheduling/periodic-task';
 import { refundAccountContext, RefundAccounts } from './refund-accounts';
 
@@ -14,15 +16,18 @@ const BATCH_SIZE = 500;
  * boot and then every interval, so that once it reports none left the previous key can go. The
  * refunds table is large: each pass walks it by primary key in short batches instead of scanning
  * for the old key's prefix. A row changed meanwhile is left as it now is. Logs counts and ids, never
- * an account.
+ * an account. Refund idempotency keys are fingerprinted under SECRETS_KEY too (KeyedFingerprints)
+ * and cannot be re-keyed (only the body's HMAC is stored): a retry matches under the previous key
+ * only while it is configured, so the report also says until when unexpired keys still need it.
  */
 @Injectable()
 export class RefundAccountsRekeyer extends PeriodicTask {
   protected readonly intervalMs = 10 * 60_000;
-  private reported = false;
+  private lastReport: string | null = null;
 
   constructor(
     private readonly accounts: RefundAccounts,
+    private readonly idempotencyKeys: IdempotencyKeysRepository,
     @InjectDataSource() private readonly db: DataSource,
   ) {
     super();
@@ -83,12 +88,21 @@ export class RefundAccountsRekeyer extends PeriodicTask {
           `(changed, or copied from another row): ${unreadable.slice(0, 5).join(', ')}`,
       );
     }
-    if (moved === 0 && this.reported) return;
-    this.reported = true;
+    const fingerprinted = await this.idempotencyKeys.unexpiredWithFingerprintPrefix(keyedFingerprintPrefix(previous));
+    const needed =
+      fingerprinted.until && fingerprinted.count > 0
+        ? `${fingerprinted.count} refund idempotency keys still fingerprinted under the previous key: ` +
+          `keep SECRETS_KEY_PREVIOUS until ${fingerprinted.until.toISOString()} (their last expiry)`
+        : unreadable.length === 0
+          ? 'refunds no longer need SECRETS_KEY_PREVIOUS'
+          : 'the unreadable refund accounts above are lost without SECRETS_KEY_PREVIOUS';
     // A pass reads every row: what it did not move is under the current key now, or in the error above.
-    this.logger.log(
-      `re-encrypted ${moved} refund accounts from SECRETS_KEY_PREVIOUS (key ${previous}) to SECRETS_KEY ` +
-        `(key ${keyring.currentKeyId}); ${unreadable.length} still under the previous key`,
-    );
+    const report =
+      `${unreadable.length} refund accounts still under SECRETS_KEY_PREVIOUS (key ${previous}) after re-encryption ` +
+      `to SECRETS_KEY (key ${keyring.currentKeyId}); ${needed}`;
+    // Said once, and again whenever it changes (a pass that moved rows, keys that expired).
+    if (moved === 0 && report === this.lastReport) return;
+    this.lastReport = report;
+    this.logger.log(`re-encrypted ${moved} refund accounts; ${report}`);
   }
 }
