@@ -37,6 +37,18 @@ describe('refunds racing each other', () => {
   });
   afterAll(() => api.stop());
 
+  /** The payment's two amounts beside what its refund rows add up to, by status. */
+  const amountsOf = async (paymentId: string) =>
+    (
+      await api.sql<{ refunded_amount: string; refund_held_amount: string; succeeded: string; pending: string }>(
+        `SELECT refunded_amount, refund_held_amount,
+                (SELECT COALESCE(sum(amount), 0) FROM refunds WHERE payment_id = p.id AND status = 'succeeded') AS succeeded,
+                (SELECT COALESCE(sum(amount), 0) FROM refunds WHERE payment_id = p.id AND status = 'pending') AS pending
+         FROM payments p WHERE id = $1`,
+        [paymentId],
+      )
+    )[0];
+
   it(`${REFUNDS} concurrent partial refunds of one payment never exceed it`, async () => {
     const paymentId = await completedPayment(api, merchant, PAYMENT_AMOUNT);
     const refunds = refundsClient(api, merchant);
@@ -46,22 +58,18 @@ describe('refunds racing each other', () => {
 
     const succeeded = answers.filter((answer) => answer.status === 201);
     const refused = answers.filter((answer) => answer.status !== 201);
+    // The guard must let exactly as many through as fit, not merely "not too many".
     const expected = Math.floor(PAYMENT_AMOUNT / REFUND_AMOUNT);
     expect(succeeded).toHaveLength(expected);
     for (const answer of refused) expectApiError(answer, { status: 409, code: 'refund_amount_exceeded' });
     const succeededSum = succeeded.reduce((sum, answer) => sum + (answer.body.data.amount as number), 0);
-    expect(succeededSum).toBeLessThanOrEqual(PAYMENT_AMOUNT);
+    expect(succeededSum).toBe(expected * REFUND_AMOUNT);
 
-    const [payment] = await api.sql<{ refunded_amount: string; refund_held_amount: string; stored: string }>(
-      `SELECT refunded_amount, refund_held_amount,
-              (SELECT sum(amount) FROM refunds WHERE payment_id = p.id AND status = 'succeeded') AS stored
-       FROM payments p WHERE id = $1`,
-      [paymentId],
-    );
-    expect(payment).toEqual({
+    expect(await amountsOf(paymentId)).toEqual({
       refunded_amount: String(succeededSum),
       refund_held_amount: String(succeededSum),
-      stored: String(succeededSum),
+      succeeded: String(succeededSum),
+      pending: '0',
     });
     const [counts] = await api.sql<{ events: number; records: number }>(
       `SELECT (SELECT count(*)::int FROM events WHERE payment_id = $1 AND type = 'refund.succeeded') AS events,
@@ -70,6 +78,95 @@ describe('refunds racing each other', () => {
     );
     expect(counts).toEqual({ events: expected, records: expected });
   }, 300_000);
+
+  it('50 concurrent refunds of the whole remainder (amount omitted): exactly one is made', async () => {
+    const paymentId = await completedPayment(api, merchant, 10_000);
+    const refunds = refundsClient(api, merchant);
+    const answers = await Promise.all(Array.from({ length: 50 }, () => Promise.resolve(refunds.create(paymentId, {}))));
+    const made = answers.filter((answer) => answer.status === 201);
+    expect(made).toHaveLength(1);
+    expect(made[0].body.data.amount).toBe(10_000);
+    const refused = answers.filter((answer) => answer.status !== 201);
+    expect(refused).toHaveLength(49);
+    for (const answer of refused) expectApiError(answer, { status: 409, code: 'refund_amount_exceeded' });
+    expect(await amountsOf(paymentId)).toEqual({
+      refunded_amount: '10000',
+      refund_held_amount: '10000',
+      succeeded: '10000',
+      pending: '0',
+    });
+  });
+
+  it("live refunds pending at once, then the operator's succeed and fail on all of them at once", async () => {
+    const live = await api.merchantWithKey('live', { live: true });
+    const paymentId = await completedPayment(api, live, 100_000, true);
+    const account = { bank: 'KB', accountNumber: '1', holderName: 'H' };
+    const amounts = Array.from({ length: 40 }, (_, index) => 1_237 + index * 13);
+    const created = await Promise.all(
+      amounts.map((amount) =>
+        Promise.resolve(refundsClient(api, live).create(paymentId, { amount, refundAccount: account })),
+      ),
+    );
+    expect(created.map((answer) => answer.status)).toEqual(amounts.map(() => 201));
+    const ids = created.map((answer) => answer.body.data.id as string);
+    const total = amounts.reduce((sum, amount) => sum + amount, 0);
+    expect(await amountsOf(paymentId)).toEqual({
+      refunded_amount: '0',
+      refund_held_amount: String(total),
+      succeeded: '0',
+      pending: String(total),
+    });
+
+    // Even ones succeed, odd ones fail, all at once; then a second round that must all be refused.
+    const move = (id: string, index: number) =>
+      Promise.resolve(
+        index % 2 === 0
+          ? api
+              .admin()
+              .post(`/admin/v1/refunds/${id}/succeed`)
+              .send({ bankTransactionId: `TX-${index}` })
+          : api
+              .admin()
+              .post(`/admin/v1/refunds/${id}/fail`)
+              .send({ reason: `closed ${index}` }),
+      );
+    const moved = await Promise.all(ids.map(move));
+    expect(moved.map((answer) => answer.status)).toEqual(ids.map(() => 200));
+    const again = await Promise.all(ids.map(move));
+    for (const answer of again) expectApiError(answer, { status: 409, code: 'refund_state_conflict' });
+
+    const succeededSum = amounts.filter((_, index) => index % 2 === 0).reduce((sum, amount) => sum + amount, 0);
+    expect(await amountsOf(paymentId)).toEqual({
+      refunded_amount: String(succeededSum),
+      refund_held_amount: String(succeededSum),
+      succeeded: String(succeededSum),
+      pending: '0',
+    });
+    // The refund records return the fee by difference of running totals: they sum to the fee of the total.
+    const [records] = await api.sql<{ fee_bps: number; fee: string; vat: string; count: number }>(
+      `SELECT (SELECT fee_bps FROM settlements WHERE payment_id = $1 AND type = 'payment') AS fee_bps,
+              sum(fee_amount) AS fee, sum(vat_amount) AS vat, count(*)::int AS count
+       FROM settlements WHERE payment_id = $1 AND type = 'refund'`,
+      [paymentId],
+    );
+    const fee = Math.floor((succeededSum * records.fee_bps) / 10_000);
+    expect(records).toEqual({
+      fee_bps: records.fee_bps,
+      fee: String(-fee),
+      vat: String(-Math.floor((fee * 10) / 100)),
+      count: amounts.length / 2,
+    });
+    // Exactly one event per refund and transition, of the transition it made.
+    const events = await api.sql<{ refund_id: string; types: string[] }>(
+      `SELECT refund_id, array_agg(type) AS types FROM events WHERE payment_id = $1 AND refund_id IS NOT NULL
+       GROUP BY refund_id`,
+      [paymentId],
+    );
+    const typesOf = new Map(events.map((row) => [row.refund_id, row.types]));
+    expect(ids.map((id) => typesOf.get(id))).toEqual(
+      ids.map((_, index) => [index % 2 === 0 ? 'refund.succeeded' : 'refund.failed']),
+    );
+  });
 
   it('requests racing with one Idempotency-Key make one refund and all answer it', async () => {
     const paymentId = await completedPayment(api, merchant, 10_000);
