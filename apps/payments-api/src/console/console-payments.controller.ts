@@ -15,7 +15,6 @@ import { CurrentConsoleSession } from './current-console-session.decorator';
 const NOTICES: Record<string, string> = {
   redelivery: 'Redelivery queued: the new attempt shows here within seconds (reload to see it).',
   refunded: 'Refund made: it is listed under Refunds with its status.',
-  'refund-in-progress': 'This refund is still being made: reload in a moment to see it under Refunds.',
 };
 
 /** Payments of the session's merchant in one mode: the list, one payment, and redelivering its events. */

@@ -102,8 +102,7 @@ export class ConsoleRefundsController {
       const withoutAccount = { ...values, bank: '', accountNumber: '', holderName: '' };
       return sendRefused(response, session, mode, outcome, withoutAccount);
     }
-    const notice = outcome.kind === 'created' ? 'refunded' : 'refund-in-progress';
-    const params = new URLSearchParams({ mode, notice });
+    const params = new URLSearchParams({ mode, notice: 'refunded' });
     redirectSeeOther(response, `/console/payments/${encodeURIComponent(id)}?${params.toString()}#refunds`);
   }
 }
