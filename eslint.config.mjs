@@ -24,12 +24,9 @@ const ledgerInternals = {
   regex: '^(\\.{1,2}/)+(.*/)?ledger/(?!index$)',
   message: 'Import the ledger from its index (../ledger), never a file inside it (ADR 0014).',
 };
-/**
- * The ledger imports no feature folder. The one exception: two pure calculations (no database, no
- * Nest) it shares with the settlements feature, until they move into the ledger.
- */
+/** The ledger imports no feature folder. */
 const ledgerOutwards = {
-  regex: '^\\.\\./(?!settlements/(settlement-calculation|business-days)$)',
+  regex: '^\\.\\./',
   message: 'The ledger imports no feature folder: features call the ledger, not the other way round (ADR 0014).',
 };
 const noWriteTransaction = {

@@ -1,7 +1,7 @@
 import { formatDepositCode } from '../deposits/deposit-code';
 import { html, type SafeHtml } from '../html/html';
 import { formatWon } from '../pay-screen/format';
-import { SALES_TIME_ZONE } from '../settlements/settlement-calculation';
+import { SALES_TIME_ZONE } from '../ledger';
 import type { SettlementView } from '../settlements/settlement.view';
 import type { VoucherKind } from '../vouchers/voucher-issuer';
 import { badge, timeIn } from './console-layout.view';

@@ -1,5 +1,5 @@
 import type { ListSettlementsQueryDto } from '../settlements/dto/list-settlements.query.dto';
-import { isCalendarDay } from '../settlements/settlement-calculation';
+import { isCalendarDay } from '../ledger';
 import { CONSOLE_PAGE_SIZE } from './console-payment-filters';
 
 /** The filter form's fields as typed, echoed back into the form. */

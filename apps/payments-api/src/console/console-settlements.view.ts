@@ -1,7 +1,7 @@
 import type { ListEnvelope } from '@payhook/contracts';
 import { html } from '../html/html';
 import { formatWon } from '../pay-screen/format';
-import { SALES_TIME_ZONE } from '../settlements/settlement-calculation';
+import { SALES_TIME_ZONE } from '../ledger';
 import type { SettlementView } from '../settlements/settlement.view';
 import { consolePage, messages, modeSwitch, timeIn } from './console-layout.view';
 import {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { sqlRows } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
-import type { Holiday } from '../settlements/business-days';
+import type { Holiday } from '../ledger';
 
 /** The non-banking days an operator added; payouts dated after they were added skip them. */
 @Injectable()

@@ -21,3 +21,7 @@ export {
 } from './payment-record';
 // The refunds feature's reads select and map refunds rows as the ledger's writes return them.
 export { REFUND_COLUMNS, toRefundRecord, type RefundRecord, type RefundRow } from './refund-record';
+// The settlement arithmetic and the payout calendar the settlement writer uses, pure (no database, no
+// Nest): settlements, holidays, the console and the API's validation read the same rules.
+export { MAX_FEE_BPS, SALES_TIME_ZONE, isCalendarDay, salesDate } from './settlement-calculation';
+export { publicHolidays, type Holiday, type PayoutRule } from './business-days';

@@ -1,14 +1,12 @@
 import { Logger } from '@nestjs/common';
 import type { Sql } from '@payhook/persistence';
-// Pure calculations (no database, no Nest) that the settlements feature shares with the ledger; the
-// one import of a feature folder eslint.config.mjs allows here, until they move into the ledger.
-import { addBusinessDays } from '../settlements/business-days';
+import { addBusinessDays } from './business-days';
 import {
   refundSettlementAmounts,
   salesDate,
   settlementAmounts,
   type SettlementAmounts,
-} from '../settlements/settlement-calculation';
+} from './settlement-calculation';
 import type { PaymentRecord } from './payment-record';
 import type { RefundRecord } from './refund-record';
 

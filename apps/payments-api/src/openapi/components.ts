@@ -12,7 +12,7 @@ import {
 import { RECORDED_EXAMPLES } from './recorded-examples';
 import { SCENARIO_NAMES } from '../onboarding/integration-test.record';
 import { REVIEW_ACTIONS } from '../reviews/review-case.view';
-import { MAX_FEE_BPS } from '../settlements/settlement-calculation';
+import { MAX_FEE_BPS } from '../ledger';
 import { VOUCHER_KINDS } from '../vouchers/voucher-issuer';
 
 /**

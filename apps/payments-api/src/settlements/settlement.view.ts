@@ -1,4 +1,4 @@
-import type { PayoutRule } from './business-days';
+import type { PayoutRule } from '../ledger';
 
 /**
  * One settlement record, as merchants read it (API, CSV and console): a completed payment's, or a

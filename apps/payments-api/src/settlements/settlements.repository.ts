@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { ReadDatabase, sqlRows } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 import type { MerchantScope } from '@payhook/auth';
-import type { PayoutRule } from './business-days';
+import type { PayoutRule } from '../ledger';
 import type { SettlementView } from './settlement.view';
 
 /**

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PayhookError, isIdOf, type ListEnvelope } from '@payhook/contracts';
 import type { MerchantScope } from '@payhook/auth';
 import type { ListSettlementsQueryDto } from './dto/list-settlements.query.dto';
-import { isCalendarDay } from './settlement-calculation';
+import { isCalendarDay } from '../ledger';
 import {
   SettlementsRepository,
   type SettlementCursor,

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsInt, IsOptional, Max, Min, ValidateBy, ValidateIf } from 'class-validator';
 import { IsPrintableText, isIanaTimeZone } from '../../http/validators';
-import { MAX_FEE_BPS } from '../../settlements/settlement-calculation';
+import { MAX_FEE_BPS } from '../../ledger';
 
 const FEE_BPS = `must be a whole number of basis points from 0 to ${MAX_FEE_BPS}`;
 const DELAY_DAYS = 'must be a whole number of business days from 1 to 30';

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsDefined, ValidateBy } from 'class-validator';
 import { IsPrintableText } from '../../http/validators';
-import { isCalendarDay } from '../../settlements/settlement-calculation';
+import { isCalendarDay } from '../../ledger';
 
 /** POST /admin/v1/holidays: a one-off non-banking day (DESIGN.md §8 "Business days"). */
 export class AddHolidayRequestDto {

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { ValidateBy } from 'class-validator';
-import { isCalendarDay } from '../../settlements/settlement-calculation';
+import { isCalendarDay } from '../../ledger';
 
 /** GET /admin/v1/holidays?year=YYYY */
 export class ListHolidaysQueryDto {
