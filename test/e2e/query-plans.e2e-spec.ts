@@ -21,6 +21,8 @@ const APPS = new Set(['payhook-payments-api', 'payhook-webhook-dispatcher']);
 const LARGE_TABLES = new Set(['payments', 'events', 'webhook_attempts', 'settlements', 'outbox', 'refunds']);
 /** Refunds seeded for the big merchant's completed payments, one in ten pending (the operator's queue). */
 const SEEDED_REFUNDS = 30_000;
+/** refund.succeeded events of the big merchant's oldest succeeded refunds: rare beside payment.completed, and old. */
+const SEEDED_REFUND_EVENTS = 2_500;
 /** Reading or sorting more rows than this to answer one statement reads history, not a page. */
 const MAX_WASTED_ROWS = 2_000;
 const SEEDED_PAYMENTS = 200_000;
@@ -107,6 +109,23 @@ describe('query plans on a large database', () => {
               CASE WHEN n % 10 = 0 THEN NULL ELSE completed_at + interval '1 minute' END
        FROM picked`,
       [SEEDED_REFUNDS],
+    );
+    // A type filter walked along the merchant's list would read past every newer payment.completed
+    // event, and a type and paymentId walked along the type's range past every other refund event.
+    await seed.query(
+      `INSERT INTO events (id, merchant_id, livemode, type, payment_id, refund_id, body, created_at, delivery_status)
+       SELECT event_id, merchant_id, livemode, 'refund.succeeded', payment_id, id,
+              json_build_object('id', event_id, 'type', 'refund.succeeded', 'createdAt', at,
+                                'data', json_build_object('refundId', id, 'paymentId', payment_id, 'orderId', order_id,
+                                                          'amount', amount, 'currency', currency, 'status', status,
+                                                          'reason', reason, 'succeededAt', at))::text,
+              succeeded_at, 'succeeded'
+       FROM (SELECT refunds.*,
+                    'evt_refund' || lpad(row_number() OVER (ORDER BY created_at, id)::text, 15, '0') AS event_id,
+                    to_char(succeeded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at
+             FROM refunds WHERE merchant_id = $1 AND status = 'succeeded'
+             ORDER BY created_at, id LIMIT $2) oldest`,
+      ['mch_scale0000000000000001', SEEDED_REFUND_EVENTS],
     );
     await seed.query('ANALYZE');
     await seed.end();
@@ -282,6 +301,12 @@ describe('query plans on a large database', () => {
     await api.admin().post(`/admin/v1/refunds/${queue.body.data[0].id}/fail`).send({ reason: 'closed' }).expect(200);
     await api.admin().post(`/admin/v1/refunds/${refund.body.data.id}/fail`).send({ reason: 'late' }).expect(409);
     await api.as(merchant).get(`/v1/events?paymentId=${refundable.id}`).expect(200);
+    // A type's events: a range of events_type_list_idx; with a paymentId, that payment's few events.
+    await api.as(merchant).get('/v1/events?type=refund.succeeded').expect(200);
+    const [oldestRefunded] = await api.sql<{ payment_id: string }>(
+      `SELECT payment_id FROM events WHERE id = 'evt_refund' || lpad('1', 15, '0')`,
+    );
+    await api.as(merchant).get(`/v1/events?type=refund.succeeded&paymentId=${oldestRefunded.payment_id}`).expect(200);
 
     // Deliveries: one merchant's endpoint answers, another's fails until its circuit opens and its
     // events wait in its lane (the dispatcher's reads, batched records, parks, lane lease and claim).

@@ -434,6 +434,34 @@ describe('refunds', () => {
       expect(records).toHaveLength(1);
     });
 
+    it('records one bank transaction for one refund only: a second refund with it is 409 and stays pending', async () => {
+      const paymentId = await completedPayment(api, live, 5_000, true);
+      const first = (await liveRefunds.create(paymentId, { amount: 1_000, refundAccount: ACCOUNT }).expect(201)).body
+        .data;
+      const second = (await liveRefunds.create(paymentId, { amount: 2_000, refundAccount: ACCOUNT }).expect(201)).body
+        .data;
+      const bankTransactionId = `TX-1-${first.id}`;
+      await api.admin().post(`/admin/v1/refunds/${first.id}/succeed`).send({ bankTransactionId }).expect(200);
+
+      const taken = await api.admin().post(`/admin/v1/refunds/${second.id}/succeed`).send({ bankTransactionId });
+      expectApiError(taken, { status: 409, code: 'refund_state_conflict', param: 'bankTransactionId' });
+      expect(taken.body.error.message).toContain(`already recorded for refund ${first.id}`);
+      expect((await liveRefunds.get(second.id).expect(200)).body.data).toMatchObject({
+        status: 'pending',
+        succeededAt: null,
+      });
+      expect((await queue()).some((one) => one.id === second.id)).toBe(true);
+      expect((await paymentOf(paymentId, live)).refundedAmount).toBe(1_000);
+      expect(await api.sql(`SELECT 1 FROM events WHERE refund_id = $1`, [second.id])).toEqual([]);
+      expect(await api.sql(`SELECT 1 FROM settlements WHERE refund_id = $1`, [second.id])).toEqual([]);
+      // Another transfer still pays it.
+      await api
+        .admin()
+        .post(`/admin/v1/refunds/${second.id}/succeed`)
+        .send({ bankTransactionId: `TX-2-${second.id}` })
+        .expect(200);
+    });
+
     it('a failed refund frees its amount and writes refund.failed once', async () => {
       const paymentId = await completedPayment(api, live, 5_000, true);
       const refund = (await liveRefunds.create(paymentId, { refundAccount: ACCOUNT }).expect(201)).body.data;

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { SealedSecretError } from '@payhook/config';
 import type { ListEnvelope, RefundView } from '@payhook/contracts';
+import { isUniqueViolation } from '@payhook/persistence';
 import { decodeCursor } from '../http/keyset-cursor';
 import { Ledger, type RefundRecord } from '../ledger';
 import type { ListAdminRefundsQueryDto } from './dto/admin-refunds.dto';
@@ -11,6 +12,8 @@ import { RefundsRepository } from './refunds.repository';
 import { forgedCursor, page } from './refunds.service';
 
 const DEFAULT_PAGE_SIZE = 20;
+/** One bank transfer is the success of one refund at most. */
+const ONE_REFUND_PER_BANK_TRANSACTION = 'refunds_bank_transaction_id_key';
 
 /** The operator's side of live refunds (DESIGN §9): the queue, and sending the money or not. */
 @Injectable()
@@ -36,10 +39,17 @@ export class RefundOperationsService {
 
   /**
    * Exactly once: a compare-and-set from pending; anything else is 409 refund_state_conflict. Answers
-   * the Refund of DESIGN §9 (the account and the bank's id stay in the queue's view).
+   * the Refund of DESIGN §9 (the account and the bank's id stay in the queue's view). A bank transaction
+   * already recorded for another refund is a 409 too: one transfer cannot pay two refunds.
    */
   async succeed(id: string, bankTransactionId: string): Promise<RefundView> {
-    const moved = await this.ledger.write((tx) => tx.refunds.succeed(id, bankTransactionId));
+    let moved;
+    try {
+      moved = await this.ledger.write((tx) => tx.refunds.succeed(id, bankTransactionId));
+    } catch (error) {
+      if (!isUniqueViolation(error, ONE_REFUND_PER_BANK_TRANSACTION)) throw error;
+      return this.transferTaken(id, bankTransactionId);
+    }
     return toRefundView(moved ?? (await this.conflict(id, 'succeed')));
   }
 
@@ -54,6 +64,15 @@ export class RefundOperationsService {
     throw new RefundException(
       'refund_state_conflict',
       `Refund ${id} is ${refund.status}: only a pending refund can ${action}.`,
+    );
+  }
+
+  private async transferTaken(id: string, bankTransactionId: string): Promise<never> {
+    const other = await this.refunds.findByBankTransactionId(bankTransactionId);
+    throw new RefundException(
+      'refund_state_conflict',
+      `Bank transaction ${bankTransactionId} is already recorded for ${other ? `refund ${other.id}` : 'another refund'}: refund ${id} stays pending.`,
+      'bankTransactionId',
     );
   }
 

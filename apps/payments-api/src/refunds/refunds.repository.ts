@@ -37,6 +37,16 @@ export class RefundsRepository {
     return rows[0] ? toRefundRecord(rows[0]) : null;
   }
 
+  /** For the operator: the refund a bank transfer was recorded for (refunds_bank_transaction_id_key). */
+  async findByBankTransactionId(bankTransactionId: string): Promise<RefundRecord | null> {
+    const rows = await sqlRows<RefundRow>(
+      this.db,
+      `SELECT ${REFUND_COLUMNS} FROM refunds WHERE bank_transaction_id = $1`,
+      [bankTransactionId],
+    );
+    return rows[0] ? toRefundRecord(rows[0]) : null;
+  }
+
   /** On the primary, as the payments list's check: a cursor from a replica's page is never taken for a forged one. */
   async existsAt(scope: MerchantScope | null, position: KeysetCursor): Promise<boolean> {
     const scoped = scope ? 'AND merchant_id = $3 AND livemode = $4' : '';

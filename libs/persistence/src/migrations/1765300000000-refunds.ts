@@ -15,13 +15,16 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * make `refund_amount_exceeded` a decision of the database. A refund reserves its amount with
  *
  *   UPDATE payments SET refund_held_amount = refund_held_amount + $2
- *    WHERE id = $1 AND status = 'completed' AND refund_held_amount + $2 <= amount
+ *    WHERE id = $1 AND status = 'completed'
+ *      AND refund_held_amount + $2 <= amount - <value of the vouchers the payment redeemed>
  *   RETURNING refund_held_amount, refunded_amount, amount
  *
- * (no row: the payment is not completed, or the remainder is too small), which takes the payment's
+ * (no row: the payment is not completed, or the remainder is too small; voucher value is never paid
+ * out by transfer, so the part paid with vouchers is not refundable), which takes the payment's
  * row lock, so refunds racing each other queue on it and never add up to more than the payment.
  * A success adds the amount to refunded_amount; a failure takes it back from refund_held_amount.
  * payments_refund_amounts_check is the backstop: 0 <= refunded <= held <= amount, whatever the writer.
+ * refunds_bank_transaction_id_key: one bank transfer is the success of one refund at most.
  * Both columns have a constant default: adding them rewrites nothing.
  *
  * events.refund_id names the refund of a refund.* event. One event per payment and type still holds
@@ -30,6 +33,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * non-partial so that every read by payment_id (the list's `paymentId=`, which shows a payment's
  * refund events with its others) keeps an index; events_one_per_refund_and_type is unique on
  * (refund_id, type) where refund_id is set. Both are built before the old index goes.
+ * events_type_list_idx on (merchant_id, livemode, type, created_at DESC, id DESC) serves the list's
+ * `type=` (say refund.succeeded, rare among payment events) as a range instead of a filtered walk
+ * of events_list_idx.
  *
  * settlements: a payment has one record of type `payment` and one of type `refund` per succeeded
  * refund (negative amounts; completed_at holds the refund's succeeded_at, the record's instant).
@@ -121,6 +127,14 @@ export class Refunds1765300000000 implements MigrationInterface {
        ON refunds (merchant_id, livemode, payment_id, status, created_at DESC, id DESC)`,
     );
     await db.query(`CREATE INDEX IF NOT EXISTS refunds_queue_idx ON refunds (status, created_at, id)`);
+    // One bank transfer is the success of one refund at most (the operator's succeed answers 409 on a
+    // second). CONCURRENTLY: a run again, once the queue takes writes, must not stop them.
+    await buildConcurrently(
+      db,
+      'refunds_bank_transaction_id_key',
+      `UNIQUE INDEX CONCURRENTLY IF NOT EXISTS refunds_bank_transaction_id_key
+       ON refunds (bank_transaction_id) WHERE bank_transaction_id IS NOT NULL`,
+    );
 
     await db.query(`
       ALTER TABLE payments
@@ -152,6 +166,12 @@ export class Refunds1765300000000 implements MigrationInterface {
       `UNIQUE INDEX CONCURRENTLY events_one_per_refund_and_type ON events (refund_id, type) WHERE refund_id IS NOT NULL`,
     );
     await db.query(`DROP INDEX CONCURRENTLY IF EXISTS events_one_per_payment_and_type`);
+    await buildConcurrently(
+      db,
+      'events_type_list_idx',
+      `INDEX CONCURRENTLY IF NOT EXISTS events_type_list_idx
+       ON events (merchant_id, livemode, type, created_at DESC, id DESC)`,
+    );
 
     await db.query(`
       ALTER TABLE settlements
@@ -222,6 +242,7 @@ export class Refunds1765300000000 implements MigrationInterface {
     await db.query(
       `CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS events_one_per_payment_and_type ON events (payment_id, type)`,
     );
+    await db.query(`DROP INDEX CONCURRENTLY IF EXISTS events_type_list_idx`);
     await db.query(`DROP INDEX CONCURRENTLY IF EXISTS events_one_per_refund_and_type`);
     await db.query(`DROP INDEX CONCURRENTLY IF EXISTS events_one_per_payment_and_type_v2`);
     await db.query(
@@ -233,6 +254,7 @@ export class Refunds1765300000000 implements MigrationInterface {
         DROP CONSTRAINT IF EXISTS payments_refund_amounts_check,
         DROP COLUMN IF EXISTS refunded_amount,
         DROP COLUMN IF EXISTS refund_held_amount`);
+    await db.query(`DROP INDEX CONCURRENTLY IF EXISTS refunds_bank_transaction_id_key`);
     await db.query(`DROP TABLE IF EXISTS refunds`);
     await db.query(`ALTER TABLE payments DROP CONSTRAINT IF EXISTS payments_id_merchant_livemode_key`);
   }
