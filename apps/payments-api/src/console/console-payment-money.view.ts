@@ -32,7 +32,7 @@ const VOUCHER_KINDS: Readonly<Record<VoucherKind, string>> = {
 };
 
 /** Why a case was opened, in words; a reason this page does not know yet is shown as stored. */
-export function reviewReasonText(reason: string): string {
+function reviewReasonText(reason: string): string {
   return Object.hasOwn(REASONS, reason) ? REASONS[reason] : reason;
 }
 

@@ -3,14 +3,8 @@
 export { Ledger } from './ledger';
 export { LedgerModule } from './ledger.module';
 export type { LedgerTx } from './ledger-tx';
-export type { PaymentWrites } from './payment-writes';
-export type { RefundWrites, RefundHold, HoldRefusal } from './refund-writes';
-export type { EventWriter, NewEvent } from './event-writer';
-export type { OutboxWriter, DeliveryRequest } from './outbox-writer';
-export type { SettlementWriter } from './settlement-writer';
-export type { VoucherWrites, HeldVoucher } from './voucher-writes';
-export type { DepositCodeWrites } from './deposit-code-writes';
-export { ALLOWED_MOVES, type Mover, type PaymentOutcome } from './payment-moves-table';
+export type { HoldRefusal } from './refund-writes';
+export type { PaymentOutcome } from './payment-moves-table';
 // The payments feature's reads select and map payments rows as the ledger's writes return them.
 export {
   PAYMENT_COLUMNS,
