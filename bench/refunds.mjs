@@ -10,8 +10,10 @@ export const REFUND_AMOUNT = 1_000;
 const REFUNDS_PER_PAYMENT = PAYMENT_AMOUNT / REFUND_AMOUNT;
 
 /**
- * `count` completed test payments of the merchant, as a completion leaves them (settlement records
- * aside: a refund record then takes the merchant's fee rate, one lookup either way). Returns their ids.
+ * `count` completed test payments of the merchant, as a completion leaves them: each with its
+ * settlement record at the merchant's fee rate, so a refund takes the normal path (the rate of the
+ * payment's own record), not the one of a payment completed before records existed. The payout date
+ * is the sales date plus the delay in calendar days: no refund reads it. Returns their ids.
  */
 export async function seedCompletedPayments(connectionString, merchantId, count = REFUND_PAYMENTS) {
   const db = new pg.Client({ connectionString });
@@ -19,12 +21,25 @@ export async function seedCompletedPayments(connectionString, merchantId, count 
   try {
     const tag = randomBytes(4).toString('hex');
     const { rows } = await db.query(
-      `INSERT INTO payments (id, merchant_id, livemode, order_id, customer_id, amount, currency, status, return_url,
-                             pay_suffix, expires_at, created_at, completed_at)
-       SELECT 'pay_' || $2 || lpad(g::text, 20, '0'), $1, false, 'r-' || $2 || '-' || g, 'bench', $4, 'KRW',
-              'completed', 'https://shop.example', 'r' || $2 || g, now() + interval '1 hour', now(), now()
-       FROM generate_series(1, $3) g
-       RETURNING id`,
+      `WITH paid AS (
+         INSERT INTO payments (id, merchant_id, livemode, order_id, customer_id, amount, currency, status, return_url,
+                               pay_suffix, expires_at, created_at, completed_at)
+         SELECT 'pay_' || $2 || lpad(g::text, 20, '0'), $1, false, 'r-' || $2 || '-' || g, 'bench', $4, 'KRW',
+                'completed', 'https://shop.example', 'r' || $2 || g, now() + interval '1 hour', now(), now()
+         FROM generate_series(1, $3) g
+         RETURNING id, merchant_id, order_id, amount, completed_at
+       ), terms AS (
+         SELECT paid.*, m.fee_bps, m.settlement_delay_days, paid.amount * m.fee_bps / 10000 AS fee,
+                (paid.completed_at AT TIME ZONE 'Asia/Seoul')::date AS sales_date
+         FROM paid JOIN merchants m ON m.id = paid.merchant_id
+       ), settled AS (
+         INSERT INTO settlements (payment_id, merchant_id, livemode, order_id, gross_amount, fee_bps, fee_amount,
+                                  vat_amount, net_amount, sales_date, payout_date, payout_rule, completed_at, type)
+         SELECT id, merchant_id, false, order_id, amount, fee_bps, fee, fee * 10 / 100, amount - fee - fee * 10 / 100,
+                sales_date, sales_date + settlement_delay_days, 'kr_public_holidays', completed_at, 'payment'
+         FROM terms
+       )
+       SELECT id FROM paid`,
       [merchantId, tag, count, PAYMENT_AMOUNT],
     );
     return rows.map((row) => row.id);

@@ -125,6 +125,18 @@ export function toNewRefundEvent(refund: RefundRecord, event: RefundEvent): NewE
   };
 }
 
+/**
+ * The delivery state an event starts in, for a statement that selects `event` (with its type,
+ * merchant_id and livemode) joined by ENDPOINT_OF_EVENT: pending when the mode's endpoint has enabled
+ * its type (with no endpoint yet: `defaults`, DEFAULT_ENABLED_EVENTS), else skipped (no outbox row).
+ */
+export const deliveryStatusSql = (event: string, defaults: string) =>
+  `CASE WHEN ${event}.type = ANY (COALESCE(w.enabled_events, ${defaults}::text[])) THEN 'pending' ELSE 'skipped' END`;
+
+/** The join deliveryStatusSql reads its endpoint from. */
+export const endpointOfEventSql = (event: string) =>
+  `LEFT JOIN webhook_endpoints w ON w.merchant_id = ${event}.merchant_id AND w.livemode = ${event}.livemode`;
+
 /** Writes events and the delivery state they start in, inside the transaction of the change they announce. */
 export class EventWriter {
   constructor(
@@ -142,11 +154,11 @@ export class EventWriter {
     const inserted = await this.sql<{ id: string; delivery_status: DeliveryStatus }>(
       `INSERT INTO events (id, merchant_id, livemode, type, payment_id, refund_id, body, created_at, delivery_status)
        SELECT e.id, e.merchant_id, e.livemode, e.type, e.payment_id, e.refund_id, e.body, e.created_at,
-              CASE WHEN e.type = ANY (COALESCE(w.enabled_events, $8::text[])) THEN 'pending' ELSE 'skipped' END
+              ${deliveryStatusSql('e', '$8')}
        FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[], $5::text[], $6::text[], $7::timestamptz[],
                    $9::text[])
               AS e (id, merchant_id, livemode, type, payment_id, body, created_at, refund_id)
-       LEFT JOIN webhook_endpoints w ON w.merchant_id = e.merchant_id AND w.livemode = e.livemode
+       ${endpointOfEventSql('e')}
        RETURNING id, delivery_status`,
       [
         column('id'),

@@ -31,7 +31,7 @@ export class LedgerTx {
     this.events = new EventWriter(sql, this.outbox);
     this.settlements = new SettlementWriter(sql);
     this.payments = new PaymentWrites(sql, this.events, this.settlements);
-    this.refunds = new RefundWrites(sql, this.events, this.settlements);
+    this.refunds = new RefundWrites(sql, this.events, this.settlements, this.outbox);
     this.vouchers = new VoucherWrites(sql);
     this.depositCodes = new DepositCodeWrites(sql);
   }

@@ -1,10 +1,27 @@
 import type { MerchantScope } from '@payhook/auth';
+import { DEFAULT_ENABLED_EVENTS } from '@payhook/contracts';
 import type { Sql } from '@payhook/persistence';
 import { voucherValueSql } from './amount-due';
-import { refundOutcomeEvent, toNewRefundEvent, type EventWriter } from './event-writer';
+import type { PayoutRule } from './business-days';
+import {
+  deliveryStatusSql,
+  endpointOfEventSql,
+  refundOutcomeEvent,
+  toNewRefundEvent,
+  type EventWriter,
+} from './event-writer';
+import type { OutboxWriter } from './outbox-writer';
 import { PAYMENT_COLUMNS, toPaymentRecord, type PaymentRecord, type PaymentRow } from './payment-record';
 import { REFUND_COLUMNS, toRefundRecord, type RefundRecord, type RefundRow } from './refund-record';
-import type { SettlementWriter } from './settlement-writer';
+import { salesDate } from './settlement-calculation';
+import {
+  PAYOUT_TERMS_SQL,
+  payoutOf,
+  refundSettlementSql,
+  reportLegacyRefund,
+  type PayoutTerms,
+  type SettlementWriter,
+} from './settlement-writer';
 
 /** A refund's amount reserved on its payment (succeeded + pending refunds never exceed the payment). */
 export interface RefundHold {
@@ -18,6 +35,51 @@ export interface RefundHold {
 export type HoldRefusal = 'payment_not_found' | 'payment_not_completed' | 'amount_exceeded';
 
 /**
+ * What a test refund's one statement needs to know before its transaction, read without a lock
+ * (readTestRefundFacts): the payment's order (never changes) and the payout of a record on the sales
+ * date of `at` (the merchant's delay and non-banking days as they are a moment before the refund,
+ * as a refund a moment earlier would have seen them).
+ */
+export interface TestRefundFacts {
+  orderId: string;
+  at: Date;
+  sales: string;
+  payout: { date: string; rule: PayoutRule };
+}
+
+/** The idempotency key claimed with the answer it replays, as claimIdempotencyKey claims it (ADR 0001). */
+export interface RefundKeyClaim {
+  key: string;
+  fingerprint: string;
+  status: number;
+  body: string;
+  ttlHours: number;
+}
+
+/**
+ * One read on the primary, outside the refund's transaction: the payment of the scope (a refusal when
+ * there is none or it is not completed: a completed payment stays completed) and the payout terms of
+ * its merchant on the sales date of `at` (Asia/Seoul).
+ */
+export async function readTestRefundFacts(
+  sql: Sql,
+  scope: MerchantScope,
+  paymentId: string,
+  at: Date,
+): Promise<TestRefundFacts | HoldRefusal> {
+  const sales = salesDate(at);
+  const [row] = await sql<PayoutTerms & { order_id: string; status: string }>(
+    `SELECT p.order_id, p.status, ${PAYOUT_TERMS_SQL}
+     FROM payments p JOIN merchants m ON m.id = p.merchant_id
+     WHERE p.id = $3 AND p.merchant_id = $1 AND p.livemode = $4`,
+    [scope.merchantId, sales, paymentId, scope.livemode],
+  );
+  if (!row) return 'payment_not_found';
+  if (row.status !== 'completed') return 'payment_not_completed';
+  return { orderId: row.order_id, at, sales, payout: payoutOf(sales, row) };
+}
+
+/**
  * Every money move of a refund (DESIGN §9, ADR 0014). The database decides: the reserve is a guarded
  * UPDATE of payments.refund_held_amount that takes the payment's row lock, so refunds racing each
  * other queue on it and never add up to more than the payment; a pending refund moves once, by a
@@ -29,7 +91,106 @@ export class RefundWrites {
     private readonly sql: Sql,
     private readonly events: EventWriter,
     private readonly settlements: SettlementWriter,
+    private readonly outbox: OutboxWriter,
   ) {}
+
+  /**
+   * A test refund, succeeded at once, in ONE statement (as create, ADR 0013): the guarded hold on the
+   * payment (its row lock; refunded_amount counted too) returning R₀, the refund row, refund.succeeded
+   * (body built here beforehand) with its outbox row when its delivery is pending, the settlement
+   * record with its amounts computed in SQL from R₀ at the fee rate of the payment's own record (0
+   * for a payment settled before records existed), and the idempotency key claim. Each write selects
+   * from the hold, so nothing is written when nothing was held. `claimed` false: the key was taken,
+   * the caller rolls the transaction back. `refund.amount` must be known (remainderLocked for "all").
+   */
+  async succeedAtOnce(
+    refund: RefundRecord,
+    facts: TestRefundFacts,
+    claim: RefundKeyClaim,
+  ): Promise<{ claimed: boolean } | HoldRefusal> {
+    const scope = { merchantId: refund.merchantId, livemode: refund.livemode };
+    const event = refundOutcomeEvent(refund);
+    const outboxRow = this.outbox.row({ eventId: event.id, retryStep: 0, manual: false });
+    const amounts = refundSettlementSql('t.refunded_before', '$4::bigint', 't.fee_bps');
+    const rows = await this.sql<{ claimed: boolean; legacy: boolean }>(
+      `WITH held AS (
+         UPDATE payments
+         SET refund_held_amount = refund_held_amount + $4::bigint, refunded_amount = refunded_amount + $4
+         WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND status = 'completed'
+           AND refund_held_amount + $4 <= amount - ${voucherValueSql('$1')}
+         RETURNING id, merchant_id, livemode, order_id, refunded_amount - $4 AS refunded_before
+       ), refund AS (
+         INSERT INTO refunds (${REFUND_COLUMNS})
+         SELECT $5, held.id, held.merchant_id, held.livemode, held.order_id, $4, $6::text, $7::text, 'succeeded',
+                NULL, NULL, NULL, $8::timestamptz, $8::timestamptz, NULL
+         FROM held
+         RETURNING id
+       ), event AS (
+         INSERT INTO events (id, merchant_id, livemode, type, payment_id, refund_id, body, created_at, delivery_status)
+         SELECT $9::text, e.merchant_id, e.livemode, e.type, e.id, $5, $11::text, $8::timestamptz, ${deliveryStatusSql('e', '$12')}
+         FROM (SELECT held.id, held.merchant_id, held.livemode, $10::text AS type FROM held) e
+         ${endpointOfEventSql('e')}
+         RETURNING delivery_status
+       ), queued AS (
+         INSERT INTO outbox (routing_key, message_type, payload, headers)
+         SELECT $13, $14, $15, $16 FROM event WHERE delivery_status = 'pending'
+         RETURNING 1
+       ), t AS (
+         SELECT held.*, paid.fee_bps IS NULL AS legacy, COALESCE(paid.fee_bps, 0) AS fee_bps
+         FROM held, LATERAL (SELECT (SELECT fee_bps FROM settlements
+                                     WHERE payment_id = held.id AND COALESCE(refund_id, '') = '') AS fee_bps) paid
+       ), settled AS (
+         INSERT INTO settlements (payment_id, merchant_id, livemode, order_id, gross_amount, fee_bps, fee_amount,
+           vat_amount, net_amount, sales_date, payout_date, payout_rule, completed_at, type, refund_id)
+         SELECT t.id, t.merchant_id, t.livemode, t.order_id, -$4::bigint, t.fee_bps, ${amounts.feeAmount},
+                ${amounts.vatAmount}, ${amounts.netAmount}, $17::date, $18::date, $19::text, $8::timestamptz, 'refund', $5
+         FROM t
+         RETURNING 1
+       ), claimed AS (
+         INSERT INTO idempotency_keys AS k
+           (merchant_id, livemode, key, fingerprint, response_status, response_body, created_at, expires_at)
+         SELECT $2, $3, $20::text, $21::text, $22::int, $23::text, now(), now() + make_interval(hours => $24::int)
+         FROM held
+         ON CONFLICT (merchant_id, livemode, key) DO UPDATE
+           SET fingerprint = EXCLUDED.fingerprint, response_status = EXCLUDED.response_status,
+               response_body = EXCLUDED.response_body, created_at = EXCLUDED.created_at,
+               expires_at = EXCLUDED.expires_at
+           WHERE k.expires_at <= now()
+         RETURNING 1
+       )
+       SELECT EXISTS (SELECT 1 FROM claimed) AS claimed, t.legacy FROM t`,
+      [
+        refund.paymentId,
+        scope.merchantId,
+        scope.livemode,
+        refund.amount,
+        refund.id,
+        refund.currency,
+        refund.reason,
+        facts.at,
+        event.id,
+        event.type,
+        JSON.stringify(event),
+        DEFAULT_ENABLED_EVENTS,
+        outboxRow.routingKey,
+        outboxRow.messageType,
+        outboxRow.payload,
+        outboxRow.headers,
+        facts.sales,
+        facts.payout.date,
+        facts.payout.rule,
+        claim.key,
+        claim.fingerprint,
+        claim.status,
+        claim.body,
+        claim.ttlHours,
+      ],
+    );
+    const [row] = rows;
+    if (!row) return this.whyNotHeld(scope, refund.paymentId);
+    if (row.legacy) reportLegacyRefund(refund.paymentId);
+    return { claimed: row.claimed };
+  }
 
   /**
    * Reserves `amount` (null: the whole remainder) of a completed payment of the scope; `succeedNow`
@@ -44,7 +205,7 @@ export class RefundWrites {
     succeedNow: boolean,
   ): Promise<RefundHold | HoldRefusal> {
     // The whole remainder is known only under the row lock: read it there, then reserve exactly it.
-    const wanted = amount ?? (await this.lockedRemainder(scope, paymentId));
+    const wanted = amount ?? (await this.remainderLocked(scope, paymentId));
     if (typeof wanted === 'string') return wanted;
     const rows = await this.sql<PaymentRow>(
       `UPDATE payments
@@ -145,7 +306,7 @@ export class RefundWrites {
   }
 
   /** The remainder of a completed payment of the scope, its row locked until the transaction ends. */
-  private async lockedRemainder(scope: MerchantScope, paymentId: string): Promise<number | HoldRefusal> {
+  async remainderLocked(scope: MerchantScope, paymentId: string): Promise<number | HoldRefusal> {
     const rows = await this.sql<{ status: string; remainder: string }>(
       `SELECT status, amount - ${voucherValueSql('$1')} - refund_held_amount AS remainder FROM payments
        WHERE id = $1 AND merchant_id = $2 AND livemode = $3 FOR UPDATE`,

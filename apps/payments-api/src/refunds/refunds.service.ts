@@ -8,6 +8,9 @@ import { claimIdempotencyKey } from '../idempotency/idempotency-claim';
 import { IdempotencyKeysRepository } from '../idempotency/idempotency-keys.repository';
 import { KeyedFingerprints } from '../idempotency/keyed-fingerprints';
 import { Ledger, type HoldRefusal, type LedgerTx, type RefundRecord } from '../ledger';
+
+/** What Ledger.testRefundFacts returns when the payment can be refunded. */
+type TestRefundFacts = Exclude<Awaited<ReturnType<Ledger['testRefundFacts']>>, HoldRefusal>;
 import type { ListRefundsQueryDto } from './dto/list-refunds.query.dto';
 import { RefundAccounts } from './refund-accounts';
 import { RefundException } from './refund.exception';
@@ -88,12 +91,18 @@ export class RefundsService {
     // Each pass ends in an answer unless the key expired between its two statements; then the next
     // pass claims it afresh (a key lives IDEMPOTENCY_TTL_HOURS: it cannot expire again at once).
     for (;;) {
-      const outcome = await this.ledger
-        .write((tx) => this.createIn(tx, scope, paymentId, idempotencyKey, input, fingerprints[0]))
-        .catch((error: unknown) => {
-          if (error instanceof KeyAlreadyClaimed) return 'key_taken' as const;
-          throw error;
-        });
+      const at = new Date();
+      // A test refund's transaction is one statement; what it needs to know is read before it, without a lock.
+      const facts = scope.livemode ? null : await this.ledger.testRefundFacts(scope, paymentId, at);
+      const outcome =
+        typeof facts === 'string'
+          ? facts
+          : await this.ledger
+              .write((tx) => this.createIn(tx, scope, paymentId, idempotencyKey, input, fingerprints[0], at, facts))
+              .catch((error: unknown) => {
+                if (error instanceof KeyAlreadyClaimed) return 'key_taken' as const;
+                throw error;
+              });
       if (typeof outcome === 'object') {
         addLogFields({ paymentId });
         return { status: 201, body: outcome.body, replayed: false };
@@ -153,40 +162,45 @@ export class RefundsService {
     idempotencyKey: string,
     input: CreateRefundInput,
     fingerprint: string,
+    createdAt: Date,
+    testFacts: TestRefundFacts | null,
   ): Promise<{ body: string } | HoldRefusal> {
-    const succeedNow = !scope.livemode;
-    const hold = await tx.refunds.hold(scope, paymentId, input.amount ?? null, succeedNow);
-    if (typeof hold === 'string') return hold;
-    const id = newId('refund');
-    const createdAt = new Date();
-    const refund: RefundRecord = {
+    const claim = { key: idempotencyKey, fingerprint, status: 201, ttlHours: this.env.IDEMPOTENCY_TTL_HOURS };
+    const refundOf = (id: string, orderId: string, amount: number, succeeded: boolean): RefundRecord => ({
       id,
       paymentId,
       merchantId: scope.merchantId,
       livemode: scope.livemode,
-      orderId: hold.payment.orderId,
-      amount: hold.amount,
+      orderId,
+      amount,
       currency: CURRENCY,
       reason: input.reason ?? null,
-      status: succeedNow ? 'succeeded' : 'pending',
+      status: succeeded ? 'succeeded' : 'pending',
       // Kept only while the refund is pending: a test refund succeeds at once and needs none.
-      refundAccountSealed: input.refundAccount && !succeedNow ? this.accounts.seal(id, input.refundAccount) : null,
+      refundAccountSealed: input.refundAccount && !succeeded ? this.accounts.seal(id, input.refundAccount) : null,
       bankTransactionId: null,
       failureReason: null,
       createdAt,
-      succeededAt: succeedNow ? createdAt : null,
+      succeededAt: succeeded ? createdAt : null,
       failedAt: null,
-    };
+    });
+    if (testFacts) {
+      // The whole remainder is known only under the row lock: read it there (one more round trip).
+      const amount = input.amount ?? (await tx.refunds.remainderLocked(scope, paymentId));
+      if (typeof amount === 'string') return amount;
+      const refund = refundOf(newId('refund'), testFacts.orderId, amount, true);
+      const body = JSON.stringify({ data: toRefundView(refund) });
+      const done = await tx.refunds.succeedAtOnce(refund, testFacts, { ...claim, body });
+      if (typeof done === 'string') return done;
+      if (!done.claimed) throw new KeyAlreadyClaimed();
+      return { body };
+    }
+    const hold = await tx.refunds.hold(scope, paymentId, input.amount ?? null, false);
+    if (typeof hold === 'string') return hold;
+    const refund = refundOf(newId('refund'), hold.payment.orderId, hold.amount, false);
     await tx.refunds.insert(refund, hold.refundedBefore);
     const body = JSON.stringify({ data: toRefundView(refund) });
-    const claimed = await claimIdempotencyKey(tx.sql, {
-      scope,
-      key: idempotencyKey,
-      fingerprint,
-      status: 201,
-      body,
-      ttlHours: this.env.IDEMPOTENCY_TTL_HOURS,
-    });
+    const claimed = await claimIdempotencyKey(tx.sql, { scope, ...claim, body });
     if (!claimed) throw new KeyAlreadyClaimed();
     return { body };
   }
