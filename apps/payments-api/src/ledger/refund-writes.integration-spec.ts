@@ -83,7 +83,7 @@ describe('RefundWrites.hold without the CHECK backstop', () => {
     );
     await client.query('BEGIN');
     try {
-      const hold = await writes.hold(SCOPE, paymentId, amount, false);
+      const hold = await writes.hold(SCOPE, paymentId, amount);
       await client.query('COMMIT');
       return hold;
     } catch (error) {

@@ -27,8 +27,6 @@ import {
 export interface RefundHold {
   payment: PaymentRecord;
   amount: number;
-  /** The payment's refunded_amount before this refund, read under its row lock (R₀ of DESIGN §9). */
-  refundedBefore: number;
 }
 
 /** Why no amount was reserved: no such payment in the scope, not completed, or too little left. */
@@ -193,45 +191,34 @@ export class RefundWrites {
   }
 
   /**
-   * Reserves `amount` (null: the whole remainder) of a completed payment of the scope; `succeedNow`
-   * (test mode) also counts it as refunded at once. The remainder is the payment's amount less the
+   * Reserves `amount` (null: the whole remainder) of a completed payment of the scope for a live
+   * refund, pending until the operator sends the money. The remainder is the payment's amount less the
    * vouchers it redeemed (fixed once it completed: voucher value is never paid out as cash) and less
    * its succeeded and pending refunds.
    */
-  async hold(
-    scope: MerchantScope,
-    paymentId: string,
-    amount: number | null,
-    succeedNow: boolean,
-  ): Promise<RefundHold | HoldRefusal> {
+  async hold(scope: MerchantScope, paymentId: string, amount: number | null): Promise<RefundHold | HoldRefusal> {
     // The whole remainder is known only under the row lock: read it there, then reserve exactly it.
     const wanted = amount ?? (await this.remainderLocked(scope, paymentId));
     if (typeof wanted === 'string') return wanted;
     const rows = await this.sql<PaymentRow>(
-      `UPDATE payments
-       SET refund_held_amount = refund_held_amount + $4,
-           refunded_amount = refunded_amount + CASE WHEN $5 THEN $4 ELSE 0 END
+      `UPDATE payments SET refund_held_amount = refund_held_amount + $4
        WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND status = 'completed'
          AND refund_held_amount + $4 <= amount - ${voucherValueSql('$1')}
        RETURNING ${PAYMENT_COLUMNS}`,
-      [paymentId, scope.merchantId, scope.livemode, wanted, succeedNow],
+      [paymentId, scope.merchantId, scope.livemode, wanted],
     );
     const [row] = rows;
     if (!row) return this.whyNotHeld(scope, paymentId);
-    const payment = toPaymentRecord(row);
-    const refundedAfter = payment.refundedAmount;
-    return {
-      payment,
-      amount: wanted,
-      refundedBefore: succeedNow ? refundedAfter - wanted : refundedAfter,
-    };
+    return { payment: toPaymentRecord(row), amount: wanted };
   }
 
-  /** Inserts a new refund (its amount already held); a succeeded one also gets its event and settlement record. */
-  async insert(refund: RefundRecord, refundedBefore: number): Promise<void> {
+  /** Inserts a new pending refund, its amount already held. */
+  async insertPending(refund: RefundRecord): Promise<void> {
+    if (refund.status !== 'pending')
+      throw new Error(`refund ${refund.id} is ${refund.status}: only pending is inserted`);
     await this.sql(
       `INSERT INTO refunds (${REFUND_COLUMNS})
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, NULL, NULL, $11, $12, NULL)`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', $9, NULL, NULL, $10, NULL, NULL)`,
       [
         refund.id,
         refund.paymentId,
@@ -241,13 +228,10 @@ export class RefundWrites {
         refund.amount,
         refund.currency,
         refund.reason,
-        refund.status,
         refund.refundAccountSealed,
         refund.createdAt,
-        refund.succeededAt,
       ],
     );
-    if (refund.status === 'succeeded') await this.recordSuccess(refund, refundedBefore);
   }
 
   /**

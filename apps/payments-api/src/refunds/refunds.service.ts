@@ -195,10 +195,10 @@ export class RefundsService {
       if (!done.claimed) throw new KeyAlreadyClaimed();
       return { body };
     }
-    const hold = await tx.refunds.hold(scope, paymentId, input.amount ?? null, false);
+    const hold = await tx.refunds.hold(scope, paymentId, input.amount ?? null);
     if (typeof hold === 'string') return hold;
     const refund = refundOf(newId('refund'), hold.payment.orderId, hold.amount, false);
-    await tx.refunds.insert(refund, hold.refundedBefore);
+    await tx.refunds.insertPending(refund);
     const body = JSON.stringify({ data: toRefundView(refund) });
     const claimed = await claimIdempotencyKey(tx.sql, { scope, ...claim, body });
     if (!claimed) throw new KeyAlreadyClaimed();
