@@ -14,14 +14,6 @@ export function deliveryMessage(request: DeliveryRequest, requestedAt: Date): We
   return { type: WEBHOOK_DELIVERY_REQUESTED_V1, ...request, requestedAt: requestedAt.toISOString() };
 }
 
-/** One outbox row's values, for a statement that inserts it. */
-export interface OutboxRow {
-  routingKey: string;
-  messageType: string;
-  payload: string;
-  headers: MessageHeaders;
-}
-
 /**
  * Writes the outbox rows of delivery requests, in the transaction of the change they announce, each
  * with the correlation of the request that caused them (its request id and trace context).
@@ -50,19 +42,11 @@ export class OutboxWriter {
    * `INSERT INTO outbox (routing_key, message_type, payload, headers)`, whose payload is a message of
    * deliveryMessage with an empty eventId that the statement fills with jsonb_set.
    */
-  automaticDeliveryTemplate(): OutboxRow {
-    return this.row({ eventId: '', retryStep: 0, manual: false });
-  }
-
-  /**
-   * The parameters of `INSERT INTO outbox (routing_key, message_type, payload, headers)` for one
-   * request, for a statement that writes the row itself (a test refund's, only if its event is pending).
-   */
-  row(request: DeliveryRequest): OutboxRow {
+  automaticDeliveryTemplate(): { routingKey: string; messageType: string; payload: string; headers: MessageHeaders } {
     return {
       routingKey: WEBHOOK_DELIVER_ROUTING_KEY,
       messageType: WEBHOOK_DELIVERY_REQUESTED_V1,
-      payload: JSON.stringify(deliveryMessage(request, new Date())),
+      payload: JSON.stringify(deliveryMessage({ eventId: '', retryStep: 0, manual: false }, new Date())),
       headers: outgoingMessageHeaders(),
     };
   }

@@ -1,5 +1,5 @@
 import type { MerchantScope } from '@payhook/auth';
-import { DEFAULT_ENABLED_EVENTS } from '@payhook/contracts';
+import { DEFAULT_ENABLED_EVENTS, type DeliveryStatus } from '@payhook/contracts';
 import type { Sql } from '@payhook/persistence';
 import { voucherValueSql } from './amount-due';
 import type { PayoutRule } from './business-days';
@@ -95,7 +95,8 @@ export class RefundWrites {
   /**
    * A test refund, succeeded at once, in ONE statement (as create, ADR 0013): the guarded hold on the
    * payment (its row lock; refunded_amount counted too) returning R₀, the refund row, refund.succeeded
-   * (body built here beforehand) with its outbox row when its delivery is pending, the settlement
+   * (body built here beforehand; its outbox row, when its delivery is pending, follows in a statement of
+   * its own, see below), the settlement
    * record with its amounts computed in SQL from R₀ at the fee rate of the payment's own record (0
    * for a payment settled before records existed), and the idempotency key claim. Each write selects
    * from the hold, so nothing is written when nothing was held. `claimed` false: the key was taken,
@@ -108,9 +109,8 @@ export class RefundWrites {
   ): Promise<{ claimed: boolean } | HoldRefusal> {
     const scope = { merchantId: refund.merchantId, livemode: refund.livemode };
     const event = refundOutcomeEvent(refund);
-    const outboxRow = this.outbox.row({ eventId: event.id, retryStep: 0, manual: false });
     const amounts = refundSettlementSql('t.refunded_before', '$4::bigint', 't.fee_bps');
-    const rows = await this.sql<{ claimed: boolean; legacy: boolean }>(
+    const rows = await this.sql<{ claimed: boolean; legacy: boolean; delivery_status: DeliveryStatus }>(
       `WITH held AS (
          UPDATE payments
          SET refund_held_amount = refund_held_amount + $4::bigint, refunded_amount = refunded_amount + $4
@@ -129,10 +129,6 @@ export class RefundWrites {
          FROM (SELECT held.id, held.merchant_id, held.livemode, $10::text AS type FROM held) e
          ${endpointOfEventSql('e')}
          RETURNING delivery_status
-       ), queued AS (
-         INSERT INTO outbox (routing_key, message_type, payload, headers)
-         SELECT $13, $14, $15, $16 FROM event WHERE delivery_status = 'pending'
-         RETURNING 1
        ), t AS (
          SELECT held.*, paid.fee_bps IS NULL AS legacy, COALESCE(paid.fee_bps, 0) AS fee_bps
          FROM held, LATERAL (SELECT (SELECT fee_bps FROM settlements
@@ -141,13 +137,13 @@ export class RefundWrites {
          INSERT INTO settlements (payment_id, merchant_id, livemode, order_id, gross_amount, fee_bps, fee_amount,
            vat_amount, net_amount, sales_date, payout_date, payout_rule, completed_at, type, refund_id)
          SELECT t.id, t.merchant_id, t.livemode, t.order_id, -$4::bigint, t.fee_bps, ${amounts.feeAmount},
-                ${amounts.vatAmount}, ${amounts.netAmount}, $17::date, $18::date, $19::text, $8::timestamptz, 'refund', $5
+                ${amounts.vatAmount}, ${amounts.netAmount}, $13::date, $14::date, $15::text, $8::timestamptz, 'refund', $5
          FROM t
          RETURNING 1
        ), claimed AS (
          INSERT INTO idempotency_keys AS k
            (merchant_id, livemode, key, fingerprint, response_status, response_body, created_at, expires_at)
-         SELECT $2, $3, $20::text, $21::text, $22::int, $23::text, now(), now() + make_interval(hours => $24::int)
+         SELECT $2, $3, $16::text, $17::text, $18::int, $19::text, now(), now() + make_interval(hours => $20::int)
          FROM held
          ON CONFLICT (merchant_id, livemode, key) DO UPDATE
            SET fingerprint = EXCLUDED.fingerprint, response_status = EXCLUDED.response_status,
@@ -156,7 +152,7 @@ export class RefundWrites {
            WHERE k.expires_at <= now()
          RETURNING 1
        )
-       SELECT EXISTS (SELECT 1 FROM claimed) AS claimed, t.legacy FROM t`,
+       SELECT EXISTS (SELECT 1 FROM claimed) AS claimed, t.legacy, event.delivery_status FROM t, event`,
       [
         refund.paymentId,
         scope.merchantId,
@@ -170,10 +166,6 @@ export class RefundWrites {
         event.type,
         JSON.stringify(event),
         DEFAULT_ENABLED_EVENTS,
-        outboxRow.routingKey,
-        outboxRow.messageType,
-        outboxRow.payload,
-        outboxRow.headers,
         facts.sales,
         facts.payout.date,
         facts.payout.rule,
@@ -187,6 +179,10 @@ export class RefundWrites {
     const [row] = rows;
     if (!row) return this.whyNotHeld(scope, refund.paymentId);
     if (row.legacy) reportLegacyRefund(refund.paymentId);
+    // Its own statement, and only for a delivery: outbox_notify fires per INSERT statement, rows or
+    // none, and a NOTIFY serialises commits (every refund's COMMIT queued on the notify lock).
+    if (row.claimed && row.delivery_status === 'pending')
+      await this.outbox.enqueue([{ eventId: event.id, retryStep: 0, manual: false }]);
     return { claimed: row.claimed };
   }
 
