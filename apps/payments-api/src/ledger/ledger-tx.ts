@@ -1,6 +1,7 @@
 import type { Sql } from '@payhook/persistence';
 import { DepositCodeWrites } from './deposit-code-writes';
 import { EventWriter } from './event-writer';
+import { IdempotencyClaims } from './idempotency-claims';
 import { OutboxWriter } from './outbox-writer';
 import { PaymentWrites } from './payment-writes';
 import { RefundWrites } from './refund-writes';
@@ -19,6 +20,7 @@ export class LedgerTx {
   readonly refunds: RefundWrites;
   readonly vouchers: VoucherWrites;
   readonly depositCodes: DepositCodeWrites;
+  readonly idempotency: IdempotencyClaims;
 
   /**
    * `sql`: the transaction's own statements, for the rows a feature writes with a money move (a
@@ -34,5 +36,6 @@ export class LedgerTx {
     this.refunds = new RefundWrites(sql, this.events, this.settlements, this.outbox);
     this.vouchers = new VoucherWrites(sql);
     this.depositCodes = new DepositCodeWrites(sql);
+    this.idempotency = new IdempotencyClaims(sql);
   }
 }

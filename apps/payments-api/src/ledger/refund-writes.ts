@@ -10,6 +10,7 @@ import {
   toNewRefundEvent,
   type EventWriter,
 } from './event-writer';
+import { IDEMPOTENCY_CLAIM_COLUMNS, IDEMPOTENCY_CLAIM_CONFLICT, type IdempotencyClaim } from './idempotency-claims';
 import type { OutboxWriter } from './outbox-writer';
 import { PAYMENT_COLUMNS, toPaymentRecord, type PaymentRecord, type PaymentRow } from './payment-record';
 import { REFUND_COLUMNS, toRefundRecord, type RefundRecord, type RefundRow } from './refund-record';
@@ -43,15 +44,6 @@ export interface TestRefundFacts {
   at: Date;
   sales: string;
   payout: { date: string; rule: PayoutRule };
-}
-
-/** The idempotency key claimed with the answer it replays, as claimIdempotencyKey claims it (ADR 0001). */
-export interface RefundKeyClaim {
-  key: string;
-  fingerprint: string;
-  status: number;
-  body: string;
-  ttlHours: number;
 }
 
 /**
@@ -105,7 +97,7 @@ export class RefundWrites {
   async succeedAtOnce(
     refund: RefundRecord,
     facts: TestRefundFacts,
-    claim: RefundKeyClaim,
+    claim: IdempotencyClaim,
   ): Promise<{ claimed: boolean } | HoldRefusal> {
     const scope = { merchantId: refund.merchantId, livemode: refund.livemode };
     const event = refundOutcomeEvent(refund);
@@ -141,15 +133,10 @@ export class RefundWrites {
          FROM t
          RETURNING 1
        ), claimed AS (
-         INSERT INTO idempotency_keys AS k
-           (merchant_id, livemode, key, fingerprint, response_status, response_body, created_at, expires_at)
+         INSERT INTO idempotency_keys AS k ${IDEMPOTENCY_CLAIM_COLUMNS}
          SELECT $2, $3, $16::text, $17::text, $18::int, $19::text, now(), now() + make_interval(hours => $20::int)
          FROM held
-         ON CONFLICT (merchant_id, livemode, key) DO UPDATE
-           SET fingerprint = EXCLUDED.fingerprint, response_status = EXCLUDED.response_status,
-               response_body = EXCLUDED.response_body, created_at = EXCLUDED.created_at,
-               expires_at = EXCLUDED.expires_at
-           WHERE k.expires_at <= now()
+         ${IDEMPOTENCY_CLAIM_CONFLICT}
          RETURNING 1
        )
        SELECT EXISTS (SELECT 1 FROM claimed) AS claimed, t.legacy, event.delivery_status FROM t, event`,

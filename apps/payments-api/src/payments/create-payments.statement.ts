@@ -1,4 +1,6 @@
-// No imports: bench/run.mjs replays this statement from the build as the database ceiling.
+// No imports: bench/run.mjs replays this statement from the build as the database ceiling. So its
+// claim spells out the ON CONFLICT rule that ledger/idempotency-claims.ts holds for every other claim;
+// the idempotency and refunds e2e specs hold each to those rules.
 
 /**
  * Claims the idempotency key of each create in $1 (a JSON array, one record per create) and inserts

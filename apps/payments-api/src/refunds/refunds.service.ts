@@ -4,7 +4,6 @@ import { CURRENCY, newId, type ListEnvelope, type RefundView } from '@payhook/co
 import { addLogFields } from '@payhook/observability';
 import { PaymentsApiEnv } from '../config/payments-api.env';
 import { decodeCursor, encodeCursor } from '../http/keyset-cursor';
-import { claimIdempotencyKey } from '../idempotency/idempotency-claim';
 import { IdempotencyKeysRepository } from '../idempotency/idempotency-keys.repository';
 import { KeyedFingerprints } from '../idempotency/keyed-fingerprints';
 import { Ledger, type HoldRefusal, type LedgerTx, type RefundRecord } from '../ledger';
@@ -200,7 +199,7 @@ export class RefundsService {
     const refund = refundOf(newId('refund'), hold.payment.orderId, hold.amount, false);
     await tx.refunds.insertPending(refund);
     const body = JSON.stringify({ data: toRefundView(refund) });
-    const claimed = await claimIdempotencyKey(tx.sql, { scope, ...claim, body });
+    const claimed = await tx.idempotency.claim(scope, { ...claim, body });
     if (!claimed) throw new KeyAlreadyClaimed();
     return { body };
   }

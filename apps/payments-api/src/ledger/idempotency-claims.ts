@@ -1,0 +1,43 @@
+import type { MerchantScope } from '@payhook/auth';
+import type { Sql } from '@payhook/persistence';
+
+/** A key claimed together with the answer it will replay: the write it guards commits with it or not at all. */
+export interface IdempotencyClaim {
+  key: string;
+  fingerprint: string;
+  status: number;
+  body: string;
+  ttlHours: number;
+}
+
+/** The columns of a claim, in the order of IDEMPOTENCY_CLAIM_VALUES's parameters. */
+export const IDEMPOTENCY_CLAIM_COLUMNS = `(merchant_id, livemode, key, fingerprint, response_status, response_body, created_at, expires_at)`;
+
+/**
+ * How a claim meets a key already stored (ADR 0001): it takes the key only when the stored one has
+ * expired, so a claim that returns no row found the key held. A key still being claimed by a running
+ * transaction makes the claim wait on the unique index until that one ends. Every claim of a money
+ * write uses it (the create statement keeps a copy: bench/run.mjs replays that file without imports).
+ */
+export const IDEMPOTENCY_CLAIM_CONFLICT = `ON CONFLICT (merchant_id, livemode, key) DO UPDATE
+  SET fingerprint = EXCLUDED.fingerprint, response_status = EXCLUDED.response_status,
+      response_body = EXCLUDED.response_body, created_at = EXCLUDED.created_at,
+      expires_at = EXCLUDED.expires_at
+  WHERE k.expires_at <= now()`;
+
+/** Idempotency keys claimed inside a ledger transaction, with the write they guard. */
+export class IdempotencyClaims {
+  constructor(private readonly sql: Sql) {}
+
+  /** False when the key is held and not expired: the caller rolls its writes back and replays. */
+  async claim(scope: MerchantScope, claim: IdempotencyClaim): Promise<boolean> {
+    const rows = await this.sql(
+      `INSERT INTO idempotency_keys AS k ${IDEMPOTENCY_CLAIM_COLUMNS}
+       VALUES ($1, $2, $3, $4, $5, $6, now(), now() + make_interval(hours => $7))
+       ${IDEMPOTENCY_CLAIM_CONFLICT}
+       RETURNING 1`,
+      [scope.merchantId, scope.livemode, claim.key, claim.fingerprint, claim.status, claim.body, claim.ttlHours],
+    );
+    return rows.length === 1;
+  }
+}
