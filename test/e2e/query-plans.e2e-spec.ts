@@ -301,6 +301,37 @@ describe('query plans on a large database', () => {
     await api.admin().post(`/admin/v1/refunds/${queue.body.data[0].id}/fail`).send({ reason: 'closed' }).expect(200);
     await api.admin().post(`/admin/v1/refunds/${refund.body.data.id}/fail`).send({ reason: 'late' }).expect(409);
     await api.as(merchant).get(`/v1/events?paymentId=${refundable.id}`).expect(200);
+    // Test refunds that arrive together: the batch's lock of its payments and its one statement, among
+    // the big merchant's payments (a few completed in test mode, with their settlement records).
+    const testPayments = await api.sql<{ id: string }>(
+      `WITH paid AS (
+         INSERT INTO payments (id, merchant_id, livemode, order_id, customer_id, amount, currency, status, return_url,
+                               pay_suffix, expires_at, created_at, completed_at)
+         SELECT 'pay_planstestpayment' || lpad(n::text, 8, '0'), $1, false, 'plans-test-' || n, 'cust-1', 5000, 'KRW', 'completed',
+                'https://shop.example/return', 'plans-test-' || n, now() + interval '1 hour', now(), now()
+         FROM generate_series(1, 3) AS n
+         RETURNING id, merchant_id, order_id, completed_at
+       ), settled AS (
+         INSERT INTO settlements (payment_id, merchant_id, livemode, order_id, gross_amount, fee_bps, fee_amount,
+                                  vat_amount, net_amount, sales_date, payout_date, payout_rule, completed_at, type)
+         SELECT id, merchant_id, false, order_id, 5000, 300, 150, 15, 4835, current_date, current_date + 1,
+                'weekdays_only', completed_at, 'payment'
+         FROM paid
+       )
+       SELECT id FROM paid`,
+      [big],
+    );
+    const testMerchant = { key: (await api.issueKey(big, 'test')).key };
+    const testRefunds = await Promise.all(
+      testPayments.map(({ id }) =>
+        api
+          .as(testMerchant)
+          .post(`/v1/payments/${id}/refunds`)
+          .set('Idempotency-Key', `plans-${id}`)
+          .send({ amount: 100 }),
+      ),
+    );
+    expect(testRefunds.map((answer) => answer.status)).toEqual([201, 201, 201]);
     // A type's events: a range of events_type_list_idx; with a paymentId, that payment's few events.
     await api.as(merchant).get('/v1/events?type=refund.succeeded').expect(200);
     const [oldestRefunded] = await api.sql<{ payment_id: string }>(
@@ -364,6 +395,8 @@ describe('query plans on a large database', () => {
       /UNION ALL/, // a status filter read per stored status
       /SET refund_held_amount = refund_held_amount \+/, // a refund's guarded reserve
       /INSERT INTO settlements[^]*refund_id/, // a refund's settlement record
+      /json_to_recordset[^]*SET refund_held_amount = p\.refund_held_amount \+/, // a batch of test refunds
+      /ORDER BY p\.id\s+FOR UPDATE OF p/, // the lock of a batch's payments
     ]) {
       expect(texts).toMatch(kind);
     }

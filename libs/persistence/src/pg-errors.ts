@@ -6,6 +6,15 @@ export interface PgError {
 
 export const UNIQUE_VIOLATION = '23505';
 
+/**
+ * SQLSTATE classes a single row of a batch statement can cause: 21 (cardinality), 22 (data), 23
+ * (integrity), 40 (deadlock, serialization). A batch that fails with one is worth splitting.
+ */
+export function isRowError(error: unknown): boolean {
+  const code = (error as PgError | null)?.code;
+  return typeof code === 'string' && ['21', '22', '23', '40'].includes(code.slice(0, 2));
+}
+
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {
   const pg = error as PgError;
   return pg?.code === UNIQUE_VIOLATION && (constraint === undefined || pg.constraint === constraint);

@@ -2,8 +2,12 @@ import type { Pool, PoolClient } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 
-/** Runs one parameterised statement and returns its rows. */
-export type Sql = <T = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<T[]>;
+/**
+ * Runs one parameterised statement and returns its rows. A `name` makes it a prepared statement, parsed
+ * and planned once per connection: for hot statements of fixed text only (each name stays on every
+ * connection that ran it).
+ */
+export type Sql = <T = Record<string, unknown>>(text: string, params?: unknown[], name?: string) => Promise<T[]>;
 
 function poolOf(db: DataSource): Pool {
   return (db.driver as PostgresDriver).master as Pool;
@@ -27,7 +31,8 @@ export async function sqlRows<T>(
 /** Runs `work` in one transaction on one pooled connection: committed if it resolves, else rolled back. */
 export async function inTransaction<R>(db: DataSource, work: (sql: Sql) => Promise<R>): Promise<R> {
   const client: PoolClient = await poolOf(db).connect();
-  const sql: Sql = async <T>(text: string, params: unknown[] = []) => (await client.query(text, params)).rows as T[];
+  const sql: Sql = async <T>(text: string, params: unknown[] = [], name?: string) =>
+    (await client.query(name ? { name, text, values: params } : { text, values: params })).rows as T[];
   let broken: Error | undefined;
   // A checked-out client has no pool listener: a connection lost mid-transaction (a database
   // restart) would be an unhandled 'error' event and end the process. The running query fails with

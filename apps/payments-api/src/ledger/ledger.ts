@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import type { MerchantScope } from '@payhook/auth';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { inTransaction, sqlRows, type Sql } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 import { amountDue, heldVoucherValue } from './amount-due';
 import { LedgerTx } from './ledger-tx';
 import type { PaymentRecord } from './payment-record';
-import { readTestRefundFacts, type HoldRefusal, type TestRefundFacts } from './refund-writes';
 
 /**
  * The only way into a write transaction that moves money or state (ADR 0014): payments, events,
@@ -28,14 +26,6 @@ export class Ledger {
   /** Value of the vouchers held for (or redeemed by) a payment, read on the primary. */
   heldVoucherValue(paymentId: string): Promise<number> {
     return heldVoucherValue(this.primary, paymentId);
-  }
-
-  /**
-   * What a test refund's statement (LedgerTx.refunds.succeedAtOnce) needs to know beforehand, read on
-   * the primary before its transaction so that the transaction holds its connection for one statement.
-   */
-  testRefundFacts(scope: MerchantScope, paymentId: string, at: Date): Promise<TestRefundFacts | HoldRefusal> {
-    return readTestRefundFacts(this.primary, scope, paymentId, at);
   }
 
   /** What is still due on a payment (its amount less the vouchers it holds), read on the primary. */

@@ -14,7 +14,6 @@ import { IDEMPOTENCY_CLAIM_COLUMNS, IDEMPOTENCY_CLAIM_CONFLICT, type Idempotency
 import type { OutboxWriter } from './outbox-writer';
 import { PAYMENT_COLUMNS, toPaymentRecord, type PaymentRecord, type PaymentRow } from './payment-record';
 import { REFUND_COLUMNS, toRefundRecord, type RefundRecord, type RefundRow } from './refund-record';
-import { salesDate } from './settlement-calculation';
 import {
   PAYOUT_TERMS_SQL,
   payoutOf,
@@ -34,39 +33,33 @@ export interface RefundHold {
 export type HoldRefusal = 'payment_not_found' | 'payment_not_completed' | 'amount_exceeded';
 
 /**
- * What a test refund's one statement needs to know before its transaction, read without a lock
- * (readTestRefundFacts): the payment's order (never changes) and the payout of a record on the sales
- * date of `at` (the merchant's delay and non-banking days as they are a moment before the refund,
- * as a refund a moment earlier would have seen them).
+ * A payment about to be refunded at once (test mode), read under its row lock by lockForTestRefunds:
+ * its scope, order (never changes), state, what is left to refund, and the payout of a record on the
+ * sales date `sales` (the merchant's delay and non-banking days as they are under the lock).
  */
-export interface TestRefundFacts {
+export interface LockedPayment {
+  id: string;
+  merchantId: string;
+  livemode: boolean;
   orderId: string;
-  at: Date;
-  sales: string;
+  status: string;
+  /** Its amount less the vouchers it redeemed and its succeeded and pending refunds. */
+  remainder: number;
   payout: { date: string; rule: PayoutRule };
 }
 
-/**
- * One read on the primary, outside the refund's transaction: the payment of the scope (a refusal when
- * there is none or it is not completed: a completed payment stays completed) and the payout terms of
- * its merchant on the sales date of `at` (Asia/Seoul).
- */
-export async function readTestRefundFacts(
-  sql: Sql,
-  scope: MerchantScope,
-  paymentId: string,
-  at: Date,
-): Promise<TestRefundFacts | HoldRefusal> {
-  const sales = salesDate(at);
-  const [row] = await sql<PayoutTerms & { order_id: string; status: string }>(
-    `SELECT p.order_id, p.status, ${PAYOUT_TERMS_SQL}
-     FROM payments p JOIN merchants m ON m.id = p.merchant_id
-     WHERE p.id = $3 AND p.merchant_id = $1 AND p.livemode = $4`,
-    [scope.merchantId, sales, paymentId, scope.livemode],
-  );
-  if (!row) return 'payment_not_found';
-  if (row.status !== 'completed') return 'payment_not_completed';
-  return { orderId: row.order_id, at, sales, payout: payoutOf(sales, row) };
+/** One test refund of a batch for succeedAllAtOnce: the refund (succeeded), its payout and its key's claim. */
+export interface TestRefundWrite {
+  refund: RefundRecord;
+  sales: string;
+  payout: { date: string; rule: PayoutRule };
+  claim: IdempotencyClaim;
+}
+
+/** What became of a TestRefundWrite: `held` false when its amount did not fit, `claimed` false when its key was taken. */
+export interface TestRefundWritten {
+  held: boolean;
+  claimed: boolean;
 }
 
 /**
@@ -85,42 +78,100 @@ export class RefundWrites {
   ) {}
 
   /**
-   * A test refund, succeeded at once, in ONE statement (as create, ADR 0013): the guarded hold on the
-   * payment (its row lock; refunded_amount counted too) returning R₀, the refund row, refund.succeeded
-   * (body built here beforehand; its outbox row, when its delivery is pending, follows in a statement of
-   * its own, see below), the settlement
-   * record with its amounts computed in SQL from R₀ at the fee rate of the payment's own record (0
-   * for a payment settled before records existed), and the idempotency key claim. Each write selects
-   * from the hold, so nothing is written when nothing was held. `claimed` false: the key was taken,
-   * the caller rolls the transaction back. `refund.amount` must be known (remainderLocked for "all").
+   * Locks the payments of a batch of test refunds in id order (so two batches sharing payments queue
+   * instead of deadlocking) and reads what their refunds need: the scope, order, state and remainder
+   * of each, and the payout terms of a record on `sales`. A payment missing from the map does not exist.
    */
-  async succeedAtOnce(
-    refund: RefundRecord,
-    facts: TestRefundFacts,
-    claim: IdempotencyClaim,
-  ): Promise<{ claimed: boolean } | HoldRefusal> {
-    const scope = { merchantId: refund.merchantId, livemode: refund.livemode };
-    const event = refundOutcomeEvent(refund);
-    const amounts = refundSettlementSql('t.refunded_before', '$4::bigint', 't.fee_bps');
-    const rows = await this.sql<{ claimed: boolean; legacy: boolean; delivery_status: DeliveryStatus }>(
-      `WITH held AS (
-         UPDATE payments
-         SET refund_held_amount = refund_held_amount + $4::bigint, refunded_amount = refunded_amount + $4
-         WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND status = 'completed'
-           AND refund_held_amount + $4 <= amount - ${voucherValueSql('$1')}
-         RETURNING id, merchant_id, livemode, order_id, refunded_amount - $4 AS refunded_before
+  async lockForTestRefunds(paymentIds: readonly string[], sales: string): Promise<Map<string, LockedPayment>> {
+    const rows = await this.sql<
+      PayoutTerms & {
+        id: string;
+        merchant_id: string;
+        livemode: boolean;
+        order_id: string;
+        status: string;
+        remainder: string;
+      }
+    >(
+      `SELECT p.id, p.merchant_id, p.livemode, p.order_id, p.status,
+              p.amount - ${voucherValueSql('p.id')} - p.refund_held_amount AS remainder, ${PAYOUT_TERMS_SQL}
+       FROM payments p JOIN merchants m ON m.id = p.merchant_id
+       WHERE p.id = ANY ($1::text[])
+       ORDER BY p.id
+       FOR UPDATE OF p`,
+      [paymentIds, sales],
+      'lock-test-refunds',
+    );
+    return new Map(
+      rows.map((row) => [
+        row.id,
+        {
+          id: row.id,
+          merchantId: row.merchant_id,
+          livemode: row.livemode,
+          orderId: row.order_id,
+          status: row.status,
+          remainder: Number(row.remainder),
+          payout: payoutOf(sales, row),
+        },
+      ]),
+    );
+  }
+
+  /**
+   * Test refunds, succeeded at once, ONE statement for the whole batch (as creates share one, ADR
+   * 0013): per refund, the guarded hold on its payment (refunded_amount counted too) returning R₀, the
+   * refund row, refund.succeeded (its outbox row, when its delivery is pending, follows in one
+   * statement for the batch), the settlement record with its amounts computed in SQL from R₀ at the
+   * fee rate of the payment's own record (0 for a payment settled before records existed), and the
+   * idempotency key claim. Each write selects from the hold, so nothing is written for a refund whose
+   * amount did not fit. A refund whose key was taken (`claimed` false) wrote everything else: the
+   * caller rolls the transaction back. No two refunds of a batch share a payment or a key, and each
+   * payment was read completed by lockForTestRefunds in the same transaction.
+   */
+  async succeedAllAtOnce(writes: readonly TestRefundWrite[]): Promise<TestRefundWritten[]> {
+    const events = writes.map(({ refund }) => refundOutcomeEvent(refund));
+    const amounts = refundSettlementSql('t.refunded_before', 't.amount', 't.fee_bps');
+    const rows = await this.sql<{
+      refund_id: string;
+      held: boolean;
+      claimed: boolean;
+      legacy: boolean | null;
+      delivery_status: DeliveryStatus | null;
+      event_id: string;
+    }>(
+      `WITH input AS (
+         SELECT * FROM json_to_recordset($1::json) AS i(
+           refund_id text, payment_id text, merchant_id text, livemode boolean, amount bigint, currency text,
+           reason text, refunded_at timestamptz, event_id text, event_type text, event_body text, sales_date date,
+           payout_date date, payout_rule text, key text, fingerprint text, status int, body text, ttl_hours int)
+       ), held AS (
+         UPDATE payments p
+         SET refund_held_amount = p.refund_held_amount + i.amount, refunded_amount = p.refunded_amount + i.amount
+         FROM input i
+         -- Read by primary key alone, whatever the planner guesses of the input: the status is not
+         -- tested here (an index of completed payments would be scanned whole) but was read completed
+         -- under this transaction's row lock (lockForTestRefunds), so it still is.
+         WHERE p.id = ANY (ARRAY(SELECT payment_id FROM input))
+           AND p.id = i.payment_id AND p.merchant_id = i.merchant_id AND p.livemode = i.livemode
+           AND p.refund_held_amount + i.amount <= p.amount - ${voucherValueSql('p.id')}
+         RETURNING i.refund_id, p.id, p.merchant_id, p.livemode, p.order_id, i.amount,
+                   p.refunded_amount - i.amount AS refunded_before
        ), refund AS (
          INSERT INTO refunds (${REFUND_COLUMNS})
-         SELECT $5, held.id, held.merchant_id, held.livemode, held.order_id, $4, $6::text, $7::text, 'succeeded',
-                NULL, NULL, NULL, $8::timestamptz, $8::timestamptz, NULL
-         FROM held
+         SELECT held.refund_id, held.id, held.merchant_id, held.livemode, held.order_id, held.amount, i.currency,
+                i.reason, 'succeeded', NULL, NULL, NULL, i.refunded_at, i.refunded_at, NULL
+         FROM held JOIN input i USING (refund_id)
          RETURNING id
        ), event AS (
          INSERT INTO events (id, merchant_id, livemode, type, payment_id, refund_id, body, created_at, delivery_status)
-         SELECT $9::text, e.merchant_id, e.livemode, e.type, e.id, $5, $11::text, $8::timestamptz, ${deliveryStatusSql('e', '$12')}
-         FROM (SELECT held.id, held.merchant_id, held.livemode, $10::text AS type FROM held) e
+         SELECT e.event_id, e.merchant_id, e.livemode, e.type, e.id, e.refund_id, e.event_body, e.refunded_at,
+                ${deliveryStatusSql('e', '$2')}
+         FROM (SELECT held.id, held.merchant_id, held.livemode, held.refund_id, i.event_id, i.event_type AS type,
+                      i.event_body, i.refunded_at
+               FROM held JOIN input i USING (refund_id)) e
          ${endpointOfEventSql('e')}
-         RETURNING delivery_status
+         RETURNING refund_id, delivery_status
        ), t AS (
          SELECT held.*, paid.fee_bps IS NULL AS legacy, COALESCE(paid.fee_bps, 0) AS fee_bps
          FROM held, LATERAL (SELECT (SELECT fee_bps FROM settlements
@@ -128,49 +179,68 @@ export class RefundWrites {
        ), settled AS (
          INSERT INTO settlements (payment_id, merchant_id, livemode, order_id, gross_amount, fee_bps, fee_amount,
            vat_amount, net_amount, sales_date, payout_date, payout_rule, completed_at, type, refund_id)
-         SELECT t.id, t.merchant_id, t.livemode, t.order_id, -$4::bigint, t.fee_bps, ${amounts.feeAmount},
-                ${amounts.vatAmount}, ${amounts.netAmount}, $13::date, $14::date, $15::text, $8::timestamptz, 'refund', $5
-         FROM t
+         SELECT t.id, t.merchant_id, t.livemode, t.order_id, -t.amount, t.fee_bps, ${amounts.feeAmount},
+                ${amounts.vatAmount}, ${amounts.netAmount}, i.sales_date, i.payout_date, i.payout_rule, i.refunded_at,
+                'refund', t.refund_id
+         FROM t JOIN input i USING (refund_id)
          RETURNING 1
        ), claimed AS (
          INSERT INTO idempotency_keys AS k ${IDEMPOTENCY_CLAIM_COLUMNS}
-         SELECT $2, $3, $16::text, $17::text, $18::int, $19::text, now(), now() + make_interval(hours => $20::int)
-         FROM held
+         SELECT held.merchant_id, held.livemode, i.key, i.fingerprint, i.status, i.body, now(),
+                now() + make_interval(hours => i.ttl_hours)
+         FROM held JOIN input i USING (refund_id)
          ${IDEMPOTENCY_CLAIM_CONFLICT}
-         RETURNING 1
+         RETURNING k.merchant_id, k.livemode, k.key
        )
-       SELECT EXISTS (SELECT 1 FROM claimed) AS claimed, t.legacy, event.delivery_status FROM t, event`,
+       SELECT i.refund_id, i.event_id, held.refund_id IS NOT NULL AS held,
+              EXISTS (SELECT 1 FROM claimed c
+                      WHERE c.merchant_id = i.merchant_id AND c.livemode = i.livemode AND c.key = i.key) AS claimed,
+              t.legacy, event.delivery_status
+       FROM input i
+       LEFT JOIN held USING (refund_id) LEFT JOIN t USING (refund_id) LEFT JOIN event USING (refund_id)`,
       [
-        refund.paymentId,
-        scope.merchantId,
-        scope.livemode,
-        refund.amount,
-        refund.id,
-        refund.currency,
-        refund.reason,
-        facts.at,
-        event.id,
-        event.type,
-        JSON.stringify(event),
+        JSON.stringify(
+          writes.map(({ refund, sales, payout, claim }, n) => ({
+            refund_id: refund.id,
+            payment_id: refund.paymentId,
+            merchant_id: refund.merchantId,
+            livemode: refund.livemode,
+            amount: refund.amount,
+            currency: refund.currency,
+            reason: refund.reason,
+            refunded_at: refund.succeededAt,
+            event_id: events[n].id,
+            event_type: events[n].type,
+            event_body: JSON.stringify(events[n]),
+            sales_date: sales,
+            payout_date: payout.date,
+            payout_rule: payout.rule,
+            key: claim.key,
+            fingerprint: claim.fingerprint,
+            status: claim.status,
+            body: claim.body,
+            ttl_hours: claim.ttlHours,
+          })),
+        ),
         DEFAULT_ENABLED_EVENTS,
-        facts.sales,
-        facts.payout.date,
-        facts.payout.rule,
-        claim.key,
-        claim.fingerprint,
-        claim.status,
-        claim.body,
-        claim.ttlHours,
       ],
+      'test-refunds',
     );
-    const [row] = rows;
-    if (!row) return this.whyNotHeld(scope, refund.paymentId);
-    if (row.legacy) reportLegacyRefund(refund.paymentId);
-    // Its own statement, and only for a delivery: outbox_notify fires per INSERT statement, rows or
-    // none, and a NOTIFY serialises commits (every refund's COMMIT queued on the notify lock).
-    if (row.claimed && row.delivery_status === 'pending')
-      await this.outbox.enqueue([{ eventId: event.id, retryStep: 0, manual: false }]);
-    return { claimed: row.claimed };
+    const byRefund = new Map(rows.map((row) => [row.refund_id, row]));
+    const written = writes.map(({ refund }) => {
+      const row = byRefund.get(refund.id);
+      if (!row) throw new Error(`the test refunds statement returned nothing for refund ${refund.id}`);
+      if (row.legacy) reportLegacyRefund(refund.paymentId);
+      return row;
+    });
+    // One statement, and only for deliveries: outbox_notify fires per INSERT statement, rows or none,
+    // and a NOTIFY serialises commits (every refund's COMMIT queued on the notify lock).
+    await this.outbox.enqueue(
+      written
+        .filter((row) => row.claimed && row.delivery_status === 'pending')
+        .map((row) => ({ eventId: row.event_id, retryStep: 0, manual: false })),
+    );
+    return written.map(({ held, claimed }) => ({ held, claimed }));
   }
 
   /**

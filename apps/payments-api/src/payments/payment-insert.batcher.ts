@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Link } from '@opentelemetry/api';
 import { detached, inSpan, linkToCurrentSpan } from '@payhook/observability';
-import { MicroBatcher } from '@payhook/persistence';
+import { MicroBatcher, isRowError } from '@payhook/persistence';
 import { PaymentsRepository, type NewPayment } from './payments.repository';
 
 /** Statements of batched creates running at once; the rest of the pool stays free for everything else. */
@@ -71,10 +71,4 @@ export class PaymentInsertBatcher {
       return [...(await this.insertAll(payments.slice(0, half))), ...(await this.insertAll(payments.slice(half)))];
     }
   }
-}
-
-/** SQLSTATE classes a single row can cause: 21 (cardinality), 22 (data), 23 (integrity), 40 (deadlock, serialization). */
-function isRowError(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && ['21', '22', '23', '40'].includes(code.slice(0, 2));
 }

@@ -8,12 +8,20 @@ import { RefundsAdminController } from './refunds.admin.controller';
 import { PaymentRefundsController, RefundsController } from './refunds.controller';
 import { RefundsRepository } from './refunds.repository';
 import { RefundsService } from './refunds.service';
+import { TestRefundBatcher } from './test-refund.batcher';
 
 /** Refunds (DESIGN §9): the merchant API, the operator's queue, and RefundsService for the console. */
 @Module({
   imports: [IdempotencyModule, LedgerModule],
   controllers: [PaymentRefundsController, RefundsController, RefundsAdminController],
-  providers: [RefundsService, RefundOperationsService, RefundsRepository, RefundAccounts, RefundAccountsRekeyer],
+  providers: [
+    RefundsService,
+    TestRefundBatcher,
+    RefundOperationsService,
+    RefundsRepository,
+    RefundAccounts,
+    RefundAccountsRekeyer,
+  ],
   exports: [RefundsService],
 })
 export class RefundsModule {}

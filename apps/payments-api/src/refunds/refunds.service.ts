@@ -1,20 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { MerchantScope } from '@payhook/auth';
-import { CURRENCY, newId, type ListEnvelope, type RefundView } from '@payhook/contracts';
+import type { ListEnvelope, RefundView } from '@payhook/contracts';
 import { addLogFields } from '@payhook/observability';
 import { PaymentsApiEnv } from '../config/payments-api.env';
 import { decodeCursor, encodeCursor } from '../http/keyset-cursor';
 import { IdempotencyKeysRepository } from '../idempotency/idempotency-keys.repository';
 import { KeyedFingerprints } from '../idempotency/keyed-fingerprints';
 import { Ledger, type HoldRefusal, type LedgerTx, type RefundRecord } from '../ledger';
-
-/** What Ledger.testRefundFacts returns when the payment can be refunded. */
-type TestRefundFacts = Exclude<Awaited<ReturnType<Ledger['testRefundFacts']>>, HoldRefusal>;
 import type { ListRefundsQueryDto } from './dto/list-refunds.query.dto';
+import { pendingRefund } from './new-refund';
 import { RefundAccounts } from './refund-accounts';
 import { RefundException } from './refund.exception';
 import { toRefundView, type RefundAccount } from './refund.view';
 import { RefundsRepository, type RefundFilter } from './refunds.repository';
+import { TestRefundBatcher } from './test-refund.batcher';
 
 /** POST /v1/payments/{id}/refunds body, as validated by CreateRefundRequestDto (the console's form sends the same). */
 export interface CreateRefundInput {
@@ -58,6 +57,7 @@ const REFUSALS: Record<HoldRefusal, (paymentId: string) => RefundException> = {
 export class RefundsService {
   constructor(
     private readonly ledger: Ledger,
+    private readonly testRefunds: TestRefundBatcher,
     private readonly refunds: RefundsRepository,
     private readonly accounts: RefundAccounts,
     private readonly idempotencyKeys: IdempotencyKeysRepository,
@@ -66,9 +66,9 @@ export class RefundsService {
   ) {}
 
   /**
-   * One ledger transaction: the guarded reserve of the amount on the payment (its row lock), the
-   * refund row, in test mode its success at once (refunded amount, refund.succeeded with its outbox
-   * row, the settlement record), and the idempotency key claimed with the answer it replays. A key
+   * A test refund succeeds at once, in a batch of the refunds that arrive with it (TestRefundBatcher);
+   * a live one is one ledger transaction: the guarded reserve of the amount on the payment (its row
+   * lock), the pending refund row and the idempotency key claimed with the answer it replays. A key
    * claimed before rolls it all back and replays (or 422s); a refusal is not remembered, as create's.
    */
   async create(
@@ -90,18 +90,21 @@ export class RefundsService {
     // Each pass ends in an answer unless the key expired between its two statements; then the next
     // pass claims it afresh (a key lives IDEMPOTENCY_TTL_HOURS: it cannot expire again at once).
     for (;;) {
-      const at = new Date();
-      // A test refund's transaction is one statement; what it needs to know is read before it, without a lock.
-      const facts = scope.livemode ? null : await this.ledger.testRefundFacts(scope, paymentId, at);
-      const outcome =
-        typeof facts === 'string'
-          ? facts
-          : await this.ledger
-              .write((tx) => this.createIn(tx, scope, paymentId, idempotencyKey, input, fingerprints[0], at, facts))
-              .catch((error: unknown) => {
-                if (error instanceof KeyAlreadyClaimed) return 'key_taken' as const;
-                throw error;
-              });
+      const outcome = scope.livemode
+        ? await this.ledger
+            .write((tx) => this.createLiveIn(tx, scope, paymentId, idempotencyKey, input, fingerprints[0]))
+            .catch((error: unknown) => {
+              if (error instanceof KeyAlreadyClaimed) return 'key_taken' as const;
+              throw error;
+            })
+        : await this.testRefunds.refund({
+            scope,
+            paymentId,
+            idempotencyKey,
+            fingerprint: fingerprints[0],
+            amount,
+            reason,
+          });
       if (typeof outcome === 'object') {
         addLogFields({ paymentId });
         return { status: 201, body: outcome.body, replayed: false };
@@ -154,52 +157,38 @@ export class RefundsService {
     return (await this.refunds.ofPayment(scope, paymentId, REFUNDS_OF_PAYMENT_SHOWN)).map(toRefundView);
   }
 
-  private async createIn(
+  private async createLiveIn(
     tx: LedgerTx,
     scope: MerchantScope,
     paymentId: string,
     idempotencyKey: string,
     input: CreateRefundInput,
     fingerprint: string,
-    createdAt: Date,
-    testFacts: TestRefundFacts | null,
   ): Promise<{ body: string } | HoldRefusal> {
-    const claim = { key: idempotencyKey, fingerprint, status: 201, ttlHours: this.env.IDEMPOTENCY_TTL_HOURS };
-    const refundOf = (id: string, orderId: string, amount: number, succeeded: boolean): RefundRecord => ({
-      id,
-      paymentId,
-      merchantId: scope.merchantId,
-      livemode: scope.livemode,
-      orderId,
-      amount,
-      currency: CURRENCY,
-      reason: input.reason ?? null,
-      status: succeeded ? 'succeeded' : 'pending',
-      // Kept only while the refund is pending: a test refund succeeds at once and needs none.
-      refundAccountSealed: input.refundAccount && !succeeded ? this.accounts.seal(id, input.refundAccount) : null,
-      bankTransactionId: null,
-      failureReason: null,
-      createdAt,
-      succeededAt: succeeded ? createdAt : null,
-      failedAt: null,
-    });
-    if (testFacts) {
-      // The whole remainder is known only under the row lock: read it there (one more round trip).
-      const amount = input.amount ?? (await tx.refunds.remainderLocked(scope, paymentId));
-      if (typeof amount === 'string') return amount;
-      const refund = refundOf(newId('refund'), testFacts.orderId, amount, true);
-      const body = JSON.stringify({ data: toRefundView(refund) });
-      const done = await tx.refunds.succeedAtOnce(refund, testFacts, { ...claim, body });
-      if (typeof done === 'string') return done;
-      if (!done.claimed) throw new KeyAlreadyClaimed();
-      return { body };
-    }
+    const { refundAccount } = input;
+    if (!refundAccount) throw new Error('a live refund is made with a refund account (checked by create)');
     const hold = await tx.refunds.hold(scope, paymentId, input.amount ?? null);
     if (typeof hold === 'string') return hold;
-    const refund = refundOf(newId('refund'), hold.payment.orderId, hold.amount, false);
+    const refund = pendingRefund(
+      {
+        scope,
+        paymentId,
+        orderId: hold.payment.orderId,
+        amount: hold.amount,
+        reason: input.reason ?? null,
+        createdAt: new Date(),
+      },
+      (id) => this.accounts.seal(id, refundAccount),
+    );
     await tx.refunds.insertPending(refund);
     const body = JSON.stringify({ data: toRefundView(refund) });
-    const claimed = await tx.idempotency.claim(scope, { ...claim, body });
+    const claimed = await tx.idempotency.claim(scope, {
+      key: idempotencyKey,
+      fingerprint,
+      status: 201,
+      body,
+      ttlHours: this.env.IDEMPOTENCY_TTL_HOURS,
+    });
     if (!claimed) throw new KeyAlreadyClaimed();
     return { body };
   }
