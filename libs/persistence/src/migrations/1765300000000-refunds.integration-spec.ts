@@ -22,12 +22,15 @@ async function migrate(url: string, migrations: typeof MIGRATIONS): Promise<void
   }
 }
 
-async function undoLast(url: string): Promise<void> {
+/** Undoes the migrations from the last one back to the refunds migration, that one included. */
+async function undoThroughRefunds(url: string): Promise<void> {
   const options = dataSourceOptions({ url, entities: [], applicationName: 'payhook-refunds-migration-spec' });
   const dataSource = await new DataSource(options).initialize();
   try {
-    // TypeORM's undo ignores the migration's own `transaction = false`: its CONCURRENTLY builds need none.
-    await dataSource.undoLastMigration({ transaction: 'none' });
+    for (let left = MIGRATIONS.length - MIGRATIONS.indexOf(Refunds1765300000000); left > 0; left--) {
+      // TypeORM's undo ignores the migration's own `transaction = false`: its CONCURRENTLY builds need none.
+      await dataSource.undoLastMigration({ transaction: 'none' });
+    }
   } finally {
     await dataSource.destroy();
   }
@@ -245,7 +248,7 @@ describe('the refunds migration', () => {
   }, 120_000);
 
   it('goes down, forgetting the refunds, and up again', async () => {
-    await undoLast(url);
+    await undoThroughRefunds(url);
     const { rows } = await db.query(
       `SELECT count(*)::int AS settlements, (SELECT count(*)::int FROM events) AS events FROM settlements`,
     );

@@ -15,6 +15,7 @@ import { MessageHeaders1765000000000 } from './1765000000000-message-headers';
 import { SettlementsDayOrder1765100000000 } from './1765100000000-settlements-day-order';
 import { SealedPinDigests1765200000000 } from './1765200000000-sealed-pin-digests';
 import { Refunds1765300000000 } from './1765300000000-refunds';
+import { PaymentScopedReferences1765400000000 } from './1765400000000-payment-scoped-references';
 
 /** Listed explicitly: bundled builds cannot glob, and the order is the history. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   SettlementsDayOrder1765100000000,
   SealedPinDigests1765200000000,
   Refunds1765300000000,
+  PaymentScopedReferences1765400000000,
 ];
