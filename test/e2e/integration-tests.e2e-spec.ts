@@ -1,11 +1,12 @@
 import type { INestApplication } from '@nestjs/common';
+import { Webhook } from 'standardwebhooks';
 import { isolatedServices, type IsolatedServices } from '../support/isolated-services';
 import { merchantEndpoint, type EndpointFlaw } from '../support/merchant-endpoint';
 import { PaymentsApiHarness, paymentBody } from '../support/payments-api.harness';
 import { pollUntil } from '../support/poll-until';
 import { timeFor } from '../support/time-budget';
 import { startDispatcher } from '../support/webhook-dispatcher.harness';
-import { WebhookReceiver } from '../support/webhook-receiver';
+import { standardWebhookHeaders, WebhookReceiver } from '../support/webhook-receiver';
 
 /**
  * The sender's limit: a correct endpoint answers far within it even on a busy machine (the apps and
@@ -52,7 +53,7 @@ describe('integration test (onboarding gate)', () => {
     receiver.respondWith(merchantEndpoint(() => secret, flaw, TIMEOUT_MS));
     const endpoint = await api.as(merchant).put('/v1/webhook-endpoint').send({ url: receiver.url }).expect(200);
     secret = endpoint.body.data.signingSecret;
-    return { merchant, receiver };
+    return { merchant, receiver, secret };
   }
 
   async function runToEnd(key: string) {
@@ -67,7 +68,7 @@ describe('integration test (onboarding gate)', () => {
   }
 
   it('passes a correct merchant, which then goes live and creates live payments', async () => {
-    const { merchant, receiver } = await approvedMerchantWith();
+    const { merchant, receiver, secret } = await approvedMerchantWith();
     const run = await runToEnd(merchant.key);
     expect(run.scenarios.map((s) => [s.name, s.status])).toEqual([
       ['completion', 'passed'],
@@ -76,6 +77,19 @@ describe('integration test (onboarding gate)', () => {
       ['review', 'passed'],
     ]);
     expect(run.status).toBe('passed');
+    // The genuine deliveries (the dispatcher's first, then the runner's retry and two duplicates) carry the
+    // Standard Webhooks headers too; the review's forged ones carry the Service headers only.
+    const eventId = receiver.received[0].headers['service-event-id'] as string;
+    const genuine = receiver.forEvent(eventId);
+    expect(genuine).toHaveLength(4);
+    for (const delivery of genuine) {
+      expect(new Webhook(secret).verify(delivery.rawBody, standardWebhookHeaders(delivery))).toMatchObject({
+        id: eventId,
+      });
+    }
+    const forged = receiver.received.filter((delivery) => !genuine.includes(delivery));
+    expect(forged).toHaveLength(7);
+    expect(forged.map(standardWebhookHeaders)).toEqual(forged.map(() => ({})));
     expect(run.finishedAt).toEqual(expect.any(String));
     const shown = await api.admin().get(`/admin/v1/merchants/${merchant.merchantId}`).expect(200);
     expect(shown.body.data.status).toBe('live');

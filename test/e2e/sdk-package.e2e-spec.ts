@@ -1,5 +1,5 @@
-import { newId, type PaymentCompletedEvent } from '@payhook/contracts';
-import { signWebhook } from '@payhook/signing';
+import { newId, randomBase62, type PaymentCompletedEvent } from '@payhook/contracts';
+import { deliveryHeaders, signWebhook } from '@payhook/signing';
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,15 +35,16 @@ async function useSdk(sdk, input) {
   } catch (error) {
     apiError = { isApiError: error instanceof PayhookApiError, status: error.status, code: error.code };
   }
-  const { body, signature, secret, eventId } = input.webhook;
+  const { body, signature, secret, eventId, standardHeaders } = input.webhook;
   const event = verifyWebhook(Buffer.from(body), signature, secret, { eventIdHeader: eventId });
+  const standardEvent = verifyWebhook(Buffer.from(body), standardHeaders, secret);
   let refused;
   try {
     verifyWebhook(Buffer.from(body.replace('15000', '15001')), signature, secret);
   } catch (error) {
     refused = error instanceof WebhookVerificationError ? error.reason : String(error);
   }
-  return { exports: Object.keys(sdk).filter((name) => name !== 'default').sort(), created, fetched, apiError, event, refused, headers: WEBHOOK_HEADERS };
+  return { exports: Object.keys(sdk).filter((name) => name !== 'default').sort(), created, fetched, apiError, event, standardEvent, refused, headers: WEBHOOK_HEADERS };
 }
 const input = JSON.parse(process.env.SDK_TEST_INPUT);
 `;
@@ -72,6 +73,10 @@ export function paidAt(event: WebhookEvent = verifyWebhook('', undefined, 'whsec
 // Refund events narrow by type like payment events.
 export function refundedAt(event: WebhookEvent): string | undefined {
   return event.type === 'refund.succeeded' ? event.data.succeededAt : undefined;
+}
+// A request's headers, as Node types them, in place of the signature header.
+export function fromRequest(rawBody: Buffer, headers: import('node:http').IncomingHttpHeaders): WebhookEvent {
+  return verifyWebhook(rawBody, headers, 'whsec_x');
 }
 `,
   'typed.cts': `import sdk = require('@payhook/sdk');
@@ -155,14 +160,26 @@ describe('@payhook/sdk packed and installed outside the repository', () => {
           completedAt: new Date().toISOString(),
         },
       };
-      const secret = `whsec_${newId('event')}`;
+      const secret = `whsec_${randomBase62(32)}`;
       const body = JSON.stringify(event);
+      const standard = deliveryHeaders({ eventId: event.id, body, secrets: [secret] });
       const input = {
         apiKey: merchant.key,
         baseUrl: api.baseUrl,
         payment,
         idempotencyKey: `sdk-package-${file}-${payment.orderId as string}`,
-        webhook: { body, signature: signWebhook(secret, body), secret, eventId: event.id },
+        webhook: {
+          body,
+          signature: signWebhook(secret, body),
+          secret,
+          eventId: event.id,
+          // The Standard Webhooks headers alone, as a request's headers object carries them.
+          standardHeaders: {
+            'webhook-id': standard['webhook-id'],
+            'webhook-timestamp': standard['webhook-timestamp'],
+            'webhook-signature': standard['webhook-signature'],
+          },
+        },
       };
 
       const { stdout } = await run(process.execPath, [file], {
@@ -195,8 +212,15 @@ describe('@payhook/sdk packed and installed outside the repository', () => {
       expect(result.apiError).toEqual({ isApiError: true, status: 401, code: 'api_key_invalid' });
 
       expect(result.event).toEqual(event);
+      expect(result.standardEvent).toEqual(event);
       expect(result.refused).toBe('signature_mismatch');
-      expect(result.headers).toEqual({ eventId: 'Service-Event-Id', signature: 'Service-Signature' });
+      expect(result.headers).toEqual({
+        eventId: 'Service-Event-Id',
+        signature: 'Service-Signature',
+        webhookId: 'webhook-id',
+        webhookTimestamp: 'webhook-timestamp',
+        webhookSignature: 'webhook-signature',
+      });
     },
     CONSUMER_TIMEOUT_MS,
   );

@@ -2,6 +2,7 @@ import type { INestApplication, LoggerService } from '@nestjs/common';
 import { secretsKeyId } from '@payhook/config';
 import { dataSourceOptions } from '@payhook/persistence';
 import { randomBytes } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
 import { SealedSigningSecrets1764900000000 } from '../../libs/persistence/src/migrations/1764900000000-sealed-signing-secrets';
 import { isolatedServices, type IsolatedServices } from '../support/isolated-services';
@@ -97,9 +98,19 @@ describe('signing secrets at rest', () => {
     );
     await migrateWith({ SECRETS_KEY: OLD });
 
-    const merchants = [shop, legacy];
+    // An endpoint in a rotation's overlap: its rotated-out secret is sealed too, and moves with the key.
+    const overlapped = await harness.merchantWithKey('test');
+    const outgoing = (await harness.as(overlapped).put('/v1/webhook-endpoint').send({ url: receiver.url }).expect(200))
+      .body.data.signingSecret as string;
+    await harness
+      .as(overlapped)
+      .post('/v1/webhook-endpoint/rotate-secret')
+      .send({ previousSecretExpiresIn: 3_600 })
+      .expect(200);
+
+    const merchants = [shop, legacy, overlapped];
     const sealed = await storedSecrets(harness, merchants);
-    expect(sealed).toHaveLength(2);
+    expect(sealed).toHaveLength(3);
     for (const row of sealed) {
       expect(row.signing_secret).toMatch(/^v1:[0-9a-f]{8}:[A-Za-z0-9_-]+:[A-Za-z0-9_-]+:[A-Za-z0-9_-]+$/);
       expect(row.signing_secret).not.toContain('whsec_');
@@ -122,8 +133,21 @@ describe('signing secrets at rest', () => {
       (rows) => rows.every((row) => keyIdOf(row.signing_secret) === secretsKeyId(newKey)),
     );
     expect(moved.map((row) => row.signing_secret)).not.toEqual(sealed.map((row) => row.signing_secret));
+    const [previous] = await harness.sql<{ previous_signing_secret: string }>(
+      `SELECT previous_signing_secret FROM webhook_endpoints WHERE merchant_id = $1`,
+      [overlapped.merchantId],
+    );
+    expect(keyIdOf(previous.previous_signing_secret)).toBe(secretsKeyId(newKey));
+    // The receiver still on the rotated-out secret keeps verifying through the key rotation.
+    const overlapDelivery = await deliveredEvent(harness, overlapped);
+    expect(() =>
+      new Webhook(outgoing).verify(
+        overlapDelivery.rawBody.toString('utf8'),
+        overlapDelivery.headers as Record<string, string>,
+      ),
+    ).not.toThrow();
     const [left] = await harness.sql<{ count: number }>(
-      `SELECT count(*)::int AS count FROM webhook_endpoints WHERE signing_secret LIKE $1`,
+      `SELECT count(*)::int AS count FROM webhook_endpoints WHERE signing_secret LIKE $1 OR previous_signing_secret LIKE $1`,
       [`v1:${secretsKeyId(oldKey)}:%`],
     );
     expect(left.count).toBe(0);
@@ -133,7 +157,7 @@ describe('signing secrets at rest', () => {
       (lines) => lines.length > 0,
     );
     expect(report[0]).toContain(
-      `re-encrypted 2 webhook signing secrets from SECRETS_KEY_PREVIOUS (key ${secretsKeyId(oldKey)}) ` +
+      `re-encrypted 3 webhook signing secrets from SECRETS_KEY_PREVIOUS (key ${secretsKeyId(oldKey)}) ` +
         `to SECRETS_KEY (key ${secretsKeyId(newKey)}); 0 still under the previous key`,
     );
     expect((await harness.as(shop).get('/v1/webhook-endpoint').expect(200)).body.data.signingSecret).toBe(secret);

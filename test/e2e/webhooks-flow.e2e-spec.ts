@@ -1,8 +1,10 @@
+import { verifyWebhook } from '@payhook/sdk';
 import { verifyWebhookSignature } from '@payhook/signing';
+import { Webhook } from 'standardwebhooks';
 import { type PaymentsApiHarness, paymentBody, type TestMerchant } from '../support/payments-api.harness';
 import { pollUntil } from '../support/poll-until';
 import { startWebhookStack, type WebhookStack } from '../support/webhook-stack';
-import { type WebhookReceiver } from '../support/webhook-receiver';
+import { standardWebhookHeaders, type WebhookReceiver } from '../support/webhook-receiver';
 import { timeFor } from '../support/time-budget';
 
 /** Starting its own database and two apps. */
@@ -53,7 +55,17 @@ describe('payment.completed webhooks', () => {
     expect(signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
     expect(() => verifyWebhookSignature(delivery.rawBody, signature, signingSecret)).not.toThrow();
 
+    // Standard Webhooks (DESIGN §9): the same event id and t, verified by the specification's own library.
+    expect(delivery.headers['webhook-id']).toBe(eventId);
+    expect(delivery.headers['webhook-timestamp']).toBe(/^t=(\d+),/.exec(signature)?.[1]);
+    expect(delivery.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
+    const standardHeaders = standardWebhookHeaders(delivery);
     const body = JSON.parse(delivery.rawBody.toString('utf8'));
+    expect(new Webhook(signingSecret).verify(delivery.rawBody, standardHeaders)).toEqual(body);
+    // The SDK given the request's headers: Service-Signature when present, else the Standard headers.
+    expect(verifyWebhook(delivery.rawBody, delivery.headers, signingSecret)).toEqual(body);
+    expect(verifyWebhook(delivery.rawBody, standardHeaders, signingSecret)).toEqual(body);
+
     expect(body).toEqual({
       id: eventId,
       type: 'payment.completed',

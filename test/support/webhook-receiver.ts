@@ -7,6 +7,17 @@ export interface ReceivedWebhook {
   receivedAt: number;
 }
 
+/** A delivery's Standard Webhooks headers that are there, as the standardwebhooks library takes them. */
+export function standardWebhookHeaders(delivery: ReceivedWebhook): Record<string, string> {
+  const names = ['webhook-id', 'webhook-timestamp', 'webhook-signature'];
+  return Object.fromEntries(
+    names.flatMap((name) => {
+      const value = delivery.headers[name];
+      return typeof value === 'string' ? [[name, value]] : [];
+    }),
+  );
+}
+
 export type Responder = (
   delivery: ReceivedWebhook,
   index: number,

@@ -123,9 +123,14 @@ export interface EventDelivery {
 /** GET /v1/events/{id}: the event plus how its delivery is going. */
 export type EventView = WebhookEvent & EventDelivery;
 
+/** The headers of a webhook delivery; libs/signing's deliveryHeaders builds them all. */
 export const WEBHOOK_HEADERS = {
   eventId: 'Service-Event-Id',
   signature: 'Service-Signature',
+  /** Standard Webhooks (DESIGN.md §9): the event id, the `t` of Service-Signature, `v1,<base64>` per secret. */
+  webhookId: 'webhook-id',
+  webhookTimestamp: 'webhook-timestamp',
+  webhookSignature: 'webhook-signature',
 } as const;
 
 /** payhook's release, sent in the webhook User-Agent; a unit test keeps it equal to package.json. */

@@ -6,6 +6,7 @@ import * as signing from '@payhook/signing';
 import fc from 'fast-check';
 
 import * as copy from './payhook-contract';
+import { standardSignatureProblem } from './standard-webhooks';
 import { DEFAULT_TOLERANCE_SECONDS, SIGNATURE_REASON_MESSAGES, signatureProblem } from './webhook-signature';
 import { SDK_VERSION } from './version';
 
@@ -147,6 +148,53 @@ describe("the SDK's copy of the signature check", () => {
         },
       ),
       { numRuns: 3000 },
+    );
+  });
+});
+
+describe("the SDK's copy of the Standard Webhooks check", () => {
+  it('accepts what libs/signing builds, with each secret it lists, and refuses what was changed', () => {
+    const now = 1_700_000_000;
+    const body = fc.oneof(
+      fc.string(),
+      fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes)),
+    );
+    // The shape of the secrets payhook issues.
+    const secret = fc.stringMatching(/^[0-9A-Za-z]{32}$/).map((base62) => `whsec_${base62}`);
+    const eventId = fc.oneof(
+      fc.constant(contracts.newId('event')),
+      fc.string({ minLength: 1 }).filter((id) => !id.includes(' ')),
+    );
+    const skew = fc.oneof(fc.integer({ min: -3, max: 3 }), fc.constantFrom(-301, -300, 300, 301), fc.nat(2 ** 31));
+    fc.assert(
+      fc.property(
+        body,
+        fc.array(secret, { minLength: 1, maxLength: 3 }),
+        secret,
+        eventId,
+        skew,
+        (rawBody, secrets, stranger, id, offset) => {
+          const t = Math.max(0, now + offset);
+          const headers = signing.deliveryHeaders({ eventId: id, body: rawBody, secrets, nowSeconds: t });
+          const genuine = {
+            id: headers[contracts.WEBHOOK_HEADERS.webhookId],
+            timestamp: headers[contracts.WEBHOOK_HEADERS.webhookTimestamp],
+            signature: headers[contracts.WEBHOOK_HEADERS.webhookSignature],
+          };
+          const verdict = (standard: typeof genuine, verifyingSecret: string, bytes: Buffer | string = rawBody) =>
+            standardSignatureProblem(bytes, standard, verifyingSecret, { nowSeconds: now });
+
+          const fresh = Math.abs(now - t) <= DEFAULT_TOLERANCE_SECONDS ? undefined : 'timestamp_out_of_tolerance';
+          for (const each of secrets) expect(verdict(genuine, each)).toBe(fresh);
+          if (!secrets.includes(stranger)) expect(verdict(genuine, stranger)).toBe('signature_mismatch');
+          expect(verdict({ ...genuine, id: `${id}x` }, secrets[0])).toBe('signature_mismatch');
+          expect(verdict({ ...genuine, timestamp: String(t + 1) }, secrets[0])).toBe('signature_mismatch');
+          expect(verdict(genuine, secrets[0], Buffer.concat([Buffer.from(rawBody), Buffer.from(' ')]))).toBe(
+            'signature_mismatch',
+          );
+        },
+      ),
+      { numRuns: 1000 },
     );
   });
 });

@@ -21,6 +21,7 @@ export interface OpenApiSchemas {
   RefundAccountDto: RefundAccountDto;
   CreateRefundRequestDto: CreateRefundRequestDto;
   PutWebhookEndpointRequestDto: PutWebhookEndpointRequestDto;
+  RotateSecretRequestDto: RotateSecretRequestDto;
   RecoverEventsRequestDto: RecoverEventsRequestDto;
   TestDepositRequestDto: TestDepositRequestDto;
   TestPaymentDepositRequestDto: TestPaymentDepositRequestDto;
@@ -99,6 +100,12 @@ export interface PutWebhookEndpointRequestDto {
     | 'refund.succeeded'
     | 'refund.failed'
   )[];
+}
+export interface RotateSecretRequestDto {
+  /**
+   * Seconds the current secret keeps signing the webhook-signature header beside the new one (0: it stops at once). Service-Signature is signed with the new secret only.
+   */
+  previousSecretExpiresIn?: number;
 }
 export interface RecoverEventsRequestDto {
   /**

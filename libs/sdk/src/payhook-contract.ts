@@ -161,6 +161,10 @@ export type EventType = WebhookEvent['type'];
 export const WEBHOOK_HEADERS = {
   eventId: 'Service-Event-Id',
   signature: 'Service-Signature',
+  /** Standard Webhooks: the event id, the `t` of Service-Signature, `v1,<base64>` per valid secret. */
+  webhookId: 'webhook-id',
+  webhookTimestamp: 'webhook-timestamp',
+  webhookSignature: 'webhook-signature',
 } as const;
 
 export const ID_PREFIXES = { payment: 'pay_', event: 'evt_', refund: 'rfd_' } as const;

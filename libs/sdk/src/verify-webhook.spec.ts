@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 
 import { type PaymentCompletedEvent } from '@payhook/contracts';
-import { signWebhook } from '@payhook/signing';
+import { deliveryHeaders, signWebhook } from '@payhook/signing';
 
 import { verifyWebhook, WebhookVerificationError, type WebhookVerificationErrorReason } from './verify-webhook';
 
@@ -332,5 +332,128 @@ describe('verifyWebhook for refund events (DESIGN.md §9)', () => {
   ])('refuses %s as body_invalid', (_what, event) => {
     const body = JSON.stringify(event);
     expect(verifyReason(body, sign(body))).toBe('body_invalid');
+  });
+});
+
+describe('verifyWebhook given the request headers', () => {
+  const OLDER_SECRET = 'whsec_Q0mB7kR2vX9pL4sT8wN1cZ6yH3jF5dGa';
+  const STANDARD_SECRET = 'whsec_tbUnIEU4XQHGdkn6IIpsDwWbPgtXFQEG';
+
+  /** A delivery's headers as Node hands them to the merchant: lower-case names. */
+  function requestHeaders(secrets = [STANDARD_SECRET], t = NOW, body = BODY, eventId = EVENT.id) {
+    const built = deliveryHeaders({ eventId, body, secrets, nowSeconds: t });
+    return Object.fromEntries(Object.entries(built).map(([name, value]) => [name.toLowerCase(), value]));
+  }
+
+  /** Without the Service headers, as a proxy that passes only the Standard Webhooks ones would send it. */
+  function standardOnly(headers: Record<string, string | string[] | undefined>) {
+    return Object.fromEntries(Object.entries(headers).filter(([name]) => !/^service-/i.test(name)));
+  }
+
+  function reason(
+    headers: Record<string, string | string[] | undefined>,
+    secret = STANDARD_SECRET,
+    options: Parameters<typeof verifyWebhook>[3] = {},
+    body: Buffer | string = BODY,
+  ) {
+    return reasonOf(() => verifyWebhook(body, headers, secret, { nowSeconds: NOW, ...options }));
+  }
+
+  it('returns the event of a genuine delivery', () => {
+    expect(verifyWebhook(Buffer.from(BODY), requestHeaders(), STANDARD_SECRET, { nowSeconds: NOW })).toEqual(EVENT);
+  });
+
+  it('finds the headers whatever the case of their names', () => {
+    const built = deliveryHeaders({ eventId: EVENT.id, body: BODY, secrets: [STANDARD_SECRET], nowSeconds: NOW });
+    expect(reason(built)).toBe('no_error');
+    expect(reason(standardOnly(Object.fromEntries(Object.entries(built).map(([k, v]) => [k.toUpperCase(), v]))))).toBe(
+      'no_error',
+    );
+  });
+
+  describe('with Service-Signature', () => {
+    it('verifies it and nothing else', () => {
+      const headers = { ...requestHeaders(), 'webhook-signature': 'v1,not-checked' };
+      expect(reason(headers)).toBe('no_error');
+      const forged = { ...requestHeaders(), 'service-signature': sign(BODY, NOW, 'whsec_someone_else') };
+      expect(reason(forged)).toBe('signature_mismatch');
+    });
+
+    it('holds Service-Event-Id to the body id', () => {
+      expect(reason({ ...requestHeaders(), 'service-event-id': 'evt_0000000000000000000000' })).toBe('body_invalid');
+      expect(reason({ ...requestHeaders(), 'service-event-id': undefined })).toBe('body_invalid');
+    });
+
+    it('refuses it sent twice', () => {
+      const headers = requestHeaders();
+      expect(
+        reason({ ...headers, 'service-signature': [headers['service-signature'], headers['service-signature']] }),
+      ).toBe('header_malformed');
+    });
+  });
+
+  describe('with the Standard Webhooks headers alone', () => {
+    it('verifies them', () => {
+      expect(verifyWebhook(BODY, standardOnly(requestHeaders()), STANDARD_SECRET, { nowSeconds: NOW })).toEqual(EVENT);
+    });
+
+    it('accepts any v1 entry that matches, skipping other versions', () => {
+      const headers = standardOnly(requestHeaders([STANDARD_SECRET, OLDER_SECRET]));
+      expect(reason(headers, STANDARD_SECRET)).toBe('no_error');
+      expect(reason(headers, OLDER_SECRET)).toBe('no_error');
+      const mixed = {
+        ...headers,
+        'webhook-signature': `v1a,c2lnbmVk v2,abc ${headers['webhook-signature'] as string}`,
+      };
+      expect(reason(mixed, OLDER_SECRET)).toBe('no_error');
+    });
+
+    it('accepts a signature computed independently from the specification', () => {
+      const key = Buffer.from(STANDARD_SECRET.slice('whsec_'.length), 'base64');
+      const v1 = createHmac('sha256', key).update(`${EVENT.id}.${NOW}.${BODY}`).digest('base64');
+      const headers = { 'webhook-id': EVENT.id, 'webhook-timestamp': String(NOW), 'webhook-signature': `v1,${v1}` };
+      expect(reason(headers)).toBe('no_error');
+    });
+
+    it.each(['webhook-id', 'webhook-timestamp', 'webhook-signature'])('refuses a delivery without %s', (name) => {
+      expect(reason({ ...standardOnly(requestHeaders()), [name]: undefined })).toBe('header_missing');
+      expect(reason({ ...standardOnly(requestHeaders()), [name]: '' })).toBe('header_missing');
+    });
+
+    it('refuses a request with neither header set as header_missing', () => {
+      expect(reason({ 'content-type': 'application/json' })).toBe('header_missing');
+    });
+
+    it.each([
+      ['a timestamp that is not digits', { 'webhook-timestamp': `${NOW}.5` }],
+      ['a timestamp with a leading zero', { 'webhook-timestamp': `0${NOW}` }],
+      ['no v1 entry', { 'webhook-signature': 'v2,c2lnbmVk' }],
+      ['a v1 entry that is not the base64 of 32 bytes', { 'webhook-signature': 'v1,c2lnbmVk' }],
+      ['webhook-signature sent twice', { 'webhook-signature': ['v1,a', 'v1,b'] }],
+    ])('refuses %s as header_malformed', (_case, change) => {
+      expect(reason({ ...standardOnly(requestHeaders()), ...change })).toBe('header_malformed');
+    });
+
+    it('refuses another secret, a changed body and a changed id as signature_mismatch', () => {
+      const headers = standardOnly(requestHeaders());
+      expect(reason(headers, OLDER_SECRET)).toBe('signature_mismatch');
+      expect(reason(headers, STANDARD_SECRET, {}, BODY.replace('15000', '1500000'))).toBe('signature_mismatch');
+      expect(reason({ ...headers, 'webhook-id': 'evt_0000000000000000000000' })).toBe('signature_mismatch');
+    });
+
+    it('accepts 300 s either way and refuses 301 s', () => {
+      expect(reason(standardOnly(requestHeaders(undefined, NOW - 300)))).toBe('no_error');
+      expect(reason(standardOnly(requestHeaders(undefined, NOW + 300)))).toBe('no_error');
+      expect(reason(standardOnly(requestHeaders(undefined, NOW - 301)))).toBe('timestamp_out_of_tolerance');
+      expect(reason(standardOnly(requestHeaders(undefined, NOW + 301)))).toBe('timestamp_out_of_tolerance');
+      const headers = standardOnly(requestHeaders(undefined, NOW - 30));
+      expect(reason(headers, STANDARD_SECRET, { toleranceSeconds: 30 })).toBe('no_error');
+      expect(reason(headers, STANDARD_SECRET, { toleranceSeconds: 29 })).toBe('timestamp_out_of_tolerance');
+    });
+
+    it('holds webhook-id to the body id', () => {
+      const signedForAnotherId = standardOnly(requestHeaders(undefined, NOW, BODY, 'evt_0000000000000000000000'));
+      expect(reason(signedForAnotherId)).toBe('body_invalid');
+    });
   });
 });

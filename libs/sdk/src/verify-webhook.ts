@@ -1,7 +1,13 @@
 import { TextDecoder } from 'node:util';
 
-import { CURRENCY, isIdOf, MAX_AMOUNT, MIN_AMOUNT, type WebhookEvent } from './payhook-contract';
-import { SIGNATURE_REASON_MESSAGES, signatureProblem, type WebhookSignatureErrorReason } from './webhook-signature';
+import { CURRENCY, isIdOf, MAX_AMOUNT, MIN_AMOUNT, WEBHOOK_HEADERS, type WebhookEvent } from './payhook-contract';
+import { standardSignatureProblem } from './standard-webhooks';
+import {
+  SIGNATURE_REASON_MESSAGES,
+  signatureProblem,
+  type SignatureCheckOptions,
+  type WebhookSignatureErrorReason,
+} from './webhook-signature';
 
 /** Why a delivery was refused: the four signature reasons, or a body that is not a payhook event. */
 export type WebhookVerificationErrorReason = WebhookSignatureErrorReason | 'body_invalid';
@@ -36,6 +42,9 @@ export interface VerifyWebhookOptions {
   eventIdHeader?: string | string[] | undefined;
 }
 
+/** A request's headers as Node hands them over (`req.headers`); names are matched in any case. */
+export type WebhookRequestHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
@@ -44,6 +53,11 @@ const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
  * `WebhookEvent` (a payment's or a refund's), so `switch (event.type)` narrows `event.data` to that
  * outcome's fields.
  *
+ * The second argument is the `Service-Signature` header, or the request's headers (`req.headers`). Given the
+ * headers, it verifies `Service-Signature` when there is one, else the Standard Webhooks headers
+ * (`webhook-id`, `webhook-timestamp`, `webhook-signature`: one matching `v1,` entry suffices), and the event id
+ * header of the set it verified must equal the body's `id`.
+ *
  * Pass the raw request bytes exactly as received (see rawJsonBody()), never a re-serialized object: the
  * signature covers the bytes. The signature is checked first and the body parsed only after it, so nothing
  * unauthenticated is ever parsed. Throws WebhookVerificationError on any problem; a RangeError or TypeError
@@ -51,7 +65,7 @@ const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
  */
 export function verifyWebhook(
   rawBody: Buffer | string,
-  signatureHeader: string | undefined,
+  signatureHeaderOrHeaders: string | undefined | WebhookRequestHeaders,
   secret: string,
   options: VerifyWebhookOptions = {},
 ): WebhookEvent {
@@ -64,17 +78,55 @@ export function verifyWebhook(
     throw new TypeError('verifyWebhook needs the webhook signing secret (whsec_…)');
   }
 
-  const problem = signatureProblem(rawBody, signatureHeader, secret, {
-    toleranceSeconds: options.toleranceSeconds,
-    nowSeconds: options.nowSeconds,
-  });
+  const timing = { toleranceSeconds: options.toleranceSeconds, nowSeconds: options.nowSeconds };
+  const { problem, idHeader } = isRequestHeaders(signatureHeaderOrHeaders)
+    ? checkRequestHeaders(rawBody, signatureHeaderOrHeaders, secret, timing)
+    : { problem: signatureProblem(rawBody, signatureHeaderOrHeaders, secret, timing), idHeader: undefined };
   if (problem !== undefined) throw new WebhookVerificationError(problem, SIGNATURE_REASON_MESSAGES[problem]);
 
   const event = parseEvent(rawBody);
   if ('eventIdHeader' in options && options.eventIdHeader !== event.id) {
     throw new WebhookVerificationError('body_invalid', 'Service-Event-Id header does not match the event id');
   }
+  if (idHeader && idHeader.value !== event.id) {
+    throw new WebhookVerificationError('body_invalid', `${idHeader.name} header does not match the event id`);
+  }
   return event;
+}
+
+/** Arrays stay with the string form: a header array is a malformed signature header, not a headers object. */
+function isRequestHeaders(value: unknown): value is WebhookRequestHeaders {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Which header set the request is verified by, its verdict, and its event id header to hold to the body. */
+function checkRequestHeaders(
+  rawBody: Buffer | string,
+  headers: WebhookRequestHeaders,
+  secret: string,
+  timing: SignatureCheckOptions,
+): { problem: WebhookSignatureErrorReason | undefined; idHeader: { name: string; value: unknown } } {
+  const header = (name: string) => {
+    const key = Object.keys(headers).find((candidate) => candidate.toLowerCase() === name.toLowerCase());
+    return key === undefined ? undefined : headers[key];
+  };
+  const serviceSignature = header(WEBHOOK_HEADERS.signature);
+  if (serviceSignature !== undefined) {
+    const idHeader = { name: WEBHOOK_HEADERS.eventId, value: header(WEBHOOK_HEADERS.eventId) };
+    // An array: the header came twice.
+    if (Array.isArray(serviceSignature)) return { problem: 'header_malformed', idHeader };
+    return { problem: signatureProblem(rawBody, serviceSignature, secret, timing), idHeader };
+  }
+  const id = header(WEBHOOK_HEADERS.webhookId);
+  const standard = {
+    id,
+    timestamp: header(WEBHOOK_HEADERS.webhookTimestamp),
+    signature: header(WEBHOOK_HEADERS.webhookSignature),
+  };
+  return {
+    problem: standardSignatureProblem(rawBody, standard, secret, timing),
+    idHeader: { name: WEBHOOK_HEADERS.webhookId, value: id },
+  };
 }
 
 function parseEvent(rawBody: Buffer | string): WebhookEvent {

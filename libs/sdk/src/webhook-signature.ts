@@ -39,12 +39,7 @@ export function signatureProblem(
   secret: string,
   options: SignatureCheckOptions = {},
 ): WebhookSignatureErrorReason | undefined {
-  const toleranceSeconds = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
-  const nowSeconds = options.nowSeconds ?? Math.floor(Date.now() / 1000);
-  if (!Number.isFinite(toleranceSeconds) || toleranceSeconds < 0) {
-    throw new RangeError('toleranceSeconds must be a finite non-negative number');
-  }
-  if (!Number.isFinite(nowSeconds)) throw new RangeError('nowSeconds must be a finite number');
+  const { toleranceSeconds, nowSeconds } = checkedTiming(options);
 
   if (header === undefined || header === '') return 'header_missing';
   const match = typeof header === 'string' ? SIGNATURE_HEADER_PATTERN.exec(header) : null;
@@ -61,4 +56,15 @@ export function signatureProblem(
 
   if (Math.abs(nowSeconds - Number(timestampText)) > toleranceSeconds) return 'timestamp_out_of_tolerance';
   return undefined;
+}
+
+/** The options with their defaults; a RangeError for values that make the call itself wrong. */
+export function checkedTiming(options: SignatureCheckOptions): Required<SignatureCheckOptions> {
+  const toleranceSeconds = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+  const nowSeconds = options.nowSeconds ?? Math.floor(Date.now() / 1000);
+  if (!Number.isFinite(toleranceSeconds) || toleranceSeconds < 0) {
+    throw new RangeError('toleranceSeconds must be a finite non-negative number');
+  }
+  if (!Number.isFinite(nowSeconds)) throw new RangeError('nowSeconds must be a finite number');
+  return { toleranceSeconds, nowSeconds };
 }

@@ -1,2 +1,3 @@
 export * from './signature-header';
+export * from './standard-webhooks';
 export * from './webhook-signature';

@@ -3,7 +3,12 @@ import type { Response } from 'express';
 import { formField, formFieldList } from '../html/cookies';
 import { newNonce, redirectSeeOther, sendHtml } from '../html/html-response';
 import { ConsoleDevelopersService, RECOVER_DAYS } from './console-developers.service';
-import { renderDevelopers, renderRotateConfirm, type DevelopersModel } from './console-developers.view';
+import {
+  ROTATION_OVERLAPS,
+  renderDevelopers,
+  renderRotateConfirm,
+  type DevelopersModel,
+} from './console-developers.view';
 import { ConsoleExceptionFilter } from './console-exception.filter';
 import type { ConsoleMode, ConsoleSession } from './console-session';
 import { ConsoleSessionGuard } from './console-session.guard';
@@ -105,7 +110,9 @@ export class ConsoleDevelopersController {
     @Res() response: Response,
   ): Promise<void> {
     const mode = formMode(body);
-    const result = await this.developers.rotateSecret(session.merchant, mode);
+    // Only the overlaps the page offers; anything else (an older page, a forged form) rotates without one.
+    const overlap = ROTATION_OVERLAPS.find(({ seconds }) => String(seconds) === formField(body, 'overlap'));
+    const result = await this.developers.rotateSecret(session.merchant, mode, overlap?.seconds ?? 0);
     if (result.kind === 'refused') return this.render(response, 400, session, { error: result.message });
     redirectSeeOther(response, `/console/developers?notice=secret-rotated#endpoint-${mode}`);
   }

@@ -73,13 +73,17 @@ export class ConsoleDevelopersService {
     return this.refusalOf(() => this.endpoints.put(scopeOf(merchant, mode), url, enabled));
   }
 
-  async rotateSecret(merchant: ConsoleMerchant, mode: ConsoleMode): Promise<ChangeResult> {
+  async rotateSecret(
+    merchant: ConsoleMerchant,
+    mode: ConsoleMode,
+    previousSecretExpiresIn: number,
+  ): Promise<ChangeResult> {
     if (mode === 'live' && merchant.status !== 'live') return { kind: 'refused', message: LIVE_LOCKED };
     const scope = scopeOf(merchant, mode);
     if (!(await this.endpointRecords.find(scope))) {
       return { kind: 'refused', message: `Set the ${mode} webhook URL first; its signing secret is made then.` };
     }
-    return this.refusalOf(() => this.endpoints.rotateSecret(scope));
+    return this.refusalOf(() => this.endpoints.rotateSecret(scope, previousSecretExpiresIn));
   }
 
   /** POST /v1/events/recover for the console's button: every failed event of the last `days` days, again. */

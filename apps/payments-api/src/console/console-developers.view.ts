@@ -105,6 +105,14 @@ function endpointCard(model: DevelopersModel, mode: ConsoleMode, endpoint: Webho
           <summary>Reveal signing secret</summary>
           <p><code class="secret">${endpoint.signingSecret}</code></p>
         </details>
+        ${
+          endpoint.previousSecretExpiresAt
+            ? html`<p>
+              The previous secret also signs the <code>webhook-signature</code> header until
+              ${timeIn(endpoint.previousSecretExpiresAt, session.merchant.timeZone)}.
+            </p>`
+            : null
+        }
         <div class="actions">
           <a class="button secondary" href="/console/developers/rotate-secret?mode=${mode}">Rotate signing secret…</a>
         </div>`
@@ -218,16 +226,35 @@ export function renderDevelopers(nonce: string, model: DevelopersModel): string 
   return consolePage({ title: 'Developers', nonce, session, section: 'developers' }, body);
 }
 
+/** How long the console lets the rotated-out secret keep signing webhook-signature (DESIGN §9). */
+export const ROTATION_OVERLAPS = [
+  { seconds: 0, label: 'None: the current secret stops at once' },
+  { seconds: 3_600, label: '1 hour' },
+  { seconds: 86_400, label: '24 hours' },
+  { seconds: 604_800, label: '7 days' },
+] as const;
+
 export function renderRotateConfirm(nonce: string, session: ConsoleSession, mode: ConsoleMode): string {
   const body = html`<div class="card">
     <h1>Rotate the ${mode} signing secret?</h1>
     <p>
-      A new secret signs every ${mode} webhook from now on, retries of older events included. The current secret stops
-      working at once: update your server's secret right after rotating.
+      A new secret signs every ${mode} webhook from now on, retries of older events included. During an overlap the
+      current secret also signs the <code>webhook-signature</code> header (Standard Webhooks), so a receiver still on it
+      keeps verifying; <code>Service-Signature</code> is signed with the new secret only.
     </p>
     <form method="post" action="/console/developers/rotate-secret" class="actions">
       ${csrfField(session)}
       <input type="hidden" name="mode" value="${mode}" />
+      <fieldset>
+        <legend>Overlap of the current secret</legend>
+        ${ROTATION_OVERLAPS.map(
+          ({ seconds, label }) =>
+            html`<label class="check"
+              ><input type="radio" name="overlap" value="${String(seconds)}" ${seconds === 0 ? html`checked` : null} />
+              ${label}</label
+            >`,
+        )}
+      </fieldset>
       <button type="submit" class="danger">Rotate secret</button>
       <a class="button secondary" href="/console/developers#endpoint-${mode}">Cancel</a>
     </form>

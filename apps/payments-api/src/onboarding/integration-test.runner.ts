@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { WEBHOOK_HEADERS, newId, randomBase62, type WebhookAttemptView } from '@payhook/contracts';
-import { buildSignatureHeader, computeSignature } from '@payhook/signing';
+import { computeSignature, deliveryHeaders, signWebhook } from '@payhook/signing';
 import { WebhookHttpClient, type DeliveryResult } from '@payhook/webhook-http';
 import { PaymentsApiEnv } from '../config/payments-api.env';
 import { EventsRepository } from '../events/events.repository';
@@ -20,7 +20,10 @@ interface Delivery {
   eventId: string;
   body: string;
   url: string;
+  /** The current secret: it signs Service-Signature and the forged copies' near-misses. */
   secret: string;
+  /** The rotated-out secret while its overlap lasts: genuine deliveries sign webhook-signature with it too. */
+  previousSecret: string | null;
 }
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -97,7 +100,13 @@ export class IntegrationTestRunner {
     const paymentId = (JSON.parse(created.body) as { data: { id: string } }).data.id;
     await this.transitions.transition(scope, paymentId, 'completed');
     const [event] = await this.events.ofPayment(scope, paymentId, 1);
-    const delivery = { eventId: event.id, body: event.body, url: endpoint.url, secret: endpoint.signingSecret };
+    const delivery = {
+      eventId: event.id,
+      body: event.body,
+      url: endpoint.url,
+      secret: endpoint.signingSecret,
+      previousSecret: endpoint.previousSigningSecret,
+    };
 
     const first = await this.firstAttempt(event.id, this.env.WEBHOOK_TIMEOUT_MS + FIRST_ATTEMPT_GRACE_MS);
     if (!first) {
@@ -127,7 +136,7 @@ export class IntegrationTestRunner {
     delivery: Delivery,
     record: (name: ScenarioName, passed: boolean, detail: string) => Promise<void>,
   ) {
-    const result = await this.send(delivery, signedHeader(delivery));
+    const result = await this.sendGenuine(delivery);
     await record(
       'retries',
       is2xx(result),
@@ -143,10 +152,7 @@ export class IntegrationTestRunner {
     delivery: Delivery,
     record: (name: ScenarioName, passed: boolean, detail: string) => Promise<void>,
   ) {
-    const results = await Promise.all([
-      this.send(delivery, signedHeader(delivery)),
-      this.send(delivery, signedHeader(delivery)),
-    ]);
+    const results = await Promise.all([this.sendGenuine(delivery), this.sendGenuine(delivery)]);
     const passed = results.every(is2xx);
     await record(
       'duplicates',
@@ -165,11 +171,11 @@ export class IntegrationTestRunner {
     const cases = [
       {
         label: 'wrong signature',
-        header: (body: string) => signedHeader({ ...delivery, body }, `whsec_${randomBase62(32)}`, t),
+        header: (body: string) => signWebhook(`whsec_${randomBase62(32)}`, body, t),
       },
       {
         label: 'timestamp 10 minutes old with a valid HMAC',
-        header: (body: string) => signedHeader({ ...delivery, body }, delivery.secret, t - STALE_SECONDS),
+        header: (body: string) => signWebhook(delivery.secret, body, t - STALE_SECONDS),
       },
       { label: 'no Service-Signature header', header: () => undefined },
       { label: 'v1 before t', header: (body: string) => `v1=${hmac(delivery.secret, t, body)},t=${t}` },
@@ -180,7 +186,7 @@ export class IntegrationTestRunner {
     const outcomes = await Promise.all(
       cases.map(async ({ label, header }) => {
         const forged = forgedCopy(delivery);
-        const result = await this.send(forged, header(forged.body));
+        const result = await this.sendForged(forged, header(forged.body));
         return { label, result };
       }),
     );
@@ -198,7 +204,18 @@ export class IntegrationTestRunner {
     );
   }
 
-  private send(delivery: Delivery, signature: string | undefined): Promise<DeliveryResult> {
+  /** Sent as the dispatcher sends it: every header of DESIGN.md §5 and §9, signed now. */
+  private sendGenuine(delivery: Delivery): Promise<DeliveryResult> {
+    const secrets = delivery.previousSecret ? [delivery.secret, delivery.previousSecret] : [delivery.secret];
+    const headers = deliveryHeaders({ eventId: delivery.eventId, body: delivery.body, secrets });
+    return this.http.post(delivery.url, delivery.body, headers);
+  }
+
+  /**
+   * A review delivery carries the Service headers only. Standard Webhooks headers beside a broken
+   * Service-Signature would be genuine, and an endpoint that verifies those would rightly accept it.
+   */
+  private sendForged(delivery: Delivery, signature: string | undefined): Promise<DeliveryResult> {
     const headers: Record<string, string> = { [WEBHOOK_HEADERS.eventId]: delivery.eventId };
     if (signature !== undefined) headers[WEBHOOK_HEADERS.signature] = signature;
     return this.http.post(delivery.url, delivery.body, headers);
@@ -217,10 +234,6 @@ export class IntegrationTestRunner {
 
 function hmac(secret: string, t: number, body: string): string {
   return computeSignature(secret, t, body);
-}
-
-function signedHeader(delivery: Pick<Delivery, 'secret' | 'body'>, secret = delivery.secret, t = nowSeconds()): string {
-  return buildSignatureHeader(t, hmac(secret, t, delivery.body));
 }
 
 /** The event with a new id: a lenient endpoint that accepts it would credit an order that was never paid. */

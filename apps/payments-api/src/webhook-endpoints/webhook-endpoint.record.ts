@@ -5,6 +5,9 @@ export interface WebhookEndpointRecord {
   livemode: boolean;
   url: string;
   signingSecret: string;
+  /** The rotated-out secret while its overlap lasts (it still signs webhook-signature), else null. */
+  previousSigningSecret: string | null;
+  previousSecretExpiresAt: Date | null;
   enabledEvents: EventType[];
   status: 'enabled' | 'disabled';
   failingSince: Date | null;

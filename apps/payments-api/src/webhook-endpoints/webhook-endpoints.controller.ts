@@ -2,6 +2,7 @@ import { Body, Controller, Get, HttpCode, Post, Put, UseGuards } from '@nestjs/c
 import { ApiKeyGuard, CurrentAuth, type AuthContext } from '@payhook/auth';
 import type { DataEnvelope } from '@payhook/contracts';
 import { PutWebhookEndpointRequestDto } from './dto/put-webhook-endpoint.request.dto';
+import { RotateSecretRequestDto } from './dto/rotate-secret.request.dto';
 import { toWebhookEndpointView, type WebhookEndpointView } from './webhook-endpoint.record';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { ApiTags } from '@nestjs/swagger';
@@ -46,13 +47,16 @@ export class WebhookEndpointsController {
   @Post('rotate-secret')
   @NoStore()
   @ApiRoute({
-    summary: 'A new signing secret, which signs from now on',
+    summary: 'A new signing secret, which signs from now on; the old one may overlap for webhook-signature',
     status: 200,
     response: dataOf('WebhookEndpoint'),
-    errors: ['resource_not_found'],
+    errors: ['resource_not_found', ...BODY_ERRORS],
   })
   @HttpCode(200)
-  async rotateSecret(@CurrentAuth() auth: AuthContext): Promise<DataEnvelope<WebhookEndpointView>> {
-    return { data: toWebhookEndpointView(await this.endpoints.rotateSecret(auth)) };
+  async rotateSecret(
+    @CurrentAuth() auth: AuthContext,
+    @Body() body: RotateSecretRequestDto,
+  ): Promise<DataEnvelope<WebhookEndpointView>> {
+    return { data: toWebhookEndpointView(await this.endpoints.rotateSecret(auth, body.previousSecretExpiresIn)) };
   }
 }

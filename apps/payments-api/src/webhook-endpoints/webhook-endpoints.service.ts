@@ -45,9 +45,12 @@ export class WebhookEndpointsService {
     return this.endpoints.upsert(scope, url, types, newSigningSecret());
   }
 
-  /** The new secret signs every attempt from now on, retries of older events included. */
-  async rotateSecret(scope: MerchantScope): Promise<WebhookEndpointRecord> {
-    const endpoint = await this.endpoints.replaceSecret(scope, newSigningSecret());
+  /**
+   * The new secret signs every attempt from now on, retries of older events included; the one it
+   * replaces keeps signing `webhook-signature` beside it for `previousSecretExpiresIn` seconds.
+   */
+  async rotateSecret(scope: MerchantScope, previousSecretExpiresIn = 0): Promise<WebhookEndpointRecord> {
+    const endpoint = await this.endpoints.replaceSecret(scope, newSigningSecret(), previousSecretExpiresIn);
     if (!endpoint) throw this.notSet(scope);
     return endpoint;
   }

@@ -1,14 +1,14 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { SealedSecretError } from '@payhook/config';
 import { addLogFields, inSpan, type Span } from '@payhook/observability';
-import { WEBHOOK_HEADERS } from '@payhook/contracts';
-import { signWebhook } from '@payhook/signing';
+import { deliveryHeaders } from '@payhook/signing';
 import { WebhookHttpClient, type DeliveryResult } from '@payhook/webhook-http';
 import { WebhookDispatcherEnv } from '../config/webhook-dispatcher.env';
 import {
   DeliveriesRepository,
   ENDPOINT_DISABLED,
   SIGNING_SECRET_UNREADABLE,
+  signingSecretsOf,
   type DeliveryTarget,
   type EndpointState,
 } from './deliveries.repository';
@@ -134,11 +134,13 @@ export class DeliverWebhookService {
     const startedAt = new Date();
     let result: DeliveryResult;
     try {
-      result = await this.http.post(endpoint.url, target.body, {
-        [WEBHOOK_HEADERS.eventId]: target.eventId,
-        // Signed afresh at every attempt, so the timestamp is always current.
-        [WEBHOOK_HEADERS.signature]: signWebhook(endpoint.signingSecret, target.body),
+      // Signed afresh at every attempt, so the timestamp is always current.
+      const headers = deliveryHeaders({
+        eventId: target.eventId,
+        body: target.body,
+        secrets: signingSecretsOf(endpoint),
       });
+      result = await this.http.post(endpoint.url, target.body, headers);
     } finally {
       slot.release();
     }

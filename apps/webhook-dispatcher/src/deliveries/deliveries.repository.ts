@@ -22,6 +22,8 @@ export interface EndpointState {
   key: EndpointKey;
   url: string;
   signingSecret: string;
+  /** The rotated-out secret while its overlap lasts: it still signs webhook-signature (DESIGN §9). */
+  previousSigningSecret: string | null;
   status: 'enabled' | 'disabled';
   consecutiveFailures: number;
 }
@@ -79,6 +81,17 @@ interface ParkedEvent {
 export const endpointKeyOf = (key: EndpointKey) => `${key.merchantId}:${key.livemode ? 'live' : 'test'}`;
 
 /**
+ * A select-list item over `webhook_endpoints w`: its rotated-out secret while the overlap lasts, else
+ * null (one that expired is still in the row until the API's purger clears it, but never signs).
+ */
+export const PREVIOUS_SECRET_SQL = `CASE WHEN w.previous_secret_expires_at > now() THEN w.previous_signing_secret END
+  AS previous_signing_secret`;
+
+/** The secrets that sign an endpoint's deliveries, newest first. */
+export const signingSecretsOf = (endpoint: EndpointState): string[] =>
+  endpoint.previousSigningSecret ? [endpoint.signingSecret, endpoint.previousSigningSecret] : [endpoint.signingSecret];
+
+/**
  * The plain signing secret of a stored endpoint row: sealed under SECRETS_KEY (or, during a
  * rotation, SECRETS_KEY_PREVIOUS) for that endpoint. Throws SealedSecretError, never a wrong secret.
  */
@@ -94,6 +107,7 @@ interface TargetRow {
   livemode: boolean;
   url: string | null;
   signing_secret: string | null;
+  previous_signing_secret: string | null;
   status: 'enabled' | 'disabled' | null;
   consecutive_failures: number | null;
 }
@@ -114,6 +128,8 @@ function toTarget(row: TargetRow, keyring: SecretsKeyring): DeliveryTarget {
             key,
             url: row.url,
             signingSecret: openSigningSecret(keyring, key, row.signing_secret),
+            previousSigningSecret:
+              row.previous_signing_secret && openSigningSecret(keyring, key, row.previous_signing_secret),
             status: row.status ?? 'enabled',
             consecutiveFailures: row.consecutive_failures ?? 0,
           }
@@ -172,7 +188,7 @@ export class DeliveriesRepository {
     const rows = await sqlRows<TargetRow>(
       this.db,
       `SELECT e.id, e.payment_id, e.body, e.delivery_status, e.merchant_id, e.livemode, w.url, w.signing_secret,
-              w.status, w.consecutive_failures
+              ${PREVIOUS_SECRET_SQL}, w.status, w.consecutive_failures
        FROM events e
        LEFT JOIN webhook_endpoints w ON w.merchant_id = e.merchant_id AND w.livemode = e.livemode
        WHERE e.id = ANY($1::text[])`,

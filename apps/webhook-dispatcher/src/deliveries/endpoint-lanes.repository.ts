@@ -7,7 +7,7 @@ import { sqlRows } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 import { WebhookDispatcherEnv } from '../config/webhook-dispatcher.env';
 import type { DeliveryTarget, EndpointKey, EndpointState } from './deliveries.repository';
-import { endpointKeyOf, openSigningSecret } from './deliveries.repository';
+import { PREVIOUS_SECRET_SQL, endpointKeyOf, openSigningSecret } from './deliveries.repository';
 
 /** A parked event taken from its lane, with the retry step its next attempt is. */
 export interface LaneDelivery {
@@ -17,8 +17,8 @@ export interface LaneDelivery {
   headers: Record<string, string>;
 }
 
-/** A leased lane's endpoint: its health decides the turn; its secret is read with the work claimed. */
-export type LeasedEndpoint = Omit<EndpointState, 'signingSecret'>;
+/** A leased lane's endpoint: its health decides the turn; its secrets are read with the work claimed. */
+export type LeasedEndpoint = Omit<EndpointState, 'signingSecret' | 'previousSigningSecret'>;
 
 interface LeasedEndpointRow {
   merchant_id: string;
@@ -97,6 +97,7 @@ export class EndpointLanesRepository {
     const rows = await sqlRows<
       LeasedEndpointRow & {
         signing_secret: string;
+        previous_signing_secret: string | null;
         id: string | null;
         payment_id: string;
         body: string;
@@ -116,7 +117,7 @@ export class EndpointLanesRepository {
          WHERE e.id = due.id AND $3 > 0
          RETURNING e.id, e.payment_id, e.body, e.delivery_status, e.lane_retry_step, e.lane_headers
        )
-       SELECT w.merchant_id, w.livemode, w.url, w.signing_secret, w.status, w.consecutive_failures,
+       SELECT w.merchant_id, w.livemode, w.url, w.signing_secret, ${PREVIOUS_SECRET_SQL}, w.status, w.consecutive_failures,
               c.id, c.payment_id, c.body, c.delivery_status, c.lane_retry_step, c.lane_headers
        FROM webhook_endpoints w LEFT JOIN claimed c ON true
        WHERE w.merchant_id = $1 AND w.livemode = $2`,
@@ -127,6 +128,8 @@ export class EndpointLanesRepository {
     const endpoint: EndpointState = {
       ...toLeasedEndpoint(rows[0]),
       signingSecret: openSigningSecret(this.keyring, key, rows[0].signing_secret),
+      previousSigningSecret:
+        rows[0].previous_signing_secret && openSigningSecret(this.keyring, key, rows[0].previous_signing_secret),
     };
     const deliveries = rows
       .filter((row) => row.id !== null && row.delivery_status !== 'succeeded')

@@ -16,6 +16,7 @@ import { SettlementsDayOrder1765100000000 } from './1765100000000-settlements-da
 import { SealedPinDigests1765200000000 } from './1765200000000-sealed-pin-digests';
 import { Refunds1765300000000 } from './1765300000000-refunds';
 import { PaymentScopedReferences1765400000000 } from './1765400000000-payment-scoped-references';
+import { SecretOverlap1765500000000 } from './1765500000000-secret-overlap';
 
 /** Listed explicitly: bundled builds cannot glob, and the order is the history. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   SealedPinDigests1765200000000,
   Refunds1765300000000,
   PaymentScopedReferences1765400000000,
+  SecretOverlap1765500000000,
 ];
