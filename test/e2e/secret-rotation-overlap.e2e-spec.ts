@@ -127,6 +127,24 @@ describe('signing secret rotation with overlap', () => {
     await expect(storedOverlap()).resolves.toEqual({ previous_signing_secret: null, previous_secret_expires_at: null });
   });
 
+  it('signs with the current secret alone when the rotated-out one does not open, and keeps the endpoint readable', async () => {
+    await stack.api.as(merchant).put('/v1/webhook-endpoint').send({ url: stack.receiver.url }).expect(200);
+    const fresh = (await rotate({ previousSecretExpiresIn: 3_600 }).expect(200)).body.data.signingSecret as string;
+    // Another endpoint's sealed secret: sealed for another merchant, it does not open for this one.
+    const other = await stack.api.merchantWithKey('test');
+    await stack.api.as(other).put('/v1/webhook-endpoint').send({ url: stack.receiver.url }).expect(200);
+    await stack.api.sql(
+      `UPDATE webhook_endpoints SET previous_signing_secret =
+         (SELECT signing_secret FROM webhook_endpoints WHERE merchant_id = $2 AND livemode = false)
+       WHERE merchant_id = $1 AND livemode = false`,
+      [merchant.merchantId, other.merchantId],
+    );
+    expect((await endpoint()).body.data.signingSecret).toBe(fresh);
+    const delivery = await delivered();
+    expect(standardSignatures(delivery)).toEqual([standardSignatureWith(fresh, delivery)]);
+    expect(signatureCheck(delivery, fresh)).toBe('valid');
+  });
+
   it.each<[string, object, { code: string; param: string }]>([
     [
       'a negative overlap',

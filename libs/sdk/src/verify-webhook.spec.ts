@@ -371,23 +371,37 @@ describe('verifyWebhook given the request headers', () => {
     );
   });
 
-  describe('with Service-Signature', () => {
-    it('verifies it and nothing else', () => {
-      const headers = { ...requestHeaders(), 'webhook-signature': 'v1,not-checked' };
-      expect(reason(headers)).toBe('no_error');
-      const forged = { ...requestHeaders(), 'service-signature': sign(BODY, NOW, 'whsec_someone_else') };
+  /** Without the Standard Webhooks headers, as a sender of Service-Signature alone would send it. */
+  const serviceOnly = (headers: Record<string, string | string[] | undefined>) =>
+    Object.fromEntries(Object.entries(headers).filter(([name]) => !/^webhook-/i.test(name)));
+
+  it('verifies the Standard set when there is one: a receiver on a secret in its overlap verifies too', () => {
+    const overlap = requestHeaders([STANDARD_SECRET, OLDER_SECRET]);
+    expect(reason(overlap, OLDER_SECRET)).toBe('no_error');
+    const stranger = `v1,${Buffer.alloc(32, 7).toString('base64')}`;
+    expect(reason({ ...overlap, 'webhook-signature': stranger })).toBe('signature_mismatch');
+  });
+
+  describe('with Service-Signature alone', () => {
+    it('verifies it', () => {
+      expect(reason(serviceOnly(requestHeaders()))).toBe('no_error');
+      const forged = { ...serviceOnly(requestHeaders()), 'service-signature': sign(BODY, NOW, 'whsec_someone_else') };
       expect(reason(forged)).toBe('signature_mismatch');
     });
 
     it('holds Service-Event-Id to the body id', () => {
-      expect(reason({ ...requestHeaders(), 'service-event-id': 'evt_0000000000000000000000' })).toBe('body_invalid');
-      expect(reason({ ...requestHeaders(), 'service-event-id': undefined })).toBe('body_invalid');
+      const headers = serviceOnly(requestHeaders());
+      expect(reason({ ...headers, 'service-event-id': 'evt_0000000000000000000000' })).toBe('body_invalid');
+      expect(reason({ ...headers, 'service-event-id': undefined })).toBe('body_invalid');
     });
 
     it('refuses it sent twice', () => {
-      const headers = requestHeaders();
+      const headers = serviceOnly(requestHeaders());
       expect(
-        reason({ ...headers, 'service-signature': [headers['service-signature'], headers['service-signature']] }),
+        reason({
+          ...headers,
+          'service-signature': [String(headers['service-signature']), String(headers['service-signature'])],
+        }),
       ).toBe('header_malformed');
     });
   });

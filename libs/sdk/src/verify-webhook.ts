@@ -54,9 +54,10 @@ const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
  * outcome's fields.
  *
  * The second argument is the `Service-Signature` header, or the request's headers (`req.headers`). Given the
- * headers, it verifies `Service-Signature` when there is one, else the Standard Webhooks headers
- * (`webhook-id`, `webhook-timestamp`, `webhook-signature`: one matching `v1,` entry suffices), and the event id
- * header of the set it verified must equal the body's `id`.
+ * headers, it verifies the Standard Webhooks headers when `webhook-signature` is there (`webhook-id`,
+ * `webhook-timestamp`, `webhook-signature`: one matching `v1,` entry suffices, so a secret still in a
+ * rotation's overlap verifies too), else `Service-Signature`; the event id header of the set it verified must
+ * equal the body's `id`.
  *
  * Pass the raw request bytes exactly as received (see rawJsonBody()), never a re-serialized object: the
  * signature covers the bytes. The signature is checked first and the body parsed only after it, so nothing
@@ -110,23 +111,22 @@ function checkRequestHeaders(
     const key = Object.keys(headers).find((candidate) => candidate.toLowerCase() === name.toLowerCase());
     return key === undefined ? undefined : headers[key];
   };
-  const serviceSignature = header(WEBHOOK_HEADERS.signature);
-  if (serviceSignature !== undefined) {
-    const idHeader = { name: WEBHOOK_HEADERS.eventId, value: header(WEBHOOK_HEADERS.eventId) };
-    // An array: the header came twice.
-    if (Array.isArray(serviceSignature)) return { problem: 'header_malformed', idHeader };
-    return { problem: signatureProblem(rawBody, serviceSignature, secret, timing), idHeader };
+  // The Standard set first: during a rotation's overlap it is signed with the old secret too, while
+  // Service-Signature has room for the new secret's alone.
+  const standardSignature = header(WEBHOOK_HEADERS.webhookSignature);
+  if (standardSignature !== undefined) {
+    const id = header(WEBHOOK_HEADERS.webhookId);
+    const standard = { id, timestamp: header(WEBHOOK_HEADERS.webhookTimestamp), signature: standardSignature };
+    return {
+      problem: standardSignatureProblem(rawBody, standard, secret, timing),
+      idHeader: { name: WEBHOOK_HEADERS.webhookId, value: id },
+    };
   }
-  const id = header(WEBHOOK_HEADERS.webhookId);
-  const standard = {
-    id,
-    timestamp: header(WEBHOOK_HEADERS.webhookTimestamp),
-    signature: header(WEBHOOK_HEADERS.webhookSignature),
-  };
-  return {
-    problem: standardSignatureProblem(rawBody, standard, secret, timing),
-    idHeader: { name: WEBHOOK_HEADERS.webhookId, value: id },
-  };
+  const serviceSignature = header(WEBHOOK_HEADERS.signature);
+  const idHeader = { name: WEBHOOK_HEADERS.eventId, value: header(WEBHOOK_HEADERS.eventId) };
+  // An array: the header came twice.
+  if (Array.isArray(serviceSignature)) return { problem: 'header_malformed', idHeader };
+  return { problem: signatureProblem(rawBody, serviceSignature, secret, timing), idHeader };
 }
 
 function parseEvent(rawBody: Buffer | string): WebhookEvent {

@@ -3,7 +3,7 @@
 export { Ledger } from './ledger';
 export { LedgerModule } from './ledger.module';
 export type { LedgerTx } from './ledger-tx';
-export type { HoldRefusal, LockedPayment, TestRefundWrite } from './refund-writes';
+export type { HoldRefusal, TestRefundWrite } from './refund-writes';
 export type { PaymentOutcome } from './payment-moves-table';
 // The payments feature's reads select and map payments rows as the ledger's writes return them.
 export {

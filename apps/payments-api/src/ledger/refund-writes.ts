@@ -34,13 +34,11 @@ export type HoldRefusal = 'payment_not_found' | 'payment_not_completed' | 'amoun
 
 /**
  * A payment about to be refunded at once (test mode), read under its row lock by lockForTestRefunds:
- * its scope, order (never changes), state, what is left to refund, and the payout of a record on the
- * sales date `sales` (the merchant's delay and non-banking days as they are under the lock).
+ * its order (never changes), state, what is left to refund, and the payout of a record on the sales
+ * date `sales` (the merchant's delay and non-banking days as they are under the lock).
  */
 export interface LockedPayment {
   id: string;
-  merchantId: string;
-  livemode: boolean;
   orderId: string;
   status: string;
   /** Its amount less the vouchers it redeemed and its succeeded and pending refunds. */
@@ -79,27 +77,30 @@ export class RefundWrites {
 
   /**
    * Locks the payments of a batch of test refunds in id order (so two batches sharing payments queue
-   * instead of deadlocking) and reads what their refunds need: the scope, order, state and remainder
-   * of each, and the payout terms of a record on `sales`. A payment missing from the map does not exist.
+   * instead of deadlocking) and reads what their refunds need: the order, state and remainder of
+   * each, and the payout terms of a record on `sales`. Each payment is looked for in its refund's
+   * scope only: one missing from the map does not exist there (and nothing of it was locked).
    */
-  async lockForTestRefunds(paymentIds: readonly string[], sales: string): Promise<Map<string, LockedPayment>> {
-    const rows = await this.sql<
-      PayoutTerms & {
-        id: string;
-        merchant_id: string;
-        livemode: boolean;
-        order_id: string;
-        status: string;
-        remainder: string;
-      }
-    >(
-      `SELECT p.id, p.merchant_id, p.livemode, p.order_id, p.status,
+  async lockForTestRefunds(
+    payments: readonly { paymentId: string; scope: MerchantScope }[],
+    sales: string,
+  ): Promise<Map<string, LockedPayment>> {
+    const rows = await this.sql<PayoutTerms & { id: string; order_id: string; status: string; remainder: string }>(
+      `SELECT p.id, p.order_id, p.status,
               p.amount - ${voucherValueSql('p.id')} - p.refund_held_amount AS remainder, ${PAYOUT_TERMS_SQL}
-       FROM payments p JOIN merchants m ON m.id = p.merchant_id
+       FROM payments p
+       JOIN unnest($1::text[], $3::text[], $4::boolean[]) AS wanted (id, merchant_id, livemode)
+         ON wanted.id = p.id AND wanted.merchant_id = p.merchant_id AND wanted.livemode = p.livemode
+       JOIN merchants m ON m.id = p.merchant_id
        WHERE p.id = ANY ($1::text[])
        ORDER BY p.id
        FOR UPDATE OF p`,
-      [paymentIds, sales],
+      [
+        payments.map(({ paymentId }) => paymentId),
+        sales,
+        payments.map(({ scope }) => scope.merchantId),
+        payments.map(({ scope }) => scope.livemode),
+      ],
       'lock-test-refunds',
     );
     return new Map(
@@ -107,8 +108,6 @@ export class RefundWrites {
         row.id,
         {
           id: row.id,
-          merchantId: row.merchant_id,
-          livemode: row.livemode,
           orderId: row.order_id,
           status: row.status,
           remainder: Number(row.remainder),

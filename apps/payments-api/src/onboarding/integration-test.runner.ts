@@ -23,7 +23,7 @@ interface Delivery {
   /** The current secret: it signs Service-Signature and the forged copies' near-misses. */
   secret: string;
   /** The rotated-out secret while its overlap lasts: genuine deliveries sign webhook-signature with it too. */
-  previousSecret: string | null;
+  previousSecret: { secret: string; expiresAt: Date } | null;
 }
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -105,7 +105,10 @@ export class IntegrationTestRunner {
       body: event.body,
       url: endpoint.url,
       secret: endpoint.signingSecret,
-      previousSecret: endpoint.previousSigningSecret,
+      previousSecret:
+        endpoint.previousSigningSecret && endpoint.previousSecretExpiresAt
+          ? { secret: endpoint.previousSigningSecret, expiresAt: endpoint.previousSecretExpiresAt }
+          : null,
     };
 
     const first = await this.firstAttempt(event.id, this.env.WEBHOOK_TIMEOUT_MS + FIRST_ATTEMPT_GRACE_MS);
@@ -206,7 +209,12 @@ export class IntegrationTestRunner {
 
   /** Sent as the dispatcher sends it: every header of DESIGN.md §5 and §9, signed now. */
   private sendGenuine(delivery: Delivery): Promise<DeliveryResult> {
-    const secrets = delivery.previousSecret ? [delivery.secret, delivery.previousSecret] : [delivery.secret];
+    // A run lasts seconds: the previous secret signs only until it expires, as the dispatcher's.
+    const { previousSecret } = delivery;
+    const secrets =
+      previousSecret && previousSecret.expiresAt > new Date()
+        ? [delivery.secret, previousSecret.secret]
+        : [delivery.secret];
     const headers = deliveryHeaders({ eventId: delivery.eventId, body: delivery.body, secrets });
     return this.http.post(delivery.url, delivery.body, headers);
   }

@@ -105,16 +105,13 @@ export class TestRefundBatcher {
   private async writeIn(tx: LedgerTx, requests: TestRefundRequest[]): Promise<TestRefundOutcome[]> {
     const createdAt = new Date();
     const sales = salesDate(createdAt);
-    const payments = await tx.refunds.lockForTestRefunds(
-      requests.map((request) => request.paymentId),
-      sales,
-    );
+    const payments = await tx.refunds.lockForTestRefunds(requests, sales);
     const outcomes: TestRefundOutcome[] = [];
     const writes: { position: number; write: TestRefundWrite }[] = [];
     requests.forEach((request, position) => {
       const { scope } = request;
       const payment = payments.get(request.paymentId);
-      if (!payment || payment.merchantId !== scope.merchantId || payment.livemode !== scope.livemode) {
+      if (!payment) {
         outcomes[position] = 'payment_not_found';
       } else if (payment.status !== 'completed') {
         outcomes[position] = 'payment_not_completed';

@@ -5,7 +5,7 @@ import { PutWebhookEndpointRequestDto } from './dto/put-webhook-endpoint.request
 import { RotateSecretRequestDto } from './dto/rotate-secret.request.dto';
 import { toWebhookEndpointView, type WebhookEndpointView } from './webhook-endpoint.record';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiTags } from '@nestjs/swagger';
 import { dataOf } from '../openapi/components';
 import { ApiRoute, BODY_ERRORS } from '../openapi/api-route.decorator';
 import { NoStore } from '../http/no-store';
@@ -52,6 +52,8 @@ export class WebhookEndpointsController {
     response: dataOf('WebhookEndpoint'),
     errors: ['resource_not_found', ...BODY_ERRORS],
   })
+  // The body is optional: an empty POST rotates without an overlap, as before.
+  @ApiBody({ type: RotateSecretRequestDto, required: false })
   @HttpCode(200)
   async rotateSecret(
     @CurrentAuth() auth: AuthContext,

@@ -63,13 +63,30 @@ function openOrUnavailable(keyring: SecretsKeyring, row: EndpointRow, sealed: st
   }
 }
 
+/**
+ * The rotated-out secret, or null: one that does not open (its key gone from SECRETS_KEY_PREVIOUS too
+ * early) only ends its overlap early; the endpoint itself stays readable (the dispatcher does the same).
+ */
+function openPreviousOrNone(keyring: SecretsKeyring, row: EndpointRow): string | null {
+  if (!row.previous_signing_secret) return null;
+  try {
+    return keyring.open(
+      row.previous_signing_secret,
+      signingSecretContext({ merchantId: row.merchant_id, livemode: row.livemode }),
+    );
+  } catch (error) {
+    if (error instanceof SealedSecretError) return null;
+    throw error;
+  }
+}
+
 const toRecord = (row: EndpointRow, keyring: SecretsKeyring): WebhookEndpointRecord => ({
   merchantId: row.merchant_id,
   livemode: row.livemode,
   url: row.url,
   // Stored sealed under SECRETS_KEY (sealed-secret.ts); the merchant sees it plain, as before.
   signingSecret: openOrUnavailable(keyring, row, row.signing_secret),
-  previousSigningSecret: row.previous_signing_secret && openOrUnavailable(keyring, row, row.previous_signing_secret),
+  previousSigningSecret: openPreviousOrNone(keyring, row),
   previousSecretExpiresAt: row.previous_secret_expires_at,
   enabledEvents: row.enabled_events,
   status: row.status,

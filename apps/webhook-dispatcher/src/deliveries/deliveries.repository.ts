@@ -1,6 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { signingSecretContext, type SecretsKeyring } from '@payhook/config';
+import { SealedSecretError, signingSecretContext, type SecretsKeyring } from '@payhook/config';
 import { newId, type DeliveryStatus } from '@payhook/contracts';
 import { MicroBatcher, sqlRows } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
@@ -23,7 +23,7 @@ export interface EndpointState {
   url: string;
   signingSecret: string;
   /** The rotated-out secret while its overlap lasts: it still signs webhook-signature (DESIGN §9). */
-  previousSigningSecret: string | null;
+  previousSecret: PreviousSecret | null;
   status: 'enabled' | 'disabled';
   consecutiveFailures: number;
 }
@@ -85,11 +85,45 @@ export const endpointKeyOf = (key: EndpointKey) => `${key.merchantId}:${key.live
  * null (one that expired is still in the row until the API's purger clears it, but never signs).
  */
 export const PREVIOUS_SECRET_SQL = `CASE WHEN w.previous_secret_expires_at > now() THEN w.previous_signing_secret END
-  AS previous_signing_secret`;
+  AS previous_signing_secret, w.previous_secret_expires_at`;
 
-/** The secrets that sign an endpoint's deliveries, newest first. */
-export const signingSecretsOf = (endpoint: EndpointState): string[] =>
-  endpoint.previousSigningSecret ? [endpoint.signingSecret, endpoint.previousSigningSecret] : [endpoint.signingSecret];
+export interface PreviousSecret {
+  secret: string;
+  expiresAt: Date;
+}
+
+/** The secrets that sign an endpoint's delivery at `now`, newest first: the previous one only until it expires. */
+export const signingSecretsOf = (endpoint: EndpointState, now = new Date()): string[] =>
+  endpoint.previousSecret && endpoint.previousSecret.expiresAt > now
+    ? [endpoint.signingSecret, endpoint.previousSecret.secret]
+    : [endpoint.signingSecret];
+
+const previousSecretLogger = new Logger('SigningSecrets');
+
+/**
+ * The rotated-out secret of a row read with PREVIOUS_SECRET_SQL, or null. One that does not open (its key
+ * gone from SECRETS_KEY_PREVIOUS too early) only ends the overlap: the current secret still signs.
+ */
+export function openPreviousSecret(
+  keyring: SecretsKeyring,
+  key: EndpointKey,
+  row: { previous_signing_secret: string | null; previous_secret_expires_at: Date | null },
+): PreviousSecret | null {
+  if (!row.previous_signing_secret || !row.previous_secret_expires_at) return null;
+  try {
+    return {
+      secret: openSigningSecret(keyring, key, row.previous_signing_secret),
+      expiresAt: row.previous_secret_expires_at,
+    };
+  } catch (error) {
+    if (!(error instanceof SealedSecretError)) throw error;
+    previousSecretLogger.warn(
+      `the rotated-out signing secret of ${key.merchantId}:${key.livemode ? 'live' : 'test'} does not open with ` +
+        'SECRETS_KEY or SECRETS_KEY_PREVIOUS: deliveries are signed with the current secret alone',
+    );
+    return null;
+  }
+}
 
 /**
  * The plain signing secret of a stored endpoint row: sealed under SECRETS_KEY (or, during a
@@ -108,6 +142,7 @@ interface TargetRow {
   url: string | null;
   signing_secret: string | null;
   previous_signing_secret: string | null;
+  previous_secret_expires_at: Date | null;
   status: 'enabled' | 'disabled' | null;
   consecutive_failures: number | null;
 }
@@ -128,8 +163,7 @@ function toTarget(row: TargetRow, keyring: SecretsKeyring): DeliveryTarget {
             key,
             url: row.url,
             signingSecret: openSigningSecret(keyring, key, row.signing_secret),
-            previousSigningSecret:
-              row.previous_signing_secret && openSigningSecret(keyring, key, row.previous_signing_secret),
+            previousSecret: openPreviousSecret(keyring, key, row),
             status: row.status ?? 'enabled',
             consecutiveFailures: row.consecutive_failures ?? 0,
           }

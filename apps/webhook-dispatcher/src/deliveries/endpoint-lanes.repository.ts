@@ -7,7 +7,7 @@ import { sqlRows } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 import { WebhookDispatcherEnv } from '../config/webhook-dispatcher.env';
 import type { DeliveryTarget, EndpointKey, EndpointState } from './deliveries.repository';
-import { PREVIOUS_SECRET_SQL, endpointKeyOf, openSigningSecret } from './deliveries.repository';
+import { PREVIOUS_SECRET_SQL, endpointKeyOf, openPreviousSecret, openSigningSecret } from './deliveries.repository';
 
 /** A parked event taken from its lane, with the retry step its next attempt is. */
 export interface LaneDelivery {
@@ -18,7 +18,7 @@ export interface LaneDelivery {
 }
 
 /** A leased lane's endpoint: its health decides the turn; its secrets are read with the work claimed. */
-export type LeasedEndpoint = Omit<EndpointState, 'signingSecret' | 'previousSigningSecret'>;
+export type LeasedEndpoint = Omit<EndpointState, 'signingSecret' | 'previousSecret'>;
 
 interface LeasedEndpointRow {
   merchant_id: string;
@@ -98,6 +98,7 @@ export class EndpointLanesRepository {
       LeasedEndpointRow & {
         signing_secret: string;
         previous_signing_secret: string | null;
+        previous_secret_expires_at: Date | null;
         id: string | null;
         payment_id: string;
         body: string;
@@ -128,8 +129,7 @@ export class EndpointLanesRepository {
     const endpoint: EndpointState = {
       ...toLeasedEndpoint(rows[0]),
       signingSecret: openSigningSecret(this.keyring, key, rows[0].signing_secret),
-      previousSigningSecret:
-        rows[0].previous_signing_secret && openSigningSecret(this.keyring, key, rows[0].previous_signing_secret),
+      previousSecret: openPreviousSecret(this.keyring, key, rows[0]),
     };
     const deliveries = rows
       .filter((row) => row.id !== null && row.delivery_status !== 'succeeded')

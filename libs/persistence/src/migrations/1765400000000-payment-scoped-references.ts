@@ -6,9 +6,10 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * refund writes an event and a record: ADR 0015), and the row's merchant and mode must be its
  * payment's. A refund's own reference to its merchant is implied by its payment's and goes.
  *
- * The new references are NOT VALID: validating them would read the whole of both tables at start,
- * and every row already there was checked by the two references it replaces (rows written since
- * are checked in full). Postgres enforces a NOT VALID foreign key on every new or changed row.
+ * The new references are NOT VALID, so the migration reads neither table: a row already there was
+ * checked by the two references it replaces (its payment and its merchant exist), not for the two
+ * belonging together, which payhook has always written them to. Postgres enforces a NOT VALID foreign
+ * key in full on every new or changed row.
  */
 export class PaymentScopedReferences1765400000000 implements MigrationInterface {
   name = 'PaymentScopedReferences1765400000000';
