@@ -430,10 +430,10 @@ Produced by \`npm run bench\` (${ROUNDS} rounds of ${SECONDS} s for the HTTP fig
 Every figure is set against a ceiling measured in the same run on the same machine: the framework
 ceiling is a bare JSON echo route in the same Nest/express app and middleware; the database ceiling
 is the create statement replayed over plain \`pg\` with the same concurrency; a refund is set against
-the create figure of the same run (one transaction each: the guarded hold on the payment, the refund,
-its event and its settlement record), spread over ${fmt(REFUND_PAYMENTS)} completed payments seeded
-beforehand so that no two refunds in flight wait on one payment's row lock (refunds of one payment
-queue on that lock, each holding it for its whole transaction, so a single payment refunded by 50
+the create figure of the same run (each the guarded hold on the payment, the refund, its event, its
+settlement record and its key; refunds that arrive together share a transaction, ADR 0015), spread over
+${fmt(REFUND_PAYMENTS)} completed payments seeded beforehand so that no two refunds in flight wait on
+one payment's row lock (refunds of one payment queue on that lock, so a single payment refunded by 50
 connections at once takes them one at a time: History has a try); the delivery ceiling is
 a plain undici keep-alive POST loop to the same receiver with 10 requests in flight (the dispatcher's
 per-endpoint limit per instance). Load is generated on the same machine (autocannon, 50 connections),
