@@ -111,7 +111,7 @@ async function databaseCeiling(merchantId) {
   return { rps };
 }
 
-/** 20,000 events written straight into the tables with their outbox rows, then published by the relay. */
+/** 20,000 events written straight into the tables with their deliveries and outbox rows, then published by the relay. */
 async function queueEvents(merchantId, count) {
   const db = new pg.Client({ connectionString: `${PG}/${DB}` });
   await db.connect();
@@ -131,13 +131,18 @@ async function queueEvents(merchantId, count) {
                 'data', json_build_object('paymentId', id, 'orderId', order_id, 'amount', 15000, 'currency', 'KRW',
                   'completedAt', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))::text,
               now()
-       FROM p RETURNING id
+       FROM p RETURNING id, created_at
+     ), d AS (
+       INSERT INTO webhook_deliveries (event_id, endpoint_id, merchant_id, livemode, status, created_at)
+       SELECT e.id, w.id, $1, false, 'pending', e.created_at
+       FROM e, (SELECT id FROM webhook_endpoints WHERE merchant_id = $1 AND livemode = false) w
+       RETURNING event_id, endpoint_id
      )
      INSERT INTO outbox (routing_key, message_type, payload)
-     SELECT 'webhook.deliver', 'webhook.delivery-requested.v1',
-            json_build_object('type', 'webhook.delivery-requested.v1', 'eventId', id, 'retryStep', 0,
-                              'manual', false, 'requestedAt', now())::text
-     FROM e`,
+     SELECT 'webhook.deliver', 'webhook.delivery-requested.v2',
+            json_build_object('type', 'webhook.delivery-requested.v2', 'eventId', event_id, 'endpointId', endpoint_id,
+                              'retryStep', 0, 'manual', false, 'requestedAt', now())::text
+     FROM d`,
     [merchantId, tag, count],
   );
   for (;;) {
@@ -227,7 +232,7 @@ async function isolation(instances, mode, key, receiver, adminAuth, port) {
       const db = new pg.Client({ connectionString: `${PG}/${DB}` });
       await db.connect();
       await db.query(`UPDATE webhook_endpoints SET status = 'disabled' WHERE merchant_id = $1`, [troubled.id]);
-      await db.query(`UPDATE events SET lane_due_at = NULL WHERE merchant_id = $1`, [troubled.id]);
+      await db.query(`UPDATE webhook_deliveries SET lane_due_at = NULL WHERE merchant_id = $1`, [troubled.id]);
       await db.end();
       troubledReceiver.child.kill();
     }

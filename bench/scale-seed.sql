@@ -1,8 +1,8 @@
 -- A year of history, written straight into the tables (npm run bench:scale and the query-plan test).
 -- $1 payments in all, $2 merchants (mch_scale0000000000000001 …), $3 the share of the first merchant (0–1).
 -- Status mix of a healthy integration: 99.3% completed, 0.4% failed, 0.15% canceled, 0.1% expired,
--- the newest 0.05% pending. Every completed payment has its event, one successful attempt, its
--- settlement and a published outbox row. Runs in one transaction, as a superuser (the replica role
+-- the newest 0.05% pending. Every completed payment has its event, its delivery to its merchant's
+-- endpoint with one successful attempt, its settlement and a published outbox row. Runs in one transaction, as a superuser (the replica role
 -- below); a few minutes at 10 million.
 
 -- The rows are consistent by construction: the foreign-key triggers need not check them one by one.
@@ -24,14 +24,14 @@ CREATE TEMP TABLE scale_indexes ON COMMIT DROP AS
 -- indexes of their own
 SELECT 'DROP INDEX ' || i.indexrelid::regclass AS drop_it, pg_get_indexdef(i.indexrelid) AS build_it
 FROM pg_index i
-WHERE i.indrelid = ANY ('{payments, events, webhook_attempts, settlements, outbox}'::regclass[])
+WHERE i.indrelid = ANY ('{payments, events, webhook_deliveries, webhook_attempts, settlements, outbox}'::regclass[])
   AND NOT EXISTS (SELECT FROM pg_constraint c WHERE c.conindid = i.indexrelid)
 UNION ALL
 -- the indexes of primary keys and unique constraints, through their constraints
 SELECT format('ALTER TABLE %s DROP CONSTRAINT %I', c.conrelid::regclass, c.conname),
        format('ALTER TABLE %s ADD CONSTRAINT %I %s', c.conrelid::regclass, c.conname, pg_get_constraintdef(c.oid))
 FROM pg_constraint c
-WHERE c.conrelid = ANY ('{payments, events, webhook_attempts, settlements, outbox}'::regclass[])
+WHERE c.conrelid = ANY ('{payments, events, webhook_deliveries, webhook_attempts, settlements, outbox}'::regclass[])
   AND c.contype IN ('p', 'u')
   AND NOT EXISTS (SELECT FROM pg_constraint f WHERE f.contype = 'f' AND f.conindid = c.conindid);
 DO $$
@@ -80,9 +80,15 @@ SELECT 'evt_scale' || lpad(g::text, 16, '0'), merchant_id, true, 'payment.comple
        created_at + interval '1 minute', 'succeeded', 1, created_at + interval '1 minute'
 FROM scale_payments WHERE status = 'completed';
 
-INSERT INTO webhook_attempts (id, event_id, number, url, started_at, duration_ms, response_status)
-SELECT 'att_scale' || lpad(g::text, 16, '0'), 'evt_scale' || lpad(g::text, 16, '0'), 1,
-       'https://shop.example/webhooks', created_at + interval '1 minute', 25, 200
+-- Each merchant's one endpoint (we_scale…, its merchant's number) took every event, delivered at once.
+INSERT INTO webhook_deliveries (event_id, endpoint_id, merchant_id, livemode, status, created_at)
+SELECT 'evt_scale' || lpad(g::text, 16, '0'), 'we_' || substr(merchant_id, 5), merchant_id, true, 'succeeded',
+       created_at + interval '1 minute'
+FROM scale_payments WHERE status = 'completed';
+
+INSERT INTO webhook_attempts (id, event_id, endpoint_id, number, url, started_at, duration_ms, response_status)
+SELECT 'att_scale' || lpad(g::text, 16, '0'), 'evt_scale' || lpad(g::text, 16, '0'), 'we_' || substr(merchant_id, 5),
+       1, 'https://shop.example/webhooks', created_at + interval '1 minute', 25, 200
 FROM scale_payments WHERE status = 'completed';
 
 INSERT INTO settlements (payment_id, merchant_id, livemode, order_id, gross_amount, fee_bps, fee_amount,
@@ -93,7 +99,7 @@ SELECT id, merchant_id, true, 'order-' || g, 10000, 250, 250, 25, 9725,
 FROM scale_payments WHERE status = 'completed';
 
 INSERT INTO outbox (routing_key, message_type, payload, created_at, published_at)
-SELECT 'webhook.deliver', 'webhook.delivery-requested.v1', '{}', created_at, created_at + interval '1 second'
+SELECT 'webhook.deliver', 'webhook.delivery-requested.v2', '{}', created_at, created_at + interval '1 second'
 FROM scale_payments WHERE status = 'completed';
 
 -- The dropped indexes and constraints again, as they were: each index built by one sort of its table.

@@ -403,6 +403,8 @@ describe('merchant console /console', () => {
     });
 
     it("shows a payment's fields, state history, events and attempts, and redelivers an event", async () => {
+      // A redelivery goes to the mode's endpoints: this one has an endpoint to send it to.
+      await api.as(merchant).put('/v1/webhook-endpoint').send({ url: 'https://shop.example/hooks' }).expect(200);
       const payment = await completedPayment(merchant);
       await api.sql(
         `INSERT INTO webhook_attempts (id, event_id, number, url, started_at, duration_ms, response_status, response_body)

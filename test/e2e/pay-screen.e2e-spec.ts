@@ -108,6 +108,8 @@ describe('payment screen /p/{suffix}', () => {
   );
 
   it('writes the same payment.completed event as the test helper when Complete is pressed', async () => {
+    // With an endpoint to deliver to, the event gets its outbox row as the helper's does.
+    await api.as(merchant).put('/v1/webhook-endpoint').send({ url: 'https://shop.example/hooks' }).expect(200);
     const payment = await createPayment();
     const { cookie, csrf } = formSecrets(await api.http().get(payment.path).expect(200));
     await api.http().post(`${payment.path}/complete`).set('Cookie', cookie).type('form').send({ csrf }).expect(303);

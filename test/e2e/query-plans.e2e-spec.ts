@@ -18,7 +18,15 @@ jest.setTimeout(180_000);
 /** Tables that grow with the business; a read of any of them must be bounded by an index. */
 /** The connections whose statements are checked: both apps' pools. */
 const APPS = new Set(['payhook-payments-api', 'payhook-webhook-dispatcher']);
-const LARGE_TABLES = new Set(['payments', 'events', 'webhook_attempts', 'settlements', 'outbox', 'refunds']);
+const LARGE_TABLES = new Set([
+  'payments',
+  'events',
+  'webhook_deliveries',
+  'webhook_attempts',
+  'settlements',
+  'outbox',
+  'refunds',
+]);
 /** Refunds seeded for the big merchant's completed payments, one in ten pending (the operator's queue). */
 const SEEDED_REFUNDS = 30_000;
 /** refund.succeeded events of the big merchant's oldest succeeded refunds: rare beside payment.completed, and old. */

@@ -19,11 +19,13 @@ const READ = 'payhook_read';
 /** The statements of the list paths and of lookups by id, as pg_stat_activity shows them. */
 const LIST_PAYMENTS =
   /FROM payments WHERE merchant_id = \$1 AND livemode = \$2.*ORDER BY created_at DESC, id DESC LIMIT/s;
-const LIST_EVENTS = /FROM events WHERE merchant_id = \$1 AND livemode = \$2\s+ORDER BY created_at DESC, id DESC LIMIT/s;
+const LIST_EVENTS =
+  /FROM events e .*WHERE e\.merchant_id = \$1 AND e\.livemode = \$2\s+ORDER BY e\.created_at DESC, e\.id DESC LIMIT/s;
 const LIST_SETTLEMENTS =
   /FROM settlements WHERE merchant_id = \$1 AND livemode = \$2.*ORDER BY settlements\.sales_date/s;
 const LIST_REVIEWS = /FROM review_cases r .*ORDER BY r\.created_at DESC/s;
 const BY_ID = /WHERE id = \$1 AND merchant_id = \$2 AND livemode = \$3/;
+const EVENT_BY_ID = /WHERE e\.id = \$1 AND e\.merchant_id = \$2 AND e\.livemode = \$3/;
 
 /**
  * DATABASE_READ_URL (docs/scaling.md, "Read replicas"): the read-only lists run on a pool of their
@@ -140,7 +142,7 @@ describe('DATABASE_READ_URL', () => {
         () => api.as(merchant).post('/v1/payments').set('Idempotency-Key', randomUUID()).send(paymentBody()),
       ],
       ['GET /v1/payments/{id}', 'payments', BY_ID, () => api.as(merchant).get(`/v1/payments/${paymentId}`)],
-      ['GET /v1/events/{id}', 'events', BY_ID, () => api.as(merchant).get(`/v1/events/${eventId}`)],
+      ['GET /v1/events/{id}', 'events', EVENT_BY_ID, () => api.as(merchant).get(`/v1/events/${eventId}`)],
       ['console payment page', 'events', /payment_id = \$3/, () => consoleClient.get(`/console/payments/${paymentId}`)],
     ];
     it.each(primaries)('%s runs on the primary', async (_name, table, statement, send) => {

@@ -93,8 +93,8 @@ describe('signing secrets at rest', () => {
     const legacy = await harness.merchantWithKey('test');
     const legacySecret = `whsec_${randomBytes(16).toString('hex')}`;
     await harness.sql(
-      `INSERT INTO webhook_endpoints (merchant_id, livemode, url, signing_secret) VALUES ($1, false, $2, $3)`,
-      [legacy.merchantId, receiver.url, legacySecret],
+      `INSERT INTO webhook_endpoints (id, merchant_id, livemode, url, signing_secret) VALUES ($1, $2, false, $3, $4)`,
+      [`we_${randomBytes(12).toString('hex')}`, legacy.merchantId, receiver.url, legacySecret],
     );
     await migrateWith({ SECRETS_KEY: OLD });
 

@@ -94,6 +94,8 @@ export class PaymentsApiHarness {
       get: (path: string) => this.http().get(path).set('Authorization', auth),
       post: (path: string) => this.http().post(path).set('Authorization', auth),
       put: (path: string) => this.http().put(path).set('Authorization', auth),
+      patch: (path: string) => this.http().patch(path).set('Authorization', auth),
+      delete: (path: string) => this.http().delete(path).set('Authorization', auth),
     };
   }
 

@@ -103,6 +103,8 @@ export type WebhookEvent = PaymentEvent | RefundEvent;
 
 export interface WebhookAttemptView {
   id: string;
+  /** The endpoint the attempt went to (null only for attempts older than several endpoints). */
+  endpointId: string | null;
   number: number;
   startedAt: string;
   durationMs: number;
@@ -111,12 +113,21 @@ export interface WebhookAttemptView {
   error: string | null;
 }
 
+/** What an event owes one endpoint that takes its type (DESIGN.md §9): each on its own. */
+export interface EndpointDeliveryView {
+  endpointId: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  undeliveredReason: string | null;
+}
+
 /** How an event's delivery is going. */
 export interface EventDelivery {
   livemode: boolean;
+  /** The sum of `deliveries`: skipped with none, succeeded when all did, failed when any failed for good. */
   deliveryStatus: DeliveryStatus;
   /** Why nothing was sent (for example no endpoint for this mode), or null. */
   undeliveredReason: string | null;
+  deliveries: EndpointDeliveryView[];
   attempts: WebhookAttemptView[];
 }
 

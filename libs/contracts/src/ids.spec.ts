@@ -7,6 +7,7 @@ describe('ids', () => {
     expect(newId('merchant')).toMatch(/^mch_[0-9A-Za-z]{24}$/);
     expect(newId('apiKey')).toMatch(/^key_[0-9A-Za-z]{24}$/);
     expect(newId('refund')).toMatch(/^rfd_[0-9A-Za-z]{24}$/);
+    expect(newId('webhookEndpoint')).toMatch(/^we_[0-9A-Za-z]{24}$/);
   });
 
   it('uses every base62 character with no visible bias', () => {
@@ -34,5 +35,7 @@ describe('ids', () => {
     expect(isIdOf('payment', newId('event'))).toBe(false);
     expect(isIdOf('payment', 'pay_short')).toBe(false);
     expect(isIdOf('payment', 'pay_ABCDEFGHIJKLMNOPQRSTUVWX;')).toBe(false);
+    expect(isIdOf('webhookEndpoint', newId('webhookEndpoint'))).toBe(true);
+    expect(isIdOf('webhookEndpoint', 'wex_ABCDEFGHIJKLMNOPQRSTUVWX')).toBe(false);
   });
 });

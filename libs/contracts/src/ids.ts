@@ -16,6 +16,7 @@ export const ID_PREFIXES = {
   voucher: 'vch_',
   recovery: 'rcv_',
   refund: 'rfd_',
+  webhookEndpoint: 'we_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;
@@ -56,7 +57,7 @@ export function newId(kind: IdKind): string {
   return ID_PREFIXES[kind] + randomBase62(ID_RANDOM_LENGTH);
 }
 
-const ID_PATTERN = /^[a-z]{3}_[0-9A-Za-z]{20,64}$/;
+const ID_PATTERN = /^[a-z]{2,3}_[0-9A-Za-z]{20,64}$/;
 
 /** True when `value` has the shape of an id of this kind; a cheap guard before a lookup. */
 export function isIdOf(kind: IdKind, value: string): boolean {

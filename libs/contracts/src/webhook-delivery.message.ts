@@ -4,6 +4,7 @@
  */
 export const WEBHOOK_DELIVERY_REQUESTED_V1 = 'webhook.delivery-requested.v1';
 
+/** What the API wrote before several endpoints: one delivery per event, to its mode's one endpoint. */
 export interface WebhookDeliveryRequestedV1 {
   type: typeof WEBHOOK_DELIVERY_REQUESTED_V1;
   eventId: string;
@@ -16,8 +17,27 @@ export interface WebhookDeliveryRequestedV1 {
   requestedAt: string;
 }
 
-/** Null for anything that is not a well-formed v1 message: such a message is poison. */
-export function parseWebhookDeliveryRequestedV1(raw: string): WebhookDeliveryRequestedV1 | null {
+export const WEBHOOK_DELIVERY_REQUESTED_V2 = 'webhook.delivery-requested.v2';
+
+/** One event's delivery to one of its mode's endpoints (DESIGN.md §9): each endpoint on its own. */
+export interface WebhookDeliveryRequestedV2 extends Omit<WebhookDeliveryRequestedV1, 'type'> {
+  type: typeof WEBHOOK_DELIVERY_REQUESTED_V2;
+  endpointId: string;
+}
+
+/**
+ * A delivery request of either version; `endpointId` null for a v1 message, which goes to the oldest
+ * endpoint of the event's mode (the one endpoint there was when it was written).
+ */
+export type WebhookDeliveryRequest = Omit<WebhookDeliveryRequestedV2, 'type' | 'endpointId'> & {
+  endpointId: string | null;
+};
+
+const EVENT_ID = /^evt_[0-9A-Za-z]{20,64}$/;
+const ENDPOINT_ID = /^we_[0-9A-Za-z]{20,64}$/;
+
+/** Null for anything that is not a well-formed v1 or v2 message: such a message is poison. */
+export function parseWebhookDeliveryRequest(raw: string): WebhookDeliveryRequest | null {
   let value: unknown;
   try {
     value = JSON.parse(raw);
@@ -26,13 +46,28 @@ export function parseWebhookDeliveryRequestedV1(raw: string): WebhookDeliveryReq
   }
   if (typeof value !== 'object' || value === null) return null;
   const message = value as Record<string, unknown>;
+  const endpointId =
+    message.type === WEBHOOK_DELIVERY_REQUESTED_V2 && typeof message.endpointId === 'string'
+      ? ENDPOINT_ID.test(message.endpointId)
+        ? message.endpointId
+        : undefined
+      : message.type === WEBHOOK_DELIVERY_REQUESTED_V1
+        ? null
+        : undefined;
   const valid =
-    message.type === WEBHOOK_DELIVERY_REQUESTED_V1 &&
+    endpointId !== undefined &&
     typeof message.eventId === 'string' &&
-    /^evt_[0-9A-Za-z]{20,64}$/.test(message.eventId) &&
+    EVENT_ID.test(message.eventId) &&
     Number.isInteger(message.retryStep) &&
     (message.retryStep as number) >= 0 &&
     typeof message.manual === 'boolean' &&
     typeof message.requestedAt === 'string';
-  return valid ? (message as unknown as WebhookDeliveryRequestedV1) : null;
+  if (!valid) return null;
+  return {
+    eventId: message.eventId as string,
+    endpointId,
+    retryStep: message.retryStep as number,
+    manual: message.manual as boolean,
+    requestedAt: message.requestedAt as string,
+  };
 }

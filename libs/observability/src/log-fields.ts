@@ -12,6 +12,7 @@ export interface LogFields {
   eventId?: string;
   attempt?: number;
   endpointHost?: string;
+  endpointId?: string;
 }
 
 /**

@@ -10,6 +10,7 @@ export type PaymentEvent = PaymentCompletedEvent | PaymentFailedEvent | PaymentC
 export type WebhookEvent = PaymentEvent | RefundSucceededEvent | RefundFailedEvent;
 export type EventSummary = WebhookEvent & EventDelivery;
 export type Event = EventSummary & {
+  deliveries: EndpointDelivery[];
   attempts: WebhookAttempt[];
 };
 
@@ -22,7 +23,10 @@ export interface OpenApiSchemas {
   CreateRefundRequestDto: CreateRefundRequestDto;
   PutWebhookEndpointRequestDto: PutWebhookEndpointRequestDto;
   RotateSecretRequestDto: RotateSecretRequestDto;
+  CreateWebhookEndpointRequestDto: CreateWebhookEndpointRequestDto;
+  UpdateWebhookEndpointRequestDto: UpdateWebhookEndpointRequestDto;
   RecoverEventsRequestDto: RecoverEventsRequestDto;
+  RedeliverEventRequestDto: RedeliverEventRequestDto;
   TestDepositRequestDto: TestDepositRequestDto;
   TestPaymentDepositRequestDto: TestPaymentDepositRequestDto;
   IssueTestVoucherRequestDto: IssueTestVoucherRequestDto;
@@ -40,6 +44,7 @@ export interface OpenApiSchemas {
   RefundSucceededEvent: RefundSucceededEvent;
   RefundFailedEvent: RefundFailedEvent;
   WebhookEvent: WebhookEvent;
+  EndpointDelivery: EndpointDelivery;
   EventSummary: EventSummary;
   Event: Event;
   Settlement: Settlement;
@@ -48,6 +53,7 @@ export interface OpenApiSchemas {
   IntegrationTestStarted: IntegrationTestStarted;
   TestVoucher: TestVoucher;
   WebhookEndpoint: WebhookEndpoint;
+  WebhookEndpointResource: WebhookEndpointResource;
 }
 export interface CreatePaymentRequestDto {
   orderId: string;
@@ -107,11 +113,51 @@ export interface RotateSecretRequestDto {
    */
   previousSecretExpiresIn?: number;
 }
+export interface CreateWebhookEndpointRequestDto {
+  url: string;
+  /**
+   * default ["payment.completed"]
+   */
+  enabledEvents?: (
+    | 'payment.completed'
+    | 'payment.failed'
+    | 'payment.canceled'
+    | 'payment.expired'
+    | 'refund.succeeded'
+    | 'refund.failed'
+  )[];
+  description?: string | null;
+}
+export interface UpdateWebhookEndpointRequestDto {
+  url?: string;
+  /**
+   * left out, the endpoint keeps its own
+   */
+  enabledEvents?: (
+    | 'payment.completed'
+    | 'payment.failed'
+    | 'payment.canceled'
+    | 'payment.expired'
+    | 'refund.succeeded'
+    | 'refund.failed'
+  )[];
+  description?: string | null;
+}
 export interface RecoverEventsRequestDto {
   /**
    * an instant within the last 30 days
    */
   since: string;
+  /**
+   * only this endpoint's failed deliveries
+   */
+  endpointId?: string;
+}
+export interface RedeliverEventRequestDto {
+  /**
+   * only this endpoint; without it, every endpoint that takes the type (or the oldest one)
+   */
+  endpointId?: string;
 }
 export interface TestDepositRequestDto {
   /**
@@ -167,6 +213,7 @@ export interface Error {
       | 'recover_in_progress'
       | 'refund_amount_exceeded'
       | 'refund_state_conflict'
+      | 'endpoint_limit_reached'
       | 'payload_too_large'
       | 'unsupported_media_type'
       | 'idempotency_key_reused'
@@ -294,6 +341,13 @@ export interface PaymentExpiredEvent {
 }
 export interface WebhookAttempt {
   id: string;
+  /**
+   * the endpoint it went to (null before several endpoints)
+   */
+  endpointId: string | null;
+  /**
+   * numbered per event, across the event's endpoints
+   */
   number: number;
   startedAt: string;
   durationMs: number;
@@ -341,6 +395,14 @@ export interface RefundFailedEvent {
     reason: string | null;
     failedAt: string;
   };
+}
+/**
+ * What the event owes one endpoint that takes its type; deliveryStatus sums them up.
+ */
+export interface EndpointDelivery {
+  endpointId: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  undeliveredReason: string | null;
 }
 export interface Settlement {
   /**
@@ -436,4 +498,25 @@ export interface WebhookEndpoint {
   consecutiveFailures: number;
   lastError: string | null;
   disabledAt: string | null;
+}
+export interface WebhookEndpointResource {
+  id: string;
+  url: string;
+  description: string | null;
+  enabledEvents: (
+    | 'payment.completed'
+    | 'payment.failed'
+    | 'payment.canceled'
+    | 'payment.expired'
+    | 'refund.succeeded'
+    | 'refund.failed'
+  )[];
+  signingSecret: string;
+  livemode: boolean;
+  status: 'enabled' | 'disabled';
+  failingSince: string | null;
+  consecutiveFailures: number;
+  lastError: string | null;
+  disabledAt: string | null;
+  createdAt: string;
 }

@@ -65,6 +65,7 @@ export type ErrorCode =
   | 'recover_in_progress'
   | 'refund_amount_exceeded'
   | 'refund_state_conflict'
+  | 'endpoint_limit_reached'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'idempotency_key_reused'

@@ -1,4 +1,5 @@
-import { Body, Controller, Get, Post, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { isIdOf } from '@payhook/contracts';
 import type { Response } from 'express';
 import { formField, formFieldList } from '../html/cookies';
 import { newNonce, redirectSeeOther, sendHtml } from '../html/html-response';
@@ -6,9 +7,11 @@ import { ConsoleDevelopersService, RECOVER_DAYS } from './console-developers.ser
 import {
   ROTATION_OVERLAPS,
   renderDevelopers,
+  renderEndpointConfirm,
   renderRotateConfirm,
   type DevelopersModel,
 } from './console-developers.view';
+import { ConsoleException } from './console.exception';
 import { ConsoleExceptionFilter } from './console-exception.filter';
 import type { ConsoleMode, ConsoleSession } from './console-session';
 import { ConsoleSessionGuard } from './console-session.guard';
@@ -19,10 +22,29 @@ const NOTICES: Record<string, string> = {
   'secret-rotated': 'Signing secret rotated: the new secret signs every webhook from now on.',
   'test-started': 'Integration test started: this page updates until it finishes.',
   'endpoint-enabled': 'Webhook endpoint enabled again. Send its failed events again with the button below.',
+  'endpoint-added': 'Webhook endpoint added, with a signing secret of its own. It receives events from now on.',
+  'endpoint-saved': 'Webhook endpoint saved and enabled.',
+  'endpoint-disabled': 'Webhook endpoint disabled: nothing is sent to it until it is enabled again.',
+  'endpoint-deleted': 'Webhook endpoint deleted.',
 };
+
+/** What the add and edit forms of an endpoint hold. */
+const endpointFields = (body: unknown) => ({
+  url: (formField(body, 'url') ?? '').trim(),
+  description: formField(body, 'description') ?? '',
+  events: formFieldList(body, 'events'),
+});
 
 /** The form's mode: both modes' endpoints are on one page, so each form says which it changes. */
 const formMode = (body: unknown): ConsoleMode => (formField(body, 'mode') === 'live' ? 'live' : 'test');
+
+/** A path's endpoint id; a malformed one names nothing (404 before any query). */
+function endpointIdOf(id: string): string {
+  if (!isIdOf('webhookEndpoint', id)) throw notFound();
+  return id;
+}
+
+const notFound = () => new ConsoleException('not_found', 'No such webhook endpoint.');
 
 @Controller('console/developers')
 @UseGuards(ConsoleSessionGuard)
@@ -67,7 +89,7 @@ export class ConsoleDevelopersController {
     @Res() response: Response,
   ): Promise<void> {
     const mode = formMode(body);
-    const endpoint = (await this.developers.overview(session.merchant)).endpoints[mode];
+    const [endpoint] = (await this.developers.overview(session.merchant)).endpoints[mode];
     if (!endpoint) return this.render(response, 400, session, { error: `No ${mode} webhook endpoint is set.` });
     const result = await this.developers.setWebhookEndpoint(session.merchant, mode, endpoint.url);
     if (result.kind === 'refused') return this.render(response, 400, session, { error: result.message });
@@ -115,6 +137,105 @@ export class ConsoleDevelopersController {
     const result = await this.developers.rotateSecret(session.merchant, mode, overlap?.seconds ?? 0);
     if (result.kind === 'refused') return this.render(response, 400, session, { error: result.message });
     redirectSeeOther(response, `/console/developers?notice=secret-rotated#endpoint-${mode}`);
+  }
+
+  @Post('endpoints')
+  async addEndpoint(
+    @CurrentConsoleSession() session: ConsoleSession,
+    @Body() body: unknown,
+    @Res() response: Response,
+  ): Promise<void> {
+    const mode = formMode(body);
+    const result = await this.developers.addEndpoint(session.merchant, mode, endpointFields(body));
+    if (result.kind === 'refused') return this.render(response, 400, session, { error: result.message });
+    redirectSeeOther(response, `/console/developers?notice=endpoint-added#webhooks`);
+  }
+
+  @Post('endpoints/:id')
+  async changeEndpoint(
+    @CurrentConsoleSession() session: ConsoleSession,
+    @Param('id') id: string,
+    @Body() body: unknown,
+    @Res() response: Response,
+  ): Promise<void> {
+    const result = await this.developers.changeEndpoint(
+      session.merchant,
+      formMode(body),
+      endpointIdOf(id),
+      endpointFields(body),
+    );
+    if (result.kind === 'refused') return this.render(response, 400, session, { error: result.message });
+    redirectSeeOther(response, `/console/developers?notice=endpoint-saved#endpoint-${id}`);
+  }
+
+  @Post('endpoints/:id/enable')
+  async enableEndpoint(
+    @CurrentConsoleSession() session: ConsoleSession,
+    @Param('id') id: string,
+    @Body() body: unknown,
+    @Res() response: Response,
+  ): Promise<void> {
+    const result = await this.developers.setEndpointEnabled(session.merchant, formMode(body), endpointIdOf(id), true);
+    if (result.kind === 'refused') return this.render(response, 400, session, { error: result.message });
+    redirectSeeOther(response, `/console/developers?notice=endpoint-enabled#endpoint-${id}`);
+  }
+
+  @Post('endpoints/:id/disable')
+  async disableEndpoint(
+    @CurrentConsoleSession() session: ConsoleSession,
+    @Param('id') id: string,
+    @Body() body: unknown,
+    @Res() response: Response,
+  ): Promise<void> {
+    const result = await this.developers.setEndpointEnabled(session.merchant, formMode(body), endpointIdOf(id), false);
+    if (result.kind === 'refused') return this.render(response, 400, session, { error: result.message });
+    redirectSeeOther(response, `/console/developers?notice=endpoint-disabled#endpoint-${id}`);
+  }
+
+  /** The confirmation steps of rotating a further endpoint's secret and of deleting it. */
+  @Get('endpoints/:id/:action')
+  async confirmEndpointChange(
+    @CurrentConsoleSession() session: ConsoleSession,
+    @Param('id') id: string,
+    @Param('action') action: string,
+    @Query('mode') mode: unknown,
+    @Res() response: Response,
+  ): Promise<void> {
+    const consoleMode: ConsoleMode = mode === 'live' ? 'live' : 'test';
+    const endpoint = await this.developers.endpoint(session.merchant, consoleMode, endpointIdOf(id));
+    if (!endpoint || (action !== 'rotate-secret' && action !== 'delete')) throw notFound();
+    const nonce = newNonce();
+    sendHtml(response, 200, renderEndpointConfirm(nonce, session, consoleMode, endpoint, action), nonce);
+  }
+
+  @Post('endpoints/:id/rotate-secret')
+  async rotateEndpointSecret(
+    @CurrentConsoleSession() session: ConsoleSession,
+    @Param('id') id: string,
+    @Body() body: unknown,
+    @Res() response: Response,
+  ): Promise<void> {
+    const overlap = ROTATION_OVERLAPS.find(({ seconds }) => String(seconds) === formField(body, 'overlap'));
+    const result = await this.developers.rotateEndpointSecret(
+      session.merchant,
+      formMode(body),
+      endpointIdOf(id),
+      overlap?.seconds ?? 0,
+    );
+    if (result.kind === 'refused') return this.render(response, 400, session, { error: result.message });
+    redirectSeeOther(response, `/console/developers?notice=secret-rotated#endpoint-${id}`);
+  }
+
+  @Post('endpoints/:id/delete')
+  async deleteEndpoint(
+    @CurrentConsoleSession() session: ConsoleSession,
+    @Param('id') id: string,
+    @Body() body: unknown,
+    @Res() response: Response,
+  ): Promise<void> {
+    const result = await this.developers.deleteEndpoint(session.merchant, formMode(body), endpointIdOf(id));
+    if (result.kind === 'refused') return this.render(response, 400, session, { error: result.message });
+    redirectSeeOther(response, `/console/developers?notice=endpoint-deleted#webhooks`);
   }
 
   @Post('integration-tests')

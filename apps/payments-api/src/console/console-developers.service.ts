@@ -9,7 +9,7 @@ import type { IntegrationTestView } from '../onboarding/integration-test.record'
 import { IntegrationTestsRepository } from '../onboarding/integration-tests.repository';
 import { IntegrationTestsService } from '../onboarding/integration-tests.service';
 import type { WebhookEndpointRecord } from '../webhook-endpoints/webhook-endpoint.record';
-import { WebhookEndpointsRepository } from '../webhook-endpoints/webhook-endpoints.repository';
+import { MAX_ENDPOINTS_PER_MODE, WebhookEndpointsRepository } from '../webhook-endpoints/webhook-endpoints.repository';
 import { WebhookEndpointsService } from '../webhook-endpoints/webhook-endpoints.service';
 import { scopeOf, type ConsoleMerchant, type ConsoleMode } from './console-session';
 
@@ -18,7 +18,8 @@ export const RECENT_RUNS = 5;
 export const RECOVER_DAYS = [1, 7, 30];
 
 export interface DevelopersOverview {
-  endpoints: Record<ConsoleMode, WebhookEndpointRecord | null>;
+  /** Each mode's endpoints, oldest first: the first is the one the integration test uses. */
+  endpoints: Record<ConsoleMode, WebhookEndpointRecord[]>;
   /** WEBHOOK_DISABLE_AFTER: how long an endpoint may fail before it is disabled. */
   disableAfterMs: number;
   keys: ApiKeyEntity[];
@@ -28,6 +29,35 @@ export interface DevelopersOverview {
 export type ChangeResult = { kind: 'done' } | { kind: 'refused'; message: string };
 
 const LIVE_LOCKED = 'Live mode opens once the integration test passes.';
+const DESCRIPTION_MAX = 200;
+
+/** The rules of an endpoint's URL and event types, and live mode only once the merchant is live. */
+function checkEndpointForm(
+  merchant: ConsoleMerchant,
+  mode: ConsoleMode,
+  url: string,
+  events?: string[],
+): { kind: 'ok'; enabledEvents: EventType[] | undefined } | { kind: 'refused'; message: string } {
+  if (mode === 'live' && merchant.status !== 'live') return { kind: 'refused', message: LIVE_LOCKED };
+  if (!isHttpUrl(url)) {
+    return { kind: 'refused', message: 'The URL must be an absolute http(s) URL of at most 2,048 characters.' };
+  }
+  const enabled = events?.filter((event): event is EventType => (EVENT_TYPES as readonly string[]).includes(event));
+  if (events && (enabled?.length !== events.length || events.length === 0)) {
+    return { kind: 'refused', message: `Choose at least one of the event types: ${EVENT_TYPES.join(', ')}.` };
+  }
+  return { kind: 'ok', enabledEvents: enabled };
+}
+
+/** A typed description (blank: none), or why it cannot be one. */
+function describedAs(typed: string): string | null | { kind: 'refused'; message: string } {
+  const description = typed.trim();
+  if (description === '') return null;
+  if (/\p{C}/u.test(description) || [...description].length > DESCRIPTION_MAX) {
+    return { kind: 'refused', message: `A description is at most ${DESCRIPTION_MAX} printable characters.` };
+  }
+  return description;
+}
 
 /** The developers page: webhook endpoints per mode, API keys, and the onboarding gate. */
 @Injectable()
@@ -44,8 +74,8 @@ export class ConsoleDevelopersService {
 
   async overview(merchant: ConsoleMerchant): Promise<DevelopersOverview> {
     const [test, live, keys, runs] = await Promise.all([
-      this.endpointRecords.find(scopeOf(merchant, 'test')),
-      this.endpointRecords.find(scopeOf(merchant, 'live')),
+      this.endpoints.list(scopeOf(merchant, 'test'), null, MAX_ENDPOINTS_PER_MODE),
+      this.endpoints.list(scopeOf(merchant, 'live'), null, MAX_ENDPOINTS_PER_MODE),
       this.merchants.listApiKeys(merchant.id),
       this.runs.recent(merchant.id, RECENT_RUNS),
     ]);
@@ -62,15 +92,80 @@ export class ConsoleDevelopersService {
     url: string,
     events?: string[],
   ): Promise<ChangeResult> {
+    const form = checkEndpointForm(merchant, mode, url, events);
+    if (form.kind === 'refused') return form;
+    return this.refusalOf(() => this.endpoints.put(scopeOf(merchant, mode), url, form.enabledEvents));
+  }
+
+  /** POST /v1/webhook-endpoints from the console: another endpoint of the mode, with its own secret. */
+  async addEndpoint(
+    merchant: ConsoleMerchant,
+    mode: ConsoleMode,
+    fields: { url: string; description: string; events: string[] },
+  ): Promise<ChangeResult> {
+    const form = checkEndpointForm(merchant, mode, fields.url, fields.events);
+    if (form.kind === 'refused') return form;
+    const description = describedAs(fields.description);
+    if (typeof description === 'object' && description !== null) return description;
+    return this.refusalOf(() =>
+      this.endpoints.create(scopeOf(merchant, mode), {
+        url: fields.url,
+        enabledEvents: form.enabledEvents,
+        description,
+      }),
+    );
+  }
+
+  /** PATCH /v1/webhook-endpoints/{id} from the console: it is enabled again with a clean health record. */
+  async changeEndpoint(
+    merchant: ConsoleMerchant,
+    mode: ConsoleMode,
+    id: string,
+    fields: { url: string; description: string; events: string[] },
+  ): Promise<ChangeResult> {
+    const form = checkEndpointForm(merchant, mode, fields.url, fields.events);
+    if (form.kind === 'refused') return form;
+    const description = describedAs(fields.description);
+    if (typeof description === 'object' && description !== null) return description;
+    return this.refusalOf(() =>
+      this.endpoints.update(scopeOf(merchant, mode), id, {
+        url: fields.url,
+        enabledEvents: form.enabledEvents,
+        description,
+      }),
+    );
+  }
+
+  /** Re-enables (a PATCH of nothing: health cleared, secret kept) or disables an endpoint. */
+  async setEndpointEnabled(
+    merchant: ConsoleMerchant,
+    mode: ConsoleMode,
+    id: string,
+    enabled: boolean,
+  ): Promise<ChangeResult> {
     if (mode === 'live' && merchant.status !== 'live') return { kind: 'refused', message: LIVE_LOCKED };
-    if (!isHttpUrl(url)) {
-      return { kind: 'refused', message: 'The URL must be an absolute http(s) URL of at most 2,048 characters.' };
-    }
-    const enabled = events?.filter((event): event is EventType => (EVENT_TYPES as readonly string[]).includes(event));
-    if (events && (enabled?.length !== events.length || events.length === 0)) {
-      return { kind: 'refused', message: `Choose at least one of the event types: ${EVENT_TYPES.join(', ')}.` };
-    }
-    return this.refusalOf(() => this.endpoints.put(scopeOf(merchant, mode), url, enabled));
+    const scope = scopeOf(merchant, mode);
+    return this.refusalOf(() => (enabled ? this.endpoints.update(scope, id, {}) : this.endpoints.disable(scope, id)));
+  }
+
+  async rotateEndpointSecret(
+    merchant: ConsoleMerchant,
+    mode: ConsoleMode,
+    id: string,
+    previousSecretExpiresIn: number,
+  ): Promise<ChangeResult> {
+    if (mode === 'live' && merchant.status !== 'live') return { kind: 'refused', message: LIVE_LOCKED };
+    return this.refusalOf(() => this.endpoints.rotateSecretOf(scopeOf(merchant, mode), id, previousSecretExpiresIn));
+  }
+
+  async deleteEndpoint(merchant: ConsoleMerchant, mode: ConsoleMode, id: string): Promise<ChangeResult> {
+    if (mode === 'live' && merchant.status !== 'live') return { kind: 'refused', message: LIVE_LOCKED };
+    return this.refusalOf(() => this.endpoints.delete(scopeOf(merchant, mode), id));
+  }
+
+  /** One endpoint of the merchant's mode, for a confirmation page; null when there is no such endpoint. */
+  endpoint(merchant: ConsoleMerchant, mode: ConsoleMode, id: string): Promise<WebhookEndpointRecord | null> {
+    return this.endpointRecords.findById(scopeOf(merchant, mode), id);
   }
 
   async rotateSecret(
@@ -95,7 +190,7 @@ export class ConsoleDevelopersService {
     if (mode === 'live' && merchant.status !== 'live') return { kind: 'refused', message: LIVE_LOCKED };
     const since = new Date(Date.now() - days * 86_400_000).toISOString();
     try {
-      const { queued } = await this.events.recover(scopeOf(merchant, mode), since);
+      const { queued } = await this.events.recover(scopeOf(merchant, mode), since, null);
       return { kind: 'done', queued };
     } catch (error) {
       if (error instanceof PayhookError && error.code === 'recover_in_progress') {
@@ -116,7 +211,8 @@ export class ConsoleDevelopersService {
       await change();
       return { kind: 'done' };
     } catch (error) {
-      if (!(error instanceof PayhookError) || !['parameter_invalid', 'resource_not_found'].includes(error.code)) {
+      const actionable = ['parameter_invalid', 'resource_not_found', 'endpoint_limit_reached'];
+      if (!(error instanceof PayhookError) || !actionable.includes(error.code)) {
         throw error;
       }
       return { kind: 'refused', message: error.message };

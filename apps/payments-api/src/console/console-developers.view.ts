@@ -72,6 +72,105 @@ function goLiveCard(model: DevelopersModel) {
   </div>`;
 }
 
+/**
+ * A mode's endpoints: the oldest (the one the integration test and the one-endpoint API use) with the
+ * mode's URL form, then each further endpoint with its own controls, then a form to add one.
+ */
+function endpointsOfMode(model: DevelopersModel, mode: ConsoleMode) {
+  const [oldest = null, ...others] = model.overview.endpoints[mode];
+  const locked = mode === 'live' && model.session.merchant.status !== 'live';
+  return html`${endpointCard(model, mode, oldest)}
+  ${locked || !oldest ? null : others.map((endpoint) => furtherEndpoint(model, mode, endpoint))}
+  ${locked || !oldest ? null : addEndpointForm(model, mode, others.length + 1)}`;
+}
+
+/** The event types sent, as checkboxes; `sent` are checked. */
+function eventTypeChoices(sent: readonly string[]) {
+  return html`<fieldset>
+    <legend>Events sent</legend>
+    <input type="hidden" name="events-listed" value="1" />
+    ${EVENT_TYPES.map(
+      (type) =>
+        html`<label class="check"
+          ><input type="checkbox" name="events" value="${type}" ${sent.includes(type) ? html`checked` : null} />
+          ${type}</label
+        >`,
+    )}
+  </fieldset>`;
+}
+
+/** Another endpoint of the mode: its health, settings, secret and actions, each on its own. */
+function furtherEndpoint(model: DevelopersModel, mode: ConsoleMode, endpoint: WebhookEndpointRecord) {
+  const { session } = model;
+  const zone = session.merchant.timeZone;
+  const name = endpoint.description ?? endpoint.url;
+  const health =
+    endpoint.status === 'disabled'
+      ? html`<p>
+          ${badge('disabled')} Disabled ${timeIn(endpoint.disabledAt, zone)}: nothing is sent to it; its events are kept
+          as failed.
+        </p>`
+      : endpoint.failingSince
+        ? html`<p role="status">
+            ${badge('failing')} Failing since ${timeIn(endpoint.failingSince, zone)}: ${endpoint.consecutiveFailures}
+            automatic attempt${endpoint.consecutiveFailures === 1 ? '' : 's'} in a row failed.
+            ${endpoint.lastError ? html`Last error: <code>${endpoint.lastError}</code>.` : null}
+          </p>`
+        : html`<p>${badge('enabled')} Receiving events.</p>`;
+  const action = (path: string, label: string, style = 'secondary') =>
+    html`<form method="post" action="/console/developers/endpoints/${endpoint.id}/${path}" class="inline">
+      ${csrfField(session)}
+      <input type="hidden" name="mode" value="${mode}" />
+      <button type="submit" class="${style}">${label}</button>
+    </form>`;
+  return html`<section class="event" id="endpoint-${endpoint.id}" aria-label="${mode} webhook endpoint ${name}">
+    <h4>${name} <code>${endpoint.id}</code></h4>
+    <p>Sends ${endpoint.enabledEvents.join(', ')} to <code>${endpoint.url}</code>.</p>
+    ${health}
+    <details>
+      <summary>Edit endpoint</summary>
+      <form method="post" action="/console/developers/endpoints/${endpoint.id}" class="inline">
+        ${csrfField(session)}
+        <input type="hidden" name="mode" value="${mode}" />
+        <label>URL <input type="url" name="url" value="${endpoint.url}" required maxlength="2048" /></label>
+        <label
+          >Description <input type="text" name="description" value="${endpoint.description ?? ''}" maxlength="200"
+        /></label>
+        ${eventTypeChoices(endpoint.enabledEvents)}
+        <button type="submit">Save and enable</button>
+      </form>
+    </details>
+    <details>
+      <summary>Reveal signing secret</summary>
+      <p><code class="secret">${endpoint.signingSecret}</code></p>
+    </details>
+    <div class="actions">
+      ${endpoint.status === 'disabled' ? action('enable', 'Enable') : action('disable', 'Disable')}
+      <a class="button secondary" href="/console/developers/endpoints/${endpoint.id}/rotate-secret?mode=${mode}"
+        >Rotate signing secret…</a
+      >
+      <a class="button secondary" href="/console/developers/endpoints/${endpoint.id}/delete?mode=${mode}">Delete…</a>
+    </div>
+  </section>`;
+}
+
+function addEndpointForm(model: DevelopersModel, mode: ConsoleMode, count: number) {
+  if (count >= 16) return html`<p class="muted">This mode has 16 endpoints, the most it can have.</p>`;
+  return html`<details id="add-endpoint-${mode}">
+    <summary>Add another ${mode} endpoint</summary>
+    <form method="post" action="/console/developers/endpoints" class="inline">
+      ${csrfField(model.session)}
+      <input type="hidden" name="mode" value="${mode}" />
+      <label
+        >URL <input type="url" name="url" required maxlength="2048" placeholder="https://accounting.example/webhooks"
+      /></label>
+      <label>Description <input type="text" name="description" maxlength="200" /></label>
+      ${eventTypeChoices(DEFAULT_ENABLED_EVENTS)}
+      <button type="submit">Add endpoint</button>
+    </form>
+  </details>`;
+}
+
 function endpointCard(model: DevelopersModel, mode: ConsoleMode, endpoint: WebhookEndpointRecord | null) {
   const { session } = model;
   const locked = mode === 'live' && session.merchant.status !== 'live';
@@ -87,17 +186,7 @@ function endpointCard(model: DevelopersModel, mode: ConsoleMode, endpoint: Webho
           >${mode === 'test' ? 'Test' : 'Live'} webhook URL
           <input type="url" name="url" value="${typed}" required maxlength="2048" placeholder="https://shop.example/webhooks"
         /></label>
-        <fieldset>
-          <legend>Events sent</legend>
-          <input type="hidden" name="events-listed" value="1" />
-          ${EVENT_TYPES.map(
-            (type) =>
-              html`<label class="check"
-                ><input type="checkbox" name="events" value="${type}" ${sent.includes(type) ? html`checked` : null} />
-                ${type}</label
-              >`,
-          )}
-        </fieldset>
+        ${eventTypeChoices(sent)}
         <button type="submit">Save endpoint</button>
       </form>`;
   const secret = endpoint
@@ -220,7 +309,7 @@ export function renderDevelopers(nonce: string, model: DevelopersModel): string 
     ${messages(model.notice, model.error)} ${goLiveCard(model)}
     <div class="card" id="webhooks">
       <h2>Webhook endpoints</h2>
-      ${endpointCard(model, 'test', overview.endpoints.test)} ${endpointCard(model, 'live', overview.endpoints.live)}
+      ${endpointsOfMode(model, 'test')} ${endpointsOfMode(model, 'live')}
     </div>
     ${keysCard(overview.keys, session.merchant.timeZone)}`;
   return consolePage({ title: 'Developers', nonce, session, section: 'developers' }, body);
@@ -260,4 +349,52 @@ export function renderRotateConfirm(nonce: string, session: ConsoleSession, mode
     </form>
   </div>`;
   return consolePage({ title: 'Rotate signing secret', nonce, session, section: 'developers' }, body);
+}
+
+/** A confirmation step for a change of one further endpoint (rotate its secret, or delete it). */
+export function renderEndpointConfirm(
+  nonce: string,
+  session: ConsoleSession,
+  mode: ConsoleMode,
+  endpoint: WebhookEndpointRecord,
+  action: 'rotate-secret' | 'delete',
+): string {
+  const name = endpoint.description ?? endpoint.url;
+  const rotate = action === 'rotate-secret';
+  const body = html`<div class="card">
+    <h1>${rotate ? 'Rotate the signing secret of' : 'Delete'} ${name}?</h1>
+    <p>
+      ${
+        rotate
+          ? html`A new secret signs every webhook to <code>${endpoint.url}</code> from now on. During an overlap the
+              current secret also signs the <code>webhook-signature</code> header.`
+          : html`Nothing more is sent to <code>${endpoint.url}</code>; what it is still owed is kept as failed
+              (<code>endpoint_deleted</code>). Its past deliveries stay in the events' history.`
+      }
+    </p>
+    <form method="post" action="/console/developers/endpoints/${endpoint.id}/${action}" class="actions">
+      ${csrfField(session)}
+      <input type="hidden" name="mode" value="${mode}" />
+      ${
+        rotate
+          ? html`<fieldset>
+              <legend>Overlap of the current secret</legend>
+              ${ROTATION_OVERLAPS.map(
+                ({ seconds, label }) =>
+                  html`<label class="check"
+                    ><input type="radio" name="overlap" value="${String(seconds)}" ${seconds === 0 ? html`checked` : null} />
+                    ${label}</label
+                  >`,
+              )}
+            </fieldset>`
+          : null
+      }
+      <button type="submit" class="danger">${rotate ? 'Rotate secret' : 'Delete endpoint'}</button>
+      <a class="button secondary" href="/console/developers#endpoint-${endpoint.id}">Cancel</a>
+    </form>
+  </div>`;
+  return consolePage(
+    { title: rotate ? 'Rotate signing secret' : 'Delete endpoint', nonce, session, section: 'developers' },
+    body,
+  );
 }

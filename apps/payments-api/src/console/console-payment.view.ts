@@ -26,6 +26,7 @@ function attemptRow(attempt: WebhookAttemptView, zone: string) {
   const error = attempt.error && attempt.error !== `HTTP ${status}` ? attempt.error : null;
   return html`<tr>
     <td class="num">${attempt.number}</td>
+    <td>${attempt.endpointId ? html`<code>${attempt.endpointId}</code>` : html`<span class="muted">—</span>`}</td>
     <td>${timeIn(attempt.startedAt, zone)}</td>
     <td class="num">${attempt.durationMs} ms</td>
     <td>
@@ -48,6 +49,7 @@ function eventSection(event: EventView, model: PaymentPageModel) {
             <thead>
               <tr>
                 <th scope="col" class="num">#</th>
+                <th scope="col">Endpoint</th>
                 <th scope="col">Time</th>
                 <th scope="col" class="num">Duration</th>
                 <th scope="col">Status</th>
@@ -67,6 +69,14 @@ function eventSection(event: EventView, model: PaymentPageModel) {
       <dt>Delivery</dt>
       <dd>${badge(event.deliveryStatus)}</dd>
       ${event.undeliveredReason ? html`<dt>Not delivered</dt><dd>${event.undeliveredReason}</dd>` : null}
+      ${event.deliveries.map(
+        (delivery) =>
+          html`<dt>To <code>${delivery.endpointId}</code></dt>
+            <dd>
+              ${badge(delivery.status)}
+              ${delivery.undeliveredReason ? html`<span class="muted">${delivery.undeliveredReason}</span>` : null}
+            </dd>`,
+      )}
     </dl>
     <h3>Delivery attempts of ${event.type}</h3>
     ${attempts}

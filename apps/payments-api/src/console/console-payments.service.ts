@@ -112,7 +112,7 @@ export class ConsolePaymentsService {
     if (event.data.paymentId !== paymentId) {
       throw new EventException('resource_not_found', `No such event: ${eventId}.`, 'id');
     }
-    await this.events.redeliver(scope, eventId);
+    await this.events.redeliver(scope, eventId, null);
   }
 
   /** Created, then how it ended: completion time, the fail/cancel transition, or the expiry instant. */

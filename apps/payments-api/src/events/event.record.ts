@@ -1,4 +1,11 @@
-import type { DeliveryStatus, EventDelivery, EventView, WebhookAttemptView, WebhookEvent } from '@payhook/contracts';
+import type {
+  DeliveryStatus,
+  EndpointDeliveryView,
+  EventDelivery,
+  EventView,
+  WebhookAttemptView,
+  WebhookEvent,
+} from '@payhook/contracts';
 
 export interface EventRecord {
   id: string;
@@ -10,7 +17,7 @@ export interface EventRecord {
   undeliveredReason: string | null;
 }
 
-export type EventSummaryView = WebhookEvent & Omit<EventDelivery, 'attempts'>;
+export type EventSummaryView = WebhookEvent & Omit<EventDelivery, 'attempts' | 'deliveries'>;
 
 export function toEventSummaryView(event: EventRecord): EventSummaryView {
   return {
@@ -21,6 +28,10 @@ export function toEventSummaryView(event: EventRecord): EventSummaryView {
   };
 }
 
-export function toEventView(event: EventRecord, attempts: WebhookAttemptView[]): EventView {
-  return { ...toEventSummaryView(event), attempts };
+export function toEventView(
+  event: EventRecord,
+  deliveries: EndpointDeliveryView[],
+  attempts: WebhookAttemptView[],
+): EventView {
+  return { ...toEventSummaryView(event), deliveries, attempts };
 }

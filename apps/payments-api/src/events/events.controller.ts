@@ -3,10 +3,11 @@ import { ApiKeyGuard, CurrentAuth, type AuthContext } from '@payhook/auth';
 import type { DataEnvelope, EventView, ListEnvelope } from '@payhook/contracts';
 import { ListEventsQueryDto } from './dto/list-events.query.dto';
 import { RecoverEventsRequestDto } from './dto/recover-events.request.dto';
+import { RedeliverEventRequestDto } from './dto/redeliver-event.request.dto';
 import type { EventSummaryView } from './event.record';
 import { EventsService, type RecoverView } from './events.service';
 import { IdParam } from '../http/id-param';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiTags } from '@nestjs/swagger';
 import { dataOf, listOf } from '../openapi/components';
 import { ApiRoute, BODY_ERRORS } from '../openapi/api-route.decorator';
 
@@ -40,22 +41,32 @@ export class EventsController {
 
   @Post('recover')
   @ApiRoute({
-    summary: 'Send every failed event since `since` again, oldest first',
+    summary: 'Send every failed delivery since `since` again (of one endpoint, or all), oldest first',
     status: 202,
-    errors: [...BODY_ERRORS, 'recover_in_progress'],
+    errors: [...BODY_ERRORS, 'resource_not_found', 'recover_in_progress'],
   })
   @HttpCode(202)
   async recover(
     @CurrentAuth() auth: AuthContext,
     @Body() body: RecoverEventsRequestDto,
   ): Promise<DataEnvelope<RecoverView>> {
-    return { data: await this.events.recover(auth, body.since) };
+    return { data: await this.events.recover(auth, body.since, body.endpointId ?? null) };
   }
 
   @Post(':id/redeliver')
-  @ApiRoute({ summary: 'Send the event once more (also a skipped one)', status: 202, errors: ['resource_not_found'] })
+  @ApiRoute({
+    summary: 'Send the event once more (also a skipped one), to one endpoint or to each that takes it',
+    status: 202,
+    errors: ['resource_not_found', ...BODY_ERRORS],
+  })
+  // The body is optional: an empty POST sends to every endpoint that takes the type, as before.
+  @ApiBody({ type: RedeliverEventRequestDto, required: false })
   @HttpCode(202)
-  async redeliver(@CurrentAuth() auth: AuthContext, @IdParam('event') id: string) {
-    return { data: await this.events.redeliver(auth, id) };
+  async redeliver(
+    @CurrentAuth() auth: AuthContext,
+    @IdParam('event') id: string,
+    @Body() body: RedeliverEventRequestDto,
+  ) {
+    return { data: await this.events.redeliver(auth, id, body.endpointId ?? null) };
   }
 }

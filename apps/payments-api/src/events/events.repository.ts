@@ -1,6 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { newId, type DeliveryStatus, type EventType, type WebhookAttemptView } from '@payhook/contracts';
+import {
+  newId,
+  type DeliveryStatus,
+  type EndpointDeliveryView,
+  type EventType,
+  type WebhookAttemptView,
+} from '@payhook/contracts';
 import { ReadDatabase, sqlRows } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 import type { KeysetCursor } from '../http/keyset-cursor';
@@ -24,7 +30,22 @@ interface EventRow {
   undelivered_reason: string | null;
 }
 
-const EVENT_COLUMNS = 'id, livemode, body, created_at, delivery_status, undelivered_reason';
+/**
+ * An event's columns with its delivery status summed up over its deliveries (DESIGN.md §9), for
+ * `FROM events e ${DELIVERIES_OF_EVENT}`: succeeded when all did, failed when any failed for good,
+ * pending otherwise; an event without deliveries has its own (skipped, or no endpoint in its mode).
+ */
+const EVENT_COLUMNS = `e.id, e.livemode, e.body, e.created_at,
+  CASE WHEN d.total = 0 THEN e.delivery_status WHEN d.succeeded = d.total THEN 'succeeded'
+       WHEN d.failed > 0 THEN 'failed' ELSE 'pending' END AS delivery_status,
+  CASE WHEN d.total = 0 THEN e.undelivered_reason ELSE d.reason END AS undelivered_reason`;
+
+/** The sums EVENT_COLUMNS reads: one probe of the deliveries' primary key per event. */
+const DELIVERIES_OF_EVENT = `CROSS JOIN LATERAL (
+  SELECT count(*) AS total, count(*) FILTER (WHERE status = 'succeeded') AS succeeded,
+         count(*) FILTER (WHERE status = 'failed') AS failed,
+         min(undelivered_reason) FILTER (WHERE status = 'failed') AS reason
+  FROM webhook_deliveries WHERE event_id = e.id) d`;
 
 const toRecord = (row: EventRow): EventRecord => ({
   id: row.id,
@@ -46,15 +67,29 @@ export class EventsRepository {
   async findById(scope: MerchantScope, id: string): Promise<EventRecord | null> {
     const rows = await sqlRows<EventRow>(
       this.db,
-      `SELECT ${EVENT_COLUMNS} FROM events WHERE id = $1 AND merchant_id = $2 AND livemode = $3`,
+      `SELECT ${EVENT_COLUMNS} FROM events e ${DELIVERIES_OF_EVENT}
+       WHERE e.id = $1 AND e.merchant_id = $2 AND e.livemode = $3`,
       [id, scope.merchantId, scope.livemode],
     );
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
+  /** What the event owes each endpoint that takes its type, the oldest endpoint first (deleted ones last). */
+  async deliveries(eventId: string): Promise<EndpointDeliveryView[]> {
+    const rows = await sqlRows<{ endpoint_id: string; status: EndpointDeliveryView['status']; reason: string | null }>(
+      this.db,
+      `SELECT d.endpoint_id, d.status, d.undelivered_reason AS reason
+       FROM webhook_deliveries d LEFT JOIN webhook_endpoints w ON w.id = d.endpoint_id
+       WHERE d.event_id = $1 ORDER BY w.created_at NULLS LAST, d.endpoint_id`,
+      [eventId],
+    );
+    return rows.map((row) => ({ endpointId: row.endpoint_id, status: row.status, undeliveredReason: row.reason }));
+  }
+
   async attempts(eventId: string): Promise<WebhookAttemptView[]> {
     const rows = await sqlRows<{
       id: string;
+      endpoint_id: string | null;
       number: number;
       started_at: Date;
       duration_ms: number;
@@ -63,12 +98,13 @@ export class EventsRepository {
       error: string | null;
     }>(
       this.db,
-      `SELECT id, number, started_at, duration_ms, response_status, response_body, error
+      `SELECT id, endpoint_id, number, started_at, duration_ms, response_status, response_body, error
        FROM webhook_attempts WHERE event_id = $1 ORDER BY number`,
       [eventId],
     );
     return rows.map((row) => ({
       id: row.id,
+      endpointId: row.endpoint_id,
       number: row.number,
       startedAt: row.started_at.toISOString(),
       durationMs: row.duration_ms,
@@ -84,14 +120,16 @@ export class EventsRepository {
    */
   async list(scope: MerchantScope, filter: EventFilter): Promise<EventRecord[]> {
     const params: unknown[] = [scope.merchantId, scope.livemode];
-    const where = ['merchant_id = $1', 'livemode = $2'];
+    const where = ['e.merchant_id = $1', 'e.livemode = $2'];
     const bind = (value: unknown) => `$${params.push(value)}`;
-    if (filter.type !== undefined) where.push(`type = ${bind(filter.type)}`);
-    if (filter.paymentId !== undefined) where.push(`payment_id = ${bind(filter.paymentId)}`);
-    if (filter.after) where.push(`(created_at, id) < (${bind(filter.after.createdAt)}, ${bind(filter.after.id)})`);
+    if (filter.type !== undefined) where.push(`e.type = ${bind(filter.type)}`);
+    if (filter.paymentId !== undefined) where.push(`e.payment_id = ${bind(filter.paymentId)}`);
+    if (filter.after) {
+      where.push(`(e.created_at, e.id) < (${bind(filter.after.createdAt)}, ${bind(filter.after.id)})`);
+    }
     const rows = await this.read.rows<EventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM events WHERE ${where.join(' AND ')}
-       ORDER BY created_at DESC, id DESC LIMIT ${bind(filter.limit + 1)}`,
+      `SELECT ${EVENT_COLUMNS} FROM events e ${DELIVERIES_OF_EVENT} WHERE ${where.join(' AND ')}
+       ORDER BY e.created_at DESC, e.id DESC LIMIT ${bind(filter.limit + 1)}`,
       params,
     );
     return rows.map(toRecord);
@@ -104,8 +142,9 @@ export class EventsRepository {
   async ofPayment(scope: MerchantScope, paymentId: string, limit: number): Promise<EventRecord[]> {
     const rows = await sqlRows<EventRow>(
       this.db,
-      `SELECT ${EVENT_COLUMNS} FROM events WHERE merchant_id = $1 AND livemode = $2 AND payment_id = $3
-       ORDER BY created_at DESC, id DESC LIMIT $4`,
+      `SELECT ${EVENT_COLUMNS} FROM events e ${DELIVERIES_OF_EVENT}
+       WHERE e.merchant_id = $1 AND e.livemode = $2 AND e.payment_id = $3
+       ORDER BY e.created_at DESC, e.id DESC LIMIT $4`,
       [scope.merchantId, scope.livemode, paymentId, limit],
     );
     return rows.map(toRecord);
@@ -121,18 +160,34 @@ export class EventsRepository {
     return rows.length === 1;
   }
 
-  /** Queues one more attempt of the same event; false when the caller has no such event. */
-  requestRedelivery(scope: MerchantScope, id: string): Promise<boolean> {
-    return this.ledger.write((tx) => tx.events.requestRedelivery(scope, id));
+  /** Queues one more attempt of the same event (to `endpointId`, or to each endpoint that takes it). */
+  requestRedelivery(
+    scope: MerchantScope,
+    id: string,
+    endpointId: string | null,
+  ): Promise<'queued' | 'event_not_found' | 'endpoint_not_found'> {
+    return this.ledger.write((tx) => tx.events.requestRedelivery(scope, id, endpointId));
   }
 
   /**
-   * Queues every failed event of the scope created since `since` again, oldest first, as a fresh
-   * automatic delivery (the normal path, retries included). Null when the scope's previous recover
-   * still has events pending: one runs at a time per merchant and mode.
+   * Queues every failed delivery of the scope (to `endpointId` only, when given) of an event created
+   * since `since` again, oldest first, as a fresh automatic delivery (the normal path, retries
+   * included). Null when the scope's previous recover still has deliveries pending: one runs at a
+   * time per merchant and mode.
    */
-  async recover(scope: MerchantScope, since: Date): Promise<{ queued: number } | null> {
+  async recover(
+    scope: MerchantScope,
+    since: Date,
+    endpointId: string | null,
+  ): Promise<{ queued: number } | 'endpoint_not_found' | null> {
     return this.ledger.write(async (tx) => {
+      if (endpointId !== null) {
+        const found = await tx.sql(
+          `SELECT 1 FROM webhook_endpoints WHERE id = $1 AND merchant_id = $2 AND livemode = $3`,
+          [endpointId, scope.merchantId, scope.livemode],
+        );
+        if (found.length === 0) return 'endpoint_not_found';
+      }
       // Serialises recovers of one merchant and mode; no other merchant ever waits on it.
       await tx.sql(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
         `recover:${scope.merchantId}:${scope.livemode}`,
@@ -140,12 +195,12 @@ export class EventsRepository {
       const running = await tx.sql(
         `SELECT 1 FROM (SELECT id FROM event_recoveries WHERE merchant_id = $1 AND livemode = $2
                         ORDER BY created_at DESC LIMIT 1) latest
-         WHERE EXISTS (SELECT 1 FROM events WHERE recovery_id = latest.id AND delivery_status = 'pending')`,
+         WHERE EXISTS (SELECT 1 FROM webhook_deliveries WHERE recovery_id = latest.id AND status = 'pending')`,
         [scope.merchantId, scope.livemode],
       );
       if (running.length > 0) return null;
       const recoveryId = newId('recovery');
-      const queued = await tx.events.requeueFailed(scope, since, recoveryId);
+      const queued = await tx.events.requeueFailed(scope, since, recoveryId, endpointId);
       await tx.sql(
         `INSERT INTO event_recoveries (id, merchant_id, livemode, since, queued) VALUES ($1, $2, $3, $4, $5)`,
         [recoveryId, scope.merchantId, scope.livemode, since, queued],

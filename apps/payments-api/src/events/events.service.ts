@@ -16,13 +16,17 @@ export class EventsService {
   async get(scope: MerchantScope, id: string): Promise<EventView> {
     const event = await this.events.findById(scope, id);
     if (!event) throw notFound(id);
-    return toEventView(event, await this.events.attempts(id));
+    return toEventView(event, await this.events.deliveries(id), await this.events.attempts(id));
   }
 
   /** A payment's events with their attempts, newest first, as they are now (the primary). */
   async ofPayment(scope: MerchantScope, paymentId: string, limit: number): Promise<EventView[]> {
     const events = await this.events.ofPayment(scope, paymentId, limit);
-    return Promise.all(events.map(async (event) => toEventView(event, await this.events.attempts(event.id))));
+    return Promise.all(
+      events.map(async (event) =>
+        toEventView(event, await this.events.deliveries(event.id), await this.events.attempts(event.id)),
+      ),
+    );
   }
 
   async list(scope: MerchantScope, query: ListEventsQueryDto): Promise<ListEnvelope<EventSummaryView>> {
@@ -48,15 +52,22 @@ export class EventsService {
   }
 
   /** Same event id and body; the dispatcher signs it afresh. Works whatever the delivery status. */
-  async redeliver(scope: MerchantScope, id: string): Promise<{ eventId: string; status: 'queued' }> {
-    if (!(await this.events.requestRedelivery(scope, id))) throw notFound(id);
+  async redeliver(
+    scope: MerchantScope,
+    id: string,
+    endpointId: string | null,
+  ): Promise<{ eventId: string; status: 'queued' }> {
+    const outcome = await this.events.requestRedelivery(scope, id, endpointId);
+    if (outcome === 'event_not_found') throw notFound(id);
+    if (outcome === 'endpoint_not_found') throw endpointNotFound(endpointId);
     return { eventId: id, status: 'queued' };
   }
 
-  /** Sends every failed event since `since` again, oldest first; one recover at a time per merchant and mode. */
-  async recover(scope: MerchantScope, since: string): Promise<RecoverView> {
+  /** Sends every failed delivery since `since` again, oldest first; one recover at a time per merchant and mode. */
+  async recover(scope: MerchantScope, since: string, endpointId: string | null): Promise<RecoverView> {
     const from = new Date(since);
-    const recovered = await this.events.recover(scope, from);
+    const recovered = await this.events.recover(scope, from, endpointId);
+    if (recovered === 'endpoint_not_found') throw endpointNotFound(endpointId);
     if (!recovered) {
       throw new EventException(
         'recover_in_progress',
@@ -75,4 +86,8 @@ export interface RecoverView {
 
 function notFound(id: string): EventException {
   return new EventException('resource_not_found', `No such event: ${id}.`, 'id');
+}
+
+function endpointNotFound(id: string | null): EventException {
+  return new EventException('resource_not_found', `No such webhook endpoint: ${id}.`, 'endpointId');
 }

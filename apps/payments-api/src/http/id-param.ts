@@ -14,6 +14,7 @@ const LABELS: Record<IdKind, string> = {
   voucher: 'voucher',
   recovery: 'recovery',
   refund: 'refund',
+  webhookEndpoint: 'webhook endpoint',
 };
 
 /** A malformed id cannot name anything: 404 before any query (and no odd bytes reach Postgres). */

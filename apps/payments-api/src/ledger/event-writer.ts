@@ -1,11 +1,4 @@
-import {
-  DEFAULT_ENABLED_EVENTS,
-  newId,
-  type DeliveryStatus,
-  type EventType,
-  type PaymentEvent,
-  type RefundEvent,
-} from '@payhook/contracts';
+import { DEFAULT_ENABLED_EVENTS, newId, type EventType, type PaymentEvent, type RefundEvent } from '@payhook/contracts';
 import type { MerchantScope } from '@payhook/auth';
 import type { Sql } from '@payhook/persistence';
 import type { OutboxWriter } from './outbox-writer';
@@ -125,19 +118,44 @@ export function toNewRefundEvent(refund: RefundRecord, event: RefundEvent): NewE
   };
 }
 
+/** Why an event of a mode without any endpoint was not sent (DESIGN.md §5): kept, redelivered once one is set. */
+export const NO_ENDPOINT_REASON = 'No webhook endpoint is set for this mode; set one and redeliver the event.';
+
 /**
- * The delivery state an event starts in, for a statement that selects `event` (with its type,
- * merchant_id and livemode) joined by ENDPOINT_OF_EVENT: pending when the mode's endpoint has enabled
- * its type (with no endpoint yet: `defaults`, DEFAULT_ENABLED_EVENTS), else skipped (no outbox row).
+ * The endpoints of an event's mode as its delivery state needs them, for a statement that selects
+ * `event` (type, merchant_id, livemode): `endpoints.taken` (some endpoint takes the type) and
+ * `endpoints.any`. A bounded read: a mode has at most 16 endpoints (webhook_endpoints_scope_idx).
  */
-export const deliveryStatusSql = (event: string, defaults: string) =>
-  `CASE WHEN ${event}.type = ANY (COALESCE(w.enabled_events, ${defaults}::text[])) THEN 'pending' ELSE 'skipped' END`;
+export const endpointsOfEventSql = (event: string) =>
+  `CROSS JOIN LATERAL (SELECT bool_or(${event}.type = ANY (w.enabled_events)) AS taken, count(*) > 0 AS any
+                      FROM webhook_endpoints w
+                      WHERE w.merchant_id = ${event}.merchant_id AND w.livemode = ${event}.livemode) endpoints`;
 
-/** The join deliveryStatusSql reads its endpoint from. */
-export const endpointOfEventSql = (event: string) =>
-  `LEFT JOIN webhook_endpoints w ON w.merchant_id = ${event}.merchant_id AND w.livemode = ${event}.livemode`;
+/**
+ * The event's own delivery_status and undelivered_reason as it is inserted (after endpointsOfEventSql).
+ * An event that some endpoint takes has its state in its deliveries (this says pending); one that none
+ * takes is skipped; in a mode with no endpoint at all, a type of `defaults` (DEFAULT_ENABLED_EVENTS,
+ * what a new endpoint takes) fails at once with NO_ENDPOINT_REASON, any other is skipped.
+ */
+export const initialDeliverySql = (event: string, defaults: string, reason: string) =>
+  `CASE WHEN endpoints.taken THEN 'pending'
+        WHEN endpoints.any OR NOT ${event}.type = ANY (${defaults}::text[]) THEN 'skipped' ELSE 'failed' END,
+   CASE WHEN NOT endpoints.any AND ${event}.type = ANY (${defaults}::text[]) THEN ${reason} END`;
 
-/** Writes events and the delivery state they start in, inside the transaction of the change they announce. */
+/**
+ * The fan-out (DESIGN.md §9): for events just inserted (`inserted`: id, type, merchant_id, livemode,
+ * created_at), one pending delivery per endpoint of the mode that takes the type, and only those: an
+ * endpoint that does not take it costs no row. Returns the (event_id, endpoint_id) of each.
+ */
+export const fanOutSql = (inserted: string) =>
+  `INSERT INTO webhook_deliveries (event_id, endpoint_id, merchant_id, livemode, status, created_at)
+   SELECT ev.id, w.id, ev.merchant_id, ev.livemode, 'pending', ev.created_at
+   FROM ${inserted} ev
+   JOIN webhook_endpoints w ON w.merchant_id = ev.merchant_id AND w.livemode = ev.livemode
+                            AND ev.type = ANY (w.enabled_events)
+   RETURNING event_id, endpoint_id`;
+
+/** Writes events and the deliveries they owe, inside the transaction of the change they announce. */
 export class EventWriter {
   constructor(
     private readonly sql: Sql,
@@ -145,21 +163,25 @@ export class EventWriter {
   ) {}
 
   /**
-   * An event whose type its endpoint has not enabled (with no endpoint yet: the default,
-   * payment.completed only) is recorded `skipped` and gets no outbox row; the others get theirs.
+   * Each event gets a delivery (and its outbox row) per endpoint of its mode that takes its type; an
+   * event that no endpoint takes is recorded without one (initialDeliverySql says why).
    */
   async record(events: readonly NewEvent[]): Promise<void> {
     if (events.length === 0) return;
     const column = <K extends keyof NewEvent>(key: K) => events.map((event) => event[key]);
-    const inserted = await this.sql<{ id: string; delivery_status: DeliveryStatus }>(
-      `INSERT INTO events (id, merchant_id, livemode, type, payment_id, refund_id, body, created_at, delivery_status)
-       SELECT e.id, e.merchant_id, e.livemode, e.type, e.payment_id, e.refund_id, e.body, e.created_at,
-              ${deliveryStatusSql('e', '$8')}
-       FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[], $5::text[], $6::text[], $7::timestamptz[],
-                   $9::text[])
-              AS e (id, merchant_id, livemode, type, payment_id, body, created_at, refund_id)
-       ${endpointOfEventSql('e')}
-       RETURNING id, delivery_status`,
+    const deliveries = await this.sql<{ event_id: string; endpoint_id: string }>(
+      `WITH inserted AS (
+         INSERT INTO events (id, merchant_id, livemode, type, payment_id, refund_id, body, created_at, delivery_status,
+                             undelivered_reason)
+         SELECT e.id, e.merchant_id, e.livemode, e.type, e.payment_id, e.refund_id, e.body, e.created_at,
+                ${initialDeliverySql('e', '$8', '$10')}
+         FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[], $5::text[], $6::text[], $7::timestamptz[],
+                     $9::text[])
+                AS e (id, merchant_id, livemode, type, payment_id, body, created_at, refund_id)
+         ${endpointsOfEventSql('e')}
+         RETURNING id, type, merchant_id, livemode, created_at
+       )
+       ${fanOutSql('inserted')}`,
       [
         column('id'),
         column('merchantId'),
@@ -170,43 +192,86 @@ export class EventWriter {
         column('createdAt'),
         DEFAULT_ENABLED_EVENTS,
         column('refundId'),
+        NO_ENDPOINT_REASON,
       ],
     );
     await this.outbox.enqueue(
-      inserted
-        .filter((event) => event.delivery_status === 'pending')
-        .map((event) => ({ eventId: event.id, retryStep: 0, manual: false })),
+      deliveries.map((delivery) => ({
+        eventId: delivery.event_id,
+        endpointId: delivery.endpoint_id,
+        retryStep: 0,
+        manual: false,
+      })),
     );
   }
 
-  /** One more attempt of an event the scope owns, outside its retries; false when it has no such event. */
-  async requestRedelivery(scope: MerchantScope, id: string): Promise<boolean> {
-    const found = await this.sql(`SELECT 1 FROM events WHERE id = $1 AND merchant_id = $2 AND livemode = $3`, [
-      id,
-      scope.merchantId,
-      scope.livemode,
-    ]);
-    if (found.length === 0) return false;
-    await this.outbox.enqueue([{ eventId: id, retryStep: 0, manual: true }]);
-    return true;
+  /**
+   * One more attempt of an event the scope owns, outside its retries: to `endpointId`, or else to
+   * every endpoint of its mode that takes its type (the oldest one when none does: a skipped event).
+   * Null when the scope has no such event; 'endpoint_not_found' when it has no such endpoint. An event
+   * of a mode without any endpoint is queued for nothing: it keeps saying why (NO_ENDPOINT_REASON).
+   */
+  async requestRedelivery(
+    scope: MerchantScope,
+    id: string,
+    endpointId: string | null,
+  ): Promise<'queued' | 'event_not_found' | 'endpoint_not_found'> {
+    const rows = await this.sql<{ event: boolean; endpoint_id: string | null; takes_type: boolean | null }>(
+      `SELECT true AS event, w.id AS endpoint_id, e.type = ANY (w.enabled_events) AS takes_type
+       FROM events e
+       LEFT JOIN webhook_endpoints w ON w.merchant_id = e.merchant_id AND w.livemode = e.livemode
+                                    AND ($4::text IS NULL OR w.id = $4)
+       WHERE e.id = $1 AND e.merchant_id = $2 AND e.livemode = $3
+       ORDER BY w.created_at, w.id`,
+      [id, scope.merchantId, scope.livemode, endpointId],
+    );
+    if (rows.length === 0) return 'event_not_found';
+    const endpoints = rows.filter((row) => row.endpoint_id !== null);
+    if (endpointId !== null && endpoints.length === 0) return 'endpoint_not_found';
+    const taking = endpoints.filter((row) => row.takes_type);
+    const targets = endpointId !== null || taking.length === 0 ? endpoints.slice(0, 1) : taking;
+    await this.outbox.enqueue(
+      targets.map((row) => ({ eventId: id, endpointId: row.endpoint_id!, retryStep: 0, manual: true })),
+    );
+    return 'queued';
   }
 
   /**
-   * Every failed event of the scope created since `since` becomes pending again under `recoveryId`,
-   * with a fresh automatic delivery (the normal path, retries included), in one statement. Ids follow
-   * created_at, so the relay publishes oldest first. Returns how many were queued.
+   * Every failed delivery of the scope (to `endpointId` only, when given) of an event created since
+   * `since` becomes pending again under `recoveryId`, with a fresh automatic delivery (the normal path,
+   * retries included); so does every failed event that had no endpoint to go to, now to each endpoint
+   * that takes its type. One statement; ids follow created_at, so the relay publishes oldest first.
+   * Returns how many deliveries were queued.
    */
-  async requeueFailed(scope: MerchantScope, since: Date, recoveryId: string): Promise<number> {
+  async requeueFailed(
+    scope: MerchantScope,
+    since: Date,
+    recoveryId: string,
+    endpointId: string | null,
+  ): Promise<number> {
     const template = this.outbox.automaticDeliveryTemplate();
     const [{ queued }] = await this.sql<{ queued: number }>(
-      `WITH picked AS (
-         UPDATE events SET delivery_status = 'pending', undelivered_reason = NULL, recovery_id = $3
-         WHERE merchant_id = $1 AND livemode = $2 AND delivery_status = 'failed' AND created_at >= $4
-         RETURNING id, created_at
+      `WITH endpoint AS (
+         SELECT id, enabled_events FROM webhook_endpoints
+         WHERE merchant_id = $1 AND livemode = $2 AND ($9::text IS NULL OR id = $9)
+       ), retried AS (
+         UPDATE webhook_deliveries d SET status = 'pending', undelivered_reason = NULL, recovery_id = $3
+         WHERE d.merchant_id = $1 AND d.livemode = $2 AND d.status = 'failed' AND d.created_at >= $4
+           AND d.endpoint_id IN (SELECT id FROM endpoint)
+         RETURNING d.event_id, d.endpoint_id, d.created_at
+       ), unsent AS (
+         -- Failed without a delivery: the mode had no endpoint then.
+         INSERT INTO webhook_deliveries (event_id, endpoint_id, merchant_id, livemode, status, recovery_id, created_at)
+         SELECT e.id, w.id, e.merchant_id, e.livemode, 'pending', $3, e.created_at
+         FROM events e JOIN endpoint w ON e.type = ANY (w.enabled_events)
+         WHERE e.merchant_id = $1 AND e.livemode = $2 AND e.delivery_status = 'failed' AND e.created_at >= $4
+           AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)
+         RETURNING event_id, endpoint_id, created_at
        ), queued AS (
          INSERT INTO outbox (routing_key, message_type, payload, headers)
-         SELECT $5, $6, jsonb_set($7::jsonb, '{eventId}', to_jsonb(id))::text, $8
-         FROM picked ORDER BY created_at, id
+         SELECT $5, $6, jsonb_set(jsonb_set($7::jsonb, '{eventId}', to_jsonb(event_id)), '{endpointId}',
+                                  to_jsonb(endpoint_id))::text, $8
+         FROM (SELECT * FROM retried UNION ALL SELECT * FROM unsent) picked ORDER BY created_at, event_id, endpoint_id
          RETURNING 1
        )
        SELECT count(*)::int AS queued FROM queued`,
@@ -220,6 +285,7 @@ export class EventWriter {
         template.payload,
         // The recover request's id and trace context, as every outbox row carries its cause's.
         template.headers,
+        endpointId,
       ],
     );
     return queued;

@@ -1,17 +1,17 @@
-import { WEBHOOK_DELIVERY_REQUESTED_V1, type WebhookDeliveryRequestedV1 } from '@payhook/contracts';
+import { WEBHOOK_DELIVERY_REQUESTED_V2, type WebhookDeliveryRequestedV2 } from '@payhook/contracts';
 import { WEBHOOK_DELIVER_ROUTING_KEY } from '@payhook/messaging';
 import { outgoingMessageHeaders, type MessageHeaders } from '@payhook/observability';
 import type { Sql } from '@payhook/persistence';
 
 /** What a caller says about a delivery; the message's type and time are the writer's. */
-export type DeliveryRequest = Omit<WebhookDeliveryRequestedV1, 'type' | 'requestedAt'>;
+export type DeliveryRequest = Omit<WebhookDeliveryRequestedV2, 'type' | 'requestedAt'>;
 
 /**
- * The one builder of the webhook.delivery-requested.v1 message (libs/contracts): every outbox row
+ * The one builder of the webhook.delivery-requested.v2 message (libs/contracts): every outbox row
  * the payments-api writes carries a payload made here, including those recover writes in SQL.
  */
-export function deliveryMessage(request: DeliveryRequest, requestedAt: Date): WebhookDeliveryRequestedV1 {
-  return { type: WEBHOOK_DELIVERY_REQUESTED_V1, ...request, requestedAt: requestedAt.toISOString() };
+export function deliveryMessage(request: DeliveryRequest, requestedAt: Date): WebhookDeliveryRequestedV2 {
+  return { type: WEBHOOK_DELIVERY_REQUESTED_V2, ...request, requestedAt: requestedAt.toISOString() };
 }
 
 /**
@@ -29,7 +29,7 @@ export class OutboxWriter {
       `INSERT INTO outbox (routing_key, message_type, payload, headers) SELECT $1, $2, unnest($3::text[]), $4`,
       [
         WEBHOOK_DELIVER_ROUTING_KEY,
-        WEBHOOK_DELIVERY_REQUESTED_V1,
+        WEBHOOK_DELIVERY_REQUESTED_V2,
         requests.map((request) => JSON.stringify(deliveryMessage(request, requestedAt))),
         outgoingMessageHeaders(),
       ],
@@ -38,15 +38,17 @@ export class OutboxWriter {
 
   /**
    * For a statement that writes the rows itself, one per event it selects (recover picks every
-   * failed event at once, without sending ids through the API): the parameters of
+   * failed delivery at once, without sending ids through the API): the parameters of
    * `INSERT INTO outbox (routing_key, message_type, payload, headers)`, whose payload is a message of
-   * deliveryMessage with an empty eventId that the statement fills with jsonb_set.
+   * deliveryMessage with an empty eventId and endpointId that the statement fills with jsonb_set.
    */
   automaticDeliveryTemplate(): { routingKey: string; messageType: string; payload: string; headers: MessageHeaders } {
     return {
       routingKey: WEBHOOK_DELIVER_ROUTING_KEY,
-      messageType: WEBHOOK_DELIVERY_REQUESTED_V1,
-      payload: JSON.stringify(deliveryMessage({ eventId: '', retryStep: 0, manual: false }, new Date())),
+      messageType: WEBHOOK_DELIVERY_REQUESTED_V2,
+      payload: JSON.stringify(
+        deliveryMessage({ eventId: '', endpointId: '', retryStep: 0, manual: false }, new Date()),
+      ),
       headers: outgoingMessageHeaders(),
     };
   }

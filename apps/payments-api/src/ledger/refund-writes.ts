@@ -1,11 +1,13 @@
 import type { MerchantScope } from '@payhook/auth';
-import { DEFAULT_ENABLED_EVENTS, type DeliveryStatus } from '@payhook/contracts';
+import { DEFAULT_ENABLED_EVENTS } from '@payhook/contracts';
 import type { Sql } from '@payhook/persistence';
 import { voucherValueSql } from './amount-due';
 import type { PayoutRule } from './business-days';
 import {
-  deliveryStatusSql,
-  endpointOfEventSql,
+  endpointsOfEventSql,
+  fanOutSql,
+  initialDeliverySql,
+  NO_ENDPOINT_REASON,
   refundOutcomeEvent,
   toNewRefundEvent,
   type EventWriter,
@@ -120,7 +122,7 @@ export class RefundWrites {
   /**
    * Test refunds, succeeded at once, ONE statement for the whole batch (as creates share one, ADR
    * 0013): per refund, the guarded hold on its payment (refunded_amount counted too) returning R₀, the
-   * refund row, refund.succeeded (its outbox row, when its delivery is pending, follows in one
+   * refund row, refund.succeeded with a delivery per endpoint that takes it (their outbox rows follow in one
    * statement for the batch), the settlement record with its amounts computed in SQL from R₀ at the
    * fee rate of the payment's own record (0 for a payment settled before records existed), and the
    * idempotency key claim. Each write selects from the hold, so nothing is written for a refund whose
@@ -136,7 +138,7 @@ export class RefundWrites {
       held: boolean;
       claimed: boolean;
       legacy: boolean | null;
-      delivery_status: DeliveryStatus | null;
+      endpoint_ids: string[] | null;
       event_id: string;
     }>(
       `WITH input AS (
@@ -163,14 +165,17 @@ export class RefundWrites {
          FROM held JOIN input i USING (refund_id)
          RETURNING id
        ), event AS (
-         INSERT INTO events (id, merchant_id, livemode, type, payment_id, refund_id, body, created_at, delivery_status)
+         INSERT INTO events (id, merchant_id, livemode, type, payment_id, refund_id, body, created_at, delivery_status,
+                             undelivered_reason)
          SELECT e.event_id, e.merchant_id, e.livemode, e.type, e.id, e.refund_id, e.event_body, e.refunded_at,
-                ${deliveryStatusSql('e', '$2')}
+                ${initialDeliverySql('e', '$2', '$3')}
          FROM (SELECT held.id, held.merchant_id, held.livemode, held.refund_id, i.event_id, i.event_type AS type,
                       i.event_body, i.refunded_at
                FROM held JOIN input i USING (refund_id)) e
-         ${endpointOfEventSql('e')}
-         RETURNING refund_id, delivery_status
+         ${endpointsOfEventSql('e')}
+         RETURNING id, type, merchant_id, livemode, created_at
+       ), delivery AS (
+         ${fanOutSql('event')}
        ), t AS (
          SELECT held.*, paid.fee_bps IS NULL AS legacy, COALESCE(paid.fee_bps, 0) AS fee_bps
          FROM held, LATERAL (SELECT (SELECT fee_bps FROM settlements
@@ -194,9 +199,9 @@ export class RefundWrites {
        SELECT i.refund_id, i.event_id, held.refund_id IS NOT NULL AS held,
               EXISTS (SELECT 1 FROM claimed c
                       WHERE c.merchant_id = i.merchant_id AND c.livemode = i.livemode AND c.key = i.key) AS claimed,
-              t.legacy, event.delivery_status
+              t.legacy, (SELECT array_agg(endpoint_id) FROM delivery WHERE delivery.event_id = i.event_id) AS endpoint_ids
        FROM input i
-       LEFT JOIN held USING (refund_id) LEFT JOIN t USING (refund_id) LEFT JOIN event USING (refund_id)`,
+       LEFT JOIN held USING (refund_id) LEFT JOIN t USING (refund_id)`,
       [
         JSON.stringify(
           writes.map(({ refund, sales, payout, claim }, n) => ({
@@ -222,6 +227,7 @@ export class RefundWrites {
           })),
         ),
         DEFAULT_ENABLED_EVENTS,
+        NO_ENDPOINT_REASON,
       ],
       'test-refunds',
     );
@@ -236,8 +242,15 @@ export class RefundWrites {
     // and a NOTIFY serialises commits (every refund's COMMIT queued on the notify lock).
     await this.outbox.enqueue(
       written
-        .filter((row) => row.claimed && row.delivery_status === 'pending')
-        .map((row) => ({ eventId: row.event_id, retryStep: 0, manual: false })),
+        .filter((row) => row.claimed)
+        .flatMap((row) =>
+          (row.endpoint_ids ?? []).map((endpointId) => ({
+            eventId: row.event_id,
+            endpointId,
+            retryStep: 0,
+            manual: false,
+          })),
+        ),
     );
     return written.map(({ held, claimed }) => ({ held, claimed }));
   }

@@ -260,7 +260,8 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = withRecordedExamples({
   },
   WebhookAttempt: object({
     id: { type: 'string', pattern: '^att_' },
-    number: { type: 'integer', minimum: 1 },
+    endpointId: { ...nullable(id('we')), description: 'the endpoint it went to (null before several endpoints)' },
+    number: { type: 'integer', minimum: 1, description: "numbered per event, across the event's endpoints" },
     startedAt: instant,
     durationMs: { type: 'integer', minimum: 0 },
     responseStatus: nullable({ type: 'integer' }),
@@ -282,14 +283,25 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = withRecordedExamples({
     description: 'Any webhook body: a payment outcome or a refund outcome (DESIGN §9).',
     oneOf: [ref('PaymentEvent'), ref('RefundSucceededEvent'), ref('RefundFailedEvent')],
   },
+  EndpointDelivery: {
+    ...object({
+      endpointId: id('we'),
+      status: { enum: ['pending', 'succeeded', 'failed'] },
+      undeliveredReason: nullable({ type: 'string' }),
+    }),
+    description: 'What the event owes one endpoint that takes its type; deliveryStatus sums them up.',
+  },
   EventSummary: { allOf: [ref('WebhookEvent'), ref('EventDelivery')] },
   Event: {
     allOf: [
       ref('EventSummary'),
       {
         type: 'object',
-        properties: { attempts: { type: 'array', items: ref('WebhookAttempt') } },
-        required: ['attempts'],
+        properties: {
+          deliveries: { type: 'array', items: ref('EndpointDelivery') },
+          attempts: { type: 'array', items: ref('WebhookAttempt') },
+        },
+        required: ['deliveries', 'attempts'],
       },
     ],
   },
@@ -322,6 +334,20 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = withRecordedExamples({
     consecutiveFailures: { type: 'integer', minimum: 0 },
     lastError: nullable({ type: 'string' }),
     disabledAt: nullable(instant),
+  }),
+  WebhookEndpointResource: object({
+    id: id('we'),
+    url: { type: 'string', format: 'uri' },
+    description: nullable(text),
+    enabledEvents: { type: 'array', items: { enum: [...EVENT_TYPES] } },
+    signingSecret: { type: 'string', pattern: '^whsec_' },
+    livemode: { type: 'boolean' },
+    status: { enum: ['enabled', 'disabled'] },
+    failingSince: nullable(instant),
+    consecutiveFailures: { type: 'integer', minimum: 0 },
+    lastError: nullable({ type: 'string' }),
+    disabledAt: nullable(instant),
+    createdAt: instant,
   }),
 });
 

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { MerchantScope } from '@payhook/auth';
 import { inBatches, PeriodicTask } from '../scheduling/periodic-task';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 
@@ -31,9 +30,9 @@ export class SigningSecretsRekeyer extends PeriodicTask {
   protected async tick(): Promise<void> {
     const { current, previous } = this.endpoints.keyIds;
     if (!previous) return;
-    let after: MerchantScope | null = null;
+    let after: string | null = null;
     let moved = 0;
-    const unreadable: MerchantScope[] = [];
+    const unreadable: string[] = [];
     await inBatches(BATCH_SIZE, async (size) => {
       const batch = await this.endpoints.resealUnderCurrentKey(after, size);
       after = batch.last;
@@ -42,10 +41,10 @@ export class SigningSecretsRekeyer extends PeriodicTask {
       return batch.examined;
     });
     if (unreadable.length > 0) {
-      const which = unreadable.map((scope) => `${scope.merchantId}:${scope.livemode ? 'live' : 'test'}`);
       this.logger.error(
         `${unreadable.length} webhook signing secrets name SECRETS_KEY_PREVIOUS (key ${previous}) but do not ` +
-          `open with it (changed, or copied from another row); their merchants must rotate them: ${which.join(', ')}`,
+          `open with it (changed, or copied from another row); their merchants must rotate them: endpoints ` +
+          unreadable.join(', '),
       );
     }
     if (moved === 0 && this.reported) return;

@@ -1,7 +1,10 @@
 import { PayhookError, type ErrorCode } from '@payhook/contracts';
 
 /** The DESIGN §3 codes the webhook endpoint routes answer: any other code is a type error here. */
-export type WebhookEndpointErrorCode = Extract<ErrorCode, 'resource_not_found' | 'parameter_invalid'>;
+export type WebhookEndpointErrorCode = Extract<
+  ErrorCode,
+  'resource_not_found' | 'parameter_invalid' | 'endpoint_limit_reached'
+>;
 
 export class WebhookEndpointException extends PayhookError {
   declare readonly code: WebhookEndpointErrorCode;

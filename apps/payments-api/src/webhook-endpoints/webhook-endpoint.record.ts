@@ -1,9 +1,11 @@
 import type { EventType } from '@payhook/contracts';
 
 export interface WebhookEndpointRecord {
+  id: string;
   merchantId: string;
   livemode: boolean;
   url: string;
+  description: string | null;
   signingSecret: string;
   /** The rotated-out secret while its overlap lasts (it still signs webhook-signature), else null. */
   previousSigningSecret: string | null;
@@ -14,6 +16,7 @@ export interface WebhookEndpointRecord {
   consecutiveFailures: number;
   lastError: string | null;
   disabledAt: Date | null;
+  createdAt: Date;
 }
 
 /** GET /v1/webhook-endpoint (DESIGN.md §5 and §8 "Endpoint health"). */
@@ -40,5 +43,40 @@ export function toWebhookEndpointView(endpoint: WebhookEndpointRecord): WebhookE
     consecutiveFailures: endpoint.consecutiveFailures,
     lastError: endpoint.lastError,
     disabledAt: endpoint.disabledAt?.toISOString() ?? null,
+  };
+}
+
+/** An endpoint of /v1/webhook-endpoints (DESIGN.md §9): the singular view with its id, description and creation. */
+export interface WebhookEndpointResourceView extends WebhookEndpointView {
+  id: string;
+  description: string | null;
+  createdAt: string;
+}
+
+export function toWebhookEndpointResourceView(endpoint: WebhookEndpointRecord): WebhookEndpointResourceView {
+  const {
+    url,
+    signingSecret,
+    livemode,
+    enabledEvents,
+    status,
+    failingSince,
+    consecutiveFailures,
+    lastError,
+    disabledAt,
+  } = toWebhookEndpointView(endpoint);
+  return {
+    id: endpoint.id,
+    url,
+    description: endpoint.description,
+    enabledEvents,
+    signingSecret,
+    livemode,
+    status,
+    failingSince,
+    consecutiveFailures,
+    lastError,
+    disabledAt,
+    createdAt: endpoint.createdAt.toISOString(),
   };
 }

@@ -5,11 +5,22 @@ import { isHttpsUrl, isPrivateHost } from '../http/validators';
 import type { MerchantScope } from '@payhook/auth';
 import { WebhookEndpointException } from './webhook-endpoint.exception';
 import type { WebhookEndpointRecord } from './webhook-endpoint.record';
-import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
+import {
+  MAX_ENDPOINTS_PER_MODE,
+  WebhookEndpointsRepository,
+  type EndpointFields,
+} from './webhook-endpoints.repository';
 
 /** `whsec_` + 32 base62 characters (≈190 bits). */
 const newSigningSecret = () => `whsec_${randomBase62(32)}`;
 
+/** In the order of EVENT_TYPES without repeats. */
+const inTypeOrder = (enabledEvents: EventType[]) => EVENT_TYPES.filter((type) => enabledEvents.includes(type));
+
+/**
+ * A merchant's webhook endpoints, up to MAX_ENDPOINTS_PER_MODE per mode (DESIGN.md §9), each with its
+ * own secret, event types and health. The singular route of §5 and §8 works on the mode's oldest.
+ */
 @Injectable()
 export class WebhookEndpointsService {
   constructor(
@@ -17,6 +28,7 @@ export class WebhookEndpointsService {
     @Inject(PaymentsApiEnv) private readonly env: PaymentsApiEnv,
   ) {}
 
+  /** The mode's oldest endpoint (the singular route's). */
   async get(scope: MerchantScope): Promise<WebhookEndpointRecord> {
     const endpoint = await this.endpoints.find(scope);
     if (!endpoint) throw this.notSet(scope);
@@ -24,35 +36,87 @@ export class WebhookEndpointsService {
   }
 
   /**
-   * Setting an endpoint does not by itself send older events (DESIGN.md §5). `enabledEvents` is kept
-   * in the order of EVENT_TYPES without repeats; left out, an existing endpoint keeps its own.
+   * The singular PUT: sets the oldest endpoint, or creates it. Setting an endpoint does not by itself
+   * send older events (DESIGN.md §5); left out, `enabledEvents` of an existing endpoint stay.
    */
   put(scope: MerchantScope, url: string, enabledEvents?: EventType[]): Promise<WebhookEndpointRecord> {
-    if (!this.env.allowPrivateWebhookUrls) {
-      if (scope.livemode && !isHttpsUrl(url)) {
-        throw new WebhookEndpointException('parameter_invalid', 'url must use https with a live key.', 'url');
-      }
-      // Names are checked after DNS at every delivery; a private address written out is refused now.
-      if (isPrivateHost(new URL(url).hostname)) {
-        throw new WebhookEndpointException(
-          'parameter_invalid',
-          'url must not point at a loopback, private or link-local address.',
-          'url',
-        );
-      }
-    }
-    const types = enabledEvents ? EVENT_TYPES.filter((type) => enabledEvents.includes(type)) : null;
-    return this.endpoints.upsert(scope, url, types, newSigningSecret());
+    this.checkUrl(scope, url);
+    return this.endpoints.upsertOldest(
+      scope,
+      url,
+      enabledEvents ? inTypeOrder(enabledEvents) : null,
+      newSigningSecret(),
+    );
   }
 
-  /**
-   * The new secret signs every attempt from now on, retries of older events included; the one it
-   * replaces keeps signing `webhook-signature` beside it for `previousSecretExpiresIn` seconds.
-   */
+  /** The new secret signs every attempt from now on, retries of older events included (the oldest endpoint). */
   async rotateSecret(scope: MerchantScope, previousSecretExpiresIn = 0): Promise<WebhookEndpointRecord> {
-    const endpoint = await this.endpoints.replaceSecret(scope, newSigningSecret(), previousSecretExpiresIn);
+    const endpoint = await this.endpoints.replaceSecret(scope, null, newSigningSecret(), previousSecretExpiresIn);
     if (!endpoint) throw this.notSet(scope);
     return endpoint;
+  }
+
+  async create(scope: MerchantScope, fields: EndpointFields & { url: string }): Promise<WebhookEndpointRecord> {
+    this.checkUrl(scope, fields.url);
+    const created = await this.endpoints.create(scope, this.normalised(fields), newSigningSecret());
+    if (created === 'endpoint_limit_reached') {
+      throw new WebhookEndpointException(
+        'endpoint_limit_reached',
+        `A mode has at most ${MAX_ENDPOINTS_PER_MODE} webhook endpoints; delete one first.`,
+      );
+    }
+    return created;
+  }
+
+  async getById(scope: MerchantScope, id: string): Promise<WebhookEndpointRecord> {
+    return (await this.endpoints.findById(scope, id)) ?? this.notFound(id);
+  }
+
+  list(scope: MerchantScope, after: { createdAt: Date; id: string } | null, limit: number) {
+    return this.endpoints.list(scope, after, limit);
+  }
+
+  /** The fields given change; the endpoint is enabled again with a clean health record, like the singular PUT. */
+  async update(scope: MerchantScope, id: string, fields: EndpointFields): Promise<WebhookEndpointRecord> {
+    if (fields.url !== undefined) this.checkUrl(scope, fields.url);
+    return (await this.endpoints.update(scope, id, this.normalised(fields))) ?? this.notFound(id);
+  }
+
+  /** By hand, from the console: re-enabled by a PATCH (or the singular PUT, for the oldest). */
+  async disable(scope: MerchantScope, id: string): Promise<WebhookEndpointRecord> {
+    return (await this.endpoints.disable(scope, id)) ?? this.notFound(id);
+  }
+
+  async delete(scope: MerchantScope, id: string): Promise<WebhookEndpointRecord> {
+    return (await this.endpoints.delete(scope, id)) ?? this.notFound(id);
+  }
+
+  async rotateSecretOf(scope: MerchantScope, id: string, previousSecretExpiresIn = 0): Promise<WebhookEndpointRecord> {
+    const endpoint = await this.endpoints.replaceSecret(scope, id, newSigningSecret(), previousSecretExpiresIn);
+    return endpoint ?? this.notFound(id);
+  }
+
+  private normalised<F extends EndpointFields>(fields: F): F {
+    return fields.enabledEvents ? { ...fields, enabledEvents: inTypeOrder(fields.enabledEvents) } : fields;
+  }
+
+  private checkUrl(scope: MerchantScope, url: string): void {
+    if (this.env.allowPrivateWebhookUrls) return;
+    if (scope.livemode && !isHttpsUrl(url)) {
+      throw new WebhookEndpointException('parameter_invalid', 'url must use https with a live key.', 'url');
+    }
+    // Names are checked after DNS at every delivery; a private address written out is refused now.
+    if (isPrivateHost(new URL(url).hostname)) {
+      throw new WebhookEndpointException(
+        'parameter_invalid',
+        'url must not point at a loopback, private or link-local address.',
+        'url',
+      );
+    }
+  }
+
+  private notFound(id: string): never {
+    throw new WebhookEndpointException('resource_not_found', `No such webhook endpoint: ${id}.`, 'id');
   }
 
   private notSet(scope: MerchantScope): WebhookEndpointException {

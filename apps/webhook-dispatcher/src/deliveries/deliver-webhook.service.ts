@@ -6,9 +6,12 @@ import { WebhookHttpClient, type DeliveryResult } from '@payhook/webhook-http';
 import { WebhookDispatcherEnv } from '../config/webhook-dispatcher.env';
 import {
   DeliveriesRepository,
+  ENDPOINT_DELETED,
   ENDPOINT_DISABLED,
+  NO_ENDPOINT,
   SIGNING_SECRET_UNREADABLE,
   signingSecretsOf,
+  type DeliveryAddress,
   type DeliveryTarget,
   type EndpointState,
 } from './deliveries.repository';
@@ -40,7 +43,7 @@ export type DeliveryOutcome =
 /** What the consumer should do with a message before any attempt. */
 export type DeliveryPlan =
   | { kind: 'attempt'; target: DeliveryTarget & { endpoint: EndpointState } }
-  | { kind: 'park' }
+  | { kind: 'park'; endpointId: string }
   | { kind: 'done' }
   | { kind: 'poison'; reason: string };
 
@@ -67,34 +70,36 @@ export class DeliverWebhookService {
     @Inject(WebhookDispatcherEnv) private readonly env: WebhookDispatcherEnv,
   ) {}
 
-  async plan(eventId: string, request: DeliveryRequest): Promise<DeliveryPlan> {
+  async plan(address: DeliveryAddress, request: DeliveryRequest): Promise<DeliveryPlan> {
+    const { eventId } = address;
     let target: DeliveryTarget | null;
     try {
-      target = await this.deliveries.findTarget(eventId);
+      target = await this.deliveries.findTarget(address);
     } catch (error) {
       if (!(error instanceof SealedSecretError)) throw error;
-      // No retry can fix a key: the event fails with the reason, for recover or redeliver later.
-      this.logger.error(`event ${eventId}: ${SIGNING_SECRET_UNREADABLE}`);
-      await this.deliveries.markUndelivered(eventId, SIGNING_SECRET_UNREADABLE);
+      // No retry can fix a key: the delivery fails with the reason, for recover or redeliver later.
+      this.logger.error(`event ${eventId}, endpoint ${address.endpointId ?? 'oldest'}: ${SIGNING_SECRET_UNREADABLE}`);
+      if (address.endpointId)
+        await this.deliveries.markUndelivered(eventId, address.endpointId, SIGNING_SECRET_UNREADABLE);
       return { kind: 'done' };
     }
     if (!target) return { kind: 'poison', reason: `event ${eventId} does not exist` };
-    // An automatic retry is pointless once any attempt (a manual one, say) has succeeded.
-    if (!request.manual && target.deliveryStatus === 'succeeded') return { kind: 'done' };
     const { endpoint } = target;
     if (!endpoint) {
-      await this.deliveries.markUndelivered(
-        target.eventId,
-        'No webhook endpoint is set for this mode; set one and redeliver the event.',
-      );
+      // Deleted since the message was written; or, for a v1 message, the mode never had an endpoint.
+      if (address.endpointId) await this.deliveries.markUndelivered(eventId, address.endpointId, ENDPOINT_DELETED);
+      else await this.deliveries.markEventUndelivered(eventId, NO_ENDPOINT);
       return { kind: 'done' };
     }
+    // Automatic work is owed only what a pending delivery says: pointless once any attempt (a manual
+    // one, say) has succeeded, or once the delivery ended failed (recover makes it pending again).
+    if (!request.manual && target.deliveryStatus !== 'pending') return { kind: 'done' };
     // A person's redelivery always makes its one attempt; automatic work respects the endpoint's health.
     if (!request.manual && endpoint.status === 'disabled') {
-      await this.deliveries.markUndelivered(target.eventId, ENDPOINT_DISABLED);
+      await this.deliveries.markUndelivered(eventId, endpoint.key.id, ENDPOINT_DISABLED);
       return { kind: 'done' };
     }
-    if (!request.manual && isCircuitOpen(endpoint)) return { kind: 'park' };
+    if (!request.manual && isCircuitOpen(endpoint)) return { kind: 'park', endpointId: endpoint.key.id };
     return { kind: 'attempt', target: { ...target, endpoint } };
   }
 
@@ -109,7 +114,11 @@ export class DeliverWebhookService {
     retryPlace: RetryPlace,
     slot: Slot,
   ): Promise<DeliveryOutcome> {
-    const attributes = { 'payhook.event_id': target.eventId, 'payhook.payment_id': target.paymentId };
+    const attributes = {
+      'payhook.event_id': target.eventId,
+      'payhook.payment_id': target.paymentId,
+      'payhook.endpoint_id': target.endpoint.key.id,
+    };
     return inSpan('webhook attempt', { attributes }, (span) =>
       this.attemptInSpan(request, target, retryPlace, slot, span),
     );
@@ -129,6 +138,7 @@ export class DeliverWebhookService {
       paymentId: target.paymentId,
       merchantId: endpoint.key.merchantId,
       livemode: endpoint.key.livemode,
+      endpointId: endpoint.key.id,
       endpointHost,
     });
     const startedAt = new Date();
@@ -164,6 +174,7 @@ export class DeliverWebhookService {
     const recorded = await this.deliveries.recordAttempt({
       eventId: target.eventId,
       endpoint: endpoint.key,
+      manual: request.manual,
       url: endpoint.url,
       startedAt,
       durationMs: result.durationMs,
@@ -189,7 +200,9 @@ export class DeliverWebhookService {
     if (recorded.disabledEndpoint) {
       // Everything still owed to it is kept as failed; this event too, instead of its retry.
       await this.deliveries.failLane(endpoint.key);
-      if (retryDelayMs !== null) await this.deliveries.markUndelivered(target.eventId, ENDPOINT_DISABLED);
+      if (retryDelayMs !== null) {
+        await this.deliveries.markUndelivered(target.eventId, endpoint.key.id, ENDPOINT_DISABLED);
+      }
       return { kind: 'done' };
     }
     if (retryDelayMs === null || laneRetry) return { kind: 'done' };

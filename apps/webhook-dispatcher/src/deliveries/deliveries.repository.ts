@@ -7,8 +7,14 @@ import { DataSource } from 'typeorm';
 import { WebhookDispatcherEnv } from '../config/webhook-dispatcher.env';
 import { healthChanges } from './endpoint-health';
 
-/** The reason an event shows when its endpoint was disabled (DESIGN.md §8). */
+/** The reason a delivery shows when its endpoint was disabled (DESIGN.md §8). */
 export const ENDPOINT_DISABLED = 'endpoint_disabled';
+
+/** The reason a delivery shows when its endpoint was deleted (DESIGN.md §9). */
+export const ENDPOINT_DELETED = 'endpoint_deleted';
+
+/** Why an event of a mode without any endpoint was not sent (DESIGN.md §5); the API writes the same. */
+export const NO_ENDPOINT = 'No webhook endpoint is set for this mode; set one and redeliver the event.';
 
 /**
  * The reason an event shows when its endpoint's signing secret does not open with SECRETS_KEY (or
@@ -17,7 +23,7 @@ export const ENDPOINT_DISABLED = 'endpoint_disabled';
 export const SIGNING_SECRET_UNREADABLE =
   'signing_secret_unreadable: the signing secret does not open with SECRETS_KEY; fix the key or rotate the secret, then redeliver';
 
-/** The endpoint of one merchant and mode, as its health stands now. */
+/** An endpoint of a merchant's mode, as its health stands now. */
 export interface EndpointState {
   key: EndpointKey;
   url: string;
@@ -28,10 +34,15 @@ export interface EndpointState {
   consecutiveFailures: number;
 }
 
+/** An endpoint (the unit of isolation) and the merchant and mode its secrets are sealed for. */
 export interface EndpointKey {
+  id: string;
   merchantId: string;
   livemode: boolean;
 }
+
+/** The status of a delivery: `none` when the event owes the endpoint nothing (a manual redelivery may still send). */
+export type TargetStatus = Exclude<DeliveryStatus, 'skipped'> | 'none';
 
 /** What one attempt needs, read in one query: the fixed body and the endpoint as it is now. */
 export interface DeliveryTarget {
@@ -39,17 +50,23 @@ export interface DeliveryTarget {
   /** The payment the event is about, for the attempt's log line. */
   paymentId: string;
   body: string;
-  deliveryStatus: DeliveryStatus;
-  /** Null when the merchant has not set an endpoint for the event's mode. */
+  /** The status of the event's delivery to this endpoint. */
+  deliveryStatus: TargetStatus;
+  /** Null when the endpoint is gone (deleted), or the mode has none (a v1 message). */
   endpoint: EndpointState | null;
-  /** `merchant:mode`, the unit of isolation. */
-  endpointKey: string;
+}
+
+/** A delivery request as the dispatcher reads it: to `endpointId`, or (v1) to the mode's oldest endpoint. */
+export interface DeliveryAddress {
+  eventId: string;
+  endpointId: string | null;
 }
 
 export interface AttemptRecord {
   eventId: string;
-  /** The endpoint the attempt went to, whose health it counts for. */
+  /** The endpoint the attempt went to, whose delivery it is and whose health it counts for. */
   endpoint: EndpointKey;
+  manual: boolean;
   url: string;
   startedAt: Date;
   durationMs: number;
@@ -72,13 +89,15 @@ export interface RecordedAttempt {
 
 interface ParkedEvent {
   eventId: string;
+  endpointId: string;
   retryStep: number;
   dueAt: Date;
   /** The correlation of the request that caused the delivery, kept while it waits in the lane. */
   headers: Record<string, string>;
 }
 
-export const endpointKeyOf = (key: EndpointKey) => `${key.merchantId}:${key.livemode ? 'live' : 'test'}`;
+/** The endpoint's id: slots and lanes are per endpoint (ADR 0007, ADR 0016). */
+export const endpointKeyOf = (key: EndpointKey) => key.id;
 
 /**
  * A select-list item over `webhook_endpoints w`: its rotated-out secret while the overlap lasts, else
@@ -118,7 +137,7 @@ export function openPreviousSecret(
   } catch (error) {
     if (!(error instanceof SealedSecretError)) throw error;
     previousSecretLogger.warn(
-      `the rotated-out signing secret of ${key.merchantId}:${key.livemode ? 'live' : 'test'} does not open with ` +
+      `the rotated-out signing secret of endpoint ${key.id} does not open with ` +
         'SECRETS_KEY or SECRETS_KEY_PREVIOUS: deliveries are signed with the current secret alone',
     );
     return null;
@@ -136,9 +155,10 @@ interface TargetRow {
   id: string;
   payment_id: string;
   body: string;
-  delivery_status: DeliveryStatus;
+  delivery_status: TargetStatus;
   merchant_id: string;
   livemode: boolean;
+  endpoint_id: string | null;
   url: string | null;
   signing_secret: string | null;
   previous_signing_secret: string | null;
@@ -151,14 +171,14 @@ interface TargetRow {
 const MAX_BATCH = 100;
 
 function toTarget(row: TargetRow, keyring: SecretsKeyring): DeliveryTarget {
-  const key = { merchantId: row.merchant_id, livemode: row.livemode };
+  const key = { id: row.endpoint_id ?? '', merchantId: row.merchant_id, livemode: row.livemode };
   return {
     eventId: row.id,
     paymentId: row.payment_id,
     body: row.body,
     deliveryStatus: row.delivery_status,
     endpoint:
-      row.url && row.signing_secret
+      row.endpoint_id && row.url && row.signing_secret
         ? {
             key,
             url: row.url,
@@ -168,7 +188,6 @@ function toTarget(row: TargetRow, keyring: SecretsKeyring): DeliveryTarget {
             consecutiveFailures: row.consecutive_failures ?? 0,
           }
         : null,
-    endpointKey: endpointKeyOf(key),
   };
 }
 
@@ -176,14 +195,17 @@ function toTarget(row: TargetRow, keyring: SecretsKeyring): DeliveryTarget {
 export class DeliveriesRepository {
   // Every delivery reads its target and records its attempt, and parked work is written once per
   // event: batched, these are a few statements per round trip instead of one per delivery.
-  private readonly targets = new MicroBatcher((ids: string[]) => this.findTargetRows(ids), { maxBatch: MAX_BATCH });
+  private readonly targets = new MicroBatcher((addresses: DeliveryAddress[]) => this.findTargetRows(addresses), {
+    maxBatch: MAX_BATCH,
+  });
+  // One attempt per event in a batch: its statement counts the event's attempts once per row.
   private readonly attempts = new MicroBatcher((records: AttemptRecord[]) => this.recordAttempts(records), {
     maxBatch: MAX_BATCH,
     keysOf: (record) => [record.eventId],
   });
-  private readonly parks = new MicroBatcher((parked: ParkedEvent[]) => this.parkEvents(parked), {
+  private readonly parks = new MicroBatcher((parked: ParkedEvent[]) => this.parkDeliveries(parked), {
     maxBatch: MAX_BATCH,
-    keysOf: (event) => [event.eventId],
+    keysOf: (delivery) => [`${delivery.eventId}:${delivery.endpointId}`],
   });
 
   private readonly keyring: SecretsKeyring;
@@ -195,47 +217,65 @@ export class DeliveriesRepository {
     this.keyring = env.secretsKeyring;
   }
 
-  /** The secret is opened per event, after the batch: a row that does not open fails its own delivery only. */
-  async findTarget(eventId: string): Promise<DeliveryTarget | null> {
-    const row = await this.targets.submit(eventId);
+  /** The secret is opened per delivery, after the batch: a row that does not open fails its own delivery only. */
+  async findTarget(address: DeliveryAddress): Promise<DeliveryTarget | null> {
+    const row = await this.targets.submit(address);
     return row ? toTarget(row, this.keyring) : null;
   }
 
   /**
-   * Numbers and records the attempt, sets the event's delivery status (a succeeded event stays
-   * succeeded) and, for an automatic attempt, the endpoint's health. After WEBHOOK_DISABLE_AFTER
-   * of failures since `failing_since`, a failed attempt disables the endpoint.
+   * Numbers the attempt among the event's (across its endpoints) and records it, sets the status of
+   * the event's delivery to the endpoint (a succeeded one stays succeeded) and, for an automatic
+   * attempt, the endpoint's health. After WEBHOOK_DISABLE_AFTER of failures since `failing_since`, a
+   * failed attempt disables the endpoint.
    */
   recordAttempt(attempt: AttemptRecord): Promise<RecordedAttempt> {
     return this.attempts.submit(attempt);
   }
 
   /**
-   * Moves an event into its endpoint's lane (Postgres), due at `dueAt` with its retry step; the
+   * Moves a delivery into its endpoint's lane (Postgres), due at `dueAt` with its retry step; the
    * broker message can be acknowledged once it resolves. A lane worker finds it by the lane index.
    */
-  async park(eventId: string, retryStep: number, dueAt: Date, headers: Record<string, string>): Promise<void> {
-    await this.parks.submit({ eventId, retryStep, dueAt, headers });
-  }
-
-  private async findTargetRows(eventIds: string[]): Promise<(TargetRow | null)[]> {
-    const rows = await sqlRows<TargetRow>(
-      this.db,
-      `SELECT e.id, e.payment_id, e.body, e.delivery_status, e.merchant_id, e.livemode, w.url, w.signing_secret,
-              ${PREVIOUS_SECRET_SQL}, w.status, w.consecutive_failures
-       FROM events e
-       LEFT JOIN webhook_endpoints w ON w.merchant_id = e.merchant_id AND w.livemode = e.livemode
-       WHERE e.id = ANY($1::text[])`,
-      [eventIds],
-      'dispatcher-find-targets',
-    );
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    return eventIds.map((id) => byId.get(id) ?? null);
+  async park(
+    eventId: string,
+    endpointId: string,
+    retryStep: number,
+    dueAt: Date,
+    headers: Record<string, string>,
+  ): Promise<void> {
+    await this.parks.submit({ eventId, endpointId, retryStep, dueAt, headers });
   }
 
   /**
-   * One statement for a batch of attempts (each of a different event): the events, the attempt
-   * rows, and the health of the endpoints they count for, applied on top of the stored health.
+   * Each address's event, its endpoint (the named one, or for a v1 message the mode's oldest) and the
+   * delivery between them, in one statement for the batch; null for an event that does not exist.
+   */
+  private async findTargetRows(addresses: DeliveryAddress[]): Promise<(TargetRow | null)[]> {
+    const rows = await sqlRows<TargetRow & { n: string }>(
+      this.db,
+      `SELECT a.n, e.id, e.payment_id, e.body, COALESCE(d.status, 'none') AS delivery_status, e.merchant_id,
+              e.livemode, w.id AS endpoint_id, w.url, w.signing_secret, ${PREVIOUS_SECRET_SQL}, w.status,
+              w.consecutive_failures
+       FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS a(event_id, endpoint_id, n)
+       JOIN events e ON e.id = a.event_id
+       LEFT JOIN LATERAL (SELECT * FROM webhook_endpoints w
+                          WHERE w.merchant_id = e.merchant_id AND w.livemode = e.livemode
+                            AND (a.endpoint_id IS NULL OR w.id = a.endpoint_id)
+                          ORDER BY w.created_at, w.id LIMIT 1) w ON true
+       LEFT JOIN webhook_deliveries d ON d.event_id = e.id AND d.endpoint_id = COALESCE(a.endpoint_id, w.id)`,
+      [addresses.map((address) => address.eventId), addresses.map((address) => address.endpointId)],
+      'dispatcher-find-targets',
+    );
+    const byPosition = new Map(rows.map((row) => [Number(row.n), row]));
+    return addresses.map((_, index) => byPosition.get(index + 1) ?? null);
+  }
+
+  /**
+   * One statement for a batch of attempts (each of a different event): the events' attempt counts
+   * (which number the attempts), the attempt rows, the deliveries' state, and the health of the
+   * endpoints they count for, applied on top of the stored health. The events are locked in id order
+   * first: batches holding deliveries of the same events to other endpoints queue, never deadlock.
    */
   private async recordAttempts(records: AttemptRecord[]): Promise<RecordedAttempt[]> {
     const failed = (record: AttemptRecord) => record.responseStatus === null || record.error !== null;
@@ -249,36 +289,55 @@ export class DeliveriesRepository {
           error: record.error,
         })),
     );
-    const rows = await sqlRows<{
-      kind: 'attempt' | 'disabled';
-      id: string;
-      number: number | null;
-      livemode: boolean | null;
-    }>(
+    const rows = await sqlRows<{ kind: 'attempt' | 'disabled'; id: string; number: number | null }>(
       this.db,
       `WITH input AS (
-         SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[], $5::int[], $6::int[],
-                              $7::text[], $8::text[], $9::text[], $10::timestamptz[], $11::int[])
-           AS i(attempt_id, event_id, started_at, url, duration_ms, response_status, response_body, error,
-                delivery_status, lane_due_at, lane_retry_step)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::boolean[], $5::timestamptz[], $6::text[],
+                              $7::int[], $8::int[], $9::text[], $10::text[], $11::text[], $12::timestamptz[], $13::int[])
+           AS i(attempt_id, event_id, endpoint_id, manual, started_at, url, duration_ms, response_status,
+                response_body, error, delivery_status, lane_due_at, lane_retry_step)
+       ), locked AS (
+         SELECT id FROM events WHERE id IN (SELECT event_id FROM input) ORDER BY id FOR UPDATE
        ), event AS (
-         UPDATE events e SET attempt_count = e.attempt_count + 1, last_attempt_at = i.started_at,
-           undelivered_reason = NULL,
-           delivery_status = CASE WHEN e.delivery_status = 'succeeded' THEN 'succeeded'
-                             ELSE COALESCE(i.delivery_status, e.delivery_status) END,
-           lane_due_at = i.lane_due_at, lane_retry_step = i.lane_retry_step
-         FROM input i WHERE e.id = i.event_id
-         RETURNING e.id, e.attempt_count
+         UPDATE events e SET attempt_count = e.attempt_count + 1, last_attempt_at = i.started_at
+         FROM input i JOIN locked ON locked.id = i.event_id
+         WHERE e.id = i.event_id
+         RETURNING e.id, e.attempt_count, e.merchant_id, e.livemode, e.created_at
        ), attempt AS (
          INSERT INTO webhook_attempts
-           (id, event_id, number, url, started_at, duration_ms, response_status, response_body, error)
-         SELECT i.attempt_id, i.event_id, event.attempt_count, i.url, i.started_at, i.duration_ms,
+           (id, event_id, endpoint_id, number, url, started_at, duration_ms, response_status, response_body, error)
+         SELECT i.attempt_id, i.event_id, i.endpoint_id, event.attempt_count, i.url, i.started_at, i.duration_ms,
                 i.response_status, i.response_body, i.error
          FROM input i JOIN event ON event.id = i.event_id
          RETURNING event_id, number
+       ), delivery AS (
+         -- A succeeded delivery stays succeeded, and one that ended failed meanwhile (its endpoint deleted
+         -- or disabled) stays failed with its reason unless this attempt succeeded; a person's attempt
+         -- leaves the lane as it is.
+         UPDATE webhook_deliveries d SET
+           status = CASE WHEN d.status = 'succeeded' OR i.delivery_status = 'succeeded' THEN 'succeeded'
+                         WHEN d.status = 'failed' THEN 'failed' ELSE COALESCE(i.delivery_status, d.status) END,
+           undelivered_reason = CASE WHEN d.status = 'failed' AND i.delivery_status IS DISTINCT FROM 'succeeded'
+                                     THEN d.undelivered_reason END,
+           lane_due_at = CASE WHEN i.manual OR d.status = 'failed' THEN d.lane_due_at ELSE i.lane_due_at END,
+           lane_retry_step = CASE WHEN i.manual OR d.status = 'failed' THEN d.lane_retry_step
+                                  ELSE i.lane_retry_step END
+         FROM input i JOIN event ON event.id = i.event_id
+         WHERE d.event_id = i.event_id AND d.endpoint_id = i.endpoint_id
+         RETURNING d.event_id
+       ), first_delivery AS (
+         -- An event the endpoint did not take (skipped), delivered by a person: now it has a delivery.
+         INSERT INTO webhook_deliveries (event_id, endpoint_id, merchant_id, livemode, status, lane_due_at,
+                                         lane_retry_step, created_at)
+         SELECT i.event_id, i.endpoint_id, event.merchant_id, event.livemode, i.delivery_status, i.lane_due_at,
+                i.lane_retry_step, event.created_at
+         FROM input i JOIN event ON event.id = i.event_id
+         WHERE i.delivery_status IS NOT NULL
+           AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = i.event_id AND d.endpoint_id = i.endpoint_id)
+         ON CONFLICT (event_id, endpoint_id) DO NOTHING
        ), observed AS (
-         SELECT * FROM unnest($12::text[], $13::bool[], $14::int[], $15::bool[], $16::timestamptz[], $17::text[])
-           AS h(merchant_id, livemode, tail_failures, any_success, tail_failing_since, last_error)
+         SELECT * FROM unnest($14::text[], $15::int[], $16::bool[], $17::timestamptz[], $18::text[])
+           AS h(endpoint_id, tail_failures, any_success, tail_failing_since, last_error)
        ), health AS (
          UPDATE webhook_endpoints w SET
            consecutive_failures = CASE WHEN h.any_success THEN h.tail_failures
@@ -288,24 +347,26 @@ export class DeliveriesRepository {
                            ELSE COALESCE(w.failing_since, h.tail_failing_since) END,
            last_error = COALESCE(h.last_error, w.last_error),
            status = CASE WHEN h.tail_failures > 0 AND now() - CASE WHEN h.any_success THEN h.tail_failing_since
-                         ELSE COALESCE(w.failing_since, h.tail_failing_since) END >= make_interval(secs => $18 / 1000.0)
+                         ELSE COALESCE(w.failing_since, h.tail_failing_since) END >= make_interval(secs => $19 / 1000.0)
                     THEN 'disabled' ELSE w.status END,
            disabled_at = CASE WHEN h.tail_failures > 0 AND w.status = 'enabled'
                          AND now() - CASE WHEN h.any_success THEN h.tail_failing_since
-                             ELSE COALESCE(w.failing_since, h.tail_failing_since) END >= make_interval(secs => $18 / 1000.0)
+                             ELSE COALESCE(w.failing_since, h.tail_failing_since) END >= make_interval(secs => $19 / 1000.0)
                          THEN now() ELSE w.disabled_at END
          FROM observed h
-         WHERE w.merchant_id = h.merchant_id AND w.livemode = h.livemode
+         WHERE w.id = h.endpoint_id
            -- A success on a healthy endpoint writes nothing: no hot row for a busy merchant.
            AND (h.tail_failures > 0 OR w.consecutive_failures > 0 OR w.failing_since IS NOT NULL)
-         RETURNING w.merchant_id, w.livemode, w.status = 'disabled' AND w.disabled_at = now() AS disabled
+         RETURNING w.id, w.status = 'disabled' AND w.disabled_at = now() AS disabled
        )
-       SELECT 'attempt' AS kind, event_id AS id, number, NULL::boolean AS livemode FROM attempt
+       SELECT 'attempt' AS kind, event_id AS id, number FROM attempt
        UNION ALL
-       SELECT 'disabled', merchant_id, NULL, livemode FROM health WHERE disabled`,
+       SELECT 'disabled', id, NULL FROM health WHERE disabled`,
       [
         records.map(() => newId('attempt')),
         records.map((r) => r.eventId),
+        records.map((r) => r.endpoint.id),
+        records.map((r) => r.manual),
         records.map((r) => r.startedAt),
         records.map((r) => r.url),
         records.map((r) => r.durationMs),
@@ -315,8 +376,7 @@ export class DeliveriesRepository {
         records.map((r) => r.deliveryStatus),
         records.map((r) => r.laneRetry?.dueAt ?? null),
         records.map((r) => r.laneRetry?.retryStep ?? null),
-        health.map((h) => h.endpoint.merchantId),
-        health.map((h) => h.endpoint.livemode),
+        health.map((h) => h.endpoint.id),
         health.map((h) => h.tailFailures),
         health.map((h) => h.anySuccess),
         health.map((h) => h.tailFailingSince),
@@ -326,41 +386,54 @@ export class DeliveriesRepository {
       'dispatcher-record-attempts',
     );
     const numbers = new Map(rows.filter((row) => row.kind === 'attempt').map((row) => [row.id, row.number ?? 0]));
-    const disabled = new Set(
-      rows
-        .filter((row) => row.kind === 'disabled')
-        .map((row) => endpointKeyOf({ merchantId: row.id, livemode: row.livemode! })),
-    );
+    const disabled = new Set(rows.filter((row) => row.kind === 'disabled').map((row) => row.id));
     return records.map((record) => ({
       number: numbers.get(record.eventId) ?? 0,
-      disabledEndpoint: record.countsForHealth && disabled.has(endpointKeyOf(record.endpoint)),
+      disabledEndpoint: record.countsForHealth && disabled.has(record.endpoint.id),
     }));
   }
 
-  private async parkEvents(parked: ParkedEvent[]): Promise<void[]> {
+  private async parkDeliveries(parked: ParkedEvent[]): Promise<void[]> {
     await sqlRows(
       this.db,
-      `UPDATE events e SET lane_due_at = p.due_at, lane_retry_step = p.retry_step, lane_headers = p.headers
-       FROM unnest($1::text[], $2::int[], $3::timestamptz[], $4::jsonb[]) AS p(id, retry_step, due_at, headers)
-       WHERE e.id = p.id AND e.delivery_status <> 'succeeded'`,
+      `UPDATE webhook_deliveries d
+       SET lane_due_at = p.due_at, lane_retry_step = p.retry_step, lane_headers = p.headers
+       FROM unnest($1::text[], $2::text[], $3::int[], $4::timestamptz[], $5::jsonb[])
+            AS p(event_id, endpoint_id, retry_step, due_at, headers)
+       WHERE d.event_id = p.event_id AND d.endpoint_id = p.endpoint_id AND d.status <> 'succeeded'`,
       [
         parked.map((p) => p.eventId),
+        parked.map((p) => p.endpointId),
         parked.map((p) => p.retryStep),
         parked.map((p) => p.dueAt),
         parked.map((p) => JSON.stringify(p.headers)),
       ],
-      'dispatcher-park-events',
+      'dispatcher-park-deliveries',
     );
     return parked.map(() => undefined);
   }
 
-  /** Nothing could be sent (no endpoint, or a disabled one): the event says why and leaves the lane. */
-  async markUndelivered(eventId: string, reason: string): Promise<void> {
+  /** Nothing could be sent to the endpoint (disabled, deleted, secret unreadable): the delivery says why and leaves the lane. */
+  async markUndelivered(eventId: string, endpointId: string, reason: string): Promise<void> {
     await sqlRows(
       this.db,
-      `UPDATE events SET undelivered_reason = $2, lane_due_at = NULL, lane_retry_step = NULL,
+      `UPDATE webhook_deliveries SET undelivered_reason = $3, lane_due_at = NULL, lane_retry_step = NULL,
+         status = CASE WHEN status = 'succeeded' THEN 'succeeded' ELSE 'failed' END
+       WHERE event_id = $1 AND endpoint_id = $2`,
+      [eventId, endpointId, reason],
+    );
+  }
+
+  /**
+   * A v1 message (from before several endpoints) for an event whose mode has no endpoint: the event
+   * itself says why, as it did then (an event without deliveries has its own state).
+   */
+  async markEventUndelivered(eventId: string, reason: string): Promise<void> {
+    await sqlRows(
+      this.db,
+      `UPDATE events SET undelivered_reason = $2,
          delivery_status = CASE WHEN delivery_status = 'succeeded' THEN 'succeeded' ELSE 'failed' END
-       WHERE id = $1`,
+       WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM webhook_deliveries WHERE event_id = $1)`,
       [eventId, reason],
     );
   }
@@ -372,10 +445,10 @@ export class DeliveriesRepository {
   async failLane(key: EndpointKey, reason = ENDPOINT_DISABLED): Promise<void> {
     await sqlRows(
       this.db,
-      `UPDATE events SET undelivered_reason = $3, lane_due_at = NULL, lane_retry_step = NULL,
-         delivery_status = CASE WHEN delivery_status = 'succeeded' THEN 'succeeded' ELSE 'failed' END
-       WHERE merchant_id = $1 AND livemode = $2 AND lane_due_at IS NOT NULL`,
-      [key.merchantId, key.livemode, reason],
+      `UPDATE webhook_deliveries SET undelivered_reason = $2, lane_due_at = NULL, lane_retry_step = NULL,
+         status = CASE WHEN status = 'succeeded' THEN 'succeeded' ELSE 'failed' END
+       WHERE endpoint_id = $1 AND lane_due_at IS NOT NULL`,
+      [key.id, reason],
     );
   }
 }

@@ -1,7 +1,8 @@
 import { healthChanges, type HealthObservation } from './endpoint-health';
 
-const shop = { merchantId: 'mch_a', livemode: false };
-const other = { merchantId: 'mch_b', livemode: false };
+const shop = { id: 'we_a', merchantId: 'mch_a', livemode: false };
+// Another endpoint of the same merchant and mode: each endpoint has a health of its own.
+const other = { id: 'we_b', merchantId: 'mch_a', livemode: false };
 const at = (second: number) => new Date(Date.UTC(2026, 10, 24, 0, 0, second));
 const fail = (endpoint = shop, second = 0, error = 'HTTP 500'): HealthObservation => ({
   endpoint,
@@ -35,8 +36,8 @@ describe('healthChanges', () => {
     ]);
   });
 
-  it('keeps endpoints apart, and the same merchant in test and live mode apart', () => {
-    const live = { merchantId: 'mch_a', livemode: true };
+  it("keeps endpoints apart, also the same merchant's in one mode and in test and live mode", () => {
+    const live = { id: 'we_c', merchantId: 'mch_a', livemode: true };
     const changes = healthChanges([fail(shop), ok(other), fail(live), fail(shop)]);
     expect(changes.map((c) => [c.endpoint, c.tailFailures, c.anySuccess])).toEqual([
       [shop, 2, false],

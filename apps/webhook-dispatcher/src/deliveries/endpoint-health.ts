@@ -27,7 +27,7 @@ export interface HealthChange {
 export function healthChanges(observations: HealthObservation[]): HealthChange[] {
   const byEndpoint = new Map<string, HealthChange>();
   for (const { endpoint, failed, startedAt, error } of observations) {
-    const key = `${endpoint.merchantId}:${endpoint.livemode}`;
+    const key = endpoint.id;
     const change =
       byEndpoint.get(key) ??
       byEndpoint

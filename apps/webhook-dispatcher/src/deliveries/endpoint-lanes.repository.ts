@@ -1,15 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { SecretsKeyring } from '@payhook/config';
-import type { DeliveryStatus } from '@payhook/contracts';
 import { messageHeadersFrom } from '@payhook/observability';
 import { sqlRows } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 import { WebhookDispatcherEnv } from '../config/webhook-dispatcher.env';
-import type { DeliveryTarget, EndpointKey, EndpointState } from './deliveries.repository';
-import { PREVIOUS_SECRET_SQL, endpointKeyOf, openPreviousSecret, openSigningSecret } from './deliveries.repository';
+import type { DeliveryTarget, EndpointKey, EndpointState, TargetStatus } from './deliveries.repository';
+import { PREVIOUS_SECRET_SQL, openPreviousSecret, openSigningSecret } from './deliveries.repository';
 
-/** A parked event taken from its lane, with the retry step its next attempt is. */
+/** A parked delivery taken from its endpoint's lane, with the retry step its next attempt is. */
 export interface LaneDelivery {
   target: DeliveryTarget;
   retryStep: number;
@@ -21,6 +20,7 @@ export interface LaneDelivery {
 export type LeasedEndpoint = Omit<EndpointState, 'signingSecret' | 'previousSecret'>;
 
 interface LeasedEndpointRow {
+  id: string;
   merchant_id: string;
   livemode: boolean;
   url: string;
@@ -29,14 +29,14 @@ interface LeasedEndpointRow {
 }
 
 const toLeasedEndpoint = (row: LeasedEndpointRow): LeasedEndpoint => ({
-  key: { merchantId: row.merchant_id, livemode: row.livemode },
+  key: { id: row.id, merchantId: row.merchant_id, livemode: row.livemode },
   url: row.url,
   status: row.status,
   consecutiveFailures: row.consecutive_failures,
 });
 
 /**
- * The lanes: events owed to an endpoint in trouble (circuit open, or every slot busy) wait here, in
+ * The lanes: deliveries owed to an endpoint in trouble (circuit open, or every slot busy) wait here, in
  * Postgres, instead of in the shared broker queue. An endpoint's lane is worked by one dispatcher
  * instance at a time under a lease; a crashed instance's lease runs out and another takes over.
  */
@@ -54,29 +54,29 @@ export class EndpointLanesRepository {
   /**
    * Leases up to `limit` endpoints whose lanes have due work, the longest due first, for `leaseMs`.
    * The lanes are found by a loose scan of the lane index (one probe per endpoint with parked
-   * events), so the cost follows the number of troubled endpoints, not the number of events.
+   * deliveries), so the cost follows the number of troubled endpoints, not the number of deliveries.
    */
   async leaseDueEndpoints(limit: number, leaseMs: number): Promise<LeasedEndpoint[]> {
     const rows = await sqlRows<LeasedEndpointRow>(
       this.db,
       `WITH RECURSIVE lanes AS (
-         (SELECT merchant_id, livemode, lane_due_at FROM events WHERE lane_due_at IS NOT NULL
-          ORDER BY merchant_id, livemode, lane_due_at LIMIT 1)
+         (SELECT endpoint_id, lane_due_at FROM webhook_deliveries WHERE lane_due_at IS NOT NULL
+          ORDER BY endpoint_id, lane_due_at LIMIT 1)
          UNION ALL
          SELECT next.* FROM lanes CROSS JOIN LATERAL (
-           SELECT merchant_id, livemode, lane_due_at FROM events
-           WHERE lane_due_at IS NOT NULL AND (merchant_id, livemode) > (lanes.merchant_id, lanes.livemode)
-           ORDER BY merchant_id, livemode, lane_due_at LIMIT 1) next
+           SELECT endpoint_id, lane_due_at FROM webhook_deliveries
+           WHERE lane_due_at IS NOT NULL AND endpoint_id > lanes.endpoint_id
+           ORDER BY endpoint_id, lane_due_at LIMIT 1) next
        ), due AS (
-         SELECT w.merchant_id, w.livemode FROM lanes
-         JOIN webhook_endpoints w ON w.merchant_id = lanes.merchant_id AND w.livemode = lanes.livemode
+         SELECT w.id FROM lanes
+         JOIN webhook_endpoints w ON w.id = lanes.endpoint_id
          WHERE lanes.lane_due_at <= now() AND (w.lane_lease_until IS NULL OR w.lane_lease_until < now())
          ORDER BY lanes.lane_due_at LIMIT $1
          FOR UPDATE OF w SKIP LOCKED
        )
        UPDATE webhook_endpoints w SET lane_lease_until = now() + make_interval(secs => $2 / 1000.0)
-       FROM due WHERE w.merchant_id = due.merchant_id AND w.livemode = due.livemode
-       RETURNING w.merchant_id, w.livemode, w.url, w.status, w.consecutive_failures`,
+       FROM due WHERE w.id = due.id
+       RETURNING w.id, w.merchant_id, w.livemode, w.url, w.status, w.consecutive_failures`,
       [limit, leaseMs],
       'lanes-lease',
     );
@@ -84,10 +84,10 @@ export class EndpointLanesRepository {
   }
 
   /**
-   * Takes up to `limit` due events of the lane, oldest due first, and reads the endpoint's health as
-   * it stands now (attempts here and on the broker path change it), in one statement. The events'
-   * due time moves past the lease, so a crash before their attempts are recorded hands them back
-   * when the lease has run out. `endpoint` is null when the merchant removed it.
+   * Takes up to `limit` due deliveries of the lane, oldest due first, and reads the endpoint's health
+   * as it stands now (attempts here and on the broker path change it), in one statement. Their due
+   * time moves past the lease, so a crash before their attempts are recorded hands them back when the
+   * lease has run out. `endpoint` is null when the merchant deleted it.
    */
   async claimDue(
     key: EndpointKey,
@@ -99,30 +99,31 @@ export class EndpointLanesRepository {
         signing_secret: string;
         previous_signing_secret: string | null;
         previous_secret_expires_at: Date | null;
-        id: string | null;
+        event_id: string | null;
         payment_id: string;
         body: string;
-        delivery_status: DeliveryStatus;
+        delivery_status: TargetStatus;
         lane_retry_step: number;
         lane_headers: Record<string, string> | null;
       }
     >(
       this.db,
-      // An event that succeeded meanwhile (a manual redelivery) just leaves the lane.
+      // A delivery that succeeded meanwhile (a manual redelivery) just leaves the lane.
       `WITH claimed AS (
-         UPDATE events e SET lane_due_at = CASE WHEN e.delivery_status = 'succeeded' THEN NULL
-                                            ELSE now() + make_interval(secs => $4 / 1000.0) END
-         FROM (SELECT id FROM events
-               WHERE merchant_id = $1 AND livemode = $2 AND lane_due_at <= now()
-               ORDER BY lane_due_at LIMIT $3 FOR UPDATE SKIP LOCKED) due
-         WHERE e.id = due.id AND $3 > 0
-         RETURNING e.id, e.payment_id, e.body, e.delivery_status, e.lane_retry_step, e.lane_headers
+         UPDATE webhook_deliveries d SET lane_due_at = CASE WHEN d.status = 'succeeded' THEN NULL
+                                                       ELSE now() + make_interval(secs => $3 / 1000.0) END
+         FROM (SELECT event_id FROM webhook_deliveries
+               WHERE endpoint_id = $1 AND lane_due_at <= now()
+               ORDER BY lane_due_at LIMIT $2 FOR UPDATE SKIP LOCKED) due
+         WHERE d.endpoint_id = $1 AND d.event_id = due.event_id AND $2 > 0
+         RETURNING d.event_id, d.status, d.lane_retry_step, d.lane_headers
        )
-       SELECT w.merchant_id, w.livemode, w.url, w.signing_secret, ${PREVIOUS_SECRET_SQL}, w.status, w.consecutive_failures,
-              c.id, c.payment_id, c.body, c.delivery_status, c.lane_retry_step, c.lane_headers
-       FROM webhook_endpoints w LEFT JOIN claimed c ON true
-       WHERE w.merchant_id = $1 AND w.livemode = $2`,
-      [key.merchantId, key.livemode, limit, leaseMs],
+       SELECT w.id, w.merchant_id, w.livemode, w.url, w.signing_secret, ${PREVIOUS_SECRET_SQL}, w.status,
+              w.consecutive_failures, c.event_id, e.payment_id, e.body, c.status AS delivery_status, c.lane_retry_step,
+              c.lane_headers
+       FROM webhook_endpoints w LEFT JOIN claimed c ON true LEFT JOIN events e ON e.id = c.event_id
+       WHERE w.id = $1`,
+      [key.id, limit, leaseMs],
       'lanes-claim',
     );
     if (rows.length === 0) return { endpoint: null, deliveries: [] };
@@ -132,17 +133,16 @@ export class EndpointLanesRepository {
       previousSecret: openPreviousSecret(this.keyring, key, rows[0]),
     };
     const deliveries = rows
-      .filter((row) => row.id !== null && row.delivery_status !== 'succeeded')
+      .filter((row) => row.event_id !== null && row.delivery_status !== 'succeeded')
       .map((row) => ({
         retryStep: row.lane_retry_step,
         headers: messageHeadersFrom(row.lane_headers),
         target: {
-          eventId: row.id!,
+          eventId: row.event_id!,
           paymentId: row.payment_id,
           body: row.body,
           deliveryStatus: row.delivery_status,
           endpoint,
-          endpointKey: endpointKeyOf(key),
         },
       }));
     return { endpoint, deliveries };
@@ -152,8 +152,8 @@ export class EndpointLanesRepository {
   async release(key: EndpointKey): Promise<void> {
     await sqlRows(
       this.db,
-      `UPDATE webhook_endpoints SET lane_lease_until = NULL WHERE merchant_id = $1 AND livemode = $2`,
-      [key.merchantId, key.livemode],
+      `UPDATE webhook_endpoints SET lane_lease_until = NULL WHERE id = $1`,
+      [key.id],
       'lanes-release',
     );
   }

@@ -172,7 +172,7 @@ export class EndpointLanesWorker implements OnApplicationBootstrap, BeforeApplic
     const slot = this.slots.tryTake(key);
     try {
       // Taken meanwhile by the broker path: back in the lane, due now.
-      if (!slot) return await this.deliveries.park(target.eventId, retryStep, new Date(), headers);
+      if (!slot) return await this.deliveries.park(target.eventId, endpoint.key.id, retryStep, new Date(), headers);
       await this.deliver.attempt({ retryStep, manual: false }, { ...target, endpoint }, 'lane', slot);
     } catch (error) {
       this.logger.warn(`lane attempt of ${target.eventId} failed before it was recorded: ${String(error)}`);

@@ -1,6 +1,11 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
-import { parseWebhookDeliveryRequestedV1, type WebhookDeliveryRequestedV1 } from '@payhook/contracts';
+import {
+  WEBHOOK_DELIVERY_REQUESTED_V2,
+  parseWebhookDeliveryRequest,
+  type WebhookDeliveryRequest,
+  type WebhookDeliveryRequestedV2,
+} from '@payhook/contracts';
 import { WEBHOOK_DELIVER_ROUTING_KEY, type QueueDecision, type QueueMessageContext } from '@payhook/messaging';
 import { inSpan, causingRequestId, SpanKind, withLogFields } from '@payhook/observability';
 import { isDatabaseUnavailable } from '@payhook/persistence';
@@ -29,8 +34,8 @@ export class WebhookDeliveriesController {
 
   @EventPattern<string>(WEBHOOK_DELIVER_ROUTING_KEY)
   async deliverWebhook(@Payload() body: string, @Ctx() context: QueueMessageContext): Promise<QueueDecision> {
-    const message = parseWebhookDeliveryRequestedV1(body);
-    if (!message) return { kind: 'dead-letter', reason: 'not a webhook.delivery-requested.v1 message' };
+    const message = parseWebhookDeliveryRequest(body);
+    if (!message) return { kind: 'dead-letter', reason: 'not a webhook.delivery-requested.v1 or .v2 message' };
     const headers = context.getHeaders();
     // The lines of its handling name the request that caused it, and its span continues that trace
     // (the outbox row and the message carried both here).
@@ -43,16 +48,16 @@ export class WebhookDeliveriesController {
     );
   }
 
-  private async handle(message: WebhookDeliveryRequestedV1, headers: Record<string, string>): Promise<QueueDecision> {
+  private async handle(message: WebhookDeliveryRequest, headers: Record<string, string>): Promise<QueueDecision> {
     try {
-      const plan = await this.deliver.plan(message.eventId, message);
+      const plan = await this.deliver.plan(message, message);
       switch (plan.kind) {
         case 'poison':
           return { kind: 'dead-letter', reason: plan.reason };
         case 'done':
           return { kind: 'ack' };
         case 'park':
-          return await this.park(message, headers);
+          return await this.park(message, plan.endpointId, headers);
         case 'attempt':
           return await this.attempt(message, plan.target, headers);
       }
@@ -64,16 +69,23 @@ export class WebhookDeliveriesController {
 
   /** Runs the attempt in one of its endpoint's slots, or parks it when they are all busy. */
   private async attempt(
-    message: WebhookDeliveryRequestedV1,
+    message: WebhookDeliveryRequest,
     target: Extract<DeliveryPlan, { kind: 'attempt' }>['target'],
     headers: Record<string, string>,
   ): Promise<QueueDecision> {
-    const slot = message.manual ? this.slots.takeAnyway(target.endpointKey) : this.slots.tryTake(target.endpointKey);
-    if (!slot) return this.park(message, headers);
+    const endpointId = target.endpoint.key.id;
+    const slot = message.manual ? this.slots.takeAnyway(endpointId) : this.slots.tryTake(endpointId);
+    if (!slot) return this.park(message, endpointId, headers);
     try {
       const outcome = await this.deliver.attempt(message, target, 'broker', slot);
       if (outcome.kind !== 'retry') return { kind: 'ack' };
-      const next: WebhookDeliveryRequestedV1 = { ...message, retryStep: outcome.retryStep };
+      // A retry names its endpoint, also when a v1 message (from before several endpoints) did not.
+      const next: WebhookDeliveryRequestedV2 = {
+        ...message,
+        type: WEBHOOK_DELIVERY_REQUESTED_V2,
+        endpointId,
+        retryStep: outcome.retryStep,
+      };
       return {
         kind: 'retry',
         content: next,
@@ -86,8 +98,12 @@ export class WebhookDeliveriesController {
   }
 
   /** Moves the delivery into its endpoint's lane in Postgres, due now, with its correlation; the broker can then forget it. */
-  private async park(message: WebhookDeliveryRequestedV1, headers: Record<string, string>): Promise<QueueDecision> {
-    await this.deliveries.park(message.eventId, message.retryStep, new Date(), headers);
+  private async park(
+    message: WebhookDeliveryRequest,
+    endpointId: string,
+    headers: Record<string, string>,
+  ): Promise<QueueDecision> {
+    await this.deliveries.park(message.eventId, endpointId, message.retryStep, new Date(), headers);
     this.metrics.parked.inc();
     this.lanes.wake();
     return { kind: 'ack' };

@@ -17,6 +17,7 @@ import { SealedPinDigests1765200000000 } from './1765200000000-sealed-pin-digest
 import { Refunds1765300000000 } from './1765300000000-refunds';
 import { PaymentScopedReferences1765400000000 } from './1765400000000-payment-scoped-references';
 import { SecretOverlap1765500000000 } from './1765500000000-secret-overlap';
+import { SeveralEndpoints1765600000000 } from './1765600000000-several-endpoints';
 
 /** Listed explicitly: bundled builds cannot glob, and the order is the history. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   Refunds1765300000000,
   PaymentScopedReferences1765400000000,
   SecretOverlap1765500000000,
+  SeveralEndpoints1765600000000,
 ];
