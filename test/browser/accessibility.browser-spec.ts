@@ -151,3 +151,133 @@ describe('console refund pages (axe-core, WCAG 2.1 AA)', () => {
     });
   }
 });
+
+/** Several webhook endpoints in the console (issue 27): add, edit, disable, rotate and delete, each page clean. */
+describe('console webhook endpoints (axe-core, WCAG 2.1 AA)', () => {
+  let api: PaymentsApiHarness;
+  let browser: Browser;
+
+  beforeAll(
+    async () => {
+      [api, browser] = await Promise.all([PaymentsApiHarness.start(), launchChromium()]);
+    },
+    timeFor({ app: 1, browser: 1 }),
+  );
+  afterAll(async () => {
+    await browser?.close();
+    await api?.stop();
+  });
+
+  const consoleUrl = (path: string) =>
+    `http://127.0.0.1:${(api.app.getHttpServer().address() as AddressInfo).port}${path}`;
+
+  async function expectClean(page: Page, name: string, width: number): Promise<void> {
+    await expect(page.evaluate<number>('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(width);
+    await expect(accessibilityViolations(page).then((found) => ({ name, found }))).resolves.toEqual({
+      name,
+      found: [],
+    });
+  }
+
+  for (const width of [360, 1280]) {
+    it(`manages a mode's endpoints at ${width} px`, async () => {
+      const merchant = await approvedMerchant(api, { name: 'Several Hooks Shop' });
+      await api.as(merchant).put('/v1/webhook-endpoint').send({ url: 'https://shop.example/orders' }).expect(200);
+      const page = await browser.newPage({ viewport: { width, height: 800 } });
+      await page.goto(consoleUrl('/console/login'));
+      await page.getByLabel('Email').fill(merchant.email);
+      await page.getByLabel('Password').fill(CONSOLE_PASSWORD);
+      await Promise.all([page.waitForURL('**/console/payments'), page.getByRole('button', { name: 'Log in' }).click()]);
+      await page.goto(consoleUrl('/console/developers'));
+
+      // Add a second test endpoint that also takes refunds.
+      await page.getByText('Add another test endpoint').click();
+      const add = page.locator('#add-endpoint-test');
+      await add.getByLabel('URL').fill('https://books.example/hooks');
+      await add.getByLabel('Description').fill('Accounting');
+      await add.getByLabel('refund.succeeded').check();
+      await expectClean(page, 'the add form', width);
+      await Promise.all([
+        page.waitForURL('**notice=endpoint-added**'),
+        add.getByRole('button', { name: 'Add endpoint' }).click(),
+      ]);
+      const [, added] = (await api.as(merchant).get('/v1/webhook-endpoints').expect(200)).body.data as {
+        id: string;
+        enabledEvents: string[];
+        status: string;
+      }[];
+      expect(added).toMatchObject({
+        description: 'Accounting',
+        url: 'https://books.example/hooks',
+        enabledEvents: ['payment.completed', 'refund.succeeded'],
+      });
+      const section = page.locator(`#endpoint-${added.id}`);
+      await expect(section.innerText()).resolves.toContain('Accounting');
+
+      // Disable it, and enable it again.
+      await Promise.all([
+        page.waitForURL('**notice=endpoint-disabled**'),
+        section.getByRole('button', { name: 'Disable' }).click(),
+      ]);
+      await expect(section.innerText()).resolves.toContain('Disabled');
+      await expectClean(page, 'a disabled endpoint', width);
+      await Promise.all([
+        page.waitForURL('**notice=endpoint-enabled**'),
+        section.getByRole('button', { name: 'Enable' }).click(),
+      ]);
+      expect((await api.as(merchant).get(`/v1/webhook-endpoints/${added.id}`).expect(200)).body.data.status).toBe(
+        'enabled',
+      );
+
+      // Rotate its secret with an overlap, through the confirmation.
+      const before = (await api.as(merchant).get(`/v1/webhook-endpoints/${added.id}`)).body.data.signingSecret;
+      await section.getByRole('link', { name: 'Rotate signing secret…' }).click();
+      await page.getByLabel('24 hours').check();
+      await expectClean(page, 'the rotation confirmation', width);
+      await Promise.all([
+        page.waitForURL('**notice=secret-rotated**'),
+        page.getByRole('button', { name: 'Rotate secret' }).click(),
+      ]);
+      expect((await api.as(merchant).get(`/v1/webhook-endpoints/${added.id}`)).body.data.signingSecret).not.toBe(
+        before,
+      );
+
+      // Delete it, through the confirmation.
+      await page.locator(`#endpoint-${added.id}`).getByRole('link', { name: 'Delete…' }).click();
+      await expectClean(page, 'the delete confirmation', width);
+      await Promise.all([
+        page.waitForURL('**notice=endpoint-deleted**'),
+        page.getByRole('button', { name: 'Delete endpoint' }).click(),
+      ]);
+      await expect(page.locator(`#endpoint-${added.id}`).count()).resolves.toBe(0);
+      expect((await api.as(merchant).get('/v1/webhook-endpoints').expect(200)).body.data).toHaveLength(1);
+      await expectClean(page, 'the developers page', width);
+      await page.close();
+    });
+  }
+
+  it("shows a payment's delivery to each endpoint", async () => {
+    const merchant = await approvedMerchant(api, { name: 'Two Hooks Shop' });
+    await api.as(merchant).put('/v1/webhook-endpoint').send({ url: 'https://shop.example/orders' }).expect(200);
+    const second = (
+      await api.as(merchant).post('/v1/webhook-endpoints').send({ url: 'https://books.example/hooks' }).expect(201)
+    ).body.data.id as string;
+    const created = await api
+      .as(merchant)
+      .post('/v1/payments')
+      .set('Idempotency-Key', randomUUID())
+      .send(paymentBody())
+      .expect(201);
+    await api.as(merchant).post(`/v1/test-helpers/payments/${created.body.data.id}/complete`).expect(200);
+    const page = await browser.newPage({ viewport: { width: 360, height: 800 } });
+    await page.goto(consoleUrl('/console/login'));
+    await page.getByLabel('Email').fill(merchant.email);
+    await page.getByLabel('Password').fill(CONSOLE_PASSWORD);
+    await Promise.all([page.waitForURL('**/console/payments'), page.getByRole('button', { name: 'Log in' }).click()]);
+    await page.goto(consoleUrl(`/console/payments/${created.body.data.id}?mode=test`));
+    // No dispatcher runs here: both deliveries are still pending, each shown on its own.
+    await expect(page.locator('section.event dl').innerText()).resolves.toContain(second);
+    await expectClean(page, 'a payment with two deliveries', 360);
+    await page.close();
+  });
+});

@@ -1,4 +1,6 @@
+import type { AddressInfo } from 'node:net';
 import type { Response } from 'supertest';
+import { PayhookClient } from '../../libs/sdk/src';
 import { expectApiError } from '../support/api-expectations';
 import type { TestMerchant } from '../support/payments-api.harness';
 import { pollUntil } from '../support/poll-until';
@@ -97,6 +99,25 @@ describe('several webhook endpoints', () => {
     expect((await api().delete(`/v1/webhook-endpoints/${books.id}`).expect(200)).body.data.id).toBe(books.id);
     refused(await api().get(`/v1/webhook-endpoints/${books.id}`), 404, 'resource_not_found');
     expect((await api().get('/v1/webhook-endpoints').expect(200)).body.data).toEqual([orders]);
+  });
+
+  it('is managed through the SDK as through the API', async () => {
+    const port = (stack.api.app.getHttpServer().address() as AddressInfo).port;
+    const sdk = new PayhookClient({ apiKey: merchant.key, baseUrl: `http://127.0.0.1:${port}` });
+    const created = await sdk.createWebhookEndpoint({ url: other.url, description: 'data pipeline' });
+    expect(created).toMatchObject({
+      url: other.url,
+      description: 'data pipeline',
+      enabledEvents: ['payment.completed'],
+    });
+    await expect(sdk.getWebhookEndpoint(created.id)).resolves.toEqual(created);
+    const changed = await sdk.updateWebhookEndpoint(created.id, { enabledEvents: ['refund.succeeded'] });
+    expect(changed.enabledEvents).toEqual(['refund.succeeded']);
+    const rotated = await sdk.rotateWebhookEndpointSecret(created.id, { previousSecretExpiresIn: 3_600 });
+    expect(rotated.signingSecret).not.toBe(created.signingSecret);
+    await expect(sdk.listWebhookEndpoints()).resolves.toEqual({ data: [rotated], hasMore: false, nextCursor: null });
+    await expect(sdk.deleteWebhookEndpoint(created.id)).resolves.toMatchObject({ id: created.id });
+    await expect(sdk.getWebhookEndpoint(created.id)).rejects.toMatchObject({ status: 404, code: 'resource_not_found' });
   });
 
   it('refuses bad input with the error shape and changes nothing', async () => {

@@ -21,6 +21,7 @@ export {
   type RefundEvent,
   type RefundFailedEvent,
   type RefundSucceededEvent,
+  type WebhookEndpoint,
   type WebhookEvent,
 } from './payhook-contract';
 export { DEFAULT_TOLERANCE_SECONDS, type WebhookSignatureErrorReason } from './webhook-signature';

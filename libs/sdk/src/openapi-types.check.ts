@@ -1,5 +1,5 @@
 import type { ErrorCode, PaymentStatus } from './payhook-contract';
-import type { CreatePaymentBody } from './payhook.client';
+import type { CreatePaymentBody, CreateWebhookEndpointBody, UpdateWebhookEndpointBody } from './payhook.client';
 import type * as Reference from './openapi.generated';
 import type {
   CreatedPaymentView,
@@ -9,6 +9,7 @@ import type {
   PaymentExpiredEvent,
   PaymentFailedEvent,
   PaymentView,
+  WebhookEndpoint,
 } from './index';
 
 /**
@@ -29,4 +30,7 @@ export const sdkMatchesOpenApi: [
   Same<PaymentExpiredEvent, Reference.PaymentExpiredEvent>,
   Same<PaymentEvent, Reference.PaymentEvent>,
   Same<ErrorCode, Reference.Error['error']['code']>,
-] = [true, true, true, true, true, true, true, true, true, true];
+  Same<WebhookEndpoint, Reference.WebhookEndpointResource>,
+  Same<CreateWebhookEndpointBody, Reference.CreateWebhookEndpointRequestDto>,
+  Same<UpdateWebhookEndpointBody, Reference.UpdateWebhookEndpointRequestDto>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true];

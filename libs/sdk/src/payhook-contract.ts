@@ -158,6 +158,22 @@ export type WebhookEvent = PaymentEvent | RefundEvent;
 /** Every event type, as an endpoint's `enabledEvents` names them. */
 export type EventType = WebhookEvent['type'];
 
+/** A webhook endpoint of /v1/webhook-endpoints: up to 16 per mode, each with its own secret and health. */
+export interface WebhookEndpoint {
+  id: string;
+  url: string;
+  description: string | null;
+  enabledEvents: EventType[];
+  signingSecret: string;
+  livemode: boolean;
+  status: 'enabled' | 'disabled';
+  failingSince: string | null;
+  consecutiveFailures: number;
+  lastError: string | null;
+  disabledAt: string | null;
+  createdAt: string;
+}
+
 /** The headers of a webhook delivery. */
 export const WEBHOOK_HEADERS = {
   eventId: 'Service-Event-Id',

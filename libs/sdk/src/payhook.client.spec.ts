@@ -247,6 +247,45 @@ describe('PayhookClient', () => {
     });
   });
 
+  describe('calls that are not idempotent', () => {
+    const ENDPOINT = {
+      id: 'we_ABCDEFGHIJKLMNOPQRSTUVWX',
+      url: 'https://books.example/hooks',
+      description: null,
+      enabledEvents: ['payment.completed'],
+      signingSecret: 'whsec_abc',
+      livemode: false,
+      status: 'enabled',
+      failingSince: null,
+      consecutiveFailures: 0,
+      lastError: null,
+      disabledAt: null,
+      createdAt: '2030-01-01T00:00:00.000Z',
+    };
+
+    it('does not send a create again after a 503 or a lost answer: it could add a second endpoint', async () => {
+      for (const reply of [apiError(503, 'service_unavailable'), new TypeError('socket hang up')]) {
+        const { fetch, calls } = fakeFetch(reply, json(201, { data: ENDPOINT }));
+        await expect(rejection(client(fetch).createWebhookEndpoint({ url: ENDPOINT.url }))).resolves.toBeInstanceOf(
+          Error,
+        );
+        expect(calls).toHaveLength(1);
+      }
+    });
+
+    it('sends a rotation again only after a 429, which payhook refused unread', async () => {
+      const { fetch, calls } = fakeFetch(
+        apiError(429, 'rate_limited', {}, { 'Retry-After': '0' }),
+        json(200, { data: ENDPOINT }),
+      );
+      await expect(client(fetch).rotateWebhookEndpointSecret(ENDPOINT.id)).resolves.toEqual(ENDPOINT);
+      expect(calls.map((call) => [call.method, call.url, call.body])).toEqual([
+        ['POST', `http://localhost:3000/v1/webhook-endpoints/${ENDPOINT.id}/rotate-secret`, '{}'],
+        ['POST', `http://localhost:3000/v1/webhook-endpoints/${ENDPOINT.id}/rotate-secret`, '{}'],
+      ]);
+    });
+  });
+
   describe('getPayment', () => {
     it('GETs the payment by id, without an Idempotency-Key, and returns it unwrapped', async () => {
       const { fetch, calls } = fakeFetch(json(200, { data: PAYMENT }));

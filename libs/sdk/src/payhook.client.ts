@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 
-import { type CreatedPaymentView, type ListEnvelope, type PaymentStatus, type PaymentView } from './payhook-contract';
+import {
+  type CreatedPaymentView,
+  type EventType,
+  type ListEnvelope,
+  type PaymentStatus,
+  type PaymentView,
+  type WebhookEndpoint,
+} from './payhook-contract';
 import { SDK_VERSION } from './version';
 
 /** The parts of the WHATWG fetch the client uses; `globalThis.fetch` fits, and so does a test fake. */
@@ -44,6 +51,17 @@ export interface CreatePaymentOptions {
    */
   idempotencyKey?: string;
 }
+
+/** POST /v1/webhook-endpoints. */
+export interface CreateWebhookEndpointBody {
+  url: string;
+  /** ["payment.completed"] by default. */
+  enabledEvents?: EventType[];
+  description?: string | null;
+}
+
+/** PATCH /v1/webhook-endpoints/{id}: what is given changes; the endpoint is enabled again. */
+export type UpdateWebhookEndpointBody = Partial<CreateWebhookEndpointBody>;
 
 export interface ListPaymentsQuery {
   status?: PaymentStatus | readonly PaymentStatus[];
@@ -161,10 +179,62 @@ export class PayhookClient {
     return this.request<ListEnvelope<PaymentView>>('GET', `/v1/payments${search ? `?${search}` : ''}`);
   }
 
+  /** POST /v1/webhook-endpoints: another endpoint of the key's mode, with its own signing secret. */
+  async createWebhookEndpoint(body: CreateWebhookEndpointBody): Promise<WebhookEndpoint> {
+    // Not idempotent: a retry after a lost answer could add a second endpoint.
+    const envelope = await this.request<{ data: WebhookEndpoint }>('POST', '/v1/webhook-endpoints', {
+      body: JSON.stringify(body),
+      idempotent: false,
+    });
+    return envelope.data;
+  }
+
+  /** GET /v1/webhook-endpoints: one page, oldest first; pass `nextCursor` back as `cursor` while `hasMore`. */
+  async listWebhookEndpoints(query: { limit?: number; cursor?: string } = {}): Promise<ListEnvelope<WebhookEndpoint>> {
+    const params = new URLSearchParams();
+    if (query.limit !== undefined) params.set('limit', String(query.limit));
+    if (query.cursor !== undefined) params.set('cursor', query.cursor);
+    const search = params.toString();
+    return this.request<ListEnvelope<WebhookEndpoint>>('GET', `/v1/webhook-endpoints${search ? `?${search}` : ''}`);
+  }
+
+  /** GET /v1/webhook-endpoints/{id}. */
+  async getWebhookEndpoint(id: string): Promise<WebhookEndpoint> {
+    return (await this.request<{ data: WebhookEndpoint }>('GET', endpointPath(id))).data;
+  }
+
+  /** PATCH /v1/webhook-endpoints/{id}. */
+  async updateWebhookEndpoint(id: string, body: UpdateWebhookEndpointBody): Promise<WebhookEndpoint> {
+    return (await this.request<{ data: WebhookEndpoint }>('PATCH', endpointPath(id), { body: JSON.stringify(body) }))
+      .data;
+  }
+
+  /** DELETE /v1/webhook-endpoints/{id}: what it was still owed ends failed (`endpoint_deleted`). */
+  async deleteWebhookEndpoint(id: string): Promise<WebhookEndpoint> {
+    return (await this.request<{ data: WebhookEndpoint }>('DELETE', endpointPath(id))).data;
+  }
+
+  /**
+   * POST /v1/webhook-endpoints/{id}/rotate-secret. With `previousSecretExpiresIn` seconds (up to 604,800) the
+   * old secret keeps signing `webhook-signature` beside the new one that long.
+   */
+  async rotateWebhookEndpointSecret(
+    id: string,
+    options: { previousSecretExpiresIn?: number } = {},
+  ): Promise<WebhookEndpoint> {
+    const path = `${endpointPath(id)}/rotate-secret`;
+    // Not idempotent: a retry after a lost answer would rotate twice, ending the overlap of the first.
+    const envelope = await this.request<{ data: WebhookEndpoint }>('POST', path, {
+      body: JSON.stringify(options),
+      idempotent: false,
+    });
+    return envelope.data;
+  }
+
   private async request<T>(
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
     path: string,
-    { body, idempotencyKey }: { body?: string; idempotencyKey?: string } = {},
+    { body, idempotencyKey, idempotent = true }: { body?: string; idempotencyKey?: string; idempotent?: boolean } = {},
   ): Promise<T> {
     const headers: Record<string, string> = {
       Authorization: `Bearer ${this.apiKey}`,
@@ -178,6 +248,10 @@ export class PayhookClient {
       const outcome = await this.attempt<T>(method, `${this.baseUrl}${path}`, headers, body);
       if (outcome.kind === 'success') return outcome.value;
       if (outcome.kind === 'fail' || attempt >= this.maxRetries) throw outcome.error;
+      // A call that is not idempotent is tried again only when payhook refused it unread (429).
+      if (!idempotent && !(outcome.error instanceof PayhookApiError && outcome.error.status === 429)) {
+        throw outcome.error;
+      }
       const delayMs = outcome.delayMs ?? this.backoffMs(attempt);
       if (delayMs > MAX_RETRY_AFTER_MS) throw outcome.error;
       await sleep(delayMs);
@@ -222,6 +296,8 @@ export class PayhookClient {
     return Math.round(step * (0.5 + Math.random() / 2));
   }
 }
+
+const endpointPath = (id: string) => `/v1/webhook-endpoints/${encodeURIComponent(id)}`;
 
 function normalizeBaseUrl(baseUrl: string): string {
   const url = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
