@@ -6,6 +6,7 @@ import { createServer } from 'node:http';
 
 const arrivals = new Map(); // event id -> [arrival ms, completion ms from the body]
 let deliveries = 0;
+let lastDelivery = null; // when the latest answered delivery came, a repeat of an event included
 
 const server = createServer((request, response) => {
   if (request.method === 'GET' && request.url === '/stats') {
@@ -18,6 +19,7 @@ const server = createServer((request, response) => {
         latencies,
         first: times.length ? Math.min(...times) : null,
         last: times.length ? Math.max(...times) : null,
+        lastDelivery,
       }),
     );
     return;
@@ -25,6 +27,7 @@ const server = createServer((request, response) => {
   if (request.method === 'POST' && request.url === '/reset') {
     arrivals.clear();
     deliveries = 0;
+    lastDelivery = null;
     response.end('{}');
     return;
   }
@@ -41,6 +44,7 @@ const server = createServer((request, response) => {
   request.on('end', () => {
     const now = Date.now();
     deliveries += 1;
+    lastDelivery = now;
     const id = request.headers['service-event-id'];
     if (id && !arrivals.has(id)) {
       let completedAt = now;

@@ -34,6 +34,7 @@ import {
   httpOf,
   log,
   paymentBody,
+  percentile,
   range,
   rounds,
 } from './measure.mjs';
@@ -153,10 +154,15 @@ async function queueEvents(merchantId, count) {
   await db.end();
 }
 
-async function dispatcherThroughput(instances, merchantId, receiver) {
+/**
+ * QUEUED_EVENTS deliveries: `events` events of the merchant, each delivered to each of its endpoints
+ * (all at `receiver`), drained by `instances` dispatchers; deliveries per second from the first to the last.
+ */
+async function dispatcherThroughput(instances, merchantId, receiver, endpoints = 1) {
+  const events = QUEUED_EVENTS / endpoints;
   await receiver.reset();
-  await queueEvents(merchantId, QUEUED_EVENTS);
-  log(`${QUEUED_EVENTS} events queued; starting ${instances} dispatcher(s)`);
+  await queueEvents(merchantId, events);
+  log(`${events} events queued for ${endpoints} endpoint(s); starting ${instances} dispatcher(s)`);
   const dispatchers = [];
   for (let i = 0; i < instances; i++) {
     const port = 3101 + i;
@@ -170,15 +176,71 @@ async function dispatcherThroughput(instances, merchantId, receiver) {
   }
   let stats = await receiver.stats();
   const deadline = Date.now() + 300_000;
-  while (stats.distinct < QUEUED_EVENTS && Date.now() < deadline) {
+  while (stats.deliveries < QUEUED_EVENTS && Date.now() < deadline) {
     await sleep(250);
     stats = await receiver.stats();
   }
   const rss = Math.max(...dispatchers.map((d) => peakRssMiB(d.pid)));
-  log(`delivered ${stats.distinct}; stopping the dispatcher(s)`);
+  log(`delivered ${stats.deliveries}; stopping the dispatcher(s)`);
   await Promise.all(dispatchers.map((dispatcher) => stopApp(dispatcher)));
-  const seconds = (stats.last - stats.first) / 1000;
-  return { rps: stats.distinct / seconds, delivered: stats.distinct, rss };
+  const seconds = (stats.lastDelivery - stats.first) / 1000;
+  return { rps: stats.deliveries / seconds, delivered: stats.deliveries, rss };
+}
+
+const FAN_OUT_ENDPOINTS = 4;
+
+/** A merchant of its own with `urls` as its endpoints (POST /v1/webhook-endpoints); returns its id and key. */
+async function merchantWithEndpoints(name, adminAuth, urls) {
+  const shop = (await http('POST', '/admin/v1/merchants', { name }, adminAuth)).data;
+  const key = (await http('POST', `/admin/v1/merchants/${shop.id}/api-keys`, { mode: 'test' }, adminAuth)).data.key;
+  for (const url of urls) await http('POST', '/v1/webhook-endpoints', { url }, { authorization: `Bearer ${key}` });
+  return { id: shop.id, key };
+}
+
+/**
+ * ADR 0016: one merchant with 4 endpoints, one of them hanging: the completion → webhook latency at
+ * each of the 3 healthy ones, with 1 dispatcher, at the isolation runs' rate.
+ */
+async function fanOutLatency(adminAuth, port) {
+  const healthy = await Promise.all([0, 1, 2].map((n) => startReceiver(port + n)));
+  const hanging = await startReceiver(port + 3, 'hang');
+  const shop = await merchantWithEndpoints(
+    'Fan-out Shop',
+    adminAuth,
+    [...healthy, hanging].map((r) => r.url),
+  );
+  const dispatcher = await startApp(
+    'webhook-dispatcher',
+    { ...commonEnv, DISPATCHER_PORT: '3101' },
+    'http://127.0.0.1:3101/health',
+  );
+  try {
+    const first = await completionLatency(http, shop.key, healthy[0], ISOLATION_RATE, ISOLATION_SECONDS);
+    const others = [];
+    for (const receiver of healthy.slice(1)) {
+      const deadline = Date.now() + 60_000;
+      let stats = await receiver.stats();
+      while (stats.distinct < first.completed && Date.now() < deadline) {
+        await sleep(200);
+        stats = await receiver.stats();
+      }
+      others.push({
+        delivered: stats.distinct,
+        p99: percentile(stats.latencies, 99),
+        p50: percentile(stats.latencies, 50),
+      });
+    }
+    const all = [first, ...others];
+    return {
+      completed: first.completed,
+      delivered: Math.min(...all.map((run) => run.delivered)),
+      p50: Math.max(...all.map((run) => run.p50)),
+      p99: Math.max(...all.map((run) => run.p99)),
+    };
+  } finally {
+    await stopApp(dispatcher);
+    for (const receiver of [...healthy, hanging]) receiver.child.kill();
+  }
 }
 
 const ISOLATION_OWED = Number(process.env.BENCH_ISOLATION_OWED ?? 10_000);
@@ -324,6 +386,13 @@ async function main() {
     const one = await rounds(() => dispatcherThroughput(1, merchant.id, receiver));
     log('dispatcher throughput, 2 instances');
     const two = await rounds(() => dispatcherThroughput(2, merchant.id, receiver));
+    log(`dispatcher throughput, 1 instance, ${FAN_OUT_ENDPOINTS} endpoints per event`);
+    const fanOutShop = await merchantWithEndpoints(
+      'Four Endpoints Shop',
+      adminAuth,
+      Array.from({ length: FAN_OUT_ENDPOINTS }, () => receiver.url),
+    );
+    const fanOut = await rounds(() => dispatcherThroughput(1, fanOutShop.id, receiver, FAN_OUT_ENDPOINTS));
     const apiRss = peakRssMiB(api.pid);
 
     const isolationRuns = [];
@@ -337,6 +406,8 @@ async function main() {
         });
       }
     }
+    log(`fan-out: ${FAN_OUT_ENDPOINTS} endpoints of one merchant, one of them hanging`);
+    const fanOutRun = await fanOutLatency(adminAuth, RECEIVER_PORT - 10);
     // Last of all: the seeded payments and their refunds (tens of thousands of rows) must not weigh on
     // the phases above; reported next to create, measured with the same connections and seconds.
     log(`refund: seeding ${REFUND_PAYMENTS} completed payments`);
@@ -371,6 +442,8 @@ async function main() {
       ];
     });
 
+    // The one-endpoint figure of this run at the same rate: the healthy merchant alone, 1 dispatcher.
+    const oneAlone = isolationRuns.find((run) => run.instances === 1 && run.mode === 'none');
     const lowerCeiling = Math.min(echo.rps.median, database.rps.median);
     const createRatio = create.rps.median / lowerCeiling;
     const refundRatio = refund.rps.median / create.rps.median;
@@ -415,7 +488,21 @@ async function main() {
         `${fmt(two.rps.median / ceiling.rps.median, 2)} × delivery ceiling`,
         '',
       ],
+      [
+        `Dispatcher, 1 instance, ${FAN_OUT_ENDPOINTS} endpoints per event (deliveries/s)`,
+        range(fanOut.rps),
+        `${fmt(fanOut.rps.median / ceiling.rps.median, 2)} × delivery ceiling`,
+        '',
+      ],
       ...isolationRows,
+      [
+        `Fan-out: 3 healthy endpoints of a merchant beside its 4th, hanging; 1 dispatcher (ms)`,
+        `p50 ${fmt(fanOutRun.p50)}, p99 ${fmt(fanOutRun.p99)}`,
+        `the slowest of the 3; ${fanOutRun.delivered}/${fanOutRun.completed} delivered to each at ${ISOLATION_RATE}/s`,
+        `p99 ≤ 250 and ≤ 3 × one endpoint alone: ${verdict(
+          fanOutRun.p99 <= 250 && fanOutRun.p99 <= 3 * oneAlone.p99 && fanOutRun.delivered === fanOutRun.completed,
+        )}`,
+      ],
       [
         'Peak RSS (MiB)',
         `api ${fmt(apiRss)}, dispatcher ${fmt(dispatcherRss)}`,
