@@ -126,6 +126,20 @@ describe('integration test (onboarding gate)', () => {
     await receiver.stop();
   });
 
+  it("judges the oldest endpoint by its own delivery, not by another endpoint's", async () => {
+    const { merchant, receiver } = await approvedMerchantWith();
+    receiver.respondWith(() => ({ status: 500, body: 'down' }));
+    // A second endpoint that answers every event with 200 proves nothing about the oldest one.
+    const bin = await WebhookReceiver.start();
+    await api.as(merchant).post('/v1/webhook-endpoints').send({ url: bin.url }).expect(201);
+    const run = await runToEnd(merchant.key);
+    expect(run.status).toBe('failed');
+    expect(run.scenarios[0]).toMatchObject({ name: 'completion', status: 'failed' });
+    expect(run.scenarios[0].detail).toMatch(/HTTP 500/);
+    expect(bin.received.length).toBeGreaterThan(0);
+    await Promise.all([receiver.stop(), bin.stop()]);
+  });
+
   it('is for test keys only', async () => {
     const merchant = await api.merchantWithKey('live');
     const refused = await api.as(merchant).post('/v1/integration-tests').expect(403);

@@ -266,6 +266,8 @@ export class EventWriter {
          FROM events e JOIN endpoint w ON e.type = ANY (w.enabled_events)
          WHERE e.merchant_id = $1 AND e.livemode = $2 AND e.delivery_status = 'failed' AND e.created_at >= $4
            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)
+         -- A manual redelivery may have written one meanwhile: that one stands.
+         ON CONFLICT (event_id, endpoint_id) DO NOTHING
          RETURNING event_id, endpoint_id, created_at
        ), queued AS (
          INSERT INTO outbox (routing_key, message_type, payload, headers)

@@ -271,6 +271,8 @@ export class WebhookEndpointsRepository {
    */
   async delete(scope: MerchantScope, id: string): Promise<WebhookEndpointRecord | null> {
     return this.ledger.write(async (tx) => {
+      // Under the lock PUT takes: the oldest endpoint cannot go while the singular PUT picks it.
+      await lockEndpointsOf(tx.sql, scope);
       const rows = await tx.sql<EndpointRow>(
         `DELETE FROM webhook_endpoints WHERE id = $1 AND merchant_id = $2 AND livemode = $3
          RETURNING ${ENDPOINT_COLUMNS}`,
@@ -282,6 +284,12 @@ export class WebhookEndpointsRepository {
            lane_retry_step = NULL
          WHERE endpoint_id = $1 AND status = 'pending'`,
         [id, ENDPOINT_DELETED],
+      );
+      // Its lane is gone with it: nothing of it stays in the lane index.
+      await tx.sql(
+        `UPDATE webhook_deliveries SET lane_due_at = NULL, lane_retry_step = NULL
+         WHERE endpoint_id = $1 AND lane_due_at IS NOT NULL`,
+        [id],
       );
       return toRecord(rows[0], this.keyring);
     });

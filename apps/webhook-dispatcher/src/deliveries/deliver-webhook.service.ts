@@ -79,8 +79,7 @@ export class DeliverWebhookService {
       if (!(error instanceof SealedSecretError)) throw error;
       // No retry can fix a key: the delivery fails with the reason, for recover or redeliver later.
       this.logger.error(`event ${eventId}, endpoint ${address.endpointId ?? 'oldest'}: ${SIGNING_SECRET_UNREADABLE}`);
-      if (address.endpointId)
-        await this.deliveries.markUndelivered(eventId, address.endpointId, SIGNING_SECRET_UNREADABLE);
+      await this.deliveries.markUndelivered(eventId, address.endpointId, SIGNING_SECRET_UNREADABLE);
       return { kind: 'done' };
     }
     if (!target) return { kind: 'poison', reason: `event ${eventId} does not exist` };
@@ -92,8 +91,12 @@ export class DeliverWebhookService {
       return { kind: 'done' };
     }
     // Automatic work is owed only what a pending delivery says: pointless once any attempt (a manual
-    // one, say) has succeeded, or once the delivery ended failed (recover makes it pending again).
-    if (!request.manual && target.deliveryStatus !== 'pending') return { kind: 'done' };
+    // one, say) has succeeded, or once the delivery ended failed (recover makes it pending again). A v1
+    // message (written before several endpoints) is owed to the oldest endpoint even without a delivery
+    // row: its attempt writes one.
+    const owed =
+      target.deliveryStatus === 'pending' || (address.endpointId === null && target.deliveryStatus === 'none');
+    if (!request.manual && !owed) return { kind: 'done' };
     // A person's redelivery always makes its one attempt; automatic work respects the endpoint's health.
     if (!request.manual && endpoint.status === 'disabled') {
       await this.deliveries.markUndelivered(eventId, endpoint.key.id, ENDPOINT_DISABLED);

@@ -319,8 +319,9 @@ export class DeliveriesRepository {
                          WHEN d.status = 'failed' THEN 'failed' ELSE COALESCE(i.delivery_status, d.status) END,
            undelivered_reason = CASE WHEN d.status = 'failed' AND i.delivery_status IS DISTINCT FROM 'succeeded'
                                      THEN d.undelivered_reason END,
-           lane_due_at = CASE WHEN i.manual OR d.status = 'failed' THEN d.lane_due_at ELSE i.lane_due_at END,
-           lane_retry_step = CASE WHEN i.manual OR d.status = 'failed' THEN d.lane_retry_step
+           lane_due_at = CASE WHEN d.status = 'failed' THEN NULL WHEN i.manual THEN d.lane_due_at
+                              ELSE i.lane_due_at END,
+           lane_retry_step = CASE WHEN d.status = 'failed' THEN NULL WHEN i.manual THEN d.lane_retry_step
                                   ELSE i.lane_retry_step END
          FROM input i JOIN event ON event.id = i.event_id
          WHERE d.event_id = i.event_id AND d.endpoint_id = i.endpoint_id
@@ -338,6 +339,9 @@ export class DeliveriesRepository {
        ), observed AS (
          SELECT * FROM unnest($14::text[], $15::int[], $16::bool[], $17::timestamptz[], $18::text[])
            AS h(endpoint_id, tail_failures, any_success, tail_failing_since, last_error)
+       ), endpoint_locked AS (
+         -- After the events (the attempt branch runs first), in id order: no cycle with another batch.
+         SELECT id FROM webhook_endpoints WHERE id IN (SELECT endpoint_id FROM observed) ORDER BY id FOR UPDATE
        ), health AS (
          UPDATE webhook_endpoints w SET
            consecutive_failures = CASE WHEN h.any_success THEN h.tail_failures
@@ -353,7 +357,7 @@ export class DeliveriesRepository {
                          AND now() - CASE WHEN h.any_success THEN h.tail_failing_since
                              ELSE COALESCE(w.failing_since, h.tail_failing_since) END >= make_interval(secs => $19 / 1000.0)
                          THEN now() ELSE w.disabled_at END
-         FROM observed h
+         FROM observed h JOIN endpoint_locked ON endpoint_locked.id = h.endpoint_id
          WHERE w.id = h.endpoint_id
            -- A success on a healthy endpoint writes nothing: no hot row for a busy merchant.
            AND (h.tail_failures > 0 OR w.consecutive_failures > 0 OR w.failing_since IS NOT NULL)
@@ -400,7 +404,7 @@ export class DeliveriesRepository {
        SET lane_due_at = p.due_at, lane_retry_step = p.retry_step, lane_headers = p.headers
        FROM unnest($1::text[], $2::text[], $3::int[], $4::timestamptz[], $5::jsonb[])
             AS p(event_id, endpoint_id, retry_step, due_at, headers)
-       WHERE d.event_id = p.event_id AND d.endpoint_id = p.endpoint_id AND d.status <> 'succeeded'`,
+       WHERE d.event_id = p.event_id AND d.endpoint_id = p.endpoint_id AND d.status = 'pending'`,
       [
         parked.map((p) => p.eventId),
         parked.map((p) => p.endpointId),
@@ -413,13 +417,18 @@ export class DeliveriesRepository {
     return parked.map(() => undefined);
   }
 
-  /** Nothing could be sent to the endpoint (disabled, deleted, secret unreadable): the delivery says why and leaves the lane. */
-  async markUndelivered(eventId: string, endpointId: string, reason: string): Promise<void> {
+  /**
+   * Nothing could be sent to the endpoint (disabled, deleted, secret unreadable): the delivery says why
+   * and leaves the lane. `endpointId` null (a v1 message): the delivery to the mode's oldest endpoint.
+   */
+  async markUndelivered(eventId: string, endpointId: string | null, reason: string): Promise<void> {
     await sqlRows(
       this.db,
       `UPDATE webhook_deliveries SET undelivered_reason = $3, lane_due_at = NULL, lane_retry_step = NULL,
          status = CASE WHEN status = 'succeeded' THEN 'succeeded' ELSE 'failed' END
-       WHERE event_id = $1 AND endpoint_id = $2`,
+       WHERE event_id = $1 AND endpoint_id = COALESCE($2, (
+         SELECT w.id FROM events e JOIN webhook_endpoints w ON w.merchant_id = e.merchant_id AND w.livemode = e.livemode
+         WHERE e.id = $1 ORDER BY w.created_at, w.id LIMIT 1))`,
       [eventId, endpointId, reason],
     );
   }

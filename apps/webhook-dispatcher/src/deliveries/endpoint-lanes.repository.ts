@@ -108,9 +108,9 @@ export class EndpointLanesRepository {
       }
     >(
       this.db,
-      // A delivery that succeeded meanwhile (a manual redelivery) just leaves the lane.
+      // A delivery that ended meanwhile (succeeded by a manual redelivery, or failed) just leaves the lane.
       `WITH claimed AS (
-         UPDATE webhook_deliveries d SET lane_due_at = CASE WHEN d.status = 'succeeded' THEN NULL
+         UPDATE webhook_deliveries d SET lane_due_at = CASE WHEN d.status <> 'pending' THEN NULL
                                                        ELSE now() + make_interval(secs => $3 / 1000.0) END
          FROM (SELECT event_id FROM webhook_deliveries
                WHERE endpoint_id = $1 AND lane_due_at <= now()
@@ -133,7 +133,7 @@ export class EndpointLanesRepository {
       previousSecret: openPreviousSecret(this.keyring, key, rows[0]),
     };
     const deliveries = rows
-      .filter((row) => row.event_id !== null && row.delivery_status !== 'succeeded')
+      .filter((row) => row.event_id !== null && row.delivery_status === 'pending')
       .map((row) => ({
         retryStep: row.lane_retry_step,
         headers: messageHeadersFrom(row.lane_headers),
