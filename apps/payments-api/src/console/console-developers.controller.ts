@@ -3,7 +3,7 @@ import { isIdOf } from '@payhook/contracts';
 import type { Response } from 'express';
 import { formField, formFieldList } from '../html/cookies';
 import { newNonce, redirectSeeOther, sendHtml } from '../html/html-response';
-import { ConsoleDevelopersService, RECOVER_DAYS } from './console-developers.service';
+import { ConsoleDevelopersService, RECOVER_DAYS, type EndpointForm } from './console-developers.service';
 import {
   ROTATION_OVERLAPS,
   renderDevelopers,
@@ -29,7 +29,7 @@ const NOTICES: Record<string, string> = {
 };
 
 /** What the add and edit forms of an endpoint hold. */
-const endpointFields = (body: unknown) => ({
+const endpointFields = (body: unknown): EndpointForm => ({
   url: (formField(body, 'url') ?? '').trim(),
   description: formField(body, 'description') ?? '',
   events: formFieldList(body, 'events'),

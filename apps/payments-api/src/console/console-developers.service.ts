@@ -49,14 +49,35 @@ function checkEndpointForm(
   return { kind: 'ok', enabledEvents: enabled };
 }
 
-/** A typed description (blank: none), or why it cannot be one. */
-function describedAs(typed: string): string | null | { kind: 'refused'; message: string } {
-  const description = typed.trim();
-  if (description === '') return null;
+/** What the console's add and edit forms of an endpoint hold. */
+export interface EndpointForm {
+  url: string;
+  description: string;
+  events: string[];
+}
+
+/** The form's fields as the API takes them (a blank description: none), or why they cannot be. */
+function checkEndpointFields(
+  merchant: ConsoleMerchant,
+  mode: ConsoleMode,
+  form: EndpointForm,
+):
+  | { kind: 'ok'; fields: { url: string; enabledEvents: EventType[] | undefined; description: string | null } }
+  | { kind: 'refused'; message: string } {
+  const checked = checkEndpointForm(merchant, mode, form.url, form.events);
+  if (checked.kind === 'refused') return checked;
+  const description = form.description.trim();
   if (/\p{C}/u.test(description) || [...description].length > DESCRIPTION_MAX) {
     return { kind: 'refused', message: `A description is at most ${DESCRIPTION_MAX} printable characters.` };
   }
-  return description;
+  return {
+    kind: 'ok',
+    fields: {
+      url: form.url,
+      enabledEvents: checked.enabledEvents,
+      description: description === '' ? null : description,
+    },
+  };
 }
 
 /** The developers page: webhook endpoints per mode, API keys, and the onboarding gate. */
@@ -98,22 +119,10 @@ export class ConsoleDevelopersService {
   }
 
   /** POST /v1/webhook-endpoints from the console: another endpoint of the mode, with its own secret. */
-  async addEndpoint(
-    merchant: ConsoleMerchant,
-    mode: ConsoleMode,
-    fields: { url: string; description: string; events: string[] },
-  ): Promise<ChangeResult> {
-    const form = checkEndpointForm(merchant, mode, fields.url, fields.events);
-    if (form.kind === 'refused') return form;
-    const description = describedAs(fields.description);
-    if (typeof description === 'object' && description !== null) return description;
-    return this.refusalOf(() =>
-      this.endpoints.create(scopeOf(merchant, mode), {
-        url: fields.url,
-        enabledEvents: form.enabledEvents,
-        description,
-      }),
-    );
+  async addEndpoint(merchant: ConsoleMerchant, mode: ConsoleMode, form: EndpointForm): Promise<ChangeResult> {
+    const fields = checkEndpointFields(merchant, mode, form);
+    if (fields.kind === 'refused') return fields;
+    return this.refusalOf(() => this.endpoints.create(scopeOf(merchant, mode), fields.fields));
   }
 
   /** PATCH /v1/webhook-endpoints/{id} from the console: it is enabled again with a clean health record. */
@@ -121,19 +130,11 @@ export class ConsoleDevelopersService {
     merchant: ConsoleMerchant,
     mode: ConsoleMode,
     id: string,
-    fields: { url: string; description: string; events: string[] },
+    form: EndpointForm,
   ): Promise<ChangeResult> {
-    const form = checkEndpointForm(merchant, mode, fields.url, fields.events);
-    if (form.kind === 'refused') return form;
-    const description = describedAs(fields.description);
-    if (typeof description === 'object' && description !== null) return description;
-    return this.refusalOf(() =>
-      this.endpoints.update(scopeOf(merchant, mode), id, {
-        url: fields.url,
-        enabledEvents: form.enabledEvents,
-        description,
-      }),
-    );
+    const fields = checkEndpointFields(merchant, mode, form);
+    if (fields.kind === 'refused') return fields;
+    return this.refusalOf(() => this.endpoints.update(scopeOf(merchant, mode), id, fields.fields));
   }
 
   /** Re-enables (a PATCH of nothing: health cleared, secret kept) or disables an endpoint. */

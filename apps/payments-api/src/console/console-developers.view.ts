@@ -323,6 +323,20 @@ export const ROTATION_OVERLAPS = [
   { seconds: 604_800, label: '7 days' },
 ] as const;
 
+/** The overlap radios of a rotation's confirmation step, none chosen by default. */
+function overlapChoices() {
+  return html`<fieldset>
+    <legend>Overlap of the current secret</legend>
+    ${ROTATION_OVERLAPS.map(
+      ({ seconds, label }) =>
+        html`<label class="check"
+          ><input type="radio" name="overlap" value="${String(seconds)}" ${seconds === 0 ? html`checked` : null} />
+          ${label}</label
+        >`,
+    )}
+  </fieldset>`;
+}
+
 export function renderRotateConfirm(nonce: string, session: ConsoleSession, mode: ConsoleMode): string {
   const body = html`<div class="card">
     <h1>Rotate the ${mode} signing secret?</h1>
@@ -334,16 +348,7 @@ export function renderRotateConfirm(nonce: string, session: ConsoleSession, mode
     <form method="post" action="/console/developers/rotate-secret" class="actions">
       ${csrfField(session)}
       <input type="hidden" name="mode" value="${mode}" />
-      <fieldset>
-        <legend>Overlap of the current secret</legend>
-        ${ROTATION_OVERLAPS.map(
-          ({ seconds, label }) =>
-            html`<label class="check"
-              ><input type="radio" name="overlap" value="${String(seconds)}" ${seconds === 0 ? html`checked` : null} />
-              ${label}</label
-            >`,
-        )}
-      </fieldset>
+      ${overlapChoices()}
       <button type="submit" class="danger">Rotate secret</button>
       <a class="button secondary" href="/console/developers#endpoint-${mode}">Cancel</a>
     </form>
@@ -375,20 +380,7 @@ export function renderEndpointConfirm(
     <form method="post" action="/console/developers/endpoints/${endpoint.id}/${action}" class="actions">
       ${csrfField(session)}
       <input type="hidden" name="mode" value="${mode}" />
-      ${
-        rotate
-          ? html`<fieldset>
-              <legend>Overlap of the current secret</legend>
-              ${ROTATION_OVERLAPS.map(
-                ({ seconds, label }) =>
-                  html`<label class="check"
-                    ><input type="radio" name="overlap" value="${String(seconds)}" ${seconds === 0 ? html`checked` : null} />
-                    ${label}</label
-                  >`,
-              )}
-            </fieldset>`
-          : null
-      }
+      ${rotate ? overlapChoices() : null}
       <button type="submit" class="danger">${rotate ? 'Rotate secret' : 'Delete endpoint'}</button>
       <a class="button secondary" href="/console/developers#endpoint-${endpoint.id}">Cancel</a>
     </form>
