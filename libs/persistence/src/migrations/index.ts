@@ -18,6 +18,7 @@ import { Refunds1765300000000 } from './1765300000000-refunds';
 import { PaymentScopedReferences1765400000000 } from './1765400000000-payment-scoped-references';
 import { SecretOverlap1765500000000 } from './1765500000000-secret-overlap';
 import { SeveralEndpoints1765600000000 } from './1765600000000-several-endpoints';
+import { RoomForRefundUpdates1765700000000 } from './1765700000000-room-for-refund-updates';
 
 /** Listed explicitly: bundled builds cannot glob, and the order is the history. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   PaymentScopedReferences1765400000000,
   SecretOverlap1765500000000,
   SeveralEndpoints1765600000000,
+  RoomForRefundUpdates1765700000000,
 ];
