@@ -1,9 +1,34 @@
-import { retryWaitQueue, webhookTopology } from '@payhook/messaging';
+import type { INestApplication } from '@nestjs/common';
+import { declareWebhookTopology, QUORUM_DELIVERY_LIMIT, retryWaitQueue, webhookTopology } from '@payhook/messaging';
+import { connect, type ChannelModel, type ConsumeMessage } from 'amqplib';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { isolatedServices, type IsolatedServices } from '../support/isolated-services';
+import { PaymentsApiHarness } from '../support/payments-api.harness';
+import { startDispatcher } from '../support/webhook-dispatcher.harness';
+import { WebhookReceiver } from '../support/webhook-receiver';
 import { startWebhookStack, type WebhookStack } from '../support/webhook-stack';
 import { completePayment, createPayment, eventUntil, respondPerPayment } from '../support/webhook-scenario';
 import { timeFor } from '../support/time-budget';
+
+/** `rabbitmqctl list_queues name <column>` of a vhost, by queue name. */
+async function queueColumn(vhost: string, column: string): Promise<Record<string, string>> {
+  const { stdout } = await promisify(execFile)('rabbitmqctl', [
+    '-q',
+    'list_queues',
+    '-p',
+    vhost,
+    '--no-table-headers',
+    'name',
+    column,
+  ]);
+  return Object.fromEntries(
+    stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split('\t')),
+  );
+}
 
 /** Starting its own database and two apps. */
 const START_MS = timeFor({ database: 1, app: 2 });
@@ -30,23 +55,8 @@ describe('webhook queues of type quorum', () => {
     const event = await eventUntil(stack.api, merchant, eventId, (e) => e.deliveryStatus === 'succeeded');
     expect(event.attempts.map((attempt) => attempt.responseStatus)).toEqual([500, 200]);
 
-    const { stdout } = await promisify(execFile)('rabbitmqctl', [
-      '-q',
-      'list_queues',
-      '-p',
-      stack.services.vhost,
-      '--no-table-headers',
-      'name',
-      'type',
-    ]);
     const namespace = stack.services.env.AMQP_NAMESPACE;
-    const types = Object.fromEntries(
-      stdout
-        .trim()
-        .split('\n')
-        .map((line) => line.split('\t'))
-        .filter(([name]) => name.startsWith(`${namespace}.`)),
-    );
+    const types = await queueColumn(stack.services.vhost, 'type');
     const topology = webhookTopology(namespace);
     expect(types).toMatchObject({
       [topology.deliveryQueue]: 'quorum',
@@ -54,5 +64,93 @@ describe('webhook queues of type quorum', () => {
       [topology.deferQueue]: 'quorum',
       [retryWaitQueue(namespace, 300)]: 'quorum',
     });
+  });
+});
+
+/**
+ * DESIGN.md §9: a quorum queue never dead-letters a valid delivery because the broker handed it out
+ * many times. Since RabbitMQ 4.0 the broker's own default would after 20; payhook sets the limit
+ * on every quorum queue itself.
+ */
+describe('a delivery request the broker handed out many times, on quorum queues', () => {
+  const RETURNS = 25;
+  let services: IsolatedServices;
+  let api: PaymentsApiHarness;
+  let receiver: WebhookReceiver;
+  let dispatcher: INestApplication | undefined;
+  let broker: ChannelModel | undefined;
+
+  beforeAll(
+    async () => {
+      services = await isolatedServices('delivery_limit');
+      [api, receiver] = await Promise.all([
+        PaymentsApiHarness.start({ ...services.env, AMQP_QUEUE_TYPE: 'quorum' }),
+        WebhookReceiver.start(),
+      ]);
+    },
+    timeFor({ database: 1, app: 1 }),
+  );
+  afterAll(async () => {
+    await broker?.close().catch(() => undefined);
+    await dispatcher?.close();
+    await api.stop();
+    await receiver.stop();
+    await services.drop();
+  });
+
+  it(`is still delivered after going back to the queue ${RETURNS} times`, async () => {
+    const namespace = services.env.AMQP_NAMESPACE;
+    const topology = webhookTopology(namespace, 'quorum');
+    const merchant = await api.merchantWithKey('test');
+    await api.as(merchant).put('/v1/webhook-endpoint').send({ url: receiver.url }).expect(200);
+    const eventId = await completePayment(api, merchant, await createPayment(api, merchant));
+
+    // Before any dispatcher runs, a consumer of ours takes the relayed request and puts it back, again and again.
+    broker = await connect(services.env.AMQP_URL);
+    const channel = await broker.createChannel();
+    const returned = await new Promise<ConsumeMessage>((resolve, reject) => {
+      void channel
+        .consume(topology.deliveryQueue, (message) => {
+          if (message === null) return reject(new Error('the consumer was cancelled'));
+          const count = Number(message.properties.headers?.['x-delivery-count'] ?? 0);
+          if (count >= RETURNS) return resolve(message);
+          channel.nack(message, false, true);
+        })
+        .catch(reject);
+    });
+    expect(JSON.parse(returned.content.toString('utf8'))).toMatchObject({ eventId });
+    await broker.close(); // the message goes back once more, unacknowledged
+    broker = undefined;
+
+    dispatcher = await startDispatcher({ ...services.env, AMQP_QUEUE_TYPE: 'quorum' });
+    const event = await eventUntil(api, merchant, eventId, (e) => e.deliveryStatus === 'succeeded');
+    expect(event.attempts.map((attempt) => attempt.responseStatus)).toEqual([200]);
+    expect(receiver.received.map((delivery) => delivery.headers['service-event-id'])).toEqual([eventId]);
+
+    const arguments_ = await queueColumn(services.vhost, 'arguments');
+    const messages = await queueColumn(services.vhost, 'messages');
+    for (const queue of [topology.deliveryQueue, topology.deadLetterQueue, topology.deferQueue]) {
+      expect(arguments_[queue]).toContain(`{"x-delivery-limit",${QUORUM_DELIVERY_LIMIT}}`);
+    }
+    expect(messages[topology.deadLetterQueue]).toBe('0');
+  });
+});
+
+describe('queues declared before with another type', () => {
+  it('refuse the start with what to do, since a queue never changes type in place', async () => {
+    const services = await isolatedServices('queue_type_change');
+    const broker = await connect(services.env.AMQP_URL);
+    try {
+      const namespace = services.env.AMQP_NAMESPACE;
+      await declareWebhookTopology(await broker.createConfirmChannel(), webhookTopology(namespace, 'classic'));
+      const refused = await broker.createConfirmChannel();
+      refused.on('error', () => undefined); // the broker closes the channel; the declare's rejection says why
+      await expect(declareWebhookTopology(refused, webhookTopology(namespace, 'quorum'))).rejects.toThrow(
+        /exists with other arguments than AMQP_QUEUE_TYPE=quorum declares .*inequivalent arg 'x-queue-type'.*; keep the type it was made with, or move to a new AMQP_NAMESPACE/,
+      );
+    } finally {
+      await broker.close().catch(() => undefined);
+      await services.drop();
+    }
   });
 });

@@ -16,6 +16,8 @@ export async function startDispatcher(
     AMQP_URL: testAmqpUrl(),
     AMQP_NAMESPACE: testAmqpNamespace(),
     WEBHOOK_QUEUE: testWebhookQueue(),
+    // The run's shared namespace holds classic queues, also for a spec that sets NODE_ENV=production.
+    AMQP_QUEUE_TYPE: 'classic',
     // Receivers in the specs listen on 127.0.0.1.
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
     NODE_ENV: 'test',

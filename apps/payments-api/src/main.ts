@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   // A service that does not answer is one clear line and exit 1, not a stack trace from deep in a driver.
   await exitUnlessReachable([
     postgresAt(env.DATABASE_URL),
-    ...(env.WEBHOOK_QUEUE === 'rabbitmq' ? [rabbitmqAt(env.AMQP_URL)] : []),
+    ...(env.WEBHOOK_QUEUE === 'rabbitmq' ? [rabbitmqAt(env.amqpUrls)] : []),
   ]);
   if (env.secretsKey.development) {
     console.warn(

@@ -20,9 +20,16 @@ export class CommonEnv {
   @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'must be a postgres:// URL' })
   DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/payhook';
 
+  /** One node, or several nodes of one cluster, comma separated (DESIGN.md §9): the apps move to another when one goes. */
   @Expose()
-  @Matches(/^amqps?:\/\/\S+$/, { message: 'must be an amqp:// or amqps:// URL' })
+  @Matches(/^amqps?:\/\/[^\s,]+(\s*,\s*amqps?:\/\/[^\s,]+)*$/, {
+    message: 'must be an amqp:// or amqps:// URL, or several of one cluster separated by commas',
+  })
   AMQP_URL = 'amqp://guest:guest@127.0.0.1:5672';
+
+  get amqpUrls(): string[] {
+    return this.AMQP_URL.split(',').map((url) => url.trim());
+  }
 
   @Expose()
   @Matches(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, {
@@ -35,8 +42,14 @@ export class CommonEnv {
    * (docs/scaling.md). A queue cannot change type in place: a new type goes with a new namespace.
    */
   @Expose()
+  @IsOptional()
   @IsIn(['classic', 'quorum'], { message: 'must be classic or quorum' })
-  AMQP_QUEUE_TYPE: 'classic' | 'quorum' = 'classic';
+  AMQP_QUEUE_TYPE?: 'classic' | 'quorum';
+
+  /** Replicated in production unless said otherwise (DESIGN.md §9): one node's disk must not hold the only copy. */
+  get queueType(): 'classic' | 'quorum' {
+    return this.AMQP_QUEUE_TYPE ?? (this.NODE_ENV === 'production' ? 'quorum' : 'classic');
+  }
 
   /**
    * What carries webhook delivery requests from the API to the dispatcher: RabbitMQ, or a queue

@@ -43,9 +43,29 @@ describe('loadEnv', () => {
     ['ALLOW', 'maybe', 'ALLOW must be true or false'],
     ['DATABASE_URL', 'mysql://x', 'DATABASE_URL must be a postgres:// URL'],
     ['AMQP_NAMESPACE', 'has space', 'AMQP_NAMESPACE must be'],
+    ['AMQP_URL', 'amqp://a:5672,,amqp://b:5672', 'AMQP_URL must be an amqp:// or amqps:// URL, or several'],
+    ['AMQP_URL', 'amqp://a:5672,http://b', 'AMQP_URL must be an amqp:// or amqps:// URL, or several'],
+    ['AMQP_QUEUE_TYPE', 'mirrored', 'AMQP_QUEUE_TYPE must be classic or quorum'],
   ])('rejects %s=%s with one line naming the variable', (name, value, message) => {
     expect(() => loadEnv(ExampleEnv, { [name]: value })).toThrow(ConfigError);
     expect(() => loadEnv(ExampleEnv, { [name]: value })).toThrow(message);
+  });
+
+  it("reads AMQP_URL as one node or a comma-separated list of a cluster's nodes", () => {
+    expect(loadEnv(ExampleEnv, {}).amqpUrls).toEqual(['amqp://guest:guest@127.0.0.1:5672']);
+    expect(loadEnv(ExampleEnv, { AMQP_URL: 'amqp://u:p@rabbit-1:5672, amqp://u:p@rabbit-2:5672' }).amqpUrls).toEqual([
+      'amqp://u:p@rabbit-1:5672',
+      'amqp://u:p@rabbit-2:5672',
+    ]);
+  });
+
+  it('makes the webhook queues quorum queues in production and classic elsewhere, unless AMQP_QUEUE_TYPE says', () => {
+    expect(loadEnv(ExampleEnv, {}).queueType).toBe('classic');
+    expect(loadEnv(ExampleEnv, { NODE_ENV: 'test' }).queueType).toBe('classic');
+    const production = { NODE_ENV: 'production', SECRETS_KEY: Buffer.alloc(32, 7).toString('base64') };
+    expect(loadEnv(ExampleEnv, production).queueType).toBe('quorum');
+    expect(loadEnv(ExampleEnv, { ...production, AMQP_QUEUE_TYPE: 'classic' }).queueType).toBe('classic');
+    expect(loadEnv(ExampleEnv, { AMQP_QUEUE_TYPE: 'quorum' }).queueType).toBe('quorum');
   });
 
   it('never echoes a value, which may be a secret', () => {

@@ -27,10 +27,28 @@ describe('unreachable', () => {
 
   it('names the service, where it looked and the variable to set, without the password', async () => {
     const port = await closedPort();
-    const reason = await unreachable(rabbitmqAt(`amqp://guest:s3cret@127.0.0.1:${port}/payhook`));
+    const reason = await unreachable(rabbitmqAt([`amqp://guest:s3cret@127.0.0.1:${port}/payhook`]));
     expect(reason).toBe(
       `payhook cannot start: RabbitMQ does not answer at 127.0.0.1:${port} (ECONNREFUSED). ` +
         'Start it, or set AMQP_URL to one that answers.',
+    );
+    expect(reason).not.toContain('s3cret');
+  });
+
+  it('is null when one node of a cluster answers and the others do not', async () => {
+    const port = await closedPort();
+    const nodes = [`amqp://guest:guest@127.0.0.1:${port}`, `amqp://guest:guest@127.0.0.1:${openPort}`];
+    expect(await unreachable(rabbitmqAt(nodes))).toBeNull();
+  });
+
+  it('names every node it tried when none answers', async () => {
+    const [first, second] = [await closedPort(), await closedPort()];
+    const reason = await unreachable(
+      rabbitmqAt([`amqp://guest:s3cret@127.0.0.1:${first}`, `amqp://guest:s3cret@127.0.0.1:${second}`]),
+    );
+    expect(reason).toBe(
+      `payhook cannot start: RabbitMQ does not answer at 127.0.0.1:${first} (ECONNREFUSED), ` +
+        `127.0.0.1:${second} (ECONNREFUSED). Start it, or set AMQP_URL to one that answers.`,
     );
     expect(reason).not.toContain('s3cret');
   });

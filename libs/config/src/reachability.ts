@@ -1,35 +1,46 @@
 import { connect } from 'node:net';
 
-/** A service a process needs before it boots, and the variable that points at it. */
+/** A service a process needs before it boots, where it may answer, and the variable that points at it. */
 export interface Dependency {
   name: string;
   variable: string;
-  url: string;
+  /** Nodes of one service (RabbitMQ may list a cluster's, DESIGN.md §9): one that answers is enough. */
+  urls: string[];
   defaultPort: number;
 }
 
 export const postgresAt = (url: string): Dependency => ({
   name: 'PostgreSQL',
   variable: 'DATABASE_URL',
-  url,
+  urls: [url],
   defaultPort: 5432,
 });
 
-export const rabbitmqAt = (url: string): Dependency => ({
+export const rabbitmqAt = (urls: string[]): Dependency => ({
   name: 'RabbitMQ',
   variable: 'AMQP_URL',
-  url,
+  urls,
   defaultPort: 5672,
 });
 
 /**
- * Why `dependency` cannot be reached over TCP within `timeoutMs`, in one line an operator can act
- * on; null when it answers. Names the host and port only: the URL may carry a password.
+ * Why no node of `dependency` can be reached over TCP within `timeoutMs`, in one line an operator
+ * can act on; null when one answers. Names hosts and ports only: a URL may carry a password.
  */
 export async function unreachable(dependency: Dependency, timeoutMs = 3_000): Promise<string | null> {
-  const url = new URL(dependency.url);
+  const failures = await Promise.all(dependency.urls.map((url) => tcpFailure(url, dependency.defaultPort, timeoutMs)));
+  if (failures.some((failure) => failure === null)) return null;
+  return (
+    `payhook cannot start: ${dependency.name} does not answer at ${failures.join(', ')}. ` +
+    `Start it, or set ${dependency.variable} to one that answers.`
+  );
+}
+
+/** null when something accepts a connection at the URL's host and port, else `host:port (reason)`. */
+async function tcpFailure(href: string, defaultPort: number, timeoutMs: number): Promise<string | null> {
+  const url = new URL(href);
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1') || '127.0.0.1';
-  const port = Number(url.port || dependency.defaultPort);
+  const port = Number(url.port || defaultPort);
   const failure = await new Promise<string | null>((resolve) => {
     const socket = connect({ host, port });
     const done = (reason: string | null) => {
@@ -40,11 +51,7 @@ export async function unreachable(dependency: Dependency, timeoutMs = 3_000): Pr
     socket.once('connect', () => done(null));
     socket.once('error', (error: NodeJS.ErrnoException) => done(error.code ?? error.message));
   });
-  if (failure === null) return null;
-  return (
-    `payhook cannot start: ${dependency.name} does not answer at ${host}:${port} (${failure}). ` +
-    `Start it, or set ${dependency.variable} to one that answers.`
-  );
+  return failure === null ? null : `${host}:${port} (${failure})`;
 }
 
 /** For main.ts: a dependency that does not answer ends the process with one line each, no stack trace. */

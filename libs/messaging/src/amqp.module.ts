@@ -11,11 +11,11 @@ const CLOSE_TIMEOUT_MS = 5_000;
 export class AmqpModule implements OnApplicationShutdown {
   constructor(@Inject(AMQP_CONNECTION) private readonly connection: AmqpConnectionManager) {}
 
-  static forRoot(options: { url: string; connectionName: string }): DynamicModule {
+  static forRoot(options: { urls: string[]; connectionName: string }): DynamicModule {
     return {
       module: AmqpModule,
       providers: [
-        { provide: AMQP_CONNECTION, useFactory: () => createAmqpConnection(options.url, options.connectionName) },
+        { provide: AMQP_CONNECTION, useFactory: () => createAmqpConnection(options.urls, options.connectionName) },
       ],
       exports: [AMQP_CONNECTION],
     };

@@ -103,9 +103,9 @@ class PostgresWebhookQueue extends WebhookQueue {
 /** The variables of DESIGN.md §2 that choose and reach the queue. */
 export interface WebhookQueueEnv {
   WEBHOOK_QUEUE: 'rabbitmq' | 'postgres';
-  AMQP_URL: string;
+  amqpUrls: string[];
   AMQP_NAMESPACE: string;
-  AMQP_QUEUE_TYPE: QueueType;
+  queueType: QueueType;
   DATABASE_URL: string;
 }
 
@@ -129,12 +129,12 @@ export class WebhookQueueModule {
     }
     return {
       module: WebhookQueueModule,
-      imports: [AmqpModule.forRoot({ url: env.AMQP_URL, connectionName })],
+      imports: [AmqpModule.forRoot({ urls: env.amqpUrls, connectionName })],
       providers: [
         {
           provide: WebhookQueue,
           useFactory: (connection: AmqpConnectionManager) =>
-            new RabbitMqWebhookQueue(connection, env.AMQP_NAMESPACE, env.AMQP_QUEUE_TYPE),
+            new RabbitMqWebhookQueue(connection, env.AMQP_NAMESPACE, env.queueType),
           inject: [AMQP_CONNECTION],
         },
       ],

@@ -50,6 +50,16 @@ const backToDelivery = (topology: WebhookTopology): Record<string, string> => ({
 });
 
 /**
+ * How often a quorum queue may hand out one message before it dead-letters it as poison, set
+ * explicitly (DESIGN.md §9): since RabbitMQ 4.0 the broker's default is 20. Only a message that
+ * went back unsettled counts: a dispatcher's channel closing with it in hand (a crash, a failover,
+ * a broker node going) or a nack with requeue (sent only when a confirmed re-publish failed).
+ * Retries and back-offs are fresh confirmed messages, so they never count. A valid delivery request
+ * goes back a few times in a bad hour; only one that kills every dispatcher it reaches comes near this.
+ */
+export const QUORUM_DELIVERY_LIMIT = 1_000;
+
+/**
  * A queue's arguments for the topology's queue type. A quorum queue dead-letters at most once by
  * default; a retry wait or a poison message must never be dropped on the way, so dead-lettering
  * is at least once, which RabbitMQ (3.10+) allows only with reject-publish overflow.
@@ -60,6 +70,7 @@ function queueArguments(topology: WebhookTopology, args: Record<string, unknown>
   return {
     ...args,
     'x-queue-type': 'quorum',
+    'x-delivery-limit': QUORUM_DELIVERY_LIMIT,
     ...(deadLetters ? { 'x-dead-letter-strategy': 'at-least-once', 'x-overflow': 'reject-publish' } : {}),
   };
 }
@@ -71,13 +82,38 @@ function queueArguments(topology: WebhookTopology, args: Record<string, unknown>
 export async function declareWebhookTopology(channel: ConfirmChannel, topology: WebhookTopology): Promise<void> {
   await channel.assertExchange(topology.exchange, 'direct', { durable: true });
   await channel.assertExchange(topology.deadLetterExchange, 'fanout', { durable: true });
-  await channel.assertQueue(topology.deadLetterQueue, { durable: true, arguments: queueArguments(topology) });
+  await assertQueue(channel, topology, topology.deadLetterQueue, queueArguments(topology));
   await channel.bindQueue(topology.deadLetterQueue, topology.deadLetterExchange, '');
-  await channel.assertQueue(topology.deliveryQueue, {
-    durable: true,
-    arguments: queueArguments(topology, { 'x-dead-letter-exchange': topology.deadLetterExchange }),
-  });
+  await assertQueue(
+    channel,
+    topology,
+    topology.deliveryQueue,
+    queueArguments(topology, { 'x-dead-letter-exchange': topology.deadLetterExchange }),
+  );
   await channel.bindQueue(topology.deliveryQueue, topology.exchange, topology.deliverRoutingKey);
+}
+
+/**
+ * A durable queue with `args`. The broker refuses a queue that exists with other arguments (another
+ * type, say, after AMQP_QUEUE_TYPE changed): the error then says what to do, since a queue never
+ * changes type in place.
+ */
+async function assertQueue(
+  channel: ConfirmChannel,
+  topology: WebhookTopology,
+  queue: string,
+  args: Record<string, unknown>,
+): Promise<void> {
+  try {
+    await channel.assertQueue(queue, { durable: true, arguments: args });
+  } catch (error) {
+    if (!/inequivalent arg/.test(String(error))) throw error;
+    throw new Error(
+      `the queue ${queue} exists with other arguments than AMQP_QUEUE_TYPE=${topology.queueType} declares ` +
+        `(${String(error)}); keep the type it was made with, or move to a new AMQP_NAMESPACE (docs/scaling.md)`,
+      { cause: error },
+    );
+  }
 }
 
 /** The dispatcher's extra queues: one wait queue per retry delay and the defer queue. */
@@ -88,13 +124,17 @@ export async function declareRetryQueues(
   delaysMs: number[],
 ): Promise<void> {
   for (const delayMs of new Set(delaysMs)) {
-    await channel.assertQueue(retryWaitQueue(namespace, delayMs), {
-      durable: true,
-      arguments: queueArguments(topology, backToDelivery(topology)),
-    });
+    await assertQueue(
+      channel,
+      topology,
+      retryWaitQueue(namespace, delayMs),
+      queueArguments(topology, backToDelivery(topology)),
+    );
   }
-  await channel.assertQueue(topology.deferQueue, {
-    durable: true,
-    arguments: queueArguments(topology, { ...backToDelivery(topology), 'x-message-ttl': topology.deferDelayMs }),
-  });
+  await assertQueue(
+    channel,
+    topology,
+    topology.deferQueue,
+    queueArguments(topology, { ...backToDelivery(topology), 'x-message-ttl': topology.deferDelayMs }),
+  );
 }
