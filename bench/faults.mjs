@@ -8,7 +8,6 @@
 // 500. FAULTS_PAYMENTS (2000) sets the size of each flow.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { Agent } from 'undici';
 import {
   PG,
@@ -22,6 +21,7 @@ import {
   stopApp,
   waitHealthy,
 } from './harness.mjs';
+import { completedPayments, paymentFlows, receiverOnceAll } from './payment-flow.mjs';
 
 const TOTAL = Number(process.env.FAULTS_PAYMENTS ?? 2000);
 const RATE = 100; // completions per second
@@ -62,10 +62,6 @@ function postgres(action) {
   execFileSync('pg_ctlcluster', ['--skip-systemctl-redirect', version, 'main', action], { stdio: 'ignore' });
 }
 
-/** Every status the API answered during the flows; a 500 fails the run. */
-const statuses = new Map();
-const count = (status) => statuses.set(status, (statuses.get(status) ?? 0) + 1);
-
 async function oneKeyManyCreates(client, key) {
   const burst = new Agent({ connections: 1000 });
   const body = JSON.stringify({
@@ -92,84 +88,6 @@ async function oneKeyManyCreates(client, key) {
   return { created: created.length, distinctIds: ids.size, unexpected: others };
 }
 
-/** Long enough for every planned restart and outage; a crashed API fails the run instead of hanging it. */
-const GIVE_UP_AFTER_MS = 60_000;
-
-function giveUpAfter(what) {
-  const since = Date.now();
-  return () => {
-    if (Date.now() - since > GIVE_UP_AFTER_MS) throw new Error(`${what}: no success for ${GIVE_UP_AFTER_MS / 1000} s`);
-  };
-}
-
-/** Creates a payment, with the same Idempotency-Key until the API answers 201 (503 during an outage). */
-async function create(client, auth, orderId) {
-  const stillWaiting = giveUpAfter(`creating ${orderId}`);
-  for (;;) {
-    try {
-      const { status, body } = await client.call(
-        'POST',
-        '/v1/payments',
-        { orderId, customerId: 'faults', amount: 15000, currency: 'KRW', returnUrl: 'https://shop.example/r' },
-        { ...auth, 'idempotency-key': orderId },
-      );
-      count(status);
-      if (status === 201) return body.data.id;
-      if (status !== 503) throw new Error(`create answered ${status}`);
-    } catch (error) {
-      if (error.message?.startsWith('create answered')) throw error;
-      // the API is down for its restart
-    }
-    stillWaiting();
-    await sleep(200);
-  }
-}
-
-/** Creates TOTAL payments, then completes them at RATE while `injectFaults` runs. */
-async function flow(client, key, label, injectFaults) {
-  const auth = { authorization: `Bearer ${key}` };
-  log(`${label}: creating ${TOTAL} payments`);
-  const ids = [];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 20 }, async () => {
-      while (next < TOTAL) {
-        const index = next++;
-        ids[index] = await create(client, auth, `faults-${label}-${index}-${randomBytes(4).toString('hex')}`);
-      }
-    }),
-  );
-  log(`${label}: completing ${TOTAL} at ${RATE}/s while injecting faults`);
-  const seconds = TOTAL / RATE;
-  const faults = injectFaults(seconds);
-  const started = Date.now();
-  const completions = [];
-  for (let i = 0; i < ids.length; i++) {
-    const wait = started + (i * 1000) / RATE - Date.now();
-    if (wait > 0) await sleep(wait);
-    completions.push(complete(client, key, ids[i]));
-  }
-  await Promise.all([...completions, faults]);
-}
-
-/** POST until the API answers; a 409 means the completion already happened before a crash. */
-async function complete(client, key, paymentId) {
-  const stillWaiting = giveUpAfter(`completing ${paymentId}`);
-  for (;;) {
-    try {
-      const { status } = await client.call('POST', `/v1/test-helpers/payments/${paymentId}/complete`, undefined, {
-        authorization: `Bearer ${key}`,
-      });
-      count(status);
-      if (status === 200 || status === 409) return;
-    } catch {
-      // the API is down for its restart
-    }
-    stillWaiting();
-    await sleep(200);
-  }
-}
-
 async function main() {
   await freshDatabase(DB);
   freshVhost(VHOST);
@@ -177,6 +95,7 @@ async function main() {
   let api = await startApi();
   let dispatcher = await startDispatcher();
   const client = apiClient(API);
+  const { flow, statuses } = paymentFlows({ client, total: TOTAL, rate: RATE, log });
   const failures = [];
   try {
     const admin = { authorization: `Bearer ${ADMIN}` };
@@ -194,7 +113,7 @@ async function main() {
     if (burst.distinctIds !== 1 || burst.unexpected.length > 0)
       failures.push('one Idempotency-Key made more than one payment');
 
-    await flow(client, key, 'processes', async (seconds) => {
+    await flow(key, 'processes', async (seconds) => {
       await sleep(seconds * 150);
       log('  kill -9 webhook-dispatcher (1/2)');
       await stopApp(dispatcher, 'SIGKILL');
@@ -217,7 +136,7 @@ async function main() {
       await sleep(1000);
       api = await startApi();
     });
-    await flow(client, key, 'postgres', async (seconds) => {
+    await flow(key, 'postgres', async (seconds) => {
       await sleep(seconds * 250);
       log('  Postgres restart');
       postgres('restart');
@@ -230,22 +149,9 @@ async function main() {
     });
     await waitHealthy(`http://127.0.0.1:${DISPATCHER_PORT}/ready`, 'webhook-dispatcher');
 
-    const db = new pg.Client({ connectionString: `${PG}/${DB}` });
-    await db.connect();
-    const completed = (
-      await db.query(`SELECT count(*)::int AS n FROM payments WHERE merchant_id = $1 AND status = 'completed'`, [
-        merchant.id,
-      ])
-    ).rows[0].n;
-    await db.end();
-
+    const completed = await completedPayments(`${PG}/${DB}`, merchant.id);
     log(`waiting for ${completed} events at the receiver`);
-    const deadline = Date.now() + 180_000;
-    let stats = await receiver.stats();
-    while (stats.distinct < completed && Date.now() < deadline) {
-      await sleep(500);
-      stats = await receiver.stats();
-    }
+    const stats = await receiverOnceAll(receiver, completed);
     const duplicates = stats.deliveries - stats.distinct;
     log(`completed payments: ${completed}; distinct events received: ${stats.distinct}; duplicates: ${duplicates}`);
     log(`answers during the flows: ${[...statuses].map(([status, n]) => `${n} × ${status}`).join(', ')}`);

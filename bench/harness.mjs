@@ -111,6 +111,8 @@ export async function startReceiver(port, mode = 'ok') {
     child,
     url: `${base}/webhooks`,
     stats: async () => (await fetch(`${base}/stats`)).json(),
+    /** [first arrival ms, completion ms] of each event. */
+    arrivals: async () => (await fetch(`${base}/arrivals`)).json(),
     reset: () => fetch(`${base}/reset`, { method: 'POST' }),
   };
 }

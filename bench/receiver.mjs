@@ -24,6 +24,11 @@ const server = createServer((request, response) => {
     );
     return;
   }
+  // Each event's first arrival and its completion, for a test that asks when deliveries resumed.
+  if (request.method === 'GET' && request.url === '/arrivals') {
+    response.end(JSON.stringify([...arrivals.values()]));
+    return;
+  }
   if (request.method === 'POST' && request.url === '/reset') {
     arrivals.clear();
     deliveries = 0;
