@@ -53,6 +53,9 @@ const ADMIN = 'bench-admin-token-0123456789abcdefgh';
 const API_PORT = 3100;
 const RECEIVER_PORT = 3199;
 const API = `http://127.0.0.1:${API_PORT}`;
+const LIMITED_API_PORT = 3102;
+const LIMITED_API = `http://127.0.0.1:${LIMITED_API_PORT}`;
+const LIMITED_RATE = 100_000;
 const client = apiClient(API);
 const commonEnv = appEnv(DB, VHOST);
 
@@ -60,8 +63,8 @@ const http = httpOf(client);
 
 // ---------- measurements ----------
 
-const cannon = (path, headers, makeBody) =>
-  postLoad({ url: `${API}${path}`, headers, makeBody, connections: CONNECTIONS, seconds: SECONDS });
+const cannon = (path, headers, makeBody, base = API) =>
+  postLoad({ url: `${base}${path}`, headers, makeBody, connections: CONNECTIONS, seconds: SECONDS });
 
 /** POST /v1/payments/{id}/refunds with the create load's connections and seconds, over seeded payments. */
 const refundCannon = (headers, makeRequest) =>
@@ -371,6 +374,16 @@ async function main() {
     const database = await rounds(() => databaseCeiling(merchant.id));
     log(`create: POST /v1/payments, ${CONNECTIONS} connections`);
     const create = await rounds(() => cannon('/v1/payments', auth, paymentBody));
+    // ADR 0017: the same load through a second API with the shared rate limit on, high enough that
+    // nothing is refused, so the figure is what taking tokens from the shared bucket costs.
+    log(`create with RATE_LIMIT_PER_SECOND=${LIMITED_RATE}: POST /v1/payments, ${CONNECTIONS} connections`);
+    const limitedApi = await startApp(
+      'payments-api',
+      { ...commonEnv, PORT: String(LIMITED_API_PORT), ADMIN_TOKEN: ADMIN, RATE_LIMIT_PER_SECOND: String(LIMITED_RATE) },
+      `${LIMITED_API}/health`,
+    );
+    const limitedCreate = await rounds(() => cannon('/v1/payments', auth, paymentBody, LIMITED_API));
+    await stopApp(limitedApi);
     const dispatcher = await startApp(
       'webhook-dispatcher',
       { ...commonEnv, DISPATCHER_PORT: '3101' },
@@ -462,6 +475,12 @@ async function main() {
         range(create.rps),
         `${fmt(createRatio, 2)} × lower ceiling; p50 ${range(create.p50)} ms, p99 ${range(create.p99)} ms`,
         `≥ 0.6 and p99 < 100 ms: ${verdict(createRatio >= 0.6 && create.p99.median < 100)}`,
+      ],
+      [
+        `Create payment with the shared rate limit on (RATE_LIMIT_PER_SECOND=${fmt(LIMITED_RATE)}, nothing refused) (req/s)`,
+        range(limitedCreate.rps),
+        `${fmt(limitedCreate.rps.median / create.rps.median, 2)} × create without it; p50 ${range(limitedCreate.p50)} ms, p99 ${range(limitedCreate.p99)} ms`,
+        `≥ 0.95 × create: ${verdict(limitedCreate.rps.median >= 0.95 * create.rps.median)}`,
       ],
       [
         `Refund a completed test payment: POST /v1/payments/{id}/refunds, ₩${fmt(REFUND_AMOUNT)} (req/s)`,

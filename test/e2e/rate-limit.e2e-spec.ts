@@ -1,4 +1,6 @@
+import { isolatedServices, type IsolatedServices } from '../support/isolated-services';
 import { PaymentsApiHarness } from '../support/payments-api.harness';
+import { timeFor } from '../support/time-budget';
 
 /** Requests per second per key in this spec. */
 const rate = 5;
@@ -44,5 +46,74 @@ describe('rate limiting per API key', () => {
     expect(limited.body.error.requestId).toBe(limited.headers['request-id']);
 
     await api.http().get('/v1/payments').set('Authorization', `Bearer ${calm.key}`).expect(200);
+  });
+});
+
+/**
+ * DESIGN.md §9: the limit holds per key across all API instances together (ADR 0017). Three
+ * instances on one database; a key's requests spread over them, or all sent to one of them, get
+ * the one bucket's burst and refill: not three times it, and not a third of it.
+ */
+describe('rate limiting per API key across three API instances', () => {
+  const RATE = 10;
+  /** Requests in flight at once: more than the bucket refills while a wave is answered, on any machine. */
+  const WAVE = 3 * RATE;
+  const SECONDS = 4;
+  let services: IsolatedServices;
+  let instances: PaymentsApiHarness[];
+
+  beforeAll(
+    async () => {
+      services = await isolatedServices('rate_three');
+      instances = [];
+      for (let i = 0; i < 3; i++) {
+        instances.push(await PaymentsApiHarness.start({ ...services.env, RATE_LIMIT_PER_SECOND: String(RATE) }));
+      }
+    },
+    timeFor({ database: 1, app: 3 }),
+  );
+  afterAll(async () => {
+    for (const instance of instances ?? []) await instance.stop();
+    await services.drop();
+  });
+
+  /**
+   * Waves of WAVE parallel requests with one key for SECONDS, each request to `instanceFor(i)`.
+   * Every wave asks more than the bucket holds, so each empties it: what was served is the burst
+   * plus what refilled until the last wave, and never more than the refill until the end.
+   */
+  async function drive(key: string, instanceFor: (i: number) => PaymentsApiHarness) {
+    const statuses: number[] = [];
+    const started = Date.now();
+    let lastWaveAt = started;
+    let sent = 0;
+    while (Date.now() - started < SECONDS * 1000) {
+      lastWaveAt = Date.now();
+      const wave = await Promise.all(
+        Array.from({ length: WAVE }, () => {
+          const i = sent++;
+          return instanceFor(i).http().get('/v1/payments').set('Authorization', `Bearer ${key}`);
+        }),
+      );
+      statuses.push(...wave.map((response) => response.status));
+    }
+    const elapsedSeconds = (Date.now() - started) / 1000;
+    const served = statuses.filter((status) => status === 200).length;
+    expect(served + statuses.filter((status) => status === 429).length).toBe(statuses.length);
+    return { served, elapsedSeconds, refilledBeforeLastWave: ((lastWaveAt - started) / 1000) * RATE };
+  }
+
+  it('serves the one bucket when requests go to the three in turn', async () => {
+    const merchant = await instances[0].merchantWithKey('test');
+    const { served, elapsedSeconds, refilledBeforeLastWave } = await drive(merchant.key, (i) => instances[i % 3]);
+    expect(served).toBeLessThanOrEqual(Math.floor(2 * RATE + RATE * elapsedSeconds) + 1);
+    expect(served).toBeGreaterThanOrEqual(Math.floor(0.9 * (2 * RATE + refilledBeforeLastWave)));
+  });
+
+  it('serves the same when every request goes to one of the three', async () => {
+    const merchant = await instances[0].merchantWithKey('test');
+    const { served, elapsedSeconds, refilledBeforeLastWave } = await drive(merchant.key, () => instances[2]);
+    expect(served).toBeLessThanOrEqual(Math.floor(2 * RATE + RATE * elapsedSeconds) + 1);
+    expect(served).toBeGreaterThanOrEqual(Math.floor(0.9 * (2 * RATE + refilledBeforeLastWave)));
   });
 });

@@ -1,6 +1,7 @@
 import { generateApiKey } from './api-key';
 import { API_KEY_CACHE_TTL_MS, ApiKeyAuthenticator, UNKNOWN_API_KEY_TTL_MS } from './api-key-authenticator';
 import { ApiKeyResolver, type AuthContext } from './auth-context';
+import { RateLimitStore } from './rate-limiter';
 
 /** Stands in for the api_keys table: counts the lookups that would reach the database. */
 class TableResolver extends ApiKeyResolver {
@@ -10,6 +11,13 @@ class TableResolver extends ApiKeyResolver {
   resolve(keyHash: string): Promise<AuthContext | null> {
     this.lookups += 1;
     return Promise.resolve(this.rows.get(keyHash) ?? null);
+  }
+}
+
+/** Rate limiting is not under test here (rate-limiter.spec.ts): every take is granted. */
+class UnlimitedStore extends RateLimitStore {
+  take(_keyId: string, wanted: number): Promise<{ granted: number; left: number }> {
+    return Promise.resolve({ granted: wanted, left: 0 });
   }
 }
 
@@ -28,7 +36,7 @@ describe('ApiKeyAuthenticator', () => {
   beforeEach(() => {
     jest.useFakeTimers({ now: 1_000_000 });
     table = new TableResolver();
-    authenticator = new ApiKeyAuthenticator(table, 100);
+    authenticator = new ApiKeyAuthenticator(table, new UnlimitedStore(), 100);
   });
   afterEach(() => jest.useRealTimers());
 

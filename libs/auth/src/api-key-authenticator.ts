@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { hashApiKey } from './api-key';
 import { ApiKeyResolver, RATE_LIMIT_PER_SECOND, type AuthContext } from './auth-context';
-import { RateLimiter } from './rate-limiter';
+import { RateLimiter, RateLimitStore } from './rate-limiter';
 import { TtlCache } from './ttl-cache';
 
 /**
@@ -32,9 +32,10 @@ export class ApiKeyAuthenticator {
 
   constructor(
     private readonly resolver: ApiKeyResolver,
+    rateLimitStore: RateLimitStore,
     @Inject(RATE_LIMIT_PER_SECOND) ratePerSecond: number,
   ) {
-    this.rateLimiter = new RateLimiter(ratePerSecond);
+    this.rateLimiter = new RateLimiter(ratePerSecond, rateLimitStore);
   }
 
   async resolve(key: string): Promise<AuthContext | null> {
@@ -49,7 +50,7 @@ export class ApiKeyAuthenticator {
   }
 
   /** 0 when the key may make this request; otherwise the seconds to wait. */
-  takeToken(keyId: string): number {
+  takeToken(keyId: string): Promise<number> {
     return this.rateLimiter.take(keyId);
   }
 }

@@ -46,7 +46,7 @@ export class ApiKeyGuard implements CanActivate {
         'Live payments open after the merchant passes the integration test in test mode.',
       );
     }
-    const waitSeconds = this.authenticator.takeToken(auth.keyId);
+    const waitSeconds = await this.authenticator.takeToken(auth.keyId);
     if (waitSeconds > 0) {
       throw new AuthException('rate_limited', 'Too many requests with this API key; slow down.', undefined, {
         'Retry-After': String(waitSeconds),

@@ -1,35 +1,87 @@
+import { Logger } from '@nestjs/common';
+
+/** Where the one token bucket of each key lives, shared by every API instance (ADR 0017). */
+export abstract class RateLimitStore {
+  /**
+   * Refills the key's bucket (`perSecond` a second, up to twice that) and takes up to `wanted` whole
+   * tokens from it in one atomic step. Returns how many it took and what is left (a fraction when
+   * none could be taken: the caller tells the client when the next whole token is due).
+   */
+  abstract take(keyId: string, wanted: number, perSecond: number): Promise<{ granted: number; left: number }>;
+}
+
+/** A lease is this share of a second's rate: what one instance can hold unused is small. */
+const LEASE_SHARE = 1 / 20;
+/** Leased tokens not used by then are dropped: a key that went quiet must not save up a lease. */
+const LEASE_TTL_MS = 1_000;
+
+interface Lease {
+  tokens: number;
+  expiresAt: number;
+}
+
 /**
- * Token bucket per key: `perSecond` tokens refill each second, up to a burst of twice that.
- * In memory per API instance; several instances each allow the rate, which is acceptable for a
- * fairness limit (it is not a billing limit).
+ * RATE_LIMIT_PER_SECOND per key across all API instances together (DESIGN.md §9, ADR 0017): the
+ * bucket is in the store, and an instance takes tokens from it a lease at a time (1/20 of a
+ * second's rate), so a request costs a round trip only when its instance's lease is used up. A
+ * key's requests never get more than its bucket holds, however they are spread; what is leased and
+ * not used in time is lost, which errs on the side of fewer. A key the store refused is refused
+ * here without asking again until its next token is due.
  */
 export class RateLimiter {
-  private readonly buckets = new Map<string, { tokens: number; updatedAt: number }>();
-  private readonly capacity: number;
+  private readonly logger = new Logger(RateLimiter.name);
+  private readonly leases = new Map<string, Lease>();
+  private readonly refusedUntil = new Map<string, number>();
+  private readonly leasing = new Map<string, Promise<void>>();
+  private readonly leaseSize: number;
 
   constructor(
     private readonly perSecond: number,
+    private readonly store: RateLimitStore,
     private readonly now: () => number = Date.now,
     private readonly maxKeys = 100_000,
   ) {
-    this.capacity = perSecond * 2;
+    this.leaseSize = Math.max(1, Math.ceil(perSecond * LEASE_SHARE));
   }
 
-  /** 0 when the request may go ahead; otherwise the seconds to wait before trying again. */
-  take(key: string): number {
+  /** 0 when the request may go ahead; otherwise the whole seconds to wait before trying again. */
+  async take(keyId: string): Promise<number> {
     if (this.perSecond <= 0) return 0;
-    const now = this.now();
-    const bucket = this.buckets.get(key) ?? { tokens: this.capacity, updatedAt: now };
-    bucket.tokens = Math.min(this.capacity, bucket.tokens + ((now - bucket.updatedAt) / 1000) * this.perSecond);
-    bucket.updatedAt = now;
-    if (!this.buckets.has(key)) {
-      if (this.buckets.size >= this.maxKeys) this.buckets.clear();
-      this.buckets.set(key, bucket);
+    for (;;) {
+      const now = this.now();
+      const lease = this.leases.get(keyId);
+      if (lease && lease.expiresAt > now && lease.tokens >= 1) {
+        lease.tokens -= 1;
+        return 0;
+      }
+      const refusedUntil = this.refusedUntil.get(keyId) ?? 0;
+      if (refusedUntil > now) return Math.max(1, Math.ceil((refusedUntil - now) / 1000));
+      // One lease in flight per key: requests that arrive meanwhile share what it brings.
+      let leasing = this.leasing.get(keyId);
+      if (!leasing) {
+        leasing = this.lease(keyId).finally(() => this.leasing.delete(keyId));
+        this.leasing.set(keyId, leasing);
+      }
+      await leasing;
     }
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      return 0;
+  }
+
+  private async lease(keyId: string): Promise<void> {
+    if (this.leases.size >= this.maxKeys) this.leases.clear();
+    if (this.refusedUntil.size >= this.maxKeys) this.refusedUntil.clear();
+    try {
+      const { granted, left } = await this.store.take(keyId, this.leaseSize, this.perSecond);
+      const now = this.now();
+      if (granted > 0) {
+        this.leases.set(keyId, { tokens: granted, expiresAt: now + LEASE_TTL_MS });
+        this.refusedUntil.delete(keyId);
+      } else {
+        this.refusedUntil.set(keyId, now + ((1 - left) / this.perSecond) * 1000);
+      }
+    } catch (error) {
+      // A fairness limit fails open: the request itself meets the outage (503) if there is one.
+      this.logger.warn(`rate limit store unavailable, letting ${keyId} through: ${String(error)}`);
+      this.leases.set(keyId, { tokens: this.leaseSize, expiresAt: this.now() + LEASE_TTL_MS });
     }
-    return Math.max(1, Math.ceil((1 - bucket.tokens) / this.perSecond));
   }
 }

@@ -1,8 +1,9 @@
 import { Global, Module } from '@nestjs/common';
-import { ApiKeyAuthenticator, ApiKeyResolver } from '@payhook/auth';
+import { ApiKeyAuthenticator, ApiKeyResolver, RateLimitStore } from '@payhook/auth';
 import { ApiKeyLookup } from './api-key-lookup';
 import { MerchantsRepository } from './merchants.repository';
 import { MerchantsService } from './merchants.service';
+import { RateLimitBuckets } from './rate-limit-buckets';
 
 /** Global so that every feature's ApiKeyGuard shares the one ApiKeyAuthenticator. */
 @Global()
@@ -12,6 +13,7 @@ import { MerchantsService } from './merchants.service';
     MerchantsService,
     ApiKeyAuthenticator,
     { provide: ApiKeyResolver, useClass: ApiKeyLookup },
+    { provide: RateLimitStore, useClass: RateLimitBuckets },
   ],
   exports: [MerchantsService, ApiKeyAuthenticator, ApiKeyResolver],
 })

@@ -19,6 +19,7 @@ import { PaymentScopedReferences1765400000000 } from './1765400000000-payment-sc
 import { SecretOverlap1765500000000 } from './1765500000000-secret-overlap';
 import { SeveralEndpoints1765600000000 } from './1765600000000-several-endpoints';
 import { RoomForRefundUpdates1765700000000 } from './1765700000000-room-for-refund-updates';
+import { SharedRateLimits1765800000000 } from './1765800000000-shared-rate-limits';
 
 /** Listed explicitly: bundled builds cannot glob, and the order is the history. */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   SecretOverlap1765500000000,
   SeveralEndpoints1765600000000,
   RoomForRefundUpdates1765700000000,
+  SharedRateLimits1765800000000,
 ];
