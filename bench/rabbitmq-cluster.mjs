@@ -54,19 +54,28 @@ export async function startRabbitCluster({ size = 3, firstPort = 5681 } = {}) {
         // Reachable from this machine only, as the system node is.
         ERL_EPMD_ADDRESS: '127.0.0.1',
         ERL_FLAGS: '-kernel inet_dist_use_interface {127,0,0,1}',
+        // A node or CLI call that crashes leaves its dump here, not in the repository.
+        ERL_CRASH_DUMP: join(dir, 'erl_crash.dump'),
       },
     };
   });
 
   /** rabbitmqctl against `node`, with this cluster's cookie; resolves to its output. */
   const ctl = async (node, ...args) =>
-    (await run(join(BIN, 'rabbitmqctl'), ['-q', '-n', node.name, ...args], { env: node.env, timeout: 120_000 })).stdout;
+    (
+      await run(join(BIN, 'rabbitmqctl'), ['-q', '-n', node.name, ...args], {
+        env: node.env,
+        cwd: home,
+        timeout: 120_000,
+      })
+    ).stdout;
 
   const start = async (node) => {
     const output = openSync(join(node.dir, 'console.log'), 'a');
     // A process group of its own: the start script, the Erlang VM and its helpers die together.
     node.process = spawn(join(BIN, 'rabbitmq-server'), [], {
       env: node.env,
+      cwd: home,
       stdio: ['ignore', output, output],
       detached: true,
     });
