@@ -40,13 +40,27 @@ export function httpOf(client) {
 
 /** ROUNDS runs of `measure`; the median with min and max of each figure. */
 export async function rounds(measure) {
-  const results = [];
-  for (let i = 0; i < ROUNDS; i++) results.push(await measure());
-  const pick = (key) => {
-    const values = results.map((r) => r[key]).filter((v) => v !== undefined);
-    return values.length ? { median: median(values), min: Math.min(...values), max: Math.max(...values) } : undefined;
+  const [summary] = await alternatingRounds([measure]);
+  return summary;
+}
+
+/**
+ * ROUNDS runs of each of `measures`, taking turns (a, b, a, b, …), so that two figures set against
+ * each other see the same drift of a shared machine; a summary like rounds() of each.
+ */
+export async function alternatingRounds(measures) {
+  const results = measures.map(() => []);
+  for (let i = 0; i < ROUNDS; i++) {
+    for (const [index, measure] of measures.entries()) results[index].push(await measure());
+  }
+  const summary = (runs) => {
+    const pick = (key) => {
+      const values = runs.map((r) => r[key]).filter((v) => v !== undefined);
+      return values.length ? { median: median(values), min: Math.min(...values), max: Math.max(...values) } : undefined;
+    };
+    return { rps: pick('rps'), p50: pick('p50'), p99: pick('p99') };
   };
-  return { rps: pick('rps'), p50: pick('p50'), p99: pick('p99') };
+  return results.map(summary);
 }
 
 /** Completes payments at `rate` per second and measures completion → the receiver's first delivery. */
