@@ -115,11 +115,14 @@ async function main() {
     if (stats.distinct !== completed)
       failures.push(`${completed - stats.distinct} completed payments never reached the receiver`);
     if (resumedMs === null) failures.push('no event completed after the kill was delivered');
+  } catch (error) {
+    failures.push(String(error));
   } finally {
-    for (const app of apps.reverse()) await stopApp(app);
+    // Each step on its own: one that fails must not leave the others' processes behind.
+    for (const app of apps.reverse()) await stopApp(app).catch((error) => console.error(error));
     receiver?.child.kill();
-    await client?.close();
-    await cluster.destroy();
+    await client?.close().catch(() => undefined);
+    cluster.destroy({ failed: failures.length > 0 });
   }
   if (failures.length > 0) {
     console.error(`[cluster] FAILED: ${failures.join('; ')}`);

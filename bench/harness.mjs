@@ -71,7 +71,12 @@ export async function startApp(app, env, healthUrl) {
     stdio: ['ignore', logs ? 'pipe' : 'ignore', 'inherit'],
   });
   if (logs) child.stdout.pipe(createWriteStream(join(logs, `${app}-${child.pid}.log`)));
-  await waitHealthy(healthUrl, app);
+  try {
+    await waitHealthy(healthUrl, app);
+  } catch (error) {
+    child.kill('SIGKILL'); // an app that never became healthy is not left running
+    throw error;
+  }
   return child;
 }
 

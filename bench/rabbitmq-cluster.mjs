@@ -5,7 +5,7 @@
 // keeps the system node out of reach: nothing here can touch it.
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -79,6 +79,7 @@ export async function startRabbitCluster({ size = 3, firstPort = 5681 } = {}) {
       stdio: ['ignore', output, output],
       detached: true,
     });
+    closeSync(output); // the node has its own copy
     node.process.on('error', () => undefined); // a start that fails shows as a node that never answers
     await untilAnswers(node);
   };
@@ -91,7 +92,8 @@ export async function startRabbitCluster({ size = 3, firstPort = 5681 } = {}) {
         await ctl(node, 'await_startup', '--timeout', '10');
         return;
       } catch (error) {
-        if (Date.now() > deadline) throw new Error(`${node.name} did not start: ${String(error)}`);
+        const exited = !node.process || node.process.exitCode !== null || node.process.signalCode !== null;
+        if (exited || Date.now() > deadline) throw new Error(`${node.name} did not start: ${String(error)}`);
         await new Promise((resolve) => setTimeout(resolve, 500));
       }
     }
@@ -108,10 +110,24 @@ export async function startRabbitCluster({ size = 3, firstPort = 5681 } = {}) {
     node.process = undefined;
   };
 
-  const destroy = async () => {
+  /** Kills every node and removes the directory; after a failure, shows the end of each node's output first. */
+  const destroy = ({ failed = false } = {}) => {
     for (const node of nodes) kill(node);
+    if (failed) {
+      for (const node of nodes) {
+        try {
+          const output = readFileSync(join(node.dir, 'console.log'), 'utf8').trimEnd().split('\n').slice(-20);
+          console.error(`--- the end of ${node.name}'s output ---\n${output.join('\n')}`);
+        } catch {
+          // never started
+        }
+      }
+    }
     rmSync(home, { recursive: true, force: true });
   };
+  // However the run ends (a failure, Ctrl-C, an exit from anywhere), no node outlives it.
+  process.once('exit', () => destroy());
+  for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(130));
 
   try {
     await Promise.all(nodes.map(start));
@@ -121,7 +137,7 @@ export async function startRabbitCluster({ size = 3, firstPort = 5681 } = {}) {
       await ctl(node, 'start_app');
     }
   } catch (error) {
-    await destroy();
+    destroy({ failed: true });
     throw error;
   }
 

@@ -114,7 +114,7 @@ describe('a delivery request the broker handed out many times, on quorum queues'
           if (message === null) return reject(new Error('the consumer was cancelled'));
           const count = Number(message.properties.headers?.['x-delivery-count'] ?? 0);
           if (count >= RETURNS) return resolve(message);
-          channel.nack(message, false, true);
+          channel.reject(message, true); // back to the queue, counted as a delivery (RabbitMQ 4.3+ counts rejects, not nacks)
         })
         .catch(reject);
     });
@@ -136,21 +136,66 @@ describe('a delivery request the broker handed out many times, on quorum queues'
   });
 });
 
+/**
+ * A queue never changes type or delivery limit in place. An app whose queues the broker refuses would
+ * take payments and deliver nothing while it looked ready: it stops with the line that says what to do.
+ */
 describe('queues declared before with another type', () => {
-  it('refuse the start with what to do, since a queue never changes type in place', async () => {
-    const services = await isolatedServices('queue_type_change');
-    const broker = await connect(services.env.AMQP_URL);
-    try {
-      const namespace = services.env.AMQP_NAMESPACE;
-      await declareWebhookTopology(await broker.createConfirmChannel(), webhookTopology(namespace, 'classic'));
-      const refused = await broker.createConfirmChannel();
-      refused.on('error', () => undefined); // the broker closes the channel; the declare's rejection says why
-      await expect(declareWebhookTopology(refused, webhookTopology(namespace, 'quorum'))).rejects.toThrow(
-        /exists with other arguments than AMQP_QUEUE_TYPE=quorum declares .*inequivalent arg 'x-queue-type'.*; keep the type it was made with, or move to a new AMQP_NAMESPACE/,
+  let services: IsolatedServices;
+  let broker: ChannelModel;
+
+  beforeAll(
+    async () => {
+      services = await isolatedServices('queue_type_change');
+      broker = await connect(services.env.AMQP_URL);
+      // The queues of an older deployment: classic ones.
+      await declareWebhookTopology(
+        await broker.createConfirmChannel(),
+        webhookTopology(services.env.AMQP_NAMESPACE, 'classic'),
       );
-    } finally {
-      await broker.close().catch(() => undefined);
-      await services.drop();
-    }
+    },
+    timeFor({ database: 1 }),
+  );
+  afterAll(async () => {
+    await broker.close().catch(() => undefined);
+    await services.drop();
   });
+
+  it('are refused with what to do', async () => {
+    const refused = await broker.createConfirmChannel();
+    refused.on('error', () => undefined); // the broker closes the channel; the declare's rejection says why
+    await expect(
+      declareWebhookTopology(refused, webhookTopology(services.env.AMQP_NAMESPACE, 'quorum')),
+    ).rejects.toThrow(
+      /exists with other arguments than AMQP_QUEUE_TYPE=quorum declares .*inequivalent arg 'x-queue-type'.*set AMQP_QUEUE_TYPE to the type the queues were made with, or move to a new AMQP_NAMESPACE/,
+    );
+  });
+
+  it(
+    'stop an app that meets them, with that line, instead of letting it look ready',
+    async () => {
+      // The app runs in this test process: its exit is watched here instead of ending the test run.
+      const exited = new Promise<unknown>((resolve) => {
+        jest.spyOn(process, 'exit').mockImplementation((code) => {
+          resolve(code);
+          return undefined as never;
+        });
+      });
+      const lines: string[] = [];
+      jest.spyOn(console, 'error').mockImplementation((line: unknown) => void lines.push(String(line)));
+      const api = await PaymentsApiHarness.start({ ...services.env, AMQP_QUEUE_TYPE: 'quorum' });
+      try {
+        await expect(exited).resolves.toBe(1);
+        expect(lines).toContainEqual(
+          expect.stringMatching(
+            /^payhook cannot start: the queue .* exists with other arguments than AMQP_QUEUE_TYPE=quorum/,
+          ),
+        );
+      } finally {
+        jest.restoreAllMocks();
+        await api.stop();
+      }
+    },
+    timeFor({ app: 1 }),
+  );
 });

@@ -4,6 +4,8 @@ import { RateLimiter, RateLimitStore } from './rate-limiter';
 class BucketStore extends RateLimitStore {
   readonly buckets = new Map<string, { tokens: number; at: number }>();
   takes = 0;
+  /** Tokens handed out in all, used or not. */
+  granted = 0;
   failing = false;
 
   constructor(private readonly clock: () => number) {
@@ -18,6 +20,7 @@ class BucketStore extends RateLimitStore {
     const tokens = Math.min(2 * perSecond, bucket.tokens + ((now - bucket.at) / 1000) * perSecond);
     const granted = Math.min(wanted, Math.floor(tokens));
     this.buckets.set(keyId, { tokens: tokens - granted, at: now });
+    this.granted += granted;
     return Promise.resolve({ granted, left: tokens - granted });
   }
 }
@@ -67,24 +70,37 @@ describe('RateLimiter', () => {
     expect(served).toBeGreaterThanOrEqual(0.9 * (20 + 4 * 10));
   });
 
-  it('asks the store once per lease (a twentieth of the rate), not once per request', async () => {
+  it('asks the store once per lease, the lease doubling while each is used up, up to a twentieth of the rate', async () => {
     const limiter = new RateLimiter(100, store, clock);
-    for (let i = 0; i < 20; i++) expect(await limiter.take('key_a')).toBe(0);
-    expect(store.takes).toBe(4);
+    for (let i = 0; i < 100; i++) expect(await limiter.take('key_a')).toBe(0);
+    // Leases of 1, 2 and 4, then 5 (a twentieth of 100) for the other 93 requests.
+    expect(store.takes).toBe(3 + Math.ceil(93 / 5));
   });
 
   it('lets requests that arrive together share the one lease in flight', async () => {
     const limiter = new RateLimiter(100, store, clock);
-    expect(await takeMany(limiter, 5)).toEqual(Array(5).fill(0));
-    expect(store.takes).toBe(1);
+    expect(await takeMany(limiter, 20)).toEqual(Array(20).fill(0));
+    expect(store.takes).toBe(6); // 1 + 2 + 4 + 5 + 5 + 5 ≥ 20: one at a time, not one per request
   });
 
-  it('drops a lease not used within a second, so a quiet instance does not save tokens up', async () => {
+  it('drops a lease not used within a second, and takes a smaller one next', async () => {
     const limiter = new RateLimiter(100, store, clock);
-    await limiter.take('key_a'); // leases 5, uses 1
+    for (let i = 0; i < 8; i++) await limiter.take('key_a'); // leases of 1, 2, 4 and 5; 4 of the last unused
+    expect(store.granted).toBe(12);
     now += 1000;
     await limiter.take('key_a');
-    expect(store.takes).toBe(2);
+    expect(store.takes).toBe(5);
+    expect(store.granted).toBe(12 + 2); // half the expired lease
+  });
+
+  it('wastes next to nothing of the bucket on an instance that sees a key rarely', async () => {
+    const limiter = new RateLimiter(100, store, clock);
+    let requests = 0;
+    for (; now < 20_000; now += 600) {
+      expect(await limiter.take('key_a')).toBe(0);
+      requests += 1;
+    }
+    expect(store.granted - requests).toBeLessThanOrEqual(requests / 10);
   });
 
   it('refuses a key the store refused without asking again until its next token is due', async () => {
@@ -105,10 +121,15 @@ describe('RateLimiter', () => {
     expect(await limiter.take('key_b')).toBe(0);
   });
 
-  it('lets requests through while the store cannot be reached: a fairness limit fails open', async () => {
+  it('lets requests through while the store cannot be reached, asking it again only a second later', async () => {
     const limiter = new RateLimiter(1, store, clock);
     store.failing = true;
     expect(await takeMany(limiter, 5)).toEqual(Array(5).fill(0));
+    expect(store.takes).toBe(1); // a store that hangs is waited for once, not request after request
+    now += 1000;
+    store.failing = false;
+    await takeMany(limiter, 3);
+    expect(store.takes).toBeGreaterThan(1);
   });
 
   it('is off at 0 and never asks the store', async () => {

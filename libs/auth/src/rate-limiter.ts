@@ -10,30 +10,36 @@ export abstract class RateLimitStore {
   abstract take(keyId: string, wanted: number, perSecond: number): Promise<{ granted: number; left: number }>;
 }
 
-/** A lease is this share of a second's rate: what one instance can hold unused is small. */
+/** A lease is at most this share of a second's rate: what one instance can hold unused is small. */
 const LEASE_SHARE = 1 / 20;
 /** Leased tokens not used by then are dropped: a key that went quiet must not save up a lease. */
 const LEASE_TTL_MS = 1_000;
+/** While the store does not answer, a key's requests go through this long without asking it again. */
+const FAIL_OPEN_MS = 1_000;
 
 interface Lease {
   tokens: number;
   expiresAt: number;
+  /** How many were taken: a lease used up doubles the next one, a lease that expired halves it. */
+  size: number;
 }
 
 /**
  * RATE_LIMIT_PER_SECOND per key across all API instances together (DESIGN.md §9, ADR 0017): the
- * bucket is in the store, and an instance takes tokens from it a lease at a time (1/20 of a
- * second's rate), so a request costs a round trip only when its instance's lease is used up. A
- * key's requests never get more than its bucket holds, however they are spread; what is leased and
- * not used in time is lost, which errs on the side of fewer. A key the store refused is refused
- * here without asking again until its next token is due.
+ * bucket is in the store, and an instance takes tokens from it a lease at a time, so a request costs
+ * a round trip only when its instance's lease is used up. A key's requests never get more than its
+ * bucket holds, however they are spread. What is leased and not used within a second is lost, so a
+ * lease follows the key's traffic on the instance: from 1, doubled each time one is used up in
+ * time, up to 1/20 of a second's rate, and halved each time one expires; an instance that sees a
+ * key rarely takes one token at a time and wastes none. A key the store refused is refused here
+ * without asking again until its next token is due.
  */
 export class RateLimiter {
   private readonly logger = new Logger(RateLimiter.name);
   private readonly leases = new Map<string, Lease>();
   private readonly refusedUntil = new Map<string, number>();
   private readonly leasing = new Map<string, Promise<void>>();
-  private readonly leaseSize: number;
+  private readonly maxLease: number;
 
   constructor(
     private readonly perSecond: number,
@@ -41,7 +47,7 @@ export class RateLimiter {
     private readonly now: () => number = Date.now,
     private readonly maxKeys = 100_000,
   ) {
-    this.leaseSize = Math.max(1, Math.ceil(perSecond * LEASE_SHARE));
+    this.maxLease = Math.max(1, Math.ceil(perSecond * LEASE_SHARE));
   }
 
   /** 0 when the request may go ahead; otherwise the whole seconds to wait before trying again. */
@@ -69,19 +75,28 @@ export class RateLimiter {
   private async lease(keyId: string): Promise<void> {
     if (this.leases.size >= this.maxKeys) this.leases.clear();
     if (this.refusedUntil.size >= this.maxKeys) this.refusedUntil.clear();
+    const size = this.nextLeaseSize(this.leases.get(keyId));
     try {
-      const { granted, left } = await this.store.take(keyId, this.leaseSize, this.perSecond);
+      const { granted, left } = await this.store.take(keyId, size, this.perSecond);
       const now = this.now();
       if (granted > 0) {
-        this.leases.set(keyId, { tokens: granted, expiresAt: now + LEASE_TTL_MS });
+        this.leases.set(keyId, { tokens: granted, expiresAt: now + LEASE_TTL_MS, size });
         this.refusedUntil.delete(keyId);
       } else {
+        this.leases.delete(keyId);
         this.refusedUntil.set(keyId, now + ((1 - left) / this.perSecond) * 1000);
       }
     } catch (error) {
-      // A fairness limit fails open: the request itself meets the outage (503) if there is one.
+      // A fairness limit fails open: the request itself meets the outage (503) if there is one. For
+      // a while, so that a store that hangs is not asked again, and waited for, request after request.
       this.logger.warn(`rate limit store unavailable, letting ${keyId} through: ${String(error)}`);
-      this.leases.set(keyId, { tokens: this.leaseSize, expiresAt: this.now() + LEASE_TTL_MS });
+      this.leases.set(keyId, { tokens: Infinity, expiresAt: this.now() + FAIL_OPEN_MS, size });
     }
+  }
+
+  private nextLeaseSize(previous: Lease | undefined): number {
+    if (!previous || previous.tokens === Infinity) return 1;
+    const usedUp = previous.tokens < 1 && previous.expiresAt > this.now();
+    return usedUp ? Math.min(this.maxLease, previous.size * 2) : Math.max(1, Math.floor(previous.size / 2));
   }
 }

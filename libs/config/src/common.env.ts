@@ -10,6 +10,21 @@ import {
 } from './secrets-key';
 import { ToBoolean, ToInteger } from './env-transforms';
 
+/** Whether the URLs agree on vhost and user; an unparseable one is left to the format check. */
+function sameVhostAndUser(urls: string[]): boolean {
+  try {
+    const seen = new Set(
+      urls.map((url) => {
+        const parsed = new URL(url.trim());
+        return `${parsed.username}@${parsed.pathname.replace(/^\/$/, '')}`;
+      }),
+    );
+    return seen.size === 1;
+  } catch {
+    return true;
+  }
+}
+
 const inProduction = (env: object | undefined) => (env as { NODE_ENV?: string } | undefined)?.NODE_ENV === 'production';
 
 const LOG_LEVEL_NAMES = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -24,6 +39,14 @@ export class CommonEnv {
   @Expose()
   @Matches(/^amqps?:\/\/[^\s,]+(\s*,\s*amqps?:\/\/[^\s,]+)*$/, {
     message: 'must be an amqp:// or amqps:// URL, or several of one cluster separated by commas',
+  })
+  @ValidateBy({
+    name: 'isOneCluster',
+    validator: {
+      // Apps that connect to different nodes must still meet in one vhost, as one user.
+      validate: (value: unknown) => typeof value === 'string' && sameVhostAndUser(value.split(',')),
+      defaultMessage: () => 'must name the same vhost and user on every node',
+    },
   })
   AMQP_URL = 'amqp://guest:guest@127.0.0.1:5672';
 

@@ -46,6 +46,12 @@ describe('loadEnv', () => {
     ['AMQP_URL', 'amqp://a:5672,,amqp://b:5672', 'AMQP_URL must be an amqp:// or amqps:// URL, or several'],
     ['AMQP_URL', 'amqp://a:5672,http://b', 'AMQP_URL must be an amqp:// or amqps:// URL, or several'],
     ['AMQP_QUEUE_TYPE', 'mirrored', 'AMQP_QUEUE_TYPE must be classic or quorum'],
+    [
+      'AMQP_URL',
+      'amqp://u:p@a:5672,amqp://u:p@b:5672/payhook',
+      'AMQP_URL must name the same vhost and user on every node',
+    ],
+    ['AMQP_URL', 'amqp://u:p@a:5672/x,amqp://v:p@b:5672/x', 'AMQP_URL must name the same vhost and user on every node'],
   ])('rejects %s=%s with one line naming the variable', (name, value, message) => {
     expect(() => loadEnv(ExampleEnv, { [name]: value })).toThrow(ConfigError);
     expect(() => loadEnv(ExampleEnv, { [name]: value })).toThrow(message);

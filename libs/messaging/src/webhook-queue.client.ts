@@ -1,7 +1,7 @@
 import { ClientProxy, type ReadPacket, type WritePacket } from '@nestjs/microservices';
 import type { ConfirmChannel } from 'amqplib';
 import type { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
-import { declareWebhookTopology, type WebhookTopology } from './webhook-topology';
+import { declareWebhookTopology, exitOnTopologyMismatch, type WebhookTopology } from './webhook-topology';
 
 /** A client of the webhook queue: it emits events; request-response is not part of either transport. */
 export abstract class EventsOnlyClient extends ClientProxy {
@@ -54,8 +54,12 @@ export class WebhookQueueClient extends EventsOnlyClient {
     // `status` tells the publisher when it can go again (the relay wakes on 'connected').
     this.channel.on('connect', () => this._status$.next('connected'));
     this.channel.on('close', () => this._status$.next('disconnected'));
-    // Setup failures are retried on the next reconnect; without a listener they would crash the process.
-    this.channel.on('error', (error: unknown) => onError?.(error));
+    // Setup failures are retried on the next reconnect (without a listener they would crash the
+    // process), but queues that exist with other arguments never change: that one stops the app.
+    this.channel.on('error', (error: unknown) => {
+      onError?.(error);
+      exitOnTopologyMismatch(error);
+    });
     return Promise.resolve();
   }
 

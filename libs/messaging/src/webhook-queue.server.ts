@@ -11,7 +11,13 @@ import {
   type QueueMessageContext,
   type QueueServerOptions,
 } from './queue-handling';
-import { declareRetryQueues, declareWebhookTopology, retryWaitQueue, type WebhookTopology } from './webhook-topology';
+import {
+  declareRetryQueues,
+  declareWebhookTopology,
+  exitOnTopologyMismatch,
+  retryWaitQueue,
+  type WebhookTopology,
+} from './webhook-topology';
 
 /** `@Ctx()` of a webhook queue handler: the raw message and how often it has backed off. */
 export class WebhookQueueContext extends BaseRpcContext<[ConsumeMessage]> implements QueueMessageContext {
@@ -79,9 +85,11 @@ export class WebhookQueueServer extends Server implements CustomTransportStrateg
         channel.once('close', () => this.consumerTags.delete(channel));
       },
     });
-    // Setup failures are retried on the next reconnect; without a listener they would crash the process.
+    // Setup failures are retried on the next reconnect (without a listener they would crash the
+    // process), but queues that exist with other arguments never change: that one stops the app.
     this.channel.on('error', (error: unknown) => {
       this.logger.error(`RabbitMQ channel error: ${String(error)}`);
+      exitOnTopologyMismatch(error);
     });
     callback();
   }

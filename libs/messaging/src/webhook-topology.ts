@@ -93,10 +93,15 @@ export async function declareWebhookTopology(channel: ConfirmChannel, topology: 
   await channel.bindQueue(topology.deliveryQueue, topology.exchange, topology.deliverRoutingKey);
 }
 
+/** A queue exists with other arguments than this start declares; it never changes in place. */
+export class QueueTopologyMismatch extends Error {
+  override name = 'QueueTopologyMismatch';
+}
+
 /**
- * A durable queue with `args`. The broker refuses a queue that exists with other arguments (another
- * type, say, after AMQP_QUEUE_TYPE changed): the error then says what to do, since a queue never
- * changes type in place.
+ * A durable queue with `args`. The broker refuses a queue that exists with other arguments: another
+ * type after AMQP_QUEUE_TYPE changed, or quorum queues made before each set its delivery limit. The
+ * error then says what to do, since neither changes in place.
  */
 async function assertQueue(
   channel: ConfirmChannel,
@@ -108,12 +113,24 @@ async function assertQueue(
     await channel.assertQueue(queue, { durable: true, arguments: args });
   } catch (error) {
     if (!/inequivalent arg/.test(String(error))) throw error;
-    throw new Error(
+    throw new QueueTopologyMismatch(
       `the queue ${queue} exists with other arguments than AMQP_QUEUE_TYPE=${topology.queueType} declares ` +
-        `(${String(error)}); keep the type it was made with, or move to a new AMQP_NAMESPACE (docs/scaling.md)`,
+        `(${String(error)}). A queue's type and delivery limit never change in place: set AMQP_QUEUE_TYPE to the ` +
+        `type the queues were made with, or move to a new AMQP_NAMESPACE beside the old one (docs/scaling.md)`,
       { cause: error },
     );
   }
+}
+
+/**
+ * For the channels' error listeners: an app whose queues cannot be declared would take payments and
+ * deliver nothing while it looks ready, so a mismatch ends the process with the one line that says
+ * why (at its start, when the topology is first declared). Other channel errors are retried.
+ */
+export function exitOnTopologyMismatch(error: unknown): void {
+  if (!(error instanceof QueueTopologyMismatch)) return;
+  console.error(`payhook cannot start: ${error.message}`);
+  process.exit(1);
 }
 
 /** The dispatcher's extra queues: one wait queue per retry delay and the defer queue. */

@@ -4,8 +4,11 @@ import { RateLimitStore } from '@payhook/auth';
 import { sqlRows } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 
-/** Seconds since the bucket's last refill, by the database's clock: every instance reads the same one. */
-const ELAPSED = `GREATEST(0, extract(epoch FROM clock_timestamp() - b.refilled_at))`;
+/**
+ * Seconds since the bucket's last refill, by the database's clock (one reading per statement, the
+ * row's new `refilled_at`): every instance reads the same clock.
+ */
+const ELAPSED = `GREATEST(0, extract(epoch FROM excluded.refilled_at - b.refilled_at))`;
 /** What the bucket holds now: the old tokens plus the refill, up to twice the rate. */
 const REFILLED = `LEAST(2 * $3::float8, b.tokens + ${ELAPSED} * $3::float8)`;
 
@@ -29,7 +32,7 @@ export class RateLimitBuckets extends RateLimitStore {
        ON CONFLICT (key_id) DO UPDATE SET
          granted = LEAST($2, floor(${REFILLED})),
          tokens = ${REFILLED} - LEAST($2, floor(${REFILLED})),
-         refilled_at = clock_timestamp()
+         refilled_at = GREATEST(b.refilled_at, excluded.refilled_at)
        RETURNING granted, tokens`,
       [keyId, wanted, perSecond],
     );
