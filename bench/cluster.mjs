@@ -8,7 +8,18 @@
 // sets the size of the flow.
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { PG, apiClient, appEnv, freshDatabase, root, sleep, startApp, startReceiver, stopApp } from './harness.mjs';
+import {
+  PG,
+  apiClient,
+  appEnv,
+  freshDatabase,
+  root,
+  sleep,
+  startApp,
+  startReceiver,
+  stopApp,
+  runToCompletion,
+} from './harness.mjs';
 import { percentile } from './measure.mjs';
 import { completedPayments, paymentFlows, receiverOnceAll } from './payment-flow.mjs';
 import { startRabbitCluster } from './rabbitmq-cluster.mjs';
@@ -131,18 +142,4 @@ async function main() {
   log('passed: nothing lost with the queue leader killed');
 }
 
-let finished = false;
-// A run that stops waiting with nothing left to do (a child that died before it said it was ready)
-// must not pass: Node would exit 0 on an empty event loop.
-process.on('beforeExit', () => {
-  if (finished) return;
-  console.error('[cluster] FAILED: the run ended before it finished (a process it waited for is gone)');
-  process.exit(1);
-});
-main().then(
-  () => (finished = true),
-  (error) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runToCompletion('cluster', main);

@@ -18,6 +18,7 @@ import {
   sleep,
   startApp,
   startReceiver,
+  runToCompletion,
   stopApp,
   waitHealthy,
 } from './harness.mjs';
@@ -172,18 +173,4 @@ async function main() {
   log('passed: nothing lost');
 }
 
-let finished = false;
-// A run that stops waiting with nothing left to do (a child that died before it said it was ready)
-// must not pass: Node would exit 0 on an empty event loop.
-process.on('beforeExit', () => {
-  if (finished) return;
-  console.error('[faults] FAILED: the run ended before it finished (a process it waited for is gone)');
-  process.exit(1);
-});
-main().then(
-  () => (finished = true),
-  (error) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runToCompletion('faults', main);

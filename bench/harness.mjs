@@ -194,3 +194,24 @@ export function machine() {
   }
   return `${os.cpus().length} × ${os.cpus()[0].model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}; Node ${process.version}, PostgreSQL ${pgVersion}, RabbitMQ ${rabbit}`;
 }
+
+/**
+ * Runs a test script's `main` as its whole work: an error exits 1, and so does a run that stops
+ * waiting with nothing left to do (a child that died before it said it was ready), which Node would
+ * otherwise end with 0 on an empty event loop.
+ */
+export function runToCompletion(label, main) {
+  let finished = false;
+  process.on('beforeExit', () => {
+    if (finished) return;
+    console.error(`[${label}] FAILED: the run ended before it finished (a process it waited for is gone)`);
+    process.exit(1);
+  });
+  main().then(
+    () => (finished = true),
+    (error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}
