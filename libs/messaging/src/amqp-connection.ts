@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { connect, type AmqpConnectionManager } from 'amqp-connection-manager';
 
 /** Exchange and queue names are prefixed so several stacks (or test runs) can share one broker. */
@@ -15,10 +16,32 @@ const CONNECT_TIMEOUT_MS = 5_000;
  * drops the connection hands over to the next one after `reconnectTimeInSeconds`.
  */
 export function createAmqpConnection(urls: string[], connectionName: string): AmqpConnectionManager {
-  return connect(urls, {
+  const connection = connect(urls, {
     heartbeatIntervalInSeconds: 10,
     reconnectTimeInSeconds: 1,
     // A node that is gone without a refusal (its host down, a partition) must not hold the move for minutes.
     connectionOptions: { timeout: CONNECT_TIMEOUT_MS, clientProperties: { connection_name: connectionName } },
   });
+  logNodeChanges(connection);
+  return connection;
+}
+
+/** Which node an app is on, and when it moves: the operator's view of a failover (host and port only). */
+function logNodeChanges(connection: AmqpConnectionManager): void {
+  const logger = new Logger('RabbitMQ');
+  connection.on('connect', ({ url }) => logger.log(`connected to ${nodeOf(url)}`));
+  connection.on('disconnect', ({ err }) => logger.warn(`connection lost (${err?.message ?? 'closed'}); trying again`));
+  connection.on('connectFailed', ({ err, url }) =>
+    logger.warn(`${nodeOf(url)} did not take the connection (${err?.message ?? 'refused'}); trying the next node`),
+  );
+}
+
+/** host:port of a node's URL, never its credentials. */
+function nodeOf(url: unknown): string {
+  try {
+    const parsed = new URL(typeof url === 'string' ? url : String((url as { url?: string })?.url));
+    return parsed.port ? `${parsed.hostname}:${parsed.port}` : parsed.hostname;
+  } catch {
+    return 'a node';
+  }
 }
