@@ -381,15 +381,18 @@ async function main() {
       { ...commonEnv, PORT: String(LIMITED_API_PORT), ADMIN_TOKEN: ADMIN, RATE_LIMIT_PER_SECOND: String(LIMITED_RATE) },
       `${LIMITED_API}/health`,
     );
-    await cannon('/v1/payments', auth, paymentBody, LIMITED_API);
-    log(
-      `create: POST /v1/payments, ${CONNECTIONS} connections, taking turns without and with RATE_LIMIT_PER_SECOND=${LIMITED_RATE}`,
-    );
-    const [create, limitedCreate] = await alternatingRounds([
-      () => cannon('/v1/payments', auth, paymentBody),
-      () => cannon('/v1/payments', auth, paymentBody, LIMITED_API),
-    ]);
-    await stopApp(limitedApi);
+    const takingTurns = async () => {
+      await cannon('/v1/payments', auth, paymentBody, LIMITED_API);
+      log(
+        `create: POST /v1/payments, ${CONNECTIONS} connections, taking turns without and with RATE_LIMIT_PER_SECOND=${LIMITED_RATE}`,
+      );
+      return alternatingRounds([
+        () => cannon('/v1/payments', auth, paymentBody),
+        () => cannon('/v1/payments', auth, paymentBody, LIMITED_API),
+      ]);
+    };
+    // Stopped however the rounds end: a failed run must not leave the second API running.
+    const [create, limitedCreate] = await takingTurns().finally(() => stopApp(limitedApi));
     const dispatcher = await startApp(
       'webhook-dispatcher',
       { ...commonEnv, DISPATCHER_PORT: '3101' },
@@ -553,8 +556,10 @@ ${fmt(REFUND_PAYMENTS)} completed payments seeded beforehand so that no two refu
 one payment's row lock (refunds of one payment queue on that lock, so a single payment refunded by 50
 connections at once takes them one at a time: History has a try); the delivery ceiling is
 a plain undici keep-alive POST loop to the same receiver with 10 requests in flight (the dispatcher's
-per-endpoint limit per instance). Load is generated on the same machine (autocannon, 50 connections),
-so the load generator competes with the code under test for the same cores.
+per-endpoint limit per instance); creates with the shared rate limit on are set against creates
+without it, the two taking turns (ADR 0017). The apps run with NODE_ENV=production, so on quorum
+queues. Load is generated on the same machine (autocannon, 50 connections), so the load generator
+competes with the code under test for the same cores.
 
 - Machine: ${machine()}
 - Command: \`npm run bench\` (${new Date().toISOString().slice(0, 10)})
