@@ -5,7 +5,7 @@ import { DeliverWebhookService } from './deliver-webhook.service';
 import { DeliveryMetrics } from './delivery.metrics';
 import { EndpointLanesRepository } from './endpoint-lanes.repository';
 import { EndpointLanesWorker } from './endpoint-lanes.worker';
-import { EndpointSlots, MAX_IN_FLIGHT_PER_ENDPOINT } from './endpoint-slots';
+import { EndpointSlots, MAX_IN_FLIGHT_PER_ENDPOINT, SLOT_WAIT } from './endpoint-slots';
 import { WebhookDeliveriesController } from './webhook-deliveries.controller';
 import { WebhookHttpClient } from '@payhook/webhook-http';
 
@@ -22,7 +22,7 @@ import { WebhookHttpClient } from '@payhook/webhook-http';
       provide: EndpointSlots,
       inject: [DeliveryMetrics],
       useFactory: (metrics: DeliveryMetrics) =>
-        new EndpointSlots(MAX_IN_FLIGHT_PER_ENDPOINT, (inUse) => metrics.endpointSlotsInUse.observe(inUse)),
+        new EndpointSlots(MAX_IN_FLIGHT_PER_ENDPOINT, (inUse) => metrics.endpointSlotsInUse.observe(inUse), SLOT_WAIT),
     },
     {
       provide: WebhookHttpClient,

@@ -19,8 +19,9 @@ import { EndpointSlots } from './endpoint-slots';
  * One delivery request from the queue. The transport (RabbitMQ or Postgres, ADR 0008 and 0009) acknowledges
  * only once what this returns is carried out: after the attempt is recorded and, when it failed,
  * once its retry is confirmed in a wait queue, or once it is parked in its endpoint's lane. Work for
- * an endpoint in trouble (circuit open, or every slot busy) is parked at once, so it never holds the
- * prefetch window others need (ADR 0007).
+ * an endpoint in trouble (circuit open, or every slot busy with a request that has run a while) is
+ * parked at once, so it never holds the prefetch window others need; a fast endpoint's may first
+ * wait a few milliseconds for a slot, within bounds that leave room for everyone else (ADR 0007).
  */
 @Controller()
 export class WebhookDeliveriesController {
@@ -67,14 +68,14 @@ export class WebhookDeliveriesController {
     }
   }
 
-  /** Runs the attempt in one of its endpoint's slots, or parks it when they are all busy. */
+  /** Runs the attempt in one of its endpoint's slots, or parks it when none is free (soon, for an endpoint that answers fast). */
   private async attempt(
     message: WebhookDeliveryRequest,
     target: Extract<DeliveryPlan, { kind: 'attempt' }>['target'],
     headers: Record<string, string>,
   ): Promise<QueueDecision> {
     const endpointId = target.endpoint.key.id;
-    const slot = message.manual ? this.slots.takeAnyway(endpointId) : this.slots.tryTake(endpointId);
+    const slot = message.manual ? this.slots.takeAnyway(endpointId) : await this.slots.takeWaiting(endpointId);
     if (!slot) return this.park(message, endpointId, headers);
     try {
       const outcome = await this.deliver.attempt(message, target, 'broker', slot);
