@@ -28,8 +28,8 @@ const aliases = Object.fromEntries(
 const shared = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j)s$': swc },
-  // Nest and the Korean holiday data ship as ES modules.
-  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|@hyunbinseo)/)'],
+  // Nest, the Korean holiday data and otplib's audited crypto (@noble, @scure) ship as ES modules.
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|@hyunbinseo|@otplib|@noble|@scure)/)'],
   moduleNameMapper: aliases,
 };
 

@@ -101,12 +101,14 @@ describe('Operator API /admin/v1', () => {
 
       const got = await api.admin().get(`/admin/v1/merchants/${merchant.id}`);
       expect(got.body.data.status).toBe('integrating');
-      const [row] = await api.sql<{ console_password_hash: string }>(
-        'SELECT console_password_hash FROM merchants WHERE id = $1',
+      // The console login is the merchant's first owner, its password stored hashed.
+      const [row] = await api.sql<{ role: string; password_hash: string }>(
+        'SELECT role, password_hash FROM merchant_members WHERE merchant_id = $1',
         [merchant.id],
       );
-      expect(row.console_password_hash).toEqual(expect.any(String));
-      expect(row.console_password_hash).not.toContain('correct horse battery');
+      expect(row.role).toBe('owner');
+      expect(row.password_hash).toMatch(/^scrypt\$/);
+      expect(row.password_hash).not.toContain('correct horse battery');
     });
 
     it('refuses an approve without console credentials', async () => {

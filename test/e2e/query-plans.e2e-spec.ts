@@ -26,6 +26,7 @@ const LARGE_TABLES = new Set([
   'settlements',
   'outbox',
   'refunds',
+  'audit_log',
 ]);
 /** Refunds seeded for the big merchant's completed payments, one in ten pending (the operator's queue). */
 const SEEDED_REFUNDS = 30_000;
@@ -34,6 +35,8 @@ const SEEDED_REFUND_EVENTS = 2_500;
 /** Reading or sorting more rows than this to answer one statement reads history, not a page. */
 const MAX_WASTED_ROWS = 2_000;
 const SEEDED_PAYMENTS = 200_000;
+/** A year and more of the big merchant's audit log (issue 29: its list stays index-bounded at 1M rows). */
+const SEEDED_AUDIT_ENTRIES = 1_000_000;
 
 interface PlanNode {
   'Node Type': string;
@@ -135,6 +138,16 @@ describe('query plans on a large database', () => {
              ORDER BY created_at, id LIMIT $2) oldest`,
       ['mch_scale0000000000000001', SEEDED_REFUND_EVENTS],
     );
+    // Ten actors and every kind of change, one entry every 40 seconds over more than a year.
+    await seed.query(
+      `INSERT INTO audit_log (id, merchant_id, actor, action, target, client_address, created_at)
+       SELECT 'aud_' || lpad(n::text, 24, '0'), $1, 'member' || (n % 10) || '@shop.example',
+              (ARRAY['api_key.created', 'api_key.rolled', 'webhook_endpoint.updated', 'refund.created',
+                     'payment.canceled', 'member.invited'])[1 + n % 6],
+              'key_' || lpad(n::text, 24, '0'), '203.0.113.7', now() - n * interval '40 seconds'
+       FROM generate_series(1, $2) AS n`,
+      ['mch_scale0000000000000001', SEEDED_AUDIT_ENTRIES],
+    );
     await seed.query('ANALYZE');
     await seed.end();
     api = await PaymentsApiHarness.start({ ...services.env, RATE_LIMIT_PER_SECOND: '0' });
@@ -168,16 +181,17 @@ describe('query plans on a large database', () => {
   it('reads every list, page, lookup and background sweep through an index', async () => {
     const big = 'mch_scale0000000000000001';
     const shop = await approvedMerchant(api);
-    const [login] = await api.sql<{ console_password_hash: string }>(
-      `SELECT console_password_hash FROM merchants WHERE id = $1`,
+    const [login] = await api.sql<{ password_hash: string }>(
+      `SELECT password_hash FROM merchant_members WHERE merchant_id = $1`,
       [shop.merchantId],
     );
     const email = 'scale@shop.example';
-    await api.sql(`UPDATE merchants SET console_email = $2, console_password_hash = $3 WHERE id = $1`, [
-      big,
-      email,
-      login.console_password_hash,
-    ]);
+    // The scale merchant's owner, with the same password as the approved shop's.
+    await api.sql(
+      `INSERT INTO merchant_members (id, merchant_id, email, password_hash, role)
+       VALUES ('mem_scale00000000000000001', $1, $2, $3, 'owner')`,
+      [big, email, login.password_hash],
+    );
     const { key } = await api.issueKey(big, 'live');
     const merchant = { key };
     const consoleUser = await ConsoleClient.login(api, email);
@@ -239,6 +253,15 @@ describe('query plans on a large database', () => {
     // One date over more than a page: its totals, added up by the database.
     await consoleUser.get(`/console/settlements?mode=live&date=${settlements.body.data[0].salesDate}`).expect(200);
     await api.admin().get('/admin/v1/reviews').expect(200);
+    // The audit log: newest first, by actor, by action, both, and a page far down.
+    const auditPages = [
+      '',
+      '?actor=member3%40shop.example',
+      '?action=refund.created',
+      '?actor=member4%40shop.example&action=api_key.rolled',
+      `?before=${encodeURIComponent(`${new Date(Date.now() - 300 * 86_400_000).toISOString()}~aud_${'0'.repeat(24)}`)}`,
+    ];
+    for (const query of auditPages) await consoleUser.get(`/console/audit${query}`).expect(200);
     // Refunds: a new one (the guarded reserve, its row, the key claim), the lists with every filter,
     // a deep cursor, a forged one, the operator's queue and both of its moves.
     const refundAccount = { bank: 'KB', accountNumber: '110-1', holderName: 'Scale' };

@@ -16,6 +16,7 @@ import { HolidaysModule } from './holidays/holidays.module';
 import { OpenApiModule } from './openapi/openapi.module';
 import { ApiKeyEntity } from './merchants/api-key.entity';
 import { MerchantEntity } from './merchants/merchant.entity';
+import { AuditModule } from './audit/audit.module';
 import { MerchantsModule } from './merchants/merchants.module';
 import { OnboardingModule } from './onboarding/onboarding.module';
 import { OutboxModule } from './outbox/outbox.module';
@@ -48,6 +49,7 @@ export class PaymentsApiModule {
         // The lists' connection: DATABASE_READ_URL's own pool with the same settings, or the one above.
         ReadDatabaseModule.forRoot(databaseConfig(env), env.DATABASE_READ_URL),
         WebhookQueueModule.forRoot(env, 'payhook-payments-api'),
+        AuditModule,
         MerchantsModule,
         PaymentsModule,
         RefundsModule,

@@ -17,6 +17,9 @@ export const ID_PREFIXES = {
   recovery: 'rcv_',
   refund: 'rfd_',
   webhookEndpoint: 'we_',
+  member: 'mem_',
+  invite: 'inv_',
+  auditEntry: 'aud_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

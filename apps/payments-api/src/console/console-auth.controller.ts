@@ -1,21 +1,33 @@
 import { Body, Controller, Get, Inject, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { CookieOptions, Request, Response } from 'express';
 import { PaymentsApiEnv } from '../config/payments-api.env';
-import { formField, readCookie } from '../html/cookies';
+import { formField, readCookie, sameToken } from '../html/cookies';
 import { CsrfTokens } from '../html/csrf-tokens';
 import { newNonce, redirectSeeOther, sendHtml } from '../html/html-response';
 import { ConsoleAuthService } from './console-auth.service';
 import { ConsoleExceptionFilter } from './console-exception.filter';
+import { ConsoleRole } from './console-role.decorator';
 import { renderConsoleError } from './console-layout.view';
-import { renderLogin } from './console-login.view';
+import { renderLogin, renderSecondStep } from './console-login.view';
 import { LOGIN_CSRF_COOKIE, SESSION_COOKIE, SESSION_TTL_HOURS, type ConsoleSession } from './console-session';
 import { ConsoleSessionGuard } from './console-session.guard';
 import { CurrentConsoleSession } from './current-console-session.decorator';
 
+/** Says how long signing in from this network is paused, and sets Retry-After to match. */
+function throttledMessage(response: Response, until: Date): string {
+  const seconds = Math.max(1, Math.ceil((until.getTime() - Date.now()) / 1000));
+  const minutes = Math.ceil(seconds / 60);
+  response.setHeader('Retry-After', String(seconds));
+  return (
+    'Too many failed sign-ins from your network. Signing in from here is paused for ' +
+    `${minutes} more minute${minutes === 1 ? '' : 's'}; try again then.`
+  );
+}
+
 /** What the login form's CSRF token is bound to (a session's own forms carry the session's token). */
 const LOGIN_FORM = 'console:login';
 
-/** Log in with the console login set at approval, and log out. */
+/** Log in as a member of a merchant's team (password, then the two-step code when it is on), and log out. */
 @Controller('console')
 @UseFilters(ConsoleExceptionFilter)
 export class ConsoleAuthController {
@@ -38,7 +50,8 @@ export class ConsoleAuthController {
   @Get('login')
   async showLogin(@Req() request: Request, @Res() response: Response): Promise<void> {
     const token = readCookie(request, SESSION_COOKIE);
-    if (token && (await this.auth.session(token))) return redirectSeeOther(response, '/console/payments');
+    const current = token ? await this.auth.session(token) : null;
+    if (current) return redirectSeeOther(response, current.verified ? '/console/payments' : '/console/login/two-step');
     const nonce = newNonce();
     sendHtml(response, 200, renderLogin(nonce, { csrf: this.loginCsrf(request, response) }), nonce);
   }
@@ -57,24 +70,59 @@ export class ConsoleAuthController {
       case 'signed_in':
         response.cookie(SESSION_COOKIE, result.token, this.sessionCookie());
         return redirectSeeOther(response, '/console/payments');
+      case 'second_step':
+        response.cookie(SESSION_COOKIE, result.token, this.sessionCookie());
+        return redirectSeeOther(response, '/console/login/two-step');
       case 'refused': {
         const form = { csrf: this.loginCsrf(request, response), email, error: 'Wrong email or password.' };
         return sendHtml(response, 401, renderLogin(nonce, form), nonce);
       }
       case 'throttled': {
-        const seconds = Math.max(1, Math.ceil((result.until.getTime() - Date.now()) / 1000));
-        const minutes = Math.ceil(seconds / 60);
-        const error =
-          'Too many failed sign-ins from your network. Signing in from here is paused for ' +
-          `${minutes} more minute${minutes === 1 ? '' : 's'}; try again then.`;
-        const form = { csrf: this.loginCsrf(request, response), email, error };
-        response.setHeader('Retry-After', String(seconds));
+        const form = {
+          csrf: this.loginCsrf(request, response),
+          email,
+          error: throttledMessage(response, result.until),
+        };
         return sendHtml(response, 429, renderLogin(nonce, form), nonce);
       }
     }
   }
 
+  /** The second step of a login whose password was right: only a session still owing its code gets here. */
+  @Get('login/two-step')
+  async showSecondStep(@Req() request: Request, @Res() response: Response): Promise<void> {
+    const session = await this.pendingSession(request);
+    if (!session) return redirectSeeOther(response, session === null ? '/console/login' : '/console/payments');
+    const nonce = newNonce();
+    sendHtml(response, 200, renderSecondStep(nonce, { csrf: session.csrfToken }), nonce);
+  }
+
+  @Post('login/two-step')
+  async secondStep(@Body() body: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
+    const session = await this.pendingSession(request);
+    if (!session) return redirectSeeOther(response, session === null ? '/console/login' : '/console/payments');
+    const nonce = newNonce();
+    if (!sameToken(session.csrfToken, formField(body, 'csrf'))) {
+      const page = renderConsoleError(nonce, 'Form expired', 'This form has expired. Open the login page again.');
+      return sendHtml(response, 403, page, nonce);
+    }
+    const result = await this.auth.secondStep(session, formField(body, 'code') ?? '', request.ip ?? 'unknown');
+    switch (result.kind) {
+      case 'signed_in':
+        return redirectSeeOther(response, '/console/payments');
+      case 'refused': {
+        const error = 'That code is wrong or was used already. Wait for the next code and try again.';
+        return sendHtml(response, 401, renderSecondStep(nonce, { csrf: session.csrfToken, error }), nonce);
+      }
+      case 'throttled': {
+        const error = throttledMessage(response, result.until);
+        return sendHtml(response, 429, renderSecondStep(nonce, { csrf: session.csrfToken, error }), nonce);
+      }
+    }
+  }
+
   @Post('logout')
+  @ConsoleRole('viewer')
   @UseGuards(ConsoleSessionGuard)
   async logout(@CurrentConsoleSession() session: ConsoleSession, @Res() response: Response): Promise<void> {
     await this.auth.logout(session);
@@ -90,6 +138,14 @@ export class ConsoleAuthController {
       path: '/console',
       maxAge: SESSION_TTL_HOURS * 3_600_000,
     };
+  }
+
+  /** The cookie's session when it still owes its second step; undefined when it owes nothing; null without one. */
+  private async pendingSession(request: Request): Promise<ConsoleSession | null | undefined> {
+    const token = readCookie(request, SESSION_COOKIE);
+    const session = token ? await this.auth.session(token) : null;
+    if (!session) return null;
+    return session.verified ? undefined : session;
   }
 
   private loginCsrf(request: Request, response: Response): string {

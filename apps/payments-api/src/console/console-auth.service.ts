@@ -1,14 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AUTH_FAILURE_THROTTLE, type AuthFailureThrottle } from '@payhook/auth';
 import { createHash, randomBytes } from 'node:crypto';
-import { MerchantsService } from '../merchants/merchants.service';
 import { hashPassword, verifyPassword } from '../merchants/password-hash';
+import { MembersRepository } from '../team/members.repository';
+import { TwoStepService } from '../team/two-step.service';
 import { SESSION_TTL_HOURS, type ConsoleSession } from './console-session';
 import { ConsoleSessionsRepository } from './console-sessions.repository';
 import { PasswordCheckQueue } from './password-check-queue';
 
+/** `second_step`: the password was right and the session exists, but opens nothing until the code is given. */
 export type LoginResult =
-  { kind: 'signed_in'; token: string } | { kind: 'refused' } | { kind: 'throttled'; until: Date };
+  | { kind: 'signed_in'; token: string }
+  | { kind: 'second_step'; token: string }
+  | { kind: 'refused' }
+  | { kind: 'throttled'; until: Date };
+
+export type SecondStepResult = { kind: 'signed_in' } | { kind: 'refused' } | { kind: 'throttled'; until: Date };
 
 const sessionIdOf = (token: string) => createHash('sha256').update(token).digest('hex');
 const randomToken = () => randomBytes(32).toString('base64url');
@@ -19,7 +26,8 @@ export class ConsoleAuthService {
   private dummyHash?: Promise<string>;
 
   constructor(
-    private readonly merchants: MerchantsService,
+    private readonly members: MembersRepository,
+    private readonly twoStep: TwoStepService,
     private readonly sessions: ConsoleSessionsRepository,
     @Inject(AUTH_FAILURE_THROTTLE) private readonly failures: AuthFailureThrottle,
     private readonly checks: PasswordCheckQueue,
@@ -40,8 +48,8 @@ export class ConsoleAuthService {
     }
     const attempt = await this.failures.claim('console', client);
     if (attempt.kind === 'throttled') return attempt;
-    const merchant = await this.merchants.findByConsoleEmail(normalized);
-    const stored = merchant?.consolePasswordHash ?? (await this.unknownEmailHash());
+    const member = await this.members.findLogin(normalized);
+    const stored = member?.passwordHash ?? (await this.unknownEmailHash());
     const matches = await this.checks
       .run(client, () => verifyPassword(password, stored))
       .catch(async (error: unknown) => {
@@ -49,19 +57,51 @@ export class ConsoleAuthService {
         await this.failures.release(attempt);
         throw error;
       });
-    if (!merchant?.consolePasswordHash || !matches) return { kind: 'refused' };
+    if (!member || !matches) return { kind: 'refused' };
 
     await this.failures.release(attempt);
     // Housekeeping rides on logins, which are rare: no timer needed.
     await this.sessions.purgeExpired();
     const token = randomToken();
+    const verified = member.totpSecret === null;
     await this.sessions.insert({
       id: sessionIdOf(token),
-      merchantId: merchant.id,
+      merchantId: member.merchantId,
+      memberId: member.id,
       csrfToken: randomToken(),
       ttlHours: SESSION_TTL_HOURS,
+      verified,
     });
-    return { kind: 'signed_in', token };
+    return verified ? { kind: 'signed_in', token } : { kind: 'second_step', token };
+  }
+
+  /**
+   * The code of a session's second step (TOTP or a recovery code). Wrong codes count toward the
+   * client's throttle exactly as wrong passwords do (DESIGN §8).
+   */
+  async secondStep(session: ConsoleSession, code: string, client: string): Promise<SecondStepResult> {
+    const result = await this.checkSecondStep(session, code, client);
+    if (result.kind !== 'passed') return result;
+    await this.sessions.markVerified(session.id);
+    return { kind: 'signed_in' };
+  }
+
+  /** A code of the member's two-step login (TOTP or recovery), counted toward the client's throttle when wrong. */
+  async checkSecondStep(
+    session: ConsoleSession,
+    code: string,
+    client: string,
+  ): Promise<{ kind: 'passed' } | { kind: 'refused' } | { kind: 'throttled'; until: Date }> {
+    const attempt = await this.failures.claim('console', client);
+    if (attempt.kind === 'throttled') return attempt;
+    if (!(await this.twoStep.verifyLogin(session.member.id, code.slice(0, 40)))) return { kind: 'refused' };
+    await this.failures.release(attempt);
+    return { kind: 'passed' };
+  }
+
+  /** After two-step login is turned on or off: every other session of the member ends. */
+  signOutElsewhere(session: ConsoleSession): Promise<void> {
+    return this.sessions.deleteOthersOf(session.member.id, session.id);
   }
 
   session(token: string): Promise<ConsoleSession | null> {

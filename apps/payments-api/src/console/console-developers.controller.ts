@@ -1,10 +1,13 @@
-import { Body, Controller, Get, Param, Post, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { isIdOf } from '@payhook/contracts';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
+import { MerchantException } from '../merchants/merchant.exception';
+import { MerchantsService } from '../merchants/merchants.service';
 import { formField, formFieldList } from '../html/cookies';
 import { newNonce, redirectSeeOther, sendHtml } from '../html/html-response';
 import { ConsoleDevelopersService, RECOVER_DAYS, type EndpointForm } from './console-developers.service';
 import {
+  ROLL_OVERLAP_DAYS,
   ROTATION_OVERLAPS,
   renderDevelopers,
   renderEndpointConfirm,
@@ -13,8 +16,10 @@ import {
 } from './console-developers.view';
 import { ConsoleException } from './console.exception';
 import { ConsoleExceptionFilter } from './console-exception.filter';
+import { ConsoleRole } from './console-role.decorator';
 import type { ConsoleMode, ConsoleSession } from './console-session';
 import { ConsoleSessionGuard } from './console-session.guard';
+import { consoleActor } from './console-actor';
 import { CurrentConsoleSession } from './current-console-session.decorator';
 
 const NOTICES: Record<string, string> = {
@@ -26,6 +31,7 @@ const NOTICES: Record<string, string> = {
   'endpoint-saved': 'Webhook endpoint saved and enabled.',
   'endpoint-disabled': 'Webhook endpoint disabled: nothing is sent to it until it is enabled again.',
   'endpoint-deleted': 'Webhook endpoint deleted.',
+  'key-revoked': 'API key revoked: it stops working within 5 seconds.',
 };
 
 /** What the add and edit forms of an endpoint hold. */
@@ -46,11 +52,24 @@ function endpointIdOf(id: string): string {
 
 const notFound = () => new ConsoleException('not_found', 'No such webhook endpoint.');
 
+function keyIdOf(id: string): string {
+  if (!isIdOf('apiKey', id)) throw new ConsoleException('not_found', 'No such API key.');
+  return id;
+}
+
+const rolledNotice = (days: number) =>
+  days === 0
+    ? 'Key rolled: the old key stopped now.'
+    : `Key rolled: the old key keeps working for ${days} day${days === 1 ? '' : 's'}, then stops.`;
+
 @Controller('console/developers')
 @UseGuards(ConsoleSessionGuard)
 @UseFilters(ConsoleExceptionFilter)
 export class ConsoleDevelopersController {
-  constructor(private readonly developers: ConsoleDevelopersService) {}
+  constructor(
+    private readonly developers: ConsoleDevelopersService,
+    private readonly merchants: MerchantsService,
+  ) {}
 
   @Get()
   async show(
@@ -64,6 +83,7 @@ export class ConsoleDevelopersController {
   }
 
   @Post('webhook-endpoint')
+  @ConsoleRole('developer')
   async setUrl(
     @CurrentConsoleSession() session: ConsoleSession,
     @Body() body: unknown,
@@ -83,6 +103,7 @@ export class ConsoleDevelopersController {
 
   /** Re-enabling is a PUT of the same URL: the failure record is cleared and the secret kept. */
   @Post('webhook-endpoint/enable')
+  @ConsoleRole('developer')
   async enable(
     @CurrentConsoleSession() session: ConsoleSession,
     @Body() body: unknown,
@@ -97,6 +118,7 @@ export class ConsoleDevelopersController {
   }
 
   @Post('recover')
+  @ConsoleRole('developer')
   async recover(
     @CurrentConsoleSession() session: ConsoleSession,
     @Body() body: unknown,
@@ -116,6 +138,7 @@ export class ConsoleDevelopersController {
 
   /** The confirmation step: nothing changes until its form is sent. */
   @Get('rotate-secret')
+  @ConsoleRole('developer')
   confirmRotate(
     @CurrentConsoleSession() session: ConsoleSession,
     @Query('mode') mode: unknown,
@@ -126,6 +149,7 @@ export class ConsoleDevelopersController {
   }
 
   @Post('rotate-secret')
+  @ConsoleRole('developer')
   async rotate(
     @CurrentConsoleSession() session: ConsoleSession,
     @Body() body: unknown,
@@ -140,6 +164,7 @@ export class ConsoleDevelopersController {
   }
 
   @Post('endpoints')
+  @ConsoleRole('developer')
   async addEndpoint(
     @CurrentConsoleSession() session: ConsoleSession,
     @Body() body: unknown,
@@ -152,6 +177,7 @@ export class ConsoleDevelopersController {
   }
 
   @Post('endpoints/:id')
+  @ConsoleRole('developer')
   async changeEndpoint(
     @CurrentConsoleSession() session: ConsoleSession,
     @Param('id') id: string,
@@ -169,6 +195,7 @@ export class ConsoleDevelopersController {
   }
 
   @Post('endpoints/:id/enable')
+  @ConsoleRole('developer')
   async enableEndpoint(
     @CurrentConsoleSession() session: ConsoleSession,
     @Param('id') id: string,
@@ -181,6 +208,7 @@ export class ConsoleDevelopersController {
   }
 
   @Post('endpoints/:id/disable')
+  @ConsoleRole('developer')
   async disableEndpoint(
     @CurrentConsoleSession() session: ConsoleSession,
     @Param('id') id: string,
@@ -194,6 +222,7 @@ export class ConsoleDevelopersController {
 
   /** The confirmation steps of rotating a further endpoint's secret and of deleting it. */
   @Get('endpoints/:id/:action')
+  @ConsoleRole('developer')
   async confirmEndpointChange(
     @CurrentConsoleSession() session: ConsoleSession,
     @Param('id') id: string,
@@ -209,6 +238,7 @@ export class ConsoleDevelopersController {
   }
 
   @Post('endpoints/:id/rotate-secret')
+  @ConsoleRole('developer')
   async rotateEndpointSecret(
     @CurrentConsoleSession() session: ConsoleSession,
     @Param('id') id: string,
@@ -227,6 +257,7 @@ export class ConsoleDevelopersController {
   }
 
   @Post('endpoints/:id/delete')
+  @ConsoleRole('developer')
   async deleteEndpoint(
     @CurrentConsoleSession() session: ConsoleSession,
     @Param('id') id: string,
@@ -239,16 +270,78 @@ export class ConsoleDevelopersController {
   }
 
   @Post('integration-tests')
+  @ConsoleRole('developer')
   async runIntegrationTest(@CurrentConsoleSession() session: ConsoleSession, @Res() response: Response): Promise<void> {
     await this.developers.runIntegrationTest(session.merchant);
     redirectSeeOther(response, '/console/developers?notice=test-started#go-live');
+  }
+
+  @Post('keys')
+  @ConsoleRole('developer')
+  async createKey(
+    @CurrentConsoleSession() session: ConsoleSession,
+    @Body() body: unknown,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    const mode = formField(body, 'mode');
+    if (mode !== 'test' && mode !== 'live')
+      return this.render(response, 400, session, { error: 'Choose test or live.' });
+    const issued = await this.keyChange(response, session, () =>
+      this.merchants.createOwnApiKey(session.merchant.id, mode, consoleActor(session, request)),
+    );
+    if (issued) await this.render(response, 200, session, { issuedKey: issued });
+  }
+
+  @Post('keys/:id/roll')
+  @ConsoleRole('developer')
+  async rollKey(
+    @CurrentConsoleSession() session: ConsoleSession,
+    @Param('id') id: string,
+    @Body() body: unknown,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    const days = Number(formField(body, 'overlapDays'));
+    if (!(ROLL_OVERLAP_DAYS as readonly number[]).includes(days)) {
+      return this.render(response, 400, session, { error: 'Choose how long the old key keeps working: 0 to 7 days.' });
+    }
+    const issued = await this.keyChange(response, session, () =>
+      this.merchants.rollOwnApiKey(session.merchant.id, keyIdOf(id), days, consoleActor(session, request)),
+    );
+    if (issued) await this.render(response, 200, session, { issuedKey: issued, notice: rolledNotice(days) });
+  }
+
+  @Post('keys/:id/revoke')
+  @ConsoleRole('developer')
+  async revokeKey(
+    @CurrentConsoleSession() session: ConsoleSession,
+    @Param('id') id: string,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    const done = await this.keyChange(response, session, () =>
+      this.merchants.revokeOwnApiKey(session.merchant.id, keyIdOf(id), consoleActor(session, request)).then(() => true),
+    );
+    if (done) redirectSeeOther(response, '/console/developers?notice=key-revoked#api-keys');
+  }
+
+  /** Runs a key change; a refusal (not the merchant's key, live keys locked) is this page with its message. */
+  private async keyChange<R>(response: Response, session: ConsoleSession, change: () => Promise<R>): Promise<R | null> {
+    try {
+      return await change();
+    } catch (error) {
+      if (!(error instanceof MerchantException)) throw error;
+      await this.render(response, error.code === 'resource_not_found' ? 404 : 403, session, { error: error.message });
+      return null;
+    }
   }
 
   private async render(
     response: Response,
     status: number,
     session: ConsoleSession,
-    extra: Partial<Pick<DevelopersModel, 'notice' | 'error' | 'rejected'>>,
+    extra: Partial<Pick<DevelopersModel, 'notice' | 'error' | 'rejected' | 'issuedKey'>>,
   ): Promise<void> {
     const overview = await this.developers.overview(session.merchant);
     const nonce = newNonce();

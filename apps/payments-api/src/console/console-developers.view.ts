@@ -1,6 +1,7 @@
 import { DEFAULT_ENABLED_EVENTS, EVENT_TYPES, type MerchantStatus } from '@payhook/contracts';
 import { html } from '../html/html';
 import type { ApiKeyEntity } from '../merchants/api-key.entity';
+import type { IssuedOwnKey } from '../merchants/merchants.service';
 import type { IntegrationTestView } from '../onboarding/integration-test.record';
 import type { WebhookEndpointRecord } from '../webhook-endpoints/webhook-endpoint.record';
 import { RECOVER_DAYS, type DevelopersOverview } from './console-developers.service';
@@ -24,6 +25,8 @@ export interface DevelopersModel {
   /** The form a refused change came from, with what was typed. */
   /** What a refused form held, shown again as typed. */
   rejected?: { mode: ConsoleMode; url: string; events: readonly string[] };
+  /** A key just made or rolled: shown on this page once. */
+  issuedKey?: IssuedOwnKey;
 }
 
 function goLiveCard(model: DevelopersModel) {
@@ -264,7 +267,45 @@ function healthBlock(model: DevelopersModel, mode: ConsoleMode, endpoint: Webhoo
     ${recoverForm}`;
 }
 
-function keysCard(keys: ApiKeyEntity[], zone: string) {
+/** What a key is now: revoked, expired, expiring after a roll, or active. */
+function keyState(key: ApiKeyEntity, zone: string) {
+  if (key.revokedAt) return html`revoked ${timeIn(key.revokedAt, zone)}`;
+  if (key.expiresAt && key.expiresAt.getTime() <= Date.now()) return html`expired ${timeIn(key.expiresAt, zone)}`;
+  if (key.expiresAt) return html`${badge('expiring')} works until ${timeIn(key.expiresAt, zone)}`;
+  return html`active`;
+}
+
+const isUsable = (key: ApiKeyEntity) => !key.revokedAt && (!key.expiresAt || key.expiresAt.getTime() > Date.now());
+
+/** Days the old key of a roll keeps working (DESIGN §9: 0 to 7). */
+export const ROLL_OVERLAP_DAYS = [0, 1, 2, 3, 7] as const;
+
+function keyControls(model: DevelopersModel, key: ApiKeyEntity) {
+  const { session } = model;
+  if (!isUsable(key) || session.member.role === 'viewer') return null;
+  return html`<form method="post" action="/console/developers/keys/${key.id}/roll" class="inline">
+      ${csrfField(session)}
+      <label for="overlap-${key.id}">Old key keeps working for</label>
+      <select id="overlap-${key.id}" name="overlapDays">
+        ${ROLL_OVERLAP_DAYS.map(
+          (days) => html`<option value="${days}" ${days === 1 ? html`selected` : null}>
+            ${days === 0 ? 'no time: it stops now' : `${days} day${days === 1 ? '' : 's'}`}
+          </option>`,
+        )}
+      </select>
+      <button type="submit" class="secondary">Roll key …${key.keyLast4}</button>
+    </form>
+    <form method="post" action="/console/developers/keys/${key.id}/revoke" class="actions">
+      ${csrfField(session)}
+      <button type="submit" class="danger">Revoke key …${key.keyLast4} now</button>
+    </form>`;
+}
+
+function keysCard(model: DevelopersModel) {
+  const { session, overview } = model;
+  const zone = session.merchant.timeZone;
+  const keys = overview.keys;
+  const canChange = session.member.role !== 'viewer';
   const rows = keys.map(
     (key) => html`<tr>
       <td data-label="Mode">${key.mode}</td>
@@ -273,14 +314,22 @@ function keysCard(keys: ApiKeyEntity[], zone: string) {
       <td data-label="Last used">
         ${key.lastUsedAt ? timeIn(key.lastUsedAt, zone) : html`<span class="muted">never</span>`}
       </td>
-      <td data-label="State">${key.revokedAt ? html`revoked ${timeIn(key.revokedAt, zone)}` : 'active'}</td>
+      <td data-label="State">${keyState(key, zone)}</td>
+      ${canChange ? html`<td data-label="Change">${keyControls(model, key)}</td>` : null}
     </tr>`,
   );
+  const shown = model.issuedKey
+    ? html`<div class="notice" role="status">
+        <p>New ${model.issuedKey.mode} key. Copy it now: it is shown only this once.</p>
+        <p><code data-new-api-key>${model.issuedKey.key}</code></p>
+      </div>`
+    : null;
   return html`<div class="card" id="api-keys">
     <h2>API keys</h2>
+    ${shown}
     ${
       keys.length === 0
-        ? html`<p class="muted">No API keys yet: payhook issues them.</p>`
+        ? html`<p class="muted">No API keys yet.</p>`
         : html`<div class="scroll" tabindex="0" role="region" aria-label="API keys">
             <table class="stack">
               <thead>
@@ -290,6 +339,7 @@ function keysCard(keys: ApiKeyEntity[], zone: string) {
                   <th scope="col">Created</th>
                   <th scope="col">Last used</th>
                   <th scope="col">State</th>
+                  ${canChange ? html`<th scope="col">Change</th>` : null}
                 </tr>
               </thead>
               <tbody>
@@ -298,12 +348,28 @@ function keysCard(keys: ApiKeyEntity[], zone: string) {
             </table>
           </div>`
     }
-    <p class="muted">A key is shown in full only once, when payhook issues it. Last use is recorded to the minute.</p>
+    ${
+      canChange
+        ? html`<form method="post" action="/console/developers/keys" class="inline">
+            ${csrfField(session)}
+            <label for="new-key-mode">Mode of the new key</label>
+            <select id="new-key-mode" name="mode">
+              <option value="test">test</option>
+              ${session.merchant.status === 'live' ? html`<option value="live">live</option>` : null}
+            </select>
+            <button type="submit">Create key</button>
+          </form>`
+        : null
+    }
+    <p class="muted">
+      A key is shown in full only once, when it is made. Last use is recorded to the minute. A revoked or expired key
+      stops working within 5 seconds.${session.merchant.status === 'live' ? '' : ' Live keys open once the integration test has passed.'}
+    </p>
   </div>`;
 }
 
 export function renderDevelopers(nonce: string, model: DevelopersModel): string {
-  const { session, overview } = model;
+  const { session } = model;
   const body = html`<h1>Developers</h1>
     <p class="zone">Times in ${session.merchant.timeZone}.</p>
     ${messages(model.notice, model.error)} ${goLiveCard(model)}
@@ -311,7 +377,7 @@ export function renderDevelopers(nonce: string, model: DevelopersModel): string 
       <h2>Webhook endpoints</h2>
       ${endpointsOfMode(model, 'test')} ${endpointsOfMode(model, 'live')}
     </div>
-    ${keysCard(overview.keys, session.merchant.timeZone)}`;
+    ${keysCard(model)}`;
   return consolePage({ title: 'Developers', nonce, session, section: 'developers' }, body);
 }
 

@@ -35,6 +35,10 @@ export class ConsoleExceptionFilter implements ExceptionFilter {
       switch (exception.reason) {
         case 'login_required':
           return redirectSeeOther(response, '/console/login');
+        case 'second_step_required':
+          return redirectSeeOther(response, '/console/login/two-step');
+        case 'role_refused':
+          return page(403, 'Not allowed', `${exception.message} Ask an owner of this account.`);
         case 'csrf_invalid':
           return page(403, 'Form expired', `${exception.message} Go back, reload the page and try again.`);
         case 'not_found':

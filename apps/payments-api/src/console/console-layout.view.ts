@@ -3,7 +3,7 @@ import { htmlPage } from '../html/html-page';
 import type { ConsoleMode, ConsoleSession } from './console-session';
 import { formatInZone } from './zoned-time';
 
-export type ConsoleSection = 'payments' | 'settlements' | 'developers' | 'settings';
+export type ConsoleSection = 'payments' | 'settlements' | 'developers' | 'team' | 'audit' | 'settings' | 'security';
 
 const STYLE = new SafeHtml(`
 *{box-sizing:border-box}
@@ -38,7 +38,8 @@ th{color:#4b5563;font-weight:600;white-space:nowrap}
 .badge{display:inline-block;padding:0 .5rem;border-radius:999px;font-size:.8125rem;font-weight:600;background:#e5e7eb;color:#374151;white-space:nowrap}
 .badge.completed,.badge.succeeded,.badge.passed,.badge.live,.badge.matched,.badge.redeemed,.badge.enabled{background:#d1fae5;color:#065f46}
 .badge.failed,.badge.disabled{background:#fee2e2;color:#991b1b}
-.badge.failing{background:#fef3c7;color:#92400e}
+.badge.failing,.badge.expiring{background:#fef3c7;color:#92400e}
+.qr{max-width:14rem;background:#fff}
 .warning{padding:.625rem .875rem;border-radius:8px;margin:0 0 1rem;background:#fef3c7;color:#78350f}
 .badge.pending,.badge.running,.badge.integrating,.badge.review,.badge.held,.badge.open{background:#fef3c7;color:#92400e}
 form{margin:0}
@@ -103,7 +104,8 @@ export function consolePage(options: PageOptions, body: SafeHtml): string {
         <span class="merchant">${session.merchant.name}</span>
         <nav aria-label="Console">
           ${link('payments', 'Payments')} ${link('settlements', 'Settlements')} ${link('developers', 'Developers')}
-          ${link('settings', 'Settings')}
+          ${link('team', 'Team')} ${link('audit', 'Audit log')} ${link('settings', 'Settings')}
+          ${link('security', session.member.email)}
         </nav>
         <form method="post" action="/console/logout">
           <input type="hidden" name="csrf" value="${session.csrfToken}" />

@@ -30,3 +30,28 @@ export function renderLogin(nonce: string, form: LoginForm): string {
     </div>`,
   );
 }
+
+export interface SecondStepForm {
+  csrf: string;
+  error?: string;
+}
+
+/** The second step of a login with two-step on: a code from the authenticator app, or a recovery code. */
+export function renderSecondStep(nonce: string, form: SecondStepForm): string {
+  return consolePage(
+    { title: 'Two-step login', nonce },
+    html`<div class="card login">
+      <h1>Two-step login</h1>
+      ${messages(null, form.error ?? null)}
+      <form method="post" action="/console/login/two-step">
+        <input type="hidden" name="csrf" value="${form.csrf}" />
+        <label
+          >Code from your authenticator app, or a recovery code
+          <input name="code" autocomplete="one-time-code" inputmode="text" required maxlength="40" autofocus
+        /></label>
+        <button type="submit">Continue</button>
+      </form>
+      <p class="muted">A recovery code works once. Lost both? Another owner of your account can remove and invite you again.</p>
+    </div>`,
+  );
+}

@@ -3,6 +3,7 @@ import type { Response } from 'express';
 import { formField } from '../html/cookies';
 import { newNonce, redirectSeeOther, sendHtml } from '../html/html-response';
 import { ConsoleExceptionFilter } from './console-exception.filter';
+import { ConsoleRole } from './console-role.decorator';
 import { parsePaymentFilters } from './console-payment-filters';
 import { renderPayment } from './console-payment.view';
 import { initialRefundForm } from './console-refund-form';
@@ -68,6 +69,7 @@ export class ConsolePaymentsController {
   }
 
   @Post('payments/:id/events/:eventId/redeliver')
+  @ConsoleRole('developer')
   async redeliver(
     @CurrentConsoleSession() session: ConsoleSession,
     @Param('id') id: string,

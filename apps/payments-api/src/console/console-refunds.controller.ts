@@ -3,6 +3,7 @@ import type { Response } from 'express';
 import { formField } from '../html/cookies';
 import { newNonce, redirectSeeOther, sendHtml } from '../html/html-response';
 import { ConsoleExceptionFilter } from './console-exception.filter';
+import { ConsoleRole } from './console-role.decorator';
 import { renderPayment } from './console-payment.view';
 import { ConsolePaymentsService } from './console-payments.service';
 import { isRefundKey, refundFormValues, type RefundFormValues } from './console-refund-form';
@@ -29,6 +30,7 @@ export class ConsoleRefundsController {
 
   /** A reload of a step's page (the browser asks again with a GET): back to the payment, nothing made. */
   @Get(['review', 'edit'])
+  @ConsoleRole('developer')
   toPayment(
     @CurrentConsoleSession() session: ConsoleSession,
     @Param('id') id: string,
@@ -40,6 +42,7 @@ export class ConsoleRefundsController {
   }
 
   @Post('review')
+  @ConsoleRole('developer')
   async review(
     @CurrentConsoleSession() session: ConsoleSession,
     @Param('id') id: string,
@@ -63,6 +66,7 @@ export class ConsoleRefundsController {
 
   /** Back from the confirmation: the payment page with the form as it was typed. */
   @Post('edit')
+  @ConsoleRole('developer')
   async edit(
     @CurrentConsoleSession() session: ConsoleSession,
     @Param('id') id: string,
@@ -84,6 +88,7 @@ export class ConsoleRefundsController {
   }
 
   @Post()
+  @ConsoleRole('developer')
   async create(
     @CurrentConsoleSession() session: ConsoleSession,
     @Param('id') id: string,

@@ -1,5 +1,6 @@
 import type { MerchantStatus } from '@payhook/contracts';
 import type { MerchantScope } from '@payhook/auth';
+import type { MemberRole } from '../team/member-role';
 
 /** The cookie holds only the random token; the database keeps its SHA-256 as the session id. */
 export const SESSION_COOKIE = 'payhook_console';
@@ -14,11 +15,22 @@ export interface ConsoleMerchant {
   timeZone: string;
 }
 
-/** A signed-in console user: one merchant, and the CSRF token every form of the session carries. */
+/** Who is signed in: a member of the merchant's team, with the role every route checks. */
+export interface ConsoleMember {
+  id: string;
+  email: string;
+  role: MemberRole;
+  twoStep: boolean;
+}
+
+/** A signed-in console user: one member of one merchant, and the CSRF token every form of the session carries. */
 export interface ConsoleSession {
   id: string;
   csrfToken: string;
   merchant: ConsoleMerchant;
+  member: ConsoleMember;
+  /** False until a member with two-step login has given its code: such a session opens no page yet. */
+  verified: boolean;
 }
 
 export type ConsoleMode = 'test' | 'live';

@@ -3,33 +3,52 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { MerchantStatus } from '@payhook/contracts';
 import { sqlRows } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
+import type { MemberRole } from '../team/member-role';
 import type { ConsoleSession } from './console-session';
 
 interface SessionRow {
   id: string;
   csrf_token: string;
+  verified: boolean;
   merchant_id: string;
   name: string;
   status: MerchantStatus;
   time_zone: string;
+  member_id: string;
+  email: string;
+  role: MemberRole;
+  two_step: boolean;
 }
 
 @Injectable()
 export class ConsoleSessionsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async insert(session: { id: string; merchantId: string; csrfToken: string; ttlHours: number }): Promise<void> {
+  /** `verified`: false while the member's second step is still owed. */
+  async insert(session: {
+    id: string;
+    merchantId: string;
+    memberId: string;
+    csrfToken: string;
+    ttlHours: number;
+    verified: boolean;
+  }): Promise<void> {
     await sqlRows(
       this.db,
-      `INSERT INTO console_sessions (id, merchant_id, csrf_token, expires_at)
-       VALUES ($1, $2, $3, now() + make_interval(hours => $4))`,
-      [session.id, session.merchantId, session.csrfToken, session.ttlHours],
+      `INSERT INTO console_sessions (id, merchant_id, member_id, csrf_token, expires_at, verified_at)
+       VALUES ($1, $2, $3, $4, now() + make_interval(hours => $5), CASE WHEN $6 THEN now() END)`,
+      [session.id, session.merchantId, session.memberId, session.csrfToken, session.ttlHours, session.verified],
     );
   }
 
+  /** The second step passed: the session opens the console from now on. */
+  async markVerified(id: string): Promise<void> {
+    await sqlRows(this.db, `UPDATE console_sessions SET verified_at = now() WHERE id = $1`, [id]);
+  }
+
   /**
-   * An unexpired session with its merchant as it is now (a new time zone shows at once), marked
-   * as seen. One statement: the console pays one round trip per page for its session.
+   * An unexpired session with its merchant and member as they are now (a new time zone or role
+   * counts at once), marked as seen. One statement: the console pays one round trip per page for its session.
    */
   async findActive(id: string): Promise<ConsoleSession | null> {
     const rows = await sqlRows<SessionRow>(
@@ -37,10 +56,12 @@ export class ConsoleSessionsRepository {
       `WITH session AS (
          UPDATE console_sessions SET last_seen_at = now()
          WHERE id = $1 AND expires_at > now()
-         RETURNING id, merchant_id, csrf_token
+         RETURNING id, merchant_id, member_id, csrf_token, verified_at IS NOT NULL AS verified
        )
-       SELECT session.id, session.csrf_token, m.id AS merchant_id, m.name, m.status, m.time_zone
-       FROM session JOIN merchants m ON m.id = session.merchant_id`,
+       SELECT session.id, session.csrf_token, session.verified, m.id AS merchant_id, m.name, m.status, m.time_zone,
+              member.id AS member_id, member.email, member.role, member.totp_secret IS NOT NULL AS two_step
+       FROM session JOIN merchants m ON m.id = session.merchant_id
+       JOIN merchant_members member ON member.id = session.member_id`,
       [id],
     );
     const [row] = rows;
@@ -49,11 +70,18 @@ export class ConsoleSessionsRepository {
       id: row.id,
       csrfToken: row.csrf_token,
       merchant: { id: row.merchant_id, name: row.name, status: row.status, timeZone: row.time_zone },
+      member: { id: row.member_id, email: row.email, role: row.role, twoStep: row.two_step },
+      verified: row.verified,
     };
   }
 
   async delete(id: string): Promise<void> {
     await sqlRows(this.db, `DELETE FROM console_sessions WHERE id = $1`, [id]);
+  }
+
+  /** Signs a member out everywhere but here (after turning two-step login on or off). */
+  async deleteOthersOf(memberId: string, keep: string): Promise<void> {
+    await sqlRows(this.db, `DELETE FROM console_sessions WHERE member_id = $1 AND id <> $2`, [memberId, keep]);
   }
 
   async purgeExpired(): Promise<void> {

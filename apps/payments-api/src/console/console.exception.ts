@@ -4,7 +4,7 @@
  */
 export class ConsoleException extends Error {
   constructor(
-    readonly reason: 'login_required' | 'csrf_invalid' | 'not_found',
+    readonly reason: 'login_required' | 'second_step_required' | 'role_refused' | 'csrf_invalid' | 'not_found',
     message: string,
   ) {
     super(message);

@@ -4,7 +4,12 @@ import { OnboardingModule } from '../onboarding/onboarding.module';
 import { PaymentsModule } from '../payments/payments.module';
 import { RefundsModule } from '../refunds/refunds.module';
 import { SettlementsModule } from '../settlements/settlements.module';
+import { TeamModule } from '../team/team.module';
 import { WebhookEndpointsModule } from '../webhook-endpoints/webhook-endpoints.module';
+import { ConsoleAuditController } from './console-audit.controller';
+import { ConsoleInviteController } from './console-invite.controller';
+import { ConsoleSecurityController } from './console-security.controller';
+import { ConsoleTeamController } from './console-team.controller';
 import { ConsoleAuthController } from './console-auth.controller';
 import { ConsoleAuthService } from './console-auth.service';
 import { ConsoleDevelopersController } from './console-developers.controller';
@@ -24,7 +29,15 @@ import { PasswordCheckQueue } from './password-check-queue';
 
 /** The merchant console under /console: server-rendered pages over the same services as the API. */
 @Module({
-  imports: [PaymentsModule, RefundsModule, SettlementsModule, EventsModule, WebhookEndpointsModule, OnboardingModule],
+  imports: [
+    PaymentsModule,
+    RefundsModule,
+    SettlementsModule,
+    EventsModule,
+    WebhookEndpointsModule,
+    OnboardingModule,
+    TeamModule,
+  ],
   controllers: [
     ConsoleAuthController,
     ConsolePaymentsController,
@@ -32,6 +45,10 @@ import { PasswordCheckQueue } from './password-check-queue';
     ConsoleSettlementsController,
     ConsoleDevelopersController,
     ConsoleSettingsController,
+    ConsoleTeamController,
+    ConsoleInviteController,
+    ConsoleSecurityController,
+    ConsoleAuditController,
     // Last: it answers every /console address the others do not.
     ConsoleFallbackController,
   ],

@@ -15,6 +15,9 @@ const LABELS: Record<IdKind, string> = {
   recovery: 'recovery',
   refund: 'refund',
   webhookEndpoint: 'webhook endpoint',
+  member: 'member',
+  invite: 'invite',
+  auditEntry: 'audit entry',
 };
 
 /** A malformed id cannot name anything: 404 before any query (and no odd bytes reach Postgres). */

@@ -15,11 +15,9 @@ export class MerchantEntity {
   @Column({ name: 'time_zone', type: 'text' })
   timeZone!: string;
 
+  /** The console login made at approval, the merchant's first owner (its members are in merchant_members). */
   @Column({ name: 'console_email', type: 'text', nullable: true })
   consoleEmail!: string | null;
-
-  @Column({ name: 'console_password_hash', type: 'text', nullable: true })
-  consolePasswordHash!: string | null;
 
   /** The merchant's fee in basis points of the gross amount; the operator's default at creation. */
   @Column({ name: 'fee_bps', type: 'integer' })

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { AuthContext } from '@payhook/auth';
 import type { ApiKeyMode, MerchantStatus } from '@payhook/contracts';
-import { sqlRows } from '@payhook/persistence';
+import { sqlRows, type Sql } from '@payhook/persistence';
 import { DataSource, IsNull } from 'typeorm';
 import { ApiKeyEntity } from './api-key.entity';
 import { MerchantEntity } from './merchant.entity';
@@ -14,27 +14,34 @@ export class MerchantsRepository {
   async insertMerchant(
     merchant: Pick<MerchantEntity, 'id' | 'name' | 'status' | 'timeZone' | 'feeBps' | 'settlementDelayDays'>,
   ): Promise<MerchantEntity> {
-    return this.db.getRepository(MerchantEntity).save({ ...merchant, consoleEmail: null, consolePasswordHash: null });
+    return this.db.getRepository(MerchantEntity).save({ ...merchant, consoleEmail: null });
   }
 
   findMerchant(id: string): Promise<MerchantEntity | null> {
     return this.db.getRepository(MerchantEntity).findOneBy({ id });
   }
 
-  /** Moves a merchant between statuses only from the expected one; false when it was not there. */
-  async approve(id: string, consoleEmail: string, consolePasswordHash: string): Promise<boolean> {
-    const result = await this.db
-      .getRepository(MerchantEntity)
-      .update({ id, status: 'review' }, { status: 'integrating', consoleEmail, consolePasswordHash });
-    return result.affected === 1;
-  }
-
-  findByConsoleEmail(email: string): Promise<MerchantEntity | null> {
-    return this.db.getRepository(MerchantEntity).findOneBy({ consoleEmail: email });
+  /**
+   * review → integrating, and the console login as the merchant's first owner, in one statement;
+   * false when the merchant was not in review. A taken email fails on the members' unique index.
+   */
+  async approve(id: string, consoleEmail: string, ownerId: string, passwordHash: string): Promise<boolean> {
+    const rows = await sqlRows(
+      this.db,
+      `WITH approved AS (
+         UPDATE merchants SET status = 'integrating', console_email = $2, updated_at = now()
+         WHERE id = $1 AND status = 'review' RETURNING id
+       )
+       INSERT INTO merchant_members (id, merchant_id, email, password_hash, role)
+       SELECT $3, id, $2, $4, 'owner' FROM approved RETURNING merchant_id`,
+      [id, consoleEmail, ownerId, passwordHash],
+    );
+    return rows.length === 1;
   }
 
   async isConsoleEmailTaken(email: string): Promise<boolean> {
-    return this.db.getRepository(MerchantEntity).existsBy({ consoleEmail: email });
+    const rows = await sqlRows(this.db, `SELECT 1 FROM merchant_members WHERE email = $1`, [email]);
+    return rows.length > 0;
   }
 
   insertApiKey(key: Pick<ApiKeyEntity, 'id' | 'merchantId' | 'mode' | 'keyHash' | 'keyLast4'>): Promise<ApiKeyEntity> {
@@ -80,13 +87,45 @@ export class MerchantsRepository {
     return this.findApiKey(id);
   }
 
-  /** The guard's lookup: one indexed join, active keys only. */
+  /** Inserts a key within `sql`'s transaction (a console change with its audit entry). */
+  async insertApiKeyWith(sql: Sql, key: Pick<ApiKeyEntity, 'id' | 'merchantId' | 'mode' | 'keyHash' | 'keyLast4'>) {
+    await sql(`INSERT INTO api_keys (id, merchant_id, mode, key_hash, key_last4) VALUES ($1, $2, $3, $4, $5)`, [
+      key.id,
+      key.merchantId,
+      key.mode,
+      key.keyHash,
+      key.keyLast4,
+    ]);
+  }
+
+  /**
+   * Ends a merchant's own active key `after` seconds from now (0: at once, as revoked); null when it
+   * is not the merchant's, or already revoked or expired. An earlier expiry is never pushed later.
+   */
+  async endApiKey(
+    sql: Sql,
+    merchantId: string,
+    id: string,
+    afterSeconds: number,
+  ): Promise<{ mode: ApiKeyMode } | null> {
+    const [row] = await sql<{ mode: ApiKeyMode }>(
+      `UPDATE api_keys SET
+         revoked_at = CASE WHEN $3 = 0 THEN now() END,
+         expires_at = CASE WHEN $3 > 0 THEN LEAST(coalesce(expires_at, 'infinity'), now() + make_interval(secs => $3)) END
+       WHERE merchant_id = $1 AND id = $2 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
+       RETURNING mode`,
+      [merchantId, id, afterSeconds],
+    );
+    return row ?? null;
+  }
+
+  /** The guard's lookup: one indexed join, active keys only (neither revoked nor past a roll's expiry). */
   async resolveActiveKey(keyHash: string): Promise<AuthContext | null> {
     const rows = await sqlRows<{ key_id: string; merchant_id: string; mode: ApiKeyMode; status: MerchantStatus }>(
       this.db,
       `SELECT k.id AS key_id, k.merchant_id, k.mode, m.status
        FROM api_keys k JOIN merchants m ON m.id = k.merchant_id
-       WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
+       WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())`,
       [keyHash],
     );
     const [row] = rows;

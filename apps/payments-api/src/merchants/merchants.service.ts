@@ -8,6 +8,8 @@ import { MerchantException } from './merchant.exception';
 import { MerchantsRepository } from './merchants.repository';
 import { hashPassword } from './password-hash';
 import { PaymentsApiEnv } from '../config/payments-api.env';
+import { AuditLog } from '../audit/audit-log';
+import type { AuditActor } from '../audit/audit-entry';
 
 export interface NewMerchant {
   name: string;
@@ -19,6 +21,13 @@ export interface NewMerchant {
 /** The terms settlement records are made with; the operator may change them at any time. */
 export type SettlementTerms = Partial<Pick<MerchantEntity, 'feeBps' | 'settlementDelayDays'>>;
 
+/** A key made in the console: its plain value is shown once. */
+export interface IssuedOwnKey {
+  id: string;
+  mode: ApiKeyMode;
+  key: string;
+}
+
 export interface IssuedApiKey {
   record: ApiKeyEntity;
   /** The plain key: returned once, never stored. */
@@ -29,6 +38,7 @@ export interface IssuedApiKey {
 export class MerchantsService {
   constructor(
     private readonly merchants: MerchantsRepository,
+    private readonly audit: AuditLog,
     @Inject(PaymentsApiEnv) private readonly env: PaymentsApiEnv,
   ) {}
 
@@ -58,12 +68,7 @@ export class MerchantsService {
     return merchant;
   }
 
-  /** The merchant whose console login has this (lower-case) email, with its password hash. */
-  findByConsoleEmail(email: string): Promise<MerchantEntity | null> {
-    return this.merchants.findByConsoleEmail(email);
-  }
-
-  /** review → integrating, with the merchant's console login. */
+  /** review → integrating, with the merchant's console login as its first owner. */
   async approve(id: string, consoleEmail: string, consolePassword: string): Promise<MerchantEntity> {
     const merchant = await this.get(id);
     if (merchant.status !== 'review') {
@@ -75,7 +80,7 @@ export class MerchantsService {
     if (await this.merchants.isConsoleEmailTaken(email)) throw emailTaken();
     const passwordHash = await hashPassword(consolePassword);
     // The unique index decides a race between two approvals with one email.
-    const approved = await this.merchants.approve(id, email, passwordHash).catch((error: unknown) => {
+    const approved = await this.merchants.approve(id, email, newId('member'), passwordHash).catch((error: unknown) => {
       if (isUniqueViolation(error)) throw emailTaken();
       throw error;
     });
@@ -106,6 +111,57 @@ export class MerchantsService {
       keyLast4: last4,
     });
     return { record, key };
+  }
+
+  /**
+   * A key the merchant's team makes in the console (DESIGN §9): live keys only once the merchant is
+   * live. Shown once; audited with the change.
+   */
+  async createOwnApiKey(merchantId: string, mode: ApiKeyMode, by: AuditActor): Promise<IssuedOwnKey> {
+    const merchant = await this.get(merchantId);
+    if (mode === 'live' && merchant.status !== 'live') {
+      throw new MerchantException('live_mode_locked', 'Live keys open once the integration test has passed.');
+    }
+    const { key, hash, last4 } = generateApiKey(mode);
+    const id = newId('apiKey');
+    await this.audit.audited({ ...by, merchantId, action: 'api_key.created', target: id }, (sql) =>
+      this.merchants.insertApiKeyWith(sql, { id, merchantId, mode, keyHash: hash, keyLast4: last4 }),
+    );
+    return { id, mode, key };
+  }
+
+  /**
+   * A new key of the same mode now; the old one keeps working for `overlapDays` (0 to 7), then stops.
+   * Both in one transaction with the audit entry: never two live keys without a record, nor none.
+   */
+  async rollOwnApiKey(merchantId: string, keyId: string, overlapDays: number, by: AuditActor): Promise<IssuedOwnKey> {
+    const id = newId('apiKey');
+    const issued = await this.audit.audited(
+      { ...by, merchantId, action: 'api_key.rolled', target: keyId },
+      async (sql) => {
+        const old = await this.merchants.endApiKey(sql, merchantId, keyId, overlapDays * 86_400);
+        if (!old) throw new MerchantException('resource_not_found', `No such active API key: ${keyId}.`);
+        const fresh = generateApiKey(old.mode);
+        await this.merchants.insertApiKeyWith(sql, {
+          id,
+          merchantId,
+          mode: old.mode,
+          keyHash: fresh.hash,
+          keyLast4: fresh.last4,
+        });
+        return { id, mode: old.mode, key: fresh.key };
+      },
+    );
+    return issued;
+  }
+
+  /** Revokes one of the merchant's own keys at once (within the 5 s of DESIGN §6 on every instance). */
+  async revokeOwnApiKey(merchantId: string, keyId: string, by: AuditActor): Promise<void> {
+    await this.audit.audited({ ...by, merchantId, action: 'api_key.revoked', target: keyId }, async (sql) => {
+      if (!(await this.merchants.endApiKey(sql, merchantId, keyId, 0))) {
+        throw new MerchantException('resource_not_found', `No such active API key: ${keyId}.`);
+      }
+    });
   }
 
   async revokeApiKey(id: string): Promise<ApiKeyEntity> {

@@ -1,0 +1,40 @@
+/** What the audit log records (DESIGN §9): every change to keys, endpoints, secrets, members, refunds and cancels. */
+export const AUDIT_ACTIONS = [
+  'api_key.created',
+  'api_key.rolled',
+  'api_key.revoked',
+  'webhook_endpoint.created',
+  'webhook_endpoint.updated',
+  'webhook_endpoint.enabled',
+  'webhook_endpoint.disabled',
+  'webhook_endpoint.deleted',
+  'signing_secret.rotated',
+  'member.invited',
+  'member.invite_revoked',
+  'member.joined',
+  'member.role_changed',
+  'member.removed',
+  'member.two_step_enabled',
+  'member.two_step_disabled',
+  'refund.created',
+  'payment.canceled',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** Who changed something: a member's email in the console, an API key's id (`key_…`) in the API. */
+export interface AuditActor {
+  readonly actor: string;
+  /** The client address the change came from (req.ip, as TRUST_PROXY resolves it). */
+  readonly clientAddress: string | null;
+}
+
+export interface AuditEntry extends AuditActor {
+  readonly merchantId: string;
+  readonly action: AuditAction;
+  /** The id of what changed (`key_…`, `we_…`, `mem_…`, `rfd_…`, `pay_…`), or an invited email. */
+  readonly target: string | null;
+}
+
+export function isAuditAction(value: unknown): value is AuditAction {
+  return typeof value === 'string' && (AUDIT_ACTIONS as readonly string[]).includes(value);
+}

@@ -1,0 +1,93 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { newId } from '@payhook/contracts';
+import { inTransaction, sqlRows, type Sql } from '@payhook/persistence';
+import { DataSource } from 'typeorm';
+import type { AuditAction, AuditEntry } from './audit-entry';
+
+export interface AuditRecord {
+  id: string;
+  actor: string;
+  action: AuditAction;
+  target: string | null;
+  clientAddress: string | null;
+  createdAt: Date;
+}
+
+export interface AuditFilter {
+  actor?: string;
+  action?: AuditAction;
+  /** Keyset: entries older than this one. */
+  before?: { createdAt: Date; id: string };
+}
+
+interface AuditRow {
+  id: string;
+  actor: string;
+  action: AuditAction;
+  target: string | null;
+  client_address: string | null;
+  created_at: Date;
+}
+
+/**
+ * The audit log. A change and its entry commit together: `audited` runs the change and writes the
+ * entry in one transaction, and a change made inside Ledger.write writes its entry with `record`
+ * on the ledger's own transaction. Entries are never updated; kept at least a year (retention).
+ */
+@Injectable()
+export class AuditLog {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** Runs `change` and records `entry` in the same transaction: neither commits without the other. */
+  audited<R>(entry: AuditEntry | ((result: R) => AuditEntry), change: (sql: Sql) => Promise<R>): Promise<R> {
+    return inTransaction(this.db, async (sql) => {
+      const result = await change(sql);
+      await this.record(sql, typeof entry === 'function' ? entry(result) : entry);
+      return result;
+    });
+  }
+
+  /** Writes one entry with `sql`, which must be the transaction of the change it records. */
+  async record(sql: Sql, entry: AuditEntry): Promise<void> {
+    await sql(
+      `INSERT INTO audit_log (id, merchant_id, actor, action, target, client_address)
+       VALUES ($1, $2, $3, $4, $5, $6)`,
+      [newId('auditEntry'), entry.merchantId, entry.actor, entry.action, entry.target, entry.clientAddress],
+    );
+  }
+
+  /** Newest first, `limit` entries of the merchant; each filter combination is a scan of its own index. */
+  async list(merchantId: string, filter: AuditFilter, limit: number): Promise<AuditRecord[]> {
+    const params: unknown[] = [merchantId];
+    const where = ['merchant_id = $1'];
+    if (filter.actor !== undefined) {
+      params.push(filter.actor);
+      where.push(`actor = $${params.length}`);
+    }
+    if (filter.action !== undefined) {
+      params.push(filter.action);
+      where.push(`action = $${params.length}`);
+    }
+    if (filter.before) {
+      params.push(filter.before.createdAt, filter.before.id);
+      where.push(`(created_at, id) < ($${params.length - 1}, $${params.length})`);
+    }
+    params.push(limit);
+    const rows = await sqlRows<AuditRow>(
+      this.db,
+      `SELECT id, actor, action, target, client_address, created_at FROM audit_log
+       WHERE ${where.join(' AND ')}
+       ORDER BY created_at DESC, id DESC LIMIT $${params.length}`,
+      params,
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      actor: row.actor,
+      action: row.action,
+      target: row.target,
+      clientAddress: row.client_address,
+      createdAt: row.created_at,
+    }));
+  }
+}

@@ -1,0 +1,65 @@
+import { Controller, Get, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
+import type { Response } from 'express';
+import { isAuditAction } from '../audit/audit-entry';
+import { AuditLog, type AuditFilter } from '../audit/audit-log';
+import { newNonce, sendHtml } from '../html/html-response';
+import { renderAudit } from './console-audit.view';
+import { ConsoleExceptionFilter } from './console-exception.filter';
+import type { ConsoleSession } from './console-session';
+import { ConsoleSessionGuard } from './console-session.guard';
+import { CurrentConsoleSession } from './current-console-session.decorator';
+
+const PAGE_SIZE = 50;
+
+/** `<ISO time>~<aud_ id>`: where the next page starts. Anything else is no cursor (the newest page). */
+function cursorOf(value: unknown): AuditFilter['before'] {
+  if (typeof value !== 'string' || value.length > 80) return undefined;
+  const [time, id] = value.split('~');
+  const createdAt = new Date(time ?? '');
+  if (Number.isNaN(createdAt.getTime()) || !/^aud_[0-9A-Za-z]{24}$/.test(id ?? '')) return undefined;
+  return { createdAt, id };
+}
+
+@Controller('console/audit')
+@UseGuards(ConsoleSessionGuard)
+@UseFilters(ConsoleExceptionFilter)
+export class ConsoleAuditController {
+  constructor(private readonly audit: AuditLog) {}
+
+  @Get()
+  async show(
+    @CurrentConsoleSession() session: ConsoleSession,
+    @Query('actor') actorParam: unknown,
+    @Query('action') actionParam: unknown,
+    @Query('before') before: unknown,
+    @Res() response: Response,
+  ): Promise<void> {
+    const actor = typeof actorParam === 'string' ? actorParam.trim().slice(0, 254) : '';
+    const action = isAuditAction(actionParam) ? actionParam : undefined;
+    const cursor = cursorOf(before);
+    const entries = await this.audit.list(
+      session.merchant.id,
+      { actor: actor || undefined, action, before: cursor },
+      PAGE_SIZE + 1,
+    );
+    const page = entries.slice(0, PAGE_SIZE);
+    const query = (extra: Record<string, string>) => {
+      const params = new URLSearchParams({ ...(actor ? { actor } : {}), ...(action ? { action } : {}), ...extra });
+      const text = params.toString();
+      return `/console/audit${text ? `?${text}` : ''}`;
+    };
+    const last = page.at(-1);
+    const olderHref =
+      entries.length > PAGE_SIZE && last ? query({ before: `${last.createdAt.toISOString()}~${last.id}` }) : null;
+    const nonce = newNonce();
+    const model = {
+      session,
+      entries: page,
+      actor,
+      action: action ?? '',
+      olderHref,
+      newestHref: cursor ? query({}) : null,
+    };
+    sendHtml(response, 200, renderAudit(nonce, model), nonce);
+  }
+}

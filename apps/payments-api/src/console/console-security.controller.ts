@@ -1,0 +1,98 @@
+import { Body, Controller, Get, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { formField } from '../html/cookies';
+import { newNonce, redirectSeeOther, sendHtml } from '../html/html-response';
+import { TwoStepService } from '../team/two-step.service';
+import { ConsoleAuthService } from './console-auth.service';
+import { ConsoleExceptionFilter } from './console-exception.filter';
+import { ConsoleRole } from './console-role.decorator';
+import { renderSecurity, type SecurityModel } from './console-security.view';
+import type { ConsoleSession } from './console-session';
+import { ConsoleSessionGuard } from './console-session.guard';
+import { consoleActor } from './console-actor';
+import { CurrentConsoleSession } from './current-console-session.decorator';
+
+const WRONG_CODE = 'That code is wrong or was used already. Wait for the next code and try again.';
+
+/** Each member's own login: two-step login (TOTP) on and off. Every role may change its own. */
+@Controller('console/security')
+@UseGuards(ConsoleSessionGuard)
+@UseFilters(ConsoleExceptionFilter)
+export class ConsoleSecurityController {
+  constructor(
+    private readonly twoStep: TwoStepService,
+    private readonly auth: ConsoleAuthService,
+  ) {}
+
+  @Get()
+  async show(
+    @CurrentConsoleSession() session: ConsoleSession,
+    @Query('notice') notice: unknown,
+    @Res() response: Response,
+  ) {
+    const text = notice === 'disabled' ? 'Two-step login is off.' : null;
+    await this.render(response, 200, { session, notice: text, error: null });
+  }
+
+  @Post('two-step')
+  @ConsoleRole('viewer')
+  async start(@CurrentConsoleSession() session: ConsoleSession, @Res() response: Response) {
+    if (session.member.twoStep) return redirectSeeOther(response, '/console/security');
+    const setup = await this.twoStep.startSetup(session.member);
+    await this.render(response, 200, { session, notice: null, error: null, setup });
+  }
+
+  @Post('two-step/confirm')
+  @ConsoleRole('viewer')
+  async confirm(
+    @CurrentConsoleSession() session: ConsoleSession,
+    @Body() body: unknown,
+    @Req() request: Request,
+    @Res() response: Response,
+  ) {
+    const member = { id: session.member.id, merchantId: session.merchant.id };
+    const codes = await this.twoStep.confirmSetup(
+      member,
+      formField(body, 'code') ?? '',
+      consoleActor(session, request),
+    );
+    if (!codes) {
+      const setup = (await this.twoStep.pendingSetup(session.member)) ?? undefined;
+      return this.render(response, 400, { session, notice: null, error: WRONG_CODE, setup });
+    }
+    await this.auth.signOutElsewhere(session);
+    const now = { ...session, member: { ...session.member, twoStep: true } };
+    await this.render(response, 200, { session: now, notice: null, error: null, recoveryCodes: codes });
+  }
+
+  @Post('two-step/disable')
+  @ConsoleRole('viewer')
+  async disable(
+    @CurrentConsoleSession() session: ConsoleSession,
+    @Body() body: unknown,
+    @Req() request: Request,
+    @Res() response: Response,
+  ) {
+    // The same check as a login's second step, throttled alike: a session left open is not enough.
+    const result = await this.auth.checkSecondStep(session, formField(body, 'code') ?? '', request.ip ?? 'unknown');
+    if (result.kind !== 'passed') {
+      const error =
+        result.kind === 'throttled' ? 'Too many wrong codes from your network; try again later.' : WRONG_CODE;
+      return this.render(response, result.kind === 'throttled' ? 429 : 400, { session, notice: null, error });
+    }
+    await this.twoStep.disable(
+      { id: session.member.id, merchantId: session.merchant.id },
+      consoleActor(session, request),
+    );
+    await this.auth.signOutElsewhere(session);
+    redirectSeeOther(response, '/console/security?notice=disabled');
+  }
+
+  private async render(response: Response, status: number, model: SecurityModel) {
+    const unusedRecoveryCodes = model.session.member.twoStep
+      ? await this.twoStep.unusedRecoveryCodes(model.session.member.id)
+      : 0;
+    const nonce = newNonce();
+    sendHtml(response, status, renderSecurity(nonce, { ...model, unusedRecoveryCodes }), nonce);
+  }
+}

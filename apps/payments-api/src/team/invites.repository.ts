@@ -1,0 +1,98 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { sqlRows, type Sql } from '@payhook/persistence';
+import { DataSource } from 'typeorm';
+import type { MemberRole } from './member-role';
+
+export interface Invite {
+  id: string;
+  email: string;
+  role: MemberRole;
+  invitedBy: string;
+  expiresAt: Date;
+  acceptedAt: Date | null;
+  revokedAt: Date | null;
+  createdAt: Date;
+}
+
+interface InviteRow {
+  id: string;
+  merchant_id: string;
+  email: string;
+  role: MemberRole;
+  invited_by: string;
+  expires_at: Date;
+  accepted_at: Date | null;
+  revoked_at: Date | null;
+  created_at: Date;
+}
+
+const toInvite = (row: InviteRow): Invite => ({
+  id: row.id,
+  email: row.email,
+  role: row.role,
+  invitedBy: row.invited_by,
+  expiresAt: row.expires_at,
+  acceptedAt: row.accepted_at,
+  revokedAt: row.revoked_at,
+  createdAt: row.created_at,
+});
+
+/** Invites to a merchant's team: only the token's SHA-256 is stored; the link is shown once. */
+@Injectable()
+export class InvitesRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async insert(
+    sql: Sql,
+    invite: { id: string; tokenHash: string; merchantId: string; email: string; role: MemberRole; invitedBy: string },
+    validHours: number,
+  ): Promise<void> {
+    await sql(
+      `INSERT INTO member_invites (id, token_hash, merchant_id, email, role, invited_by, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(hours => $7))`,
+      [invite.id, invite.tokenHash, invite.merchantId, invite.email, invite.role, invite.invitedBy, validHours],
+    );
+  }
+
+  /** The merchant's latest invites, newest first. */
+  async list(merchantId: string, limit = 50): Promise<Invite[]> {
+    const rows = await sqlRows<InviteRow>(
+      this.db,
+      `SELECT * FROM member_invites WHERE merchant_id = $1 ORDER BY created_at DESC, id LIMIT $2`,
+      [merchantId, limit],
+    );
+    return rows.map(toInvite);
+  }
+
+  /** An invite that can still be used, for the set-password page. */
+  async findUsable(tokenHash: string): Promise<(Invite & { merchantId: string }) | null> {
+    const [row] = await sqlRows<InviteRow>(
+      this.db,
+      `SELECT * FROM member_invites
+       WHERE token_hash = $1 AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > now()`,
+      [tokenHash],
+    );
+    return row ? { ...toInvite(row), merchantId: row.merchant_id } : null;
+  }
+
+  /** Uses the invite: one statement, so of two uses at once only one gets it. */
+  async accept(sql: Sql, tokenHash: string): Promise<(Invite & { merchantId: string }) | null> {
+    const [row] = await sql<InviteRow>(
+      `UPDATE member_invites SET accepted_at = now()
+       WHERE token_hash = $1 AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > now()
+       RETURNING *`,
+      [tokenHash],
+    );
+    return row ? { ...toInvite(row), merchantId: row.merchant_id } : null;
+  }
+
+  async revoke(sql: Sql, merchantId: string, id: string): Promise<Invite | null> {
+    const [row] = await sql<InviteRow>(
+      `UPDATE member_invites SET revoked_at = now()
+       WHERE merchant_id = $1 AND id = $2 AND accepted_at IS NULL AND revoked_at IS NULL RETURNING *`,
+      [merchantId, id],
+    );
+    return row ? toInvite(row) : null;
+  }
+}

@@ -1,0 +1,128 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { sqlRows, type Sql } from '@payhook/persistence';
+import { DataSource } from 'typeorm';
+import type { MemberRole } from './member-role';
+
+export interface Member {
+  id: string;
+  merchantId: string;
+  email: string;
+  role: MemberRole;
+  twoStep: boolean;
+  createdAt: Date;
+}
+
+/** What a login needs: the member, its password hash and its sealed TOTP secret. */
+export interface MemberLogin extends Member {
+  passwordHash: string;
+  totpSecret: string | null;
+}
+
+interface MemberRow {
+  id: string;
+  merchant_id: string;
+  email: string;
+  role: MemberRole;
+  totp_secret: string | null;
+  created_at: Date;
+  password_hash?: string;
+}
+
+const COLUMNS = 'id, merchant_id, email, role, totp_secret, created_at';
+
+function toMember(row: MemberRow): Member {
+  return {
+    id: row.id,
+    merchantId: row.merchant_id,
+    email: row.email,
+    role: row.role,
+    twoStep: row.totp_secret !== null,
+    createdAt: row.created_at,
+  };
+}
+
+/** A merchant's team: its members, each with one role. Emails are stored lower-case. */
+@Injectable()
+export class MembersRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async findLogin(email: string): Promise<MemberLogin | null> {
+    const [row] = await sqlRows<MemberRow & { password_hash: string }>(
+      this.db,
+      `SELECT ${COLUMNS}, password_hash FROM merchant_members WHERE email = $1`,
+      [email],
+    );
+    return row ? { ...toMember(row), passwordHash: row.password_hash, totpSecret: row.totp_secret } : null;
+  }
+
+  async find(merchantId: string, id: string): Promise<Member | null> {
+    const [row] = await sqlRows<MemberRow>(
+      this.db,
+      `SELECT ${COLUMNS} FROM merchant_members WHERE merchant_id = $1 AND id = $2`,
+      [merchantId, id],
+    );
+    return row ? toMember(row) : null;
+  }
+
+  /** The merchant's members, oldest first (a team is tens of people, not thousands). */
+  async list(merchantId: string): Promise<Member[]> {
+    const rows = await sqlRows<MemberRow>(
+      this.db,
+      `SELECT ${COLUMNS} FROM merchant_members WHERE merchant_id = $1 ORDER BY created_at, id LIMIT 500`,
+      [merchantId],
+    );
+    return rows.map(toMember);
+  }
+
+  async isEmailTaken(email: string): Promise<boolean> {
+    const rows = await sqlRows(this.db, `SELECT 1 FROM merchant_members WHERE email = $1`, [email]);
+    return rows.length > 0;
+  }
+
+  /** The owners' e-mail addresses: who is told when the merchant's webhooks fail. */
+  async ownerEmails(merchantId: string): Promise<string[]> {
+    const rows = await sqlRows<{ email: string }>(
+      this.db,
+      `SELECT email FROM merchant_members WHERE merchant_id = $1 AND role = 'owner' ORDER BY created_at, id`,
+      [merchantId],
+    );
+    return rows.map((row) => row.email);
+  }
+
+  async insert(
+    sql: Sql,
+    member: { id: string; merchantId: string; email: string; passwordHash: string; role: MemberRole },
+  ) {
+    await sql(
+      `INSERT INTO merchant_members (id, merchant_id, email, password_hash, role) VALUES ($1, $2, $3, $4, $5)`,
+      [member.id, member.merchantId, member.email, member.passwordHash, member.role],
+    );
+  }
+
+  /**
+   * Locks the merchant's team for this transaction: two owners changing each other at once are
+   * serialised, so the last-owner rule sees the other's change.
+   */
+  async lockTeam(sql: Sql, merchantId: string): Promise<void> {
+    await sql(`SELECT 1 FROM merchants WHERE id = $1 FOR UPDATE`, [merchantId]);
+  }
+
+  /** Owners other than `memberId`; call after lockTeam. */
+  async otherOwners(sql: Sql, merchantId: string, memberId: string): Promise<number> {
+    const [row] = await sql<{ n: number }>(
+      `SELECT count(*)::int AS n FROM merchant_members WHERE merchant_id = $1 AND role = 'owner' AND id <> $2`,
+      [merchantId, memberId],
+    );
+    return row.n;
+  }
+
+  async setRole(sql: Sql, merchantId: string, id: string, role: MemberRole): Promise<void> {
+    await sql(`UPDATE merchant_members SET role = $3 WHERE merchant_id = $1 AND id = $2`, [merchantId, id, role]);
+  }
+
+  /** Removes the member; its sessions go with it (ON DELETE CASCADE), so it is signed out at once. */
+  async delete(sql: Sql, merchantId: string, id: string): Promise<void> {
+    await sql(`DELETE FROM merchant_members WHERE merchant_id = $1 AND id = $2`, [merchantId, id]);
+  }
+}

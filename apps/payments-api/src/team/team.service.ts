@@ -1,0 +1,150 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { newId } from '@payhook/contracts';
+import { isUniqueViolation } from '@payhook/persistence';
+import { createHash, randomBytes } from 'node:crypto';
+import { AuditLog } from '../audit/audit-log';
+import type { AuditActor } from '../audit/audit-entry';
+import { PaymentsApiEnv } from '../config/payments-api.env';
+import { hashPassword } from '../merchants/password-hash';
+import { InvitesRepository, type Invite } from './invites.repository';
+import type { MemberRole } from './member-role';
+import { MembersRepository, type Member } from './members.repository';
+import { TeamException } from './team.exception';
+
+/** DESIGN §9: an invite link works once, for 72 hours. */
+export const INVITE_VALID_HOURS = 72;
+
+export const inviteTokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** The console's address for an invite; the token is in the path, shown once to the inviting owner. */
+export interface IssuedInvite {
+  invite: { id: string; email: string; role: MemberRole };
+  link: string;
+}
+
+const EMAIL = /^[^\s@\p{C}]+@[^\s@\p{C}]+\.[^\s@\p{C}]+$/u;
+
+/** Who may sign in to a merchant's console, and with which role. Every change is audited. */
+@Injectable()
+export class TeamService {
+  constructor(
+    private readonly members: MembersRepository,
+    private readonly invites: InvitesRepository,
+    private readonly audit: AuditLog,
+    @Inject(PaymentsApiEnv) private readonly env: PaymentsApiEnv,
+  ) {}
+
+  list(merchantId: string): Promise<Member[]> {
+    return this.members.list(merchantId);
+  }
+
+  pendingInvites(merchantId: string): Promise<Invite[]> {
+    return this.invites.list(merchantId);
+  }
+
+  async invite(merchantId: string, rawEmail: string, role: MemberRole, by: AuditActor): Promise<IssuedInvite> {
+    const email = rawEmail.trim().toLowerCase();
+    if (!EMAIL.test(email) || email.length > 254) {
+      throw new TeamException('parameter_invalid', 'Enter the e-mail address of the person to invite.');
+    }
+    if (await this.members.isEmailTaken(email)) {
+      throw new TeamException('parameter_invalid', `${email} already has a console login.`);
+    }
+    const token = randomBytes(32).toString('base64url');
+    const id = newId('invite');
+    await this.audit.audited({ ...by, merchantId, action: 'member.invited', target: email }, (sql) =>
+      this.invites.insert(
+        sql,
+        { id, tokenHash: inviteTokenHash(token), merchantId, email, role, invitedBy: by.actor },
+        INVITE_VALID_HOURS,
+      ),
+    );
+    return { invite: { id, email, role }, link: `${this.env.BASE_URL}/console/invite/${token}` };
+  }
+
+  async revokeInvite(merchantId: string, id: string, by: AuditActor): Promise<void> {
+    await this.audit.audited(
+      (invite: Invite) => ({ ...by, merchantId, action: 'member.invite_revoked', target: invite.email }),
+      async (sql) => {
+        const revoked = await this.invites.revoke(sql, merchantId, id);
+        if (!revoked) throw new TeamException('resource_not_found', 'No such open invite.');
+        return revoked;
+      },
+    );
+  }
+
+  /** The invite behind a link, while it can be used; null for an unknown, used, revoked or expired one. */
+  usableInvite(token: string) {
+    return this.invites.findUsable(inviteTokenHash(token));
+  }
+
+  /** Uses the invite and makes its member, in one transaction: an invite is used once or not at all. */
+  async accept(token: string, password: string, clientAddress: string | null): Promise<Member> {
+    const passwordHash = await hashPassword(password);
+    const memberId = newId('member');
+    const tokenHash = inviteTokenHash(token);
+    try {
+      const invite = await this.audit.audited(
+        (used: Invite & { merchantId: string }) => ({
+          actor: used.email,
+          clientAddress,
+          merchantId: used.merchantId,
+          action: 'member.joined',
+          target: memberId,
+        }),
+        async (sql) => {
+          const used = await this.invites.accept(sql, tokenHash);
+          if (!used) throw new TeamException('resource_not_found', 'This invite link is used, expired or unknown.');
+          await this.members.insert(sql, {
+            id: memberId,
+            merchantId: used.merchantId,
+            email: used.email,
+            passwordHash,
+            role: used.role,
+          });
+          return used;
+        },
+      );
+      return (await this.members.find(invite.merchantId, memberId))!;
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw new TeamException('parameter_invalid', 'This e-mail address already has a console login.');
+      }
+      throw error;
+    }
+  }
+
+  async changeRole(merchantId: string, memberId: string, role: MemberRole, by: AuditActor): Promise<void> {
+    await this.audit.audited({ ...by, merchantId, action: 'member.role_changed', target: memberId }, async (sql) => {
+      await this.members.lockTeam(sql, merchantId);
+      const member = await this.members.find(merchantId, memberId);
+      if (!member) throw new TeamException('resource_not_found', 'No such member.');
+      if (
+        member.role === 'owner' &&
+        role !== 'owner' &&
+        (await this.members.otherOwners(sql, merchantId, memberId)) === 0
+      ) {
+        throw new TeamException(
+          'merchant_state_conflict',
+          'The last owner keeps the owner role: make another member owner first.',
+        );
+      }
+      await this.members.setRole(sql, merchantId, memberId, role);
+    });
+  }
+
+  async remove(merchantId: string, memberId: string, by: AuditActor): Promise<void> {
+    await this.audit.audited({ ...by, merchantId, action: 'member.removed', target: memberId }, async (sql) => {
+      await this.members.lockTeam(sql, merchantId);
+      const member = await this.members.find(merchantId, memberId);
+      if (!member) throw new TeamException('resource_not_found', 'No such member.');
+      if (member.role === 'owner' && (await this.members.otherOwners(sql, merchantId, memberId)) === 0) {
+        throw new TeamException(
+          'merchant_state_conflict',
+          'The last owner cannot be removed: make another member owner first.',
+        );
+      }
+      await this.members.delete(sql, merchantId, memberId);
+    });
+  }
+}
