@@ -1,0 +1,142 @@
+import { ConsoleClient, approvedMerchant } from '../support/console-client';
+import { PaymentsApiHarness } from '../support/payments-api.harness';
+import type { MemberRole } from '../../apps/payments-api/src/team/member-role';
+
+const PASSWORD = 'a long enough password 1';
+
+/**
+ * Every console route and the least role it needs (DESIGN §9). The spec reads the routes the app
+ * registered, so a new route without its row here fails the spec before it ships unchecked.
+ * null: no session needed (login, invite links); the fallback 404 is left out.
+ */
+const ROUTES: Record<string, MemberRole | null> = {
+  'GET /console/login': null,
+  'POST /console/login': null,
+  'GET /console/login/two-step': null,
+  'POST /console/login/two-step': null,
+  'GET /console/invite/:token': null,
+  'POST /console/invite/:token': null,
+  'POST /console/logout': 'viewer',
+  'GET /console': 'viewer',
+  'GET /console/payments': 'viewer',
+  'GET /console/payments/:id': 'viewer',
+  'POST /console/payments/:id/events/:eventId/redeliver': 'developer',
+  'GET /console/payments/:id/refunds/review': 'developer',
+  'GET /console/payments/:id/refunds/edit': 'developer',
+  'POST /console/payments/:id/refunds/review': 'developer',
+  'POST /console/payments/:id/refunds/edit': 'developer',
+  'POST /console/payments/:id/refunds': 'developer',
+  'GET /console/settlements': 'viewer',
+  'GET /console/settlements/export': 'viewer',
+  'GET /console/developers': 'viewer',
+  'POST /console/developers/webhook-endpoint': 'developer',
+  'POST /console/developers/webhook-endpoint/enable': 'developer',
+  'POST /console/developers/recover': 'developer',
+  'GET /console/developers/rotate-secret': 'developer',
+  'POST /console/developers/rotate-secret': 'developer',
+  'POST /console/developers/endpoints': 'developer',
+  'POST /console/developers/endpoints/:id': 'developer',
+  'POST /console/developers/endpoints/:id/enable': 'developer',
+  'POST /console/developers/endpoints/:id/disable': 'developer',
+  'GET /console/developers/endpoints/:id/:action': 'developer',
+  'POST /console/developers/endpoints/:id/rotate-secret': 'developer',
+  'POST /console/developers/endpoints/:id/delete': 'developer',
+  'POST /console/developers/integration-tests': 'developer',
+  'POST /console/developers/keys': 'developer',
+  'POST /console/developers/keys/:id/roll': 'developer',
+  'POST /console/developers/keys/:id/revoke': 'developer',
+  'GET /console/settings': 'viewer',
+  'POST /console/settings': 'owner',
+  'GET /console/team': 'viewer',
+  'POST /console/team/invites': 'owner',
+  'POST /console/team/invites/:id/revoke': 'owner',
+  'POST /console/team/members/:id/role': 'owner',
+  'POST /console/team/members/:id/remove': 'owner',
+  'GET /console/security': 'viewer',
+  'POST /console/security/two-step': 'viewer',
+  'POST /console/security/two-step/confirm': 'viewer',
+  'POST /console/security/two-step/disable': 'viewer',
+  'GET /console/audit': 'viewer',
+};
+
+const RANK: Record<MemberRole, number> = { viewer: 0, developer: 1, owner: 2 };
+
+/** Ids of nothing: the request reaches the handler's own checks, which find nothing to change. */
+const PARAMS: Record<string, string> = {
+  id: 'pay_000000000000000000000000',
+  eventId: 'evt_000000000000000000000000',
+  action: 'disable',
+  token: 'x'.repeat(43),
+};
+
+/** `[method, path]` of every route Express holds under /console. */
+function registeredConsoleRoutes(api: PaymentsApiHarness): string[] {
+  const express = api.app.getHttpAdapter().getInstance() as {
+    router: { stack: { route?: { path: string | string[]; methods: Record<string, boolean> } }[] };
+  };
+  const routes: string[] = [];
+  for (const layer of express.router.stack) {
+    if (!layer.route) continue;
+    for (const path of [layer.route.path].flat()) {
+      if (!path.startsWith('/console') || path.includes('*')) continue;
+      for (const method of Object.keys(layer.route.methods)) routes.push(`${method.toUpperCase()} ${path}`);
+    }
+  }
+  return routes.sort();
+}
+
+describe('merchant console: every route checks the role on the server', () => {
+  let api: PaymentsApiHarness;
+  const members = {} as Record<MemberRole, ConsoleClient>;
+
+  beforeAll(async () => {
+    api = await PaymentsApiHarness.start({ RATE_LIMIT_PER_SECOND: '0' });
+    const shop = await approvedMerchant(api, { name: 'Roles Shop' });
+    members.owner = await ConsoleClient.login(api, shop.email);
+    for (const role of ['developer', 'viewer'] as const) {
+      const email = `${role}@roles.example`;
+      const made = await members.owner.post('/console/team/invites', { email, role }).expect(200);
+      const link = /<code data-invite-link>([^<]+)<\/code>/.exec(made.text)![1];
+      await api
+        .http()
+        .post(new URL(link).pathname)
+        .type('form')
+        .send({ password: PASSWORD, passwordAgain: PASSWORD })
+        .expect(303);
+      members[role] = await ConsoleClient.login(api, email, PASSWORD);
+    }
+  });
+  afterAll(() => api.stop());
+
+  it('has a row for every console route the app serves', () => {
+    expect(registeredConsoleRoutes(api)).toEqual(Object.keys(ROUTES).sort());
+  });
+
+  const cases = Object.entries(ROUTES)
+    .filter(([route, needed]) => needed !== null && route !== 'POST /console/logout')
+    .flatMap(([route, needed]) =>
+      (['owner', 'developer', 'viewer'] as const).map((role) => [route, needed!, role] as const),
+    );
+
+  it.each(cases)('%s needs %s: as %s', async (route, needed, role) => {
+    const [method, pattern] = route.split(' ');
+    const path = pattern.replace(/:(\w+)/g, (_, name: string) => PARAMS[name]);
+    const client = members[role];
+    const answer = method === 'GET' ? await client.get(path) : await client.post(path, {});
+    if (RANK[role] >= RANK[needed]) {
+      // Past the role check: the handler's own answer (nothing found, a form that needs its fields).
+      expect(answer.text).not.toContain('This needs the');
+      expect(answer.status).toBeLessThan(500);
+    } else {
+      expect(answer.status).toBe(403);
+      expect(answer.text).toContain(`This needs the ${needed} role; you are ${role}.`);
+    }
+  });
+
+  it('lets every role log out', async () => {
+    for (const role of ['viewer', 'developer', 'owner'] as const) {
+      await members[role].post('/console/logout').expect(303);
+      await members[role].get('/console/payments').expect(303).expect('Location', '/console/login');
+    }
+  });
+});

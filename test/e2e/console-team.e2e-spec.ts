@@ -1,0 +1,250 @@
+import { generate } from 'otplib';
+import { ConsoleClient, approvedMerchant, csrfFieldOf, postLogin, setCookie } from '../support/console-client';
+import { PaymentsApiHarness } from '../support/payments-api.harness';
+import { pollUntil } from '../support/poll-until';
+
+type Merchant = Awaited<ReturnType<typeof approvedMerchant>>;
+
+const PASSWORD = 'a long enough password 1';
+/** The link on the team page right after an invite was made: shown there once. */
+const inviteLinkOf = (html: string) => /<code data-invite-link>([^<]+)<\/code>/.exec(html)?.[1];
+const pathOf = (link: string) => new URL(link).pathname;
+const auditTableOf = (html: string) => html.slice(html.indexOf('<tbody>'), html.indexOf('</tbody>'));
+
+describe('merchant console: team, roles, two-step login, keys and audit log', () => {
+  let api: PaymentsApiHarness;
+  let shop: Merchant;
+  let owner: ConsoleClient;
+
+  beforeAll(async () => {
+    api = await PaymentsApiHarness.start({ RATE_LIMIT_PER_SECOND: '0' });
+    shop = await approvedMerchant(api, { name: 'Team Shop' });
+    owner = await ConsoleClient.login(api, shop.email);
+  });
+  afterAll(() => api.stop());
+
+  /** An owner's invite, used: the new member's signed-in client. */
+  async function member(role: 'owner' | 'developer' | 'viewer', email: string): Promise<ConsoleClient> {
+    const made = await owner.post('/console/team/invites', { email, role }).expect(200);
+    const link = inviteLinkOf(made.text)!;
+    await api.http().post(pathOf(link)).type('form').send({ password: PASSWORD, passwordAgain: PASSWORD }).expect(303);
+    return ConsoleClient.login(api, email, PASSWORD);
+  }
+
+  it('invites by a link that works once for 72 hours, and the audit log shows who did what', async () => {
+    const made = await owner
+      .post('/console/team/invites', { email: 'Dev@Team.example', role: 'developer' })
+      .expect(200);
+    const link = inviteLinkOf(made.text);
+    expect(link).toMatch(/^http:\/\/[^/]+\/console\/invite\/[A-Za-z0-9_-]{43}$/);
+    // Shown once: the team page lists the invite, never its link again.
+    const later = await owner.get('/console/team').expect(200);
+    expect(inviteLinkOf(later.text)).toBeUndefined();
+    expect(later.text).toContain('dev@team.example');
+    // Only the token's hash is stored.
+    const [stored] = await api.sql<{ token_hash: string }>(`SELECT token_hash FROM member_invites WHERE email = $1`, [
+      'dev@team.example',
+    ]);
+    expect(stored.token_hash).not.toContain(pathOf(link!).split('/').at(-1));
+
+    const page = await api.http().get(pathOf(link!)).expect(200);
+    expect(page.text).toContain('dev@team.example');
+    const mismatch = await api
+      .http()
+      .post(pathOf(link!))
+      .type('form')
+      .send({ password: PASSWORD, passwordAgain: `${PASSWORD}x` })
+      .expect(400);
+    expect(mismatch.text).toContain('The two passwords differ.');
+    await api
+      .http()
+      .post(pathOf(link!))
+      .type('form')
+      .send({ password: PASSWORD, passwordAgain: PASSWORD })
+      .expect(303)
+      .expect('Location', '/console/login?notice=joined');
+    // A used link is refused, and changes nothing.
+    const reused = await api
+      .http()
+      .post(pathOf(link!))
+      .type('form')
+      .send({ password: 'another long password', passwordAgain: 'another long password' })
+      .expect(404);
+    expect(reused.text).toContain('used already, has expired');
+    await api.http().get(pathOf(link!)).expect(404);
+    const developer = await ConsoleClient.login(api, 'dev@team.example', PASSWORD);
+    await developer.get('/console/team').expect(200);
+    await postLogin(api, 'dev@team.example', 'another long password', 401);
+
+    // An expired invite (72 hours later) is refused alike.
+    const second = await owner
+      .post('/console/team/invites', { email: 'late@team.example', role: 'viewer' })
+      .expect(200);
+    await api.sql(`UPDATE member_invites SET expires_at = now() - interval '1 second' WHERE email = $1`, [
+      'late@team.example',
+    ]);
+    await api
+      .http()
+      .post(pathOf(inviteLinkOf(second.text)!))
+      .type('form')
+      .send({ password: PASSWORD, passwordAgain: PASSWORD })
+      .expect(404);
+    expect(await api.sql(`SELECT 1 FROM merchant_members WHERE email = 'late@team.example'`)).toEqual([]);
+
+    const audit = await owner.get('/console/audit').expect(200);
+    const rows = auditTableOf(audit.text);
+    expect(rows).toContain('member.invited');
+    expect(rows).toContain('member.joined');
+    expect(rows).toContain(shop.email);
+    const byAction = auditTableOf((await owner.get('/console/audit?action=member.joined').expect(200)).text);
+    expect(byAction).toContain('dev@team.example');
+    expect(byAction).not.toContain('member.invited');
+  });
+
+  it('never removes or demotes the last owner, and a removed member is signed out at once', async () => {
+    const [me] = await api.sql<{ id: string }>(`SELECT id FROM merchant_members WHERE email = $1`, [shop.email]);
+    const demote = await owner.post(`/console/team/members/${me.id}/role`, { role: 'developer' }).expect(409);
+    expect(demote.text).toContain('The last owner keeps the owner role');
+    const remove = await owner.post(`/console/team/members/${me.id}/remove`).expect(409);
+    expect(remove.text).toContain('The last owner cannot be removed');
+    expect(await api.sql(`SELECT role FROM merchant_members WHERE id = $1`, [me.id])).toEqual([{ role: 'owner' }]);
+
+    const leaving = await member('developer', 'leaving@team.example');
+    const [row] = await api.sql<{ id: string }>(`SELECT id FROM merchant_members WHERE email = $1`, [
+      'leaving@team.example',
+    ]);
+    await owner.post(`/console/team/members/${row.id}/remove`).expect(303);
+    await leaving.get('/console/payments').expect(303).expect('Location', '/console/login');
+    await postLogin(api, 'leaving@team.example', PASSWORD, 401);
+  });
+
+  it('checks the role on the server: a viewer can read but not refund, change keys or the team', async () => {
+    const viewer = await member('viewer', 'viewer@team.example');
+    await viewer.get('/console/payments').expect(200);
+    await viewer.get('/console/developers').expect(200);
+    await viewer.get('/console/audit').expect(200);
+    const payment = await api.sql<{ id: string }>(
+      `INSERT INTO payments (id, merchant_id, livemode, order_id, customer_id, amount, currency, status, return_url,
+                             pay_suffix, expires_at, created_at, completed_at)
+       VALUES ('pay_teamrefund000000000001', $1, false, 'team-1', 'c', 5000, 'KRW', 'completed', 'https://s.example',
+               'team-refund-1', now() + interval '1 hour', now(), now()) RETURNING id`,
+      [shop.merchantId],
+    );
+    const refused = await viewer
+      .post(`/console/payments/${payment[0].id}/refunds`, { amount: '1000', mode: 'test' })
+      .expect(403);
+    expect(refused.text).toContain('This needs the developer role; you are viewer.');
+    expect(await api.sql(`SELECT 1 FROM refunds WHERE payment_id = $1`, [payment[0].id])).toEqual([]);
+    await viewer.post('/console/developers/keys', { mode: 'test' }).expect(403);
+    await viewer.post('/console/team/invites', { email: 'x@team.example', role: 'owner' }).expect(403);
+    expect(await api.sql(`SELECT 1 FROM member_invites WHERE email = 'x@team.example'`)).toEqual([]);
+  });
+
+  it('two-step login: a code from the app after the password, never the same code twice, recovery codes once', async () => {
+    const person = await member('developer', 'totp@team.example');
+    const setup = await person.post('/console/security/two-step').expect(200);
+    const secret = /<code data-totp-secret>([A-Z2-7]+)<\/code>/.exec(setup.text)![1];
+    expect(setup.text).toMatch(/<svg[^>]*viewBox/); // the QR code, served inline by payhook
+    // A wrong code turns nothing on.
+    await person.post('/console/security/two-step/confirm', { code: '000000' }).expect(400);
+    const confirmed = await person
+      .post('/console/security/two-step/confirm', { code: await generate({ secret }) })
+      .expect(200);
+    const recovery = [...confirmed.text.matchAll(/<li><code>([a-z2-9]{5}-[a-z2-9]{5})<\/code><\/li>/g)].map(
+      (m) => m[1],
+    );
+    expect(recovery).toHaveLength(10);
+    const [stored] = await api.sql<{ totp_secret: string }>(
+      `SELECT totp_secret FROM merchant_members WHERE email = $1`,
+      ['totp@team.example'],
+    );
+    expect(stored.totp_secret).not.toContain(secret); // sealed under SECRETS_KEY
+
+    /** The password step: a session that opens nothing until its code is given. */
+    async function passwordStep() {
+      const answer = await postLogin(api, 'totp@team.example', PASSWORD, 303);
+      expect(answer.headers.location).toBe('/console/login/two-step');
+      const cookie = setCookie(answer, 'payhook_console')!.split(';')[0];
+      await api
+        .http()
+        .get('/console/payments')
+        .set('Cookie', cookie)
+        .expect(303)
+        .expect('Location', '/console/login/two-step');
+      const form = await api.http().get('/console/login/two-step').set('Cookie', cookie).expect(200);
+      const send = (code: string) =>
+        api
+          .http()
+          .post('/console/login/two-step')
+          .set('Cookie', cookie)
+          .type('form')
+          .send({ csrf: csrfFieldOf(form.text), code });
+      return { cookie, send };
+    }
+
+    // The next time step's code: the one used to turn it on is spent.
+    const next = await generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 });
+    const first = await passwordStep();
+    await first.send('123456').expect(401);
+    await first.send(next).expect(303).expect('Location', '/console/payments');
+    await api.http().get('/console/payments').set('Cookie', first.cookie).expect(200);
+    // The same code again, in its window: refused.
+    const replay = await passwordStep();
+    const refused = await replay.send(next).expect(401);
+    expect(refused.text).toContain('wrong or was used already');
+    // A recovery code works once.
+    await replay.send(recovery[0]).expect(303);
+    const again = await passwordStep();
+    await again.send(recovery[0]).expect(401);
+    await again.send(recovery[1].toUpperCase()).expect(303);
+    const audit = auditTableOf((await owner.get('/console/audit?actor=totp%40team.example').expect(200)).text);
+    expect(audit).toContain('member.two_step_enabled');
+  });
+
+  it('keys: made and shown once, rolled with the old key working for its overlap, revoked within 5 seconds', async () => {
+    const developer = await member('developer', 'keys@team.example');
+    const made = await developer.post('/console/developers/keys', { mode: 'test' }).expect(200);
+    const key = /<code data-new-api-key>([^<]+)<\/code>/.exec(made.text)![1];
+    expect(key).toMatch(/^svc_test_/);
+    await api.as({ key }).get('/v1/payments').expect(200);
+    expect((await developer.get('/console/developers').expect(200)).text).not.toContain(key);
+    // Live keys open once the merchant is live.
+    const live = await developer.post('/console/developers/keys', { mode: 'live' }).expect(403);
+    expect(live.text).toContain('Live keys open once the integration test has passed.');
+
+    const [{ id: keyId }] = await api.sql<{ id: string }>(`SELECT id FROM api_keys WHERE key_last4 = $1`, [
+      key.slice(-4),
+    ]);
+    const rolled = await developer.post(`/console/developers/keys/${keyId}/roll`, { overlapDays: '1' }).expect(200);
+    const newKey = /<code data-new-api-key>([^<]+)<\/code>/.exec(rolled.text)![1];
+    expect(rolled.text).toContain('the old key keeps working for 1 day');
+    expect(rolled.text).toContain('works until');
+    await api.as({ key }).get('/v1/payments').expect(200);
+    await api.as({ key: newKey }).get('/v1/payments').expect(200);
+    // A day later (moved by hand: nobody waits a day), the old key stops within 5 seconds.
+    await api.sql(`UPDATE api_keys SET expires_at = now() WHERE id = $1`, [keyId]);
+    await pollUntil(
+      async () => (await api.as({ key }).get('/v1/payments')).status,
+      (status) => status === 401,
+    );
+    await api.as({ key: newKey }).get('/v1/payments').expect(200);
+
+    const [{ id: newKeyId }] = await api.sql<{ id: string }>(
+      `SELECT id FROM api_keys WHERE key_last4 = $1 AND id <> $2`,
+      [newKey.slice(-4), keyId],
+    );
+    await developer.post(`/console/developers/keys/${newKeyId}/revoke`).expect(303);
+    await pollUntil(
+      async () => (await api.as({ key: newKey }).get('/v1/payments')).status,
+      (status) => status === 401,
+    );
+    // Another merchant's key is not this merchant's to change.
+    await developer.post(`/console/developers/keys/${shop.keyId}/revoke`).expect(303);
+    const foreign = await approvedMerchant(api, { name: 'Other Shop' });
+    await developer.post(`/console/developers/keys/${foreign.keyId}/revoke`).expect(404);
+    await api.as(foreign).get('/v1/payments').expect(200);
+
+    const audit = auditTableOf((await owner.get('/console/audit?actor=keys%40team.example').expect(200)).text);
+    for (const action of ['api_key.created', 'api_key.rolled', 'api_key.revoked']) expect(audit).toContain(action);
+  });
+});
