@@ -1,6 +1,6 @@
 import { generate } from 'otplib';
 import { ConsoleClient, approvedMerchant, csrfFieldOf, postLogin, setCookie } from '../support/console-client';
-import { PaymentsApiHarness } from '../support/payments-api.harness';
+import { PaymentsApiHarness, paymentBody } from '../support/payments-api.harness';
 import { pollUntil } from '../support/poll-until';
 
 type Merchant = Awaited<ReturnType<typeof approvedMerchant>>;
@@ -246,5 +246,35 @@ describe('merchant console: team, roles, two-step login, keys and audit log', ()
 
     const audit = auditTableOf((await owner.get('/console/audit?actor=keys%40team.example').expect(200)).text);
     for (const action of ['api_key.created', 'api_key.rolled', 'api_key.revoked']) expect(audit).toContain(action);
+  });
+
+  it('records changes made through the API with the key as actor, each in the transaction of its change', async () => {
+    // The keys test revoked the first test key: a fresh one.
+    const { key, keyId } = await api.issueKey(shop.merchantId, 'test');
+    const merchantApi = api.as({ key });
+    const endpoint = await merchantApi
+      .post('/v1/webhook-endpoints')
+      .send({ url: 'https://shop.example/hook' })
+      .expect(201);
+    await merchantApi.post(`/v1/webhook-endpoints/${endpoint.body.data.id}/rotate-secret`).send({}).expect(200);
+    const created = await merchantApi
+      .post('/v1/payments')
+      .set('Idempotency-Key', `audit-${Date.now()}`)
+      .send(paymentBody())
+      .expect(201);
+    await merchantApi.post(`/v1/payments/${created.body.data.id}/cancel`).expect(200);
+    // A refused change records nothing: a second cancel answers the canceled payment, changing nothing.
+    await merchantApi.post(`/v1/payments/${created.body.data.id}/cancel`).expect(200);
+    const rows = await api.sql<{ action: string; target: string }>(
+      `SELECT action, target FROM audit_log WHERE merchant_id = $1 AND actor = $2 ORDER BY created_at, id`,
+      [shop.merchantId, keyId],
+    );
+    expect(rows).toEqual([
+      { action: 'webhook_endpoint.created', target: endpoint.body.data.id },
+      { action: 'signing_secret.rotated', target: endpoint.body.data.id },
+      { action: 'payment.canceled', target: created.body.data.id },
+    ]);
+    const page = auditTableOf((await owner.get(`/console/audit?actor=${keyId}`).expect(200)).text);
+    expect(page).toContain('signing_secret.rotated');
   });
 });

@@ -39,11 +39,15 @@ interface AuditRow {
 export class AuditLog {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /** Runs `change` and records `entry` in the same transaction: neither commits without the other. */
-  audited<R>(entry: AuditEntry | ((result: R) => AuditEntry), change: (sql: Sql) => Promise<R>): Promise<R> {
+  /**
+   * Runs `change` and records its entry in the same transaction: neither commits without the other.
+   * `entry` may depend on what the change returned, and be null when it changed nothing.
+   */
+  audited<R>(entry: AuditEntry | ((result: R) => AuditEntry | null), change: (sql: Sql) => Promise<R>): Promise<R> {
     return inTransaction(this.db, async (sql) => {
       const result = await change(sql);
-      await this.record(sql, typeof entry === 'function' ? entry(result) : entry);
+      const made = typeof entry === 'function' ? entry(result) : entry;
+      if (made) await this.record(sql, made);
       return result;
     });
   }
@@ -54,6 +58,23 @@ export class AuditLog {
       `INSERT INTO audit_log (id, merchant_id, actor, action, target, client_address)
        VALUES ($1, $2, $3, $4, $5, $6)`,
       [newId('auditEntry'), entry.merchantId, entry.actor, entry.action, entry.target, entry.clientAddress],
+    );
+  }
+
+  /** Several entries in one statement (a batch of changes in one transaction). */
+  async recordAll(sql: Sql, entries: AuditEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    await sql(
+      `INSERT INTO audit_log (id, merchant_id, actor, action, target, client_address)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])`,
+      [
+        entries.map(() => newId('auditEntry')),
+        entries.map((entry) => entry.merchantId),
+        entries.map((entry) => entry.actor),
+        entries.map((entry) => entry.action),
+        entries.map((entry) => entry.target),
+        entries.map((entry) => entry.clientAddress),
+      ],
     );
   }
 

@@ -19,7 +19,8 @@ import { ConsoleExceptionFilter } from './console-exception.filter';
 import { ConsoleRole } from './console-role.decorator';
 import type { ConsoleMode, ConsoleSession } from './console-session';
 import { ConsoleSessionGuard } from './console-session.guard';
-import { consoleActor } from './console-actor';
+import { ConsoleActorOf, consoleActor } from './console-actor';
+import type { AuditActor } from '../audit/audit-entry';
 import { CurrentConsoleSession } from './current-console-session.decorator';
 
 const NOTICES: Record<string, string> = {
@@ -86,6 +87,7 @@ export class ConsoleDevelopersController {
   @ConsoleRole('developer')
   async setUrl(
     @CurrentConsoleSession() session: ConsoleSession,
+    @ConsoleActorOf() by: AuditActor,
     @Body() body: unknown,
     @Res() response: Response,
   ): Promise<void> {
@@ -93,7 +95,7 @@ export class ConsoleDevelopersController {
     const url = (formField(body, 'url') ?? '').trim();
     // The form lists the types; a post without that list (an older page) keeps the endpoint's own.
     const events = formField(body, 'events-listed') === '1' ? formFieldList(body, 'events') : undefined;
-    const result = await this.developers.setWebhookEndpoint(session.merchant, mode, url, events);
+    const result = await this.developers.setWebhookEndpoint(session.merchant, mode, url, events, by);
     if (result.kind === 'refused') {
       const typed = { mode, url, events: events ?? [] };
       return this.render(response, 400, session, { error: result.message, rejected: typed });
@@ -106,13 +108,14 @@ export class ConsoleDevelopersController {
   @ConsoleRole('developer')
   async enable(
     @CurrentConsoleSession() session: ConsoleSession,
+    @ConsoleActorOf() by: AuditActor,
     @Body() body: unknown,
     @Res() response: Response,
   ): Promise<void> {
     const mode = formMode(body);
     const [endpoint] = (await this.developers.overview(session.merchant)).endpoints[mode];
     if (!endpoint) return this.render(response, 400, session, { error: `No ${mode} webhook endpoint is set.` });
-    const result = await this.developers.setWebhookEndpoint(session.merchant, mode, endpoint.url);
+    const result = await this.developers.setWebhookEndpoint(session.merchant, mode, endpoint.url, undefined, by);
     if (result.kind === 'refused') return this.render(response, 400, session, { error: result.message });
     redirectSeeOther(response, `/console/developers?notice=endpoint-enabled#endpoint-${mode}`);
   }
@@ -152,13 +155,14 @@ export class ConsoleDevelopersController {
   @ConsoleRole('developer')
   async rotate(
     @CurrentConsoleSession() session: ConsoleSession,
+    @ConsoleActorOf() by: AuditActor,
     @Body() body: unknown,
     @Res() response: Response,
   ): Promise<void> {
     const mode = formMode(body);
     // Only the overlaps the page offers; anything else (an older page, a forged form) rotates without one.
     const overlap = ROTATION_OVERLAPS.find(({ seconds }) => String(seconds) === formField(body, 'overlap'));
-    const result = await this.developers.rotateSecret(session.merchant, mode, overlap?.seconds ?? 0);
+    const result = await this.developers.rotateSecret(session.merchant, mode, overlap?.seconds ?? 0, by);
     if (result.kind === 'refused') return this.render(response, 400, session, { error: result.message });
     redirectSeeOther(response, `/console/developers?notice=secret-rotated#endpoint-${mode}`);
   }
@@ -167,11 +171,12 @@ export class ConsoleDevelopersController {
   @ConsoleRole('developer')
   async addEndpoint(
     @CurrentConsoleSession() session: ConsoleSession,
+    @ConsoleActorOf() by: AuditActor,
     @Body() body: unknown,
     @Res() response: Response,
   ): Promise<void> {
     const mode = formMode(body);
-    const result = await this.developers.addEndpoint(session.merchant, mode, endpointFields(body));
+    const result = await this.developers.addEndpoint(session.merchant, mode, endpointFields(body), by);
     if (result.kind === 'refused') return this.render(response, 400, session, { error: result.message });
     redirectSeeOther(response, `/console/developers?notice=endpoint-added#webhooks`);
   }
@@ -180,6 +185,7 @@ export class ConsoleDevelopersController {
   @ConsoleRole('developer')
   async changeEndpoint(
     @CurrentConsoleSession() session: ConsoleSession,
+    @ConsoleActorOf() by: AuditActor,
     @Param('id') id: string,
     @Body() body: unknown,
     @Res() response: Response,
@@ -189,6 +195,7 @@ export class ConsoleDevelopersController {
       formMode(body),
       endpointIdOf(id),
       endpointFields(body),
+      by,
     );
     if (result.kind === 'refused') return this.render(response, 400, session, { error: result.message });
     redirectSeeOther(response, `/console/developers?notice=endpoint-saved#endpoint-${id}`);
@@ -198,11 +205,18 @@ export class ConsoleDevelopersController {
   @ConsoleRole('developer')
   async enableEndpoint(
     @CurrentConsoleSession() session: ConsoleSession,
+    @ConsoleActorOf() by: AuditActor,
     @Param('id') id: string,
     @Body() body: unknown,
     @Res() response: Response,
   ): Promise<void> {
-    const result = await this.developers.setEndpointEnabled(session.merchant, formMode(body), endpointIdOf(id), true);
+    const result = await this.developers.setEndpointEnabled(
+      session.merchant,
+      formMode(body),
+      endpointIdOf(id),
+      true,
+      by,
+    );
     if (result.kind === 'refused') return this.render(response, 400, session, { error: result.message });
     redirectSeeOther(response, `/console/developers?notice=endpoint-enabled#endpoint-${id}`);
   }
@@ -211,11 +225,18 @@ export class ConsoleDevelopersController {
   @ConsoleRole('developer')
   async disableEndpoint(
     @CurrentConsoleSession() session: ConsoleSession,
+    @ConsoleActorOf() by: AuditActor,
     @Param('id') id: string,
     @Body() body: unknown,
     @Res() response: Response,
   ): Promise<void> {
-    const result = await this.developers.setEndpointEnabled(session.merchant, formMode(body), endpointIdOf(id), false);
+    const result = await this.developers.setEndpointEnabled(
+      session.merchant,
+      formMode(body),
+      endpointIdOf(id),
+      false,
+      by,
+    );
     if (result.kind === 'refused') return this.render(response, 400, session, { error: result.message });
     redirectSeeOther(response, `/console/developers?notice=endpoint-disabled#endpoint-${id}`);
   }
@@ -241,6 +262,7 @@ export class ConsoleDevelopersController {
   @ConsoleRole('developer')
   async rotateEndpointSecret(
     @CurrentConsoleSession() session: ConsoleSession,
+    @ConsoleActorOf() by: AuditActor,
     @Param('id') id: string,
     @Body() body: unknown,
     @Res() response: Response,
@@ -251,6 +273,7 @@ export class ConsoleDevelopersController {
       formMode(body),
       endpointIdOf(id),
       overlap?.seconds ?? 0,
+      by,
     );
     if (result.kind === 'refused') return this.render(response, 400, session, { error: result.message });
     redirectSeeOther(response, `/console/developers?notice=secret-rotated#endpoint-${id}`);
@@ -260,11 +283,12 @@ export class ConsoleDevelopersController {
   @ConsoleRole('developer')
   async deleteEndpoint(
     @CurrentConsoleSession() session: ConsoleSession,
+    @ConsoleActorOf() by: AuditActor,
     @Param('id') id: string,
     @Body() body: unknown,
     @Res() response: Response,
   ): Promise<void> {
-    const result = await this.developers.deleteEndpoint(session.merchant, formMode(body), endpointIdOf(id));
+    const result = await this.developers.deleteEndpoint(session.merchant, formMode(body), endpointIdOf(id), by);
     if (result.kind === 'refused') return this.render(response, 400, session, { error: result.message });
     redirectSeeOther(response, `/console/developers?notice=endpoint-deleted#webhooks`);
   }

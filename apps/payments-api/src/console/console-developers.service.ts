@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EVENT_TYPES, PayhookError, type EventType } from '@payhook/contracts';
+import type { AuditActor } from '../audit/audit-entry';
 import { PaymentsApiEnv } from '../config/payments-api.env';
 import { EventsService } from '../events/events.service';
 import { isHttpUrl } from '../http/validators';
@@ -111,18 +112,24 @@ export class ConsoleDevelopersService {
     merchant: ConsoleMerchant,
     mode: ConsoleMode,
     url: string,
-    events?: string[],
+    events: string[] | undefined,
+    by: AuditActor,
   ): Promise<ChangeResult> {
     const form = checkEndpointForm(merchant, mode, url, events);
     if (form.kind === 'refused') return form;
-    return this.refusalOf(() => this.endpoints.put(scopeOf(merchant, mode), url, form.enabledEvents));
+    return this.refusalOf(() => this.endpoints.put(scopeOf(merchant, mode), url, form.enabledEvents, by));
   }
 
   /** POST /v1/webhook-endpoints from the console: another endpoint of the mode, with its own secret. */
-  async addEndpoint(merchant: ConsoleMerchant, mode: ConsoleMode, form: EndpointForm): Promise<ChangeResult> {
+  async addEndpoint(
+    merchant: ConsoleMerchant,
+    mode: ConsoleMode,
+    form: EndpointForm,
+    by: AuditActor,
+  ): Promise<ChangeResult> {
     const fields = checkEndpointFields(merchant, mode, form);
     if (fields.kind === 'refused') return fields;
-    return this.refusalOf(() => this.endpoints.create(scopeOf(merchant, mode), fields.fields));
+    return this.refusalOf(() => this.endpoints.create(scopeOf(merchant, mode), fields.fields, by));
   }
 
   /** PATCH /v1/webhook-endpoints/{id} from the console: it is enabled again with a clean health record. */
@@ -131,10 +138,11 @@ export class ConsoleDevelopersService {
     mode: ConsoleMode,
     id: string,
     form: EndpointForm,
+    by: AuditActor,
   ): Promise<ChangeResult> {
     const fields = checkEndpointFields(merchant, mode, form);
     if (fields.kind === 'refused') return fields;
-    return this.refusalOf(() => this.endpoints.update(scopeOf(merchant, mode), id, fields.fields));
+    return this.refusalOf(() => this.endpoints.update(scopeOf(merchant, mode), id, fields.fields, by));
   }
 
   /** Re-enables (a PATCH of nothing: health cleared, secret kept) or disables an endpoint. */
@@ -143,10 +151,15 @@ export class ConsoleDevelopersService {
     mode: ConsoleMode,
     id: string,
     enabled: boolean,
+    by: AuditActor,
   ): Promise<ChangeResult> {
     if (mode === 'live' && merchant.status !== 'live') return { kind: 'refused', message: LIVE_LOCKED };
     const scope = scopeOf(merchant, mode);
-    return this.refusalOf(() => (enabled ? this.endpoints.update(scope, id, {}) : this.endpoints.disable(scope, id)));
+    return this.refusalOf(() =>
+      enabled
+        ? this.endpoints.update(scope, id, {}, by, 'webhook_endpoint.enabled')
+        : this.endpoints.disable(scope, id, by),
+    );
   }
 
   async rotateEndpointSecret(
@@ -154,14 +167,17 @@ export class ConsoleDevelopersService {
     mode: ConsoleMode,
     id: string,
     previousSecretExpiresIn: number,
+    by: AuditActor,
   ): Promise<ChangeResult> {
     if (mode === 'live' && merchant.status !== 'live') return { kind: 'refused', message: LIVE_LOCKED };
-    return this.refusalOf(() => this.endpoints.rotateSecretOf(scopeOf(merchant, mode), id, previousSecretExpiresIn));
+    return this.refusalOf(() =>
+      this.endpoints.rotateSecretOf(scopeOf(merchant, mode), id, previousSecretExpiresIn, by),
+    );
   }
 
-  async deleteEndpoint(merchant: ConsoleMerchant, mode: ConsoleMode, id: string): Promise<ChangeResult> {
+  async deleteEndpoint(merchant: ConsoleMerchant, mode: ConsoleMode, id: string, by: AuditActor) {
     if (mode === 'live' && merchant.status !== 'live') return { kind: 'refused', message: LIVE_LOCKED };
-    return this.refusalOf(() => this.endpoints.delete(scopeOf(merchant, mode), id));
+    return this.refusalOf(() => this.endpoints.delete(scopeOf(merchant, mode), id, by));
   }
 
   /** One endpoint of the merchant's mode, for a confirmation page; null when there is no such endpoint. */
@@ -173,13 +189,14 @@ export class ConsoleDevelopersService {
     merchant: ConsoleMerchant,
     mode: ConsoleMode,
     previousSecretExpiresIn: number,
+    by: AuditActor,
   ): Promise<ChangeResult> {
     if (mode === 'live' && merchant.status !== 'live') return { kind: 'refused', message: LIVE_LOCKED };
     const scope = scopeOf(merchant, mode);
     if (!(await this.endpointRecords.find(scope))) {
       return { kind: 'refused', message: `Set the ${mode} webhook URL first; its signing secret is made then.` };
     }
-    return this.refusalOf(() => this.endpoints.rotateSecret(scope, previousSecretExpiresIn));
+    return this.refusalOf(() => this.endpoints.rotateSecret(scope, previousSecretExpiresIn, by));
   }
 
   /** POST /v1/events/recover for the console's button: every failed event of the last `days` days, again. */

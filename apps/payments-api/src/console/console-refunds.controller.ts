@@ -2,6 +2,8 @@ import { Body, Controller, Get, Param, Post, Query, Res, UseFilters, UseGuards }
 import type { Response } from 'express';
 import { formField } from '../html/cookies';
 import { newNonce, redirectSeeOther, sendHtml } from '../html/html-response';
+import type { AuditActor } from '../audit/audit-entry';
+import { ConsoleActorOf } from './console-actor';
 import { ConsoleExceptionFilter } from './console-exception.filter';
 import { ConsoleRole } from './console-role.decorator';
 import { renderPayment } from './console-payment.view';
@@ -91,6 +93,7 @@ export class ConsoleRefundsController {
   @ConsoleRole('developer')
   async create(
     @CurrentConsoleSession() session: ConsoleSession,
+    @ConsoleActorOf() by: AuditActor,
     @Param('id') id: string,
     @Body() body: unknown,
     @Res() response: Response,
@@ -101,7 +104,7 @@ export class ConsoleRefundsController {
     }
     const mode = modeOf(formField(body, 'mode'), session.merchant);
     const values = refundFormValues(body);
-    const outcome = await this.refunds.create(scopeOf(session.merchant, mode), id, key, values);
+    const outcome = await this.refunds.create(scopeOf(session.merchant, mode), id, key, values, by);
     if (outcome.kind === 'refused') {
       // Submitted: the refund account is not shown again, even on a refusal.
       const withoutAccount = { ...values, bank: '', accountNumber: '', holderName: '' };

@@ -1,3 +1,4 @@
+import type { AuditActor } from '../audit/audit-entry';
 import { Injectable } from '@nestjs/common';
 import { PayhookError, type ErrorCode } from '@payhook/contracts';
 import type { MerchantScope } from '@payhook/auth';
@@ -58,11 +59,12 @@ export class ConsoleRefundsService {
     paymentId: string,
     idempotencyKey: string,
     values: RefundFormValues,
+    by: AuditActor,
   ): Promise<RefundOutcome> {
     const parsed = parseRefundForm(values, { live: scope.livemode });
     if (parsed.kind === 'invalid') return refused(400, await this.payments.detail(scope, paymentId), parsed.errors);
     try {
-      await this.refunds.create(scope, paymentId, idempotencyKey, parsed.request);
+      await this.refunds.create(scope, paymentId, idempotencyKey, parsed.request, by);
       return { kind: 'created' };
     } catch (error) {
       if (!(error instanceof PayhookError)) throw error;

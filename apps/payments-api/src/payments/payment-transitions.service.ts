@@ -3,6 +3,8 @@ import type { MerchantScope } from '@payhook/auth';
 import type { PaymentView } from '@payhook/contracts';
 import { isUniqueViolation } from '@payhook/persistence';
 import { inSpan } from '@payhook/observability';
+import { AuditLog } from '../audit/audit-log';
+import type { AuditActor } from '../audit/audit-entry';
 import { PaymentsApiEnv } from '../config/payments-api.env';
 import { Ledger, effectiveStatus, type LedgerTx, type PaymentOutcome, type PaymentRecord } from '../ledger';
 import { PaymentException } from './payment.exception';
@@ -19,6 +21,7 @@ export type FinalStatus = PaymentOutcome;
 @Injectable()
 export class PaymentTransitionsService {
   constructor(
+    private readonly audit: AuditLog,
     private readonly ledger: Ledger,
     private readonly payments: PaymentsRepository,
     @Inject(PaymentsApiEnv) private readonly env: PaymentsApiEnv,
@@ -33,10 +36,23 @@ export class PaymentTransitionsService {
     id: string,
     to: FinalStatus,
     again: 'conflict' | 'answer' = 'conflict',
+    /** The merchant who asked (a cancel), recorded in the audit log with the move; none for the operator's moves. */
+    by?: AuditActor,
   ): Promise<PaymentView> {
-    // The move and its event commit together; the event's delivery continues this span's trace.
+    // The move, its event and its audit entry commit together; the event's delivery continues this span's trace.
     const moved = await inSpan(`payment ${to}`, { attributes: { 'payhook.payment_id': id } }, () =>
-      this.ledger.write((tx) => tx.payments.move(scope, id, to)),
+      this.ledger.write(async (tx) => {
+        const record = await tx.payments.move(scope, id, to);
+        if (record && by && to === 'canceled') {
+          await this.audit.record(tx.sql, {
+            ...by,
+            merchantId: record.merchantId,
+            action: 'payment.canceled',
+            target: id,
+          });
+        }
+        return record;
+      }),
     );
     if (moved) return toPaymentView(moved, this.env.PAY_URL);
 

@@ -1,5 +1,7 @@
 import { Body, Controller, Get, Headers, HttpCode, Post, Query, Res, UseGuards } from '@nestjs/common';
 import { ApiKeyGuard, CurrentAuth, type AuthContext } from '@payhook/auth';
+import { ApiActor } from '../audit/api-actor.decorator';
+import type { AuditActor } from '../audit/audit-entry';
 import type { DataEnvelope, ListEnvelope, PaymentView } from '@payhook/contracts';
 import type { Response } from 'express';
 import { parseIdempotencyKey } from '../idempotency/idempotency-key';
@@ -61,8 +63,12 @@ export class PaymentsController {
     errors: ['resource_not_found', 'payment_state_conflict'],
   })
   @HttpCode(200)
-  async cancel(@CurrentAuth() auth: AuthContext, @IdParam('payment') id: string): Promise<DataEnvelope<PaymentView>> {
-    return { data: await this.transitions.transition(auth, id, 'canceled', 'answer') };
+  async cancel(
+    @CurrentAuth() auth: AuthContext,
+    @ApiActor() by: AuditActor,
+    @IdParam('payment') id: string,
+  ): Promise<DataEnvelope<PaymentView>> {
+    return { data: await this.transitions.transition(auth, id, 'canceled', 'answer', by) };
   }
 
   @Get(':id')

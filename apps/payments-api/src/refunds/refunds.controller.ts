@@ -1,6 +1,8 @@
 import { Body, Controller, Get, Headers, Post, Query, Res, UseGuards } from '@nestjs/common';
 import { ApiHeader, ApiTags } from '@nestjs/swagger';
 import { ApiKeyGuard, CurrentAuth, type AuthContext } from '@payhook/auth';
+import { ApiActor } from '../audit/api-actor.decorator';
+import type { AuditActor } from '../audit/audit-entry';
 import type { DataEnvelope, ListEnvelope, RefundView } from '@payhook/contracts';
 import type { Response } from 'express';
 import { IdParam } from '../http/id-param';
@@ -37,13 +39,14 @@ export class PaymentRefundsController {
   @ApiHeader({ name: 'Idempotency-Key', required: true, description: '1 to 255 printable ASCII characters' })
   async create(
     @CurrentAuth() auth: AuthContext,
+    @ApiActor() by: AuditActor,
     @IdParam('payment') paymentId: string,
     @Headers('idempotency-key') idempotencyKey: string | undefined,
     @Body() body: CreateRefundRequestDto,
     @Res() response: Response,
   ): Promise<void> {
     const key = parseIdempotencyKey(idempotencyKey);
-    const result = await this.refunds.create(auth, paymentId, key, body);
+    const result = await this.refunds.create(auth, paymentId, key, body, by);
     if (result.replayed) response.setHeader('Idempotent-Replayed', 'true');
     response.status(result.status).type('application/json').send(result.body);
   }

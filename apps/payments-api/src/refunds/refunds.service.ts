@@ -2,6 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { MerchantScope } from '@payhook/auth';
 import type { ListEnvelope, RefundView } from '@payhook/contracts';
 import { addLogFields } from '@payhook/observability';
+import { AuditLog } from '../audit/audit-log';
+import type { AuditActor } from '../audit/audit-entry';
 import { PaymentsApiEnv } from '../config/payments-api.env';
 import { decodeCursor, encodeCursor } from '../http/keyset-cursor';
 import { IdempotencyKeysRepository } from '../idempotency/idempotency-keys.repository';
@@ -56,6 +58,7 @@ const REFUSALS: Record<HoldRefusal, (paymentId: string) => RefundException> = {
 @Injectable()
 export class RefundsService {
   constructor(
+    private readonly audit: AuditLog,
     private readonly ledger: Ledger,
     private readonly testRefunds: TestRefundBatcher,
     private readonly refunds: RefundsRepository,
@@ -76,6 +79,7 @@ export class RefundsService {
     paymentId: string,
     idempotencyKey: string,
     input: CreateRefundInput,
+    by: AuditActor,
   ): Promise<CreateRefundResult> {
     if (scope.livemode && !input.refundAccount) {
       throw new RefundException(
@@ -92,7 +96,7 @@ export class RefundsService {
     for (;;) {
       const outcome = scope.livemode
         ? await this.ledger
-            .write((tx) => this.createLiveIn(tx, scope, paymentId, idempotencyKey, input, fingerprints[0]))
+            .write((tx) => this.createLiveIn(tx, scope, paymentId, idempotencyKey, input, fingerprints[0], by))
             .catch((error: unknown) => {
               if (error instanceof KeyAlreadyClaimed) return 'key_taken' as const;
               throw error;
@@ -104,6 +108,7 @@ export class RefundsService {
             fingerprint: fingerprints[0],
             amount,
             reason,
+            actor: by,
           });
       if (typeof outcome === 'object') {
         addLogFields({ paymentId });
@@ -164,6 +169,7 @@ export class RefundsService {
     idempotencyKey: string,
     input: CreateRefundInput,
     fingerprint: string,
+    by: AuditActor,
   ): Promise<{ body: string } | HoldRefusal> {
     const { refundAccount } = input;
     if (!refundAccount) throw new Error('a live refund is made with a refund account (checked by create)');
@@ -190,6 +196,12 @@ export class RefundsService {
       ttlHours: this.env.IDEMPOTENCY_TTL_HOURS,
     });
     if (!claimed) throw new KeyAlreadyClaimed();
+    await this.audit.record(tx.sql, {
+      ...by,
+      merchantId: scope.merchantId,
+      action: 'refund.created',
+      target: refund.id,
+    });
     return { body };
   }
 }

@@ -3,6 +3,8 @@ import type { Link } from '@opentelemetry/api';
 import type { MerchantScope } from '@payhook/auth';
 import { detached, inSpan, linkToCurrentSpan } from '@payhook/observability';
 import { MicroBatcher, isRowError } from '@payhook/persistence';
+import { AuditLog } from '../audit/audit-log';
+import type { AuditActor } from '../audit/audit-entry';
 import { PaymentsApiEnv } from '../config/payments-api.env';
 import { Ledger, salesDate, type HoldRefusal, type LedgerTx, type TestRefundWrite } from '../ledger';
 import { succeededRefund } from './new-refund';
@@ -21,6 +23,8 @@ export interface TestRefundRequest {
   /** Omitted: the whole remainder, read under the payment's row lock. */
   amount?: number;
   reason?: string;
+  /** Who asked, for the audit entry written with the refund. */
+  actor: AuditActor;
 }
 
 /** The refund's answer (stored with its key), a refusal, or 'key_taken': an earlier request holds the key. */
@@ -66,6 +70,7 @@ export class TestRefundBatcher {
 
   constructor(
     private readonly ledger: Ledger,
+    private readonly audit: AuditLog,
     @Inject(PaymentsApiEnv) private readonly env: PaymentsApiEnv,
   ) {}
 
@@ -148,6 +153,16 @@ export class TestRefundBatcher {
       else if (!claimed) taken.add(position);
     });
     if (taken.size > 0) throw new KeysTaken(taken);
+    const made = writes.filter((_, n) => written[n].held);
+    await this.audit.recordAll(
+      tx.sql,
+      made.map(({ position, write }) => ({
+        ...requests[position].actor,
+        merchantId: write.refund.merchantId,
+        action: 'refund.created' as const,
+        target: write.refund.id,
+      })),
+    );
     return outcomes;
   }
 }

@@ -1,6 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiTags } from '@nestjs/swagger';
 import { ApiKeyGuard, CurrentAuth, type AuthContext } from '@payhook/auth';
+import { ApiActor } from '../audit/api-actor.decorator';
+import type { AuditActor } from '../audit/audit-entry';
 import type { DataEnvelope, ListEnvelope } from '@payhook/contracts';
 import { IdParam } from '../http/id-param';
 import { decodeCursor, encodeCursor } from '../http/keyset-cursor';
@@ -41,9 +43,10 @@ export class WebhookEndpointResourcesController {
   })
   async create(
     @CurrentAuth() auth: AuthContext,
+    @ApiActor() by: AuditActor,
     @Body() body: CreateWebhookEndpointRequestDto,
   ): Promise<EndpointEnvelope> {
-    return { data: toWebhookEndpointResourceView(await this.endpoints.create(auth, body)) };
+    return { data: toWebhookEndpointResourceView(await this.endpoints.create(auth, body, by)) };
   }
 
   @Get()
@@ -93,10 +96,11 @@ export class WebhookEndpointResourcesController {
   })
   async update(
     @CurrentAuth() auth: AuthContext,
+    @ApiActor() by: AuditActor,
     @IdParam('webhookEndpoint') id: string,
     @Body() body: UpdateWebhookEndpointRequestDto,
   ): Promise<EndpointEnvelope> {
-    return { data: toWebhookEndpointResourceView(await this.endpoints.update(auth, id, body)) };
+    return { data: toWebhookEndpointResourceView(await this.endpoints.update(auth, id, body, by)) };
   }
 
   @Delete(':id')
@@ -107,8 +111,12 @@ export class WebhookEndpointResourcesController {
     response: dataOf('WebhookEndpointResource'),
     errors: ['resource_not_found'],
   })
-  async delete(@CurrentAuth() auth: AuthContext, @IdParam('webhookEndpoint') id: string): Promise<EndpointEnvelope> {
-    return { data: toWebhookEndpointResourceView(await this.endpoints.delete(auth, id)) };
+  async delete(
+    @CurrentAuth() auth: AuthContext,
+    @ApiActor() by: AuditActor,
+    @IdParam('webhookEndpoint') id: string,
+  ): Promise<EndpointEnvelope> {
+    return { data: toWebhookEndpointResourceView(await this.endpoints.delete(auth, id, by)) };
   }
 
   @Post(':id/rotate-secret')
@@ -123,10 +131,11 @@ export class WebhookEndpointResourcesController {
   @HttpCode(200)
   async rotateSecret(
     @CurrentAuth() auth: AuthContext,
+    @ApiActor() by: AuditActor,
     @IdParam('webhookEndpoint') id: string,
     @Body() body: RotateSecretRequestDto,
   ): Promise<EndpointEnvelope> {
-    const endpoint = await this.endpoints.rotateSecretOf(auth, id, body.previousSecretExpiresIn);
+    const endpoint = await this.endpoints.rotateSecretOf(auth, id, body.previousSecretExpiresIn ?? 0, by);
     return { data: toWebhookEndpointResourceView(endpoint) };
   }
 

@@ -1,5 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post, Put, UseGuards } from '@nestjs/common';
 import { ApiKeyGuard, CurrentAuth, type AuthContext } from '@payhook/auth';
+import { ApiActor } from '../audit/api-actor.decorator';
+import type { AuditActor } from '../audit/audit-entry';
 import type { DataEnvelope } from '@payhook/contracts';
 import { PutWebhookEndpointRequestDto } from './dto/put-webhook-endpoint.request.dto';
 import { RotateSecretRequestDto } from './dto/rotate-secret.request.dto';
@@ -39,9 +41,10 @@ export class WebhookEndpointsController {
   })
   async put(
     @CurrentAuth() auth: AuthContext,
+    @ApiActor() by: AuditActor,
     @Body() body: PutWebhookEndpointRequestDto,
   ): Promise<DataEnvelope<WebhookEndpointView>> {
-    return { data: toWebhookEndpointView(await this.endpoints.put(auth, body.url, body.enabledEvents)) };
+    return { data: toWebhookEndpointView(await this.endpoints.put(auth, body.url, body.enabledEvents, by)) };
   }
 
   @Post('rotate-secret')
@@ -57,8 +60,10 @@ export class WebhookEndpointsController {
   @HttpCode(200)
   async rotateSecret(
     @CurrentAuth() auth: AuthContext,
+    @ApiActor() by: AuditActor,
     @Body() body: RotateSecretRequestDto,
   ): Promise<DataEnvelope<WebhookEndpointView>> {
-    return { data: toWebhookEndpointView(await this.endpoints.rotateSecret(auth, body.previousSecretExpiresIn)) };
+    const rotated = await this.endpoints.rotateSecret(auth, body.previousSecretExpiresIn ?? 0, by);
+    return { data: toWebhookEndpointView(rotated) };
   }
 }

@@ -5,7 +5,6 @@ import { DEFAULT_ENABLED_EVENTS, PayhookError, newId, type EventType } from '@pa
 import { sqlRows, type Sql } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 import { PaymentsApiEnv } from '../config/payments-api.env';
-import { Ledger } from '../ledger';
 import type { MerchantScope } from '@payhook/auth';
 import type { WebhookEndpointRecord } from './webhook-endpoint.record';
 
@@ -136,7 +135,6 @@ export class WebhookEndpointsRepository {
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    private readonly ledger: Ledger,
     @Inject(PaymentsApiEnv) env: PaymentsApiEnv,
   ) {
     this.keyring = env.secretsKeyring;
@@ -181,23 +179,22 @@ export class WebhookEndpointsRepository {
 
   /**
    * A new endpoint of the mode with `newSecret`, enabled; 'endpoint_limit_reached' when the mode has
-   * MAX_ENDPOINTS_PER_MODE already. Counted and inserted under a lock of the mode's endpoints, so two
-   * creates at once cannot both take the last place.
+   * MAX_ENDPOINTS_PER_MODE already. Counted and inserted under a lock of the mode's endpoints (held
+   * by `sql`'s transaction), so two creates at once cannot both take the last place.
    */
   async create(
+    sql: Sql,
     scope: MerchantScope,
     fields: EndpointFields & { url: string },
     newSecret: string,
   ): Promise<WebhookEndpointRecord | 'endpoint_limit_reached'> {
-    return this.ledger.write(async (tx) => {
-      await lockEndpointsOf(tx.sql, scope);
-      const [{ count }] = await tx.sql<{ count: number }>(
-        `SELECT count(*)::int AS count FROM webhook_endpoints WHERE merchant_id = $1 AND livemode = $2`,
-        [scope.merchantId, scope.livemode],
-      );
-      if (count >= MAX_ENDPOINTS_PER_MODE) return 'endpoint_limit_reached';
-      return this.insert(tx.sql, scope, fields, newSecret);
-    });
+    await lockEndpointsOf(sql, scope);
+    const [{ count }] = await sql<{ count: number }>(
+      `SELECT count(*)::int AS count FROM webhook_endpoints WHERE merchant_id = $1 AND livemode = $2`,
+      [scope.merchantId, scope.livemode],
+    );
+    if (count >= MAX_ENDPOINTS_PER_MODE) return 'endpoint_limit_reached';
+    return this.insert(sql, scope, fields, newSecret);
   }
 
   /**
@@ -206,32 +203,35 @@ export class WebhookEndpointsRepository {
    * creates it with `newSecret` (the default types when none are given).
    */
   async upsertOldest(
+    sql: Sql,
     scope: MerchantScope,
     url: string,
     enabledEvents: EventType[] | null,
     newSecret: string,
   ): Promise<WebhookEndpointRecord> {
-    return this.ledger.write(async (tx) => {
-      await lockEndpointsOf(tx.sql, scope);
-      const rows = await tx.sql<EndpointRow>(
-        `UPDATE webhook_endpoints SET url = $3, enabled_events = COALESCE($4::text[], enabled_events),
-           updated_at = now(), ${ENABLED_AND_HEALTHY}
-         WHERE id = (SELECT id FROM webhook_endpoints WHERE merchant_id = $1 AND livemode = $2 ${OLDEST_FIRST} LIMIT 1)
-         RETURNING ${ENDPOINT_COLUMNS}`,
-        [scope.merchantId, scope.livemode, url, enabledEvents],
-      );
-      if (rows[0]) return toRecord(rows[0], this.keyring);
-      return this.insert(tx.sql, scope, { url, enabledEvents: enabledEvents ?? undefined }, newSecret);
-    });
+    await lockEndpointsOf(sql, scope);
+    const rows = await sql<EndpointRow>(
+      `UPDATE webhook_endpoints SET url = $3, enabled_events = COALESCE($4::text[], enabled_events),
+         updated_at = now(), ${ENABLED_AND_HEALTHY}
+       WHERE id = (SELECT id FROM webhook_endpoints WHERE merchant_id = $1 AND livemode = $2 ${OLDEST_FIRST} LIMIT 1)
+       RETURNING ${ENDPOINT_COLUMNS}`,
+      [scope.merchantId, scope.livemode, url, enabledEvents],
+    );
+    if (rows[0]) return toRecord(rows[0], this.keyring);
+    return this.insert(sql, scope, { url, enabledEvents: enabledEvents ?? undefined }, newSecret);
   }
 
   /**
    * PATCH (DESIGN.md §9): the fields given change, the others stay; like the singular PUT it
    * re-enables the endpoint with a clean health record. Null when the scope has no such endpoint.
    */
-  async update(scope: MerchantScope, id: string, fields: EndpointFields): Promise<WebhookEndpointRecord | null> {
-    const rows = await sqlRows<EndpointRow>(
-      this.db,
+  async update(
+    sql: Sql,
+    scope: MerchantScope,
+    id: string,
+    fields: EndpointFields,
+  ): Promise<WebhookEndpointRecord | null> {
+    const rows = await sql<EndpointRow>(
       `UPDATE webhook_endpoints SET url = COALESCE($4, url), enabled_events = COALESCE($5::text[], enabled_events),
          description = CASE WHEN $6 THEN $7 ELSE description END, updated_at = now(), ${ENABLED_AND_HEALTHY}
        WHERE id = $1 AND merchant_id = $2 AND livemode = $3
@@ -253,9 +253,8 @@ export class WebhookEndpointsRepository {
    * Disables the endpoint by hand (the console): nothing automatic is sent to it until it is enabled
    * again; its events are kept as failed (`endpoint_disabled`), as when payhook disables it.
    */
-  async disable(scope: MerchantScope, id: string): Promise<WebhookEndpointRecord | null> {
-    const rows = await sqlRows<EndpointRow>(
-      this.db,
+  async disable(sql: Sql, scope: MerchantScope, id: string): Promise<WebhookEndpointRecord | null> {
+    const rows = await sql<EndpointRow>(
       `UPDATE webhook_endpoints SET status = 'disabled', disabled_at = COALESCE(disabled_at, now()), updated_at = now()
        WHERE id = $1 AND merchant_id = $2 AND livemode = $3
        RETURNING ${ENDPOINT_COLUMNS}`,
@@ -269,30 +268,28 @@ export class WebhookEndpointsRepository {
    * transaction (its attempts and finished deliveries stay, as the events' history). Returns the
    * endpoint as it was, or null when the scope has no such endpoint.
    */
-  async delete(scope: MerchantScope, id: string): Promise<WebhookEndpointRecord | null> {
-    return this.ledger.write(async (tx) => {
-      // Under the lock PUT takes: the oldest endpoint cannot go while the singular PUT picks it.
-      await lockEndpointsOf(tx.sql, scope);
-      const rows = await tx.sql<EndpointRow>(
-        `DELETE FROM webhook_endpoints WHERE id = $1 AND merchant_id = $2 AND livemode = $3
-         RETURNING ${ENDPOINT_COLUMNS}`,
-        [id, scope.merchantId, scope.livemode],
-      );
-      if (!rows[0]) return null;
-      await tx.sql(
-        `UPDATE webhook_deliveries SET status = 'failed', undelivered_reason = $2, lane_due_at = NULL,
-           lane_retry_step = NULL
-         WHERE endpoint_id = $1 AND status = 'pending'`,
-        [id, ENDPOINT_DELETED],
-      );
-      // Its lane is gone with it: nothing of it stays in the lane index.
-      await tx.sql(
-        `UPDATE webhook_deliveries SET lane_due_at = NULL, lane_retry_step = NULL
-         WHERE endpoint_id = $1 AND lane_due_at IS NOT NULL`,
-        [id],
-      );
-      return toRecord(rows[0], this.keyring);
-    });
+  async delete(sql: Sql, scope: MerchantScope, id: string): Promise<WebhookEndpointRecord | null> {
+    // Under the lock PUT takes: the oldest endpoint cannot go while the singular PUT picks it.
+    await lockEndpointsOf(sql, scope);
+    const rows = await sql<EndpointRow>(
+      `DELETE FROM webhook_endpoints WHERE id = $1 AND merchant_id = $2 AND livemode = $3
+       RETURNING ${ENDPOINT_COLUMNS}`,
+      [id, scope.merchantId, scope.livemode],
+    );
+    if (!rows[0]) return null;
+    await sql(
+      `UPDATE webhook_deliveries SET status = 'failed', undelivered_reason = $2, lane_due_at = NULL,
+         lane_retry_step = NULL
+       WHERE endpoint_id = $1 AND status = 'pending'`,
+      [id, ENDPOINT_DELETED],
+    );
+    // Its lane is gone with it: nothing of it stays in the lane index.
+    await sql(
+      `UPDATE webhook_deliveries SET lane_due_at = NULL, lane_retry_step = NULL
+       WHERE endpoint_id = $1 AND lane_due_at IS NOT NULL`,
+      [id],
+    );
+    return toRecord(rows[0], this.keyring);
   }
 
   private async insert(
@@ -326,13 +323,13 @@ export class WebhookEndpointsRepository {
    * secret still in its overlap from an earlier rotation.
    */
   async replaceSecret(
+    sql: Sql,
     scope: MerchantScope,
     id: string | null,
     secret: string,
     previousSecretExpiresIn: number,
   ): Promise<WebhookEndpointRecord | null> {
-    const rows = await sqlRows<EndpointRow>(
-      this.db,
+    const rows = await sql<EndpointRow>(
       `UPDATE webhook_endpoints SET signing_secret = $4, updated_at = now(),
          previous_signing_secret = CASE WHEN $5::int > 0 THEN signing_secret END,
          previous_secret_expires_at = CASE WHEN $5::int > 0 THEN now() + make_interval(secs => $5::int) END

@@ -1,5 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EVENT_TYPES, randomBase62, type EventType } from '@payhook/contracts';
+import { AuditLog } from '../audit/audit-log';
+import type { AuditAction, AuditActor, AuditEntry } from '../audit/audit-entry';
 import { PaymentsApiEnv } from '../config/payments-api.env';
 import { isHttpsUrl, isPrivateHost } from '../http/validators';
 import type { MerchantScope } from '@payhook/auth';
@@ -25,6 +27,7 @@ const inTypeOrder = (enabledEvents: EventType[]) => EVENT_TYPES.filter((type) =>
 export class WebhookEndpointsService {
   constructor(
     private readonly endpoints: WebhookEndpointsRepository,
+    private readonly audit: AuditLog,
     @Inject(PaymentsApiEnv) private readonly env: PaymentsApiEnv,
   ) {}
 
@@ -39,26 +42,33 @@ export class WebhookEndpointsService {
    * The singular PUT: sets the oldest endpoint, or creates it. Setting an endpoint does not by itself
    * send older events (DESIGN.md §5); left out, `enabledEvents` of an existing endpoint stay.
    */
-  put(scope: MerchantScope, url: string, enabledEvents?: EventType[]): Promise<WebhookEndpointRecord> {
+  put(scope: MerchantScope, url: string, enabledEvents: EventType[] | undefined, by: AuditActor) {
     this.checkUrl(scope, url);
-    return this.endpoints.upsertOldest(
-      scope,
-      url,
-      enabledEvents ? inTypeOrder(enabledEvents) : null,
-      newSigningSecret(),
+    return this.audit.audited(this.entry(scope, by, 'webhook_endpoint.updated'), (sql) =>
+      this.endpoints.upsertOldest(
+        sql,
+        scope,
+        url,
+        enabledEvents ? inTypeOrder(enabledEvents) : null,
+        newSigningSecret(),
+      ),
     );
   }
 
   /** The new secret signs every attempt from now on, retries of older events included (the oldest endpoint). */
-  async rotateSecret(scope: MerchantScope, previousSecretExpiresIn = 0): Promise<WebhookEndpointRecord> {
-    const endpoint = await this.endpoints.replaceSecret(scope, null, newSigningSecret(), previousSecretExpiresIn);
+  async rotateSecret(scope: MerchantScope, previousSecretExpiresIn: number, by: AuditActor) {
+    const endpoint = await this.audit.audited(this.entry(scope, by, 'signing_secret.rotated'), (sql) =>
+      this.endpoints.replaceSecret(sql, scope, null, newSigningSecret(), previousSecretExpiresIn),
+    );
     if (!endpoint) throw this.notSet(scope);
     return endpoint;
   }
 
-  async create(scope: MerchantScope, fields: EndpointFields & { url: string }): Promise<WebhookEndpointRecord> {
+  async create(scope: MerchantScope, fields: EndpointFields & { url: string }, by: AuditActor) {
     this.checkUrl(scope, fields.url);
-    const created = await this.endpoints.create(scope, this.normalised(fields), newSigningSecret());
+    const created = await this.audit.audited(this.entry(scope, by, 'webhook_endpoint.created'), (sql) =>
+      this.endpoints.create(sql, scope, this.normalised(fields), newSigningSecret()),
+    );
     if (created === 'endpoint_limit_reached') {
       throw new WebhookEndpointException(
         'endpoint_limit_reached',
@@ -77,23 +87,49 @@ export class WebhookEndpointsService {
   }
 
   /** The fields given change; the endpoint is enabled again with a clean health record, like the singular PUT. */
-  async update(scope: MerchantScope, id: string, fields: EndpointFields): Promise<WebhookEndpointRecord> {
+  /** `action`: webhook_endpoint.enabled when the console's Enable button asks (a PATCH of nothing). */
+  async update(
+    scope: MerchantScope,
+    id: string,
+    fields: EndpointFields,
+    by: AuditActor,
+    action: AuditAction = 'webhook_endpoint.updated',
+  ): Promise<WebhookEndpointRecord> {
     if (fields.url !== undefined) this.checkUrl(scope, fields.url);
-    return (await this.endpoints.update(scope, id, this.normalised(fields))) ?? this.notFound(id);
+    const updated = await this.audit.audited(this.entry(scope, by, action), (sql) =>
+      this.endpoints.update(sql, scope, id, this.normalised(fields)),
+    );
+    return updated ?? this.notFound(id);
   }
 
   /** By hand, from the console: re-enabled by a PATCH (or the singular PUT, for the oldest). */
-  async disable(scope: MerchantScope, id: string): Promise<WebhookEndpointRecord> {
-    return (await this.endpoints.disable(scope, id)) ?? this.notFound(id);
+  async disable(scope: MerchantScope, id: string, by: AuditActor): Promise<WebhookEndpointRecord> {
+    const disabled = await this.audit.audited(this.entry(scope, by, 'webhook_endpoint.disabled'), (sql) =>
+      this.endpoints.disable(sql, scope, id),
+    );
+    return disabled ?? this.notFound(id);
   }
 
-  async delete(scope: MerchantScope, id: string): Promise<WebhookEndpointRecord> {
-    return (await this.endpoints.delete(scope, id)) ?? this.notFound(id);
+  async delete(scope: MerchantScope, id: string, by: AuditActor): Promise<WebhookEndpointRecord> {
+    const deleted = await this.audit.audited(this.entry(scope, by, 'webhook_endpoint.deleted'), (sql) =>
+      this.endpoints.delete(sql, scope, id),
+    );
+    return deleted ?? this.notFound(id);
   }
 
-  async rotateSecretOf(scope: MerchantScope, id: string, previousSecretExpiresIn = 0): Promise<WebhookEndpointRecord> {
-    const endpoint = await this.endpoints.replaceSecret(scope, id, newSigningSecret(), previousSecretExpiresIn);
+  async rotateSecretOf(scope: MerchantScope, id: string, previousSecretExpiresIn: number, by: AuditActor) {
+    const endpoint = await this.audit.audited(this.entry(scope, by, 'signing_secret.rotated'), (sql) =>
+      this.endpoints.replaceSecret(sql, scope, id, newSigningSecret(), previousSecretExpiresIn),
+    );
     return endpoint ?? this.notFound(id);
+  }
+
+  /** The audit entry of a change that happened (an endpoint came back); none when nothing changed. */
+  private entry(scope: MerchantScope, by: AuditActor, action: AuditAction) {
+    return (result: WebhookEndpointRecord | 'endpoint_limit_reached' | null): AuditEntry | null =>
+      result === null || result === 'endpoint_limit_reached'
+        ? null
+        : { ...by, merchantId: scope.merchantId, action, target: result.id };
   }
 
   private normalised<F extends EndpointFields>(fields: F): F {
