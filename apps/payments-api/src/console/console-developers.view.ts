@@ -283,7 +283,7 @@ export const ROLL_OVERLAP_DAYS = [0, 1, 2, 3, 7] as const;
 function keyControls(model: DevelopersModel, key: ApiKeyEntity) {
   const { session } = model;
   if (!isUsable(key) || session.member.role === 'viewer') return null;
-  return html`<form method="post" action="/console/developers/keys/${key.id}/roll" class="inline">
+  return html`<div><form method="post" action="/console/developers/keys/${key.id}/roll" class="inline">
       ${csrfField(session)}
       <label for="overlap-${key.id}">Old key keeps working for</label>
       <select id="overlap-${key.id}" name="overlapDays">
@@ -298,7 +298,7 @@ function keyControls(model: DevelopersModel, key: ApiKeyEntity) {
     <form method="post" action="/console/developers/keys/${key.id}/revoke" class="actions">
       ${csrfField(session)}
       <button type="submit" class="danger">Revoke key …${key.keyLast4} now</button>
-    </form>`;
+    </form></div>`;
 }
 
 function keysCard(model: DevelopersModel) {

@@ -12,7 +12,7 @@ header{background:#111827;color:#f9fafb;padding:.625rem 1rem;display:flex;flex-w
 header .brand{font-weight:700}
 header .merchant{color:#d1d5db}
 header nav{display:flex;flex-wrap:wrap;gap:.25rem 1rem}
-header nav a{color:#e5e7eb;text-decoration:none;padding:.25rem 0}
+header nav a{color:#e5e7eb;text-decoration:none;padding:.25rem 0;overflow-wrap:anywhere}
 header nav a[aria-current=page]{color:#fff;text-decoration:underline;text-underline-offset:.3em}
 header form{margin:0 0 0 auto}
 header button{background:transparent;border:1px solid #6b7280;color:#f9fafb;padding:.25rem .75rem}
@@ -82,7 +82,7 @@ ol.history{margin:0;padding-left:1.25rem}
 @media (max-width:40rem){dl{grid-template-columns:1fr}dt{font-weight:600;margin-top:.375rem}main{padding:.75rem}
 table.stack thead{display:none}
 table.stack tr{display:block;padding:.5rem 0;border-bottom:1px solid #e5e7eb}
-table.stack td{display:flex;justify-content:space-between;gap:1rem;border:0;padding:.125rem 0;text-align:right}
+table.stack td{display:flex;flex-wrap:wrap;justify-content:space-between;gap:0 1rem;border:0;padding:.125rem 0;text-align:right;overflow-wrap:anywhere}
 table.stack td::before{content:attr(data-label);color:#4b5563;text-align:left;flex:none}}
 `);
 

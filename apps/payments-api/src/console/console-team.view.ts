@@ -25,7 +25,7 @@ const ROLE_TEXT: Record<MemberRole, string> = {
 function roleSelect(id: string, selected: MemberRole) {
   return html`<select id="${id}" name="role">
     ${MEMBER_ROLES.map(
-      (role) => html`<option value="${role}" ${role === selected ? html`selected` : null}>${ROLE_TEXT[role]}</option>`,
+      (role) => html`<option value="${role}" ${role === selected ? html`selected` : null}>${role}</option>`,
     )}
   </select>`;
 }
@@ -48,7 +48,7 @@ export function renderTeam(nonce: string, model: TeamModel): string {
       <td data-label="Since">${timeIn(member.createdAt, zone)}</td>
       ${
         isOwner
-          ? html`<td data-label="Change">
+          ? html`<td data-label="Change"><div>
             <form method="post" action="/console/team/members/${member.id}/role" class="inline">
               ${csrfField(session)}
               <label for="role-${member.id}">Role of ${member.email}</label>
@@ -59,7 +59,7 @@ export function renderTeam(nonce: string, model: TeamModel): string {
               ${csrfField(session)}
               <button type="submit" class="danger">Remove ${member.email}</button>
             </form>
-          </td>`
+          </div></td>`
           : null
       }
     </tr>`,
@@ -97,6 +97,9 @@ export function renderTeam(nonce: string, model: TeamModel): string {
     : null;
   const body = html`<h1>Team</h1>
     ${messages(model.notice, model.error)} ${issued}
+    <ul>
+      ${MEMBER_ROLES.map((role) => html`<li>${ROLE_TEXT[role]}</li>`)}
+    </ul>
     <div class="card">
       <h2>Members</h2>
       <div class="scroll" tabindex="0" role="region" aria-label="Members">
