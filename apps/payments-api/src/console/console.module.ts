@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
 import { EventsModule } from '../events/events.module';
 import { OnboardingModule } from '../onboarding/onboarding.module';
 import { PaymentsModule } from '../payments/payments.module';
 import { RefundsModule } from '../refunds/refunds.module';
 import { SettlementsModule } from '../settlements/settlements.module';
 import { WebhookEndpointsModule } from '../webhook-endpoints/webhook-endpoints.module';
+import { WebhookNoticesModule } from '../webhook-notices/webhook-notices.module';
 import { ConsoleAuthController } from './console-auth.controller';
 import { ConsoleAuthService } from './console-auth.service';
 import { ConsoleDevelopersController } from './console-developers.controller';
@@ -20,11 +22,20 @@ import { ConsoleSessionsRepository } from './console-sessions.repository';
 import { ConsoleSettingsController } from './console-settings.controller';
 import { ConsoleSettlementsController } from './console-settlements.controller';
 import { ConsoleSettlementsService } from './console-settlements.service';
+import { ConsoleWebhookBannerInterceptor } from './console-webhook-banner';
 import { PasswordCheckQueue } from './password-check-queue';
 
 /** The merchant console under /console: server-rendered pages over the same services as the API. */
 @Module({
-  imports: [PaymentsModule, RefundsModule, SettlementsModule, EventsModule, WebhookEndpointsModule, OnboardingModule],
+  imports: [
+    PaymentsModule,
+    RefundsModule,
+    SettlementsModule,
+    EventsModule,
+    WebhookEndpointsModule,
+    OnboardingModule,
+    WebhookNoticesModule,
+  ],
   controllers: [
     ConsoleAuthController,
     ConsolePaymentsController,
@@ -45,6 +56,8 @@ import { PasswordCheckQueue } from './password-check-queue';
     ConsoleSettlementsService,
     ConsoleDevelopersService,
     PasswordCheckQueue,
+    // Runs on every route (Nest has no module-scoped interceptors); it does nothing without a console session.
+    { provide: APP_INTERCEPTOR, useClass: ConsoleWebhookBannerInterceptor },
   ],
 })
 export class ConsoleModule {}
