@@ -37,7 +37,7 @@ export class Mailer implements OnApplicationBootstrap, OnApplicationShutdown {
 
   onApplicationBootstrap(): void {
     if (this.host) this.logger.log(`e-mail is on: sent through the SMTP server at ${this.host}`);
-    else this.logger.warn('e-mail is off (SMTP_URL is not set): e-mails to merchants are written to this log instead');
+    else this.logger.log('e-mail is off (SMTP_URL is not set): e-mails to merchants are written to this log instead');
   }
 
   onApplicationShutdown(): void {
