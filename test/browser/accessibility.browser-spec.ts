@@ -220,11 +220,14 @@ describe('console webhook endpoints (axe-core, WCAG 2.1 AA)', () => {
         section.getByRole('button', { name: 'Disable' }).click(),
       ]);
       await expect(section.innerText()).resolves.toContain('Disabled');
+      // Every page says so while it is disabled (DESIGN §9 "Notices"), until it is enabled again.
+      await expect(page.locator('#webhook-banner').innerText()).resolves.toContain('https://books.example/hooks');
       await expectClean(page, 'a disabled endpoint', width);
       await Promise.all([
         page.waitForURL('**notice=endpoint-enabled**'),
         section.getByRole('button', { name: 'Enable' }).click(),
       ]);
+      await expect(page.locator('#webhook-banner').count()).resolves.toBe(0);
       expect((await api.as(merchant).get(`/v1/webhook-endpoints/${added.id}`).expect(200)).body.data.status).toBe(
         'enabled',
       );
@@ -252,6 +255,35 @@ describe('console webhook endpoints (axe-core, WCAG 2.1 AA)', () => {
       await expect(page.locator(`#endpoint-${added.id}`).count()).resolves.toBe(0);
       expect((await api.as(merchant).get('/v1/webhook-endpoints').expect(200)).body.data).toHaveLength(1);
       await expectClean(page, 'the developers page', width);
+      await page.close();
+    });
+  }
+
+  for (const width of [360, 1280]) {
+    it(`shows the failing endpoint's banner on every console page at ${width} px`, async () => {
+      const merchant = await approvedMerchant(api, { name: 'Failing Hooks Shop' });
+      const url = 'https://shop.example/a/rather/long/path/to/the/orders/webhook/receiver';
+      await api.as(merchant).put('/v1/webhook-endpoint').send({ url }).expect(200);
+      // What the dispatcher records after a day of failed automatic attempts (WEBHOOK_NOTICE_AFTER: 24h).
+      await api.sql(
+        `UPDATE webhook_endpoints SET failing_since = now() - interval '25 hours', consecutive_failures = 12,
+           last_error = 'HTTP 503' WHERE merchant_id = $1`,
+        [merchant.merchantId],
+      );
+      const page = await browser.newPage({ viewport: { width, height: 800 } });
+      await page.goto(consoleUrl('/console/login'));
+      await page.getByLabel('Email').fill(merchant.email);
+      await page.getByLabel('Password').fill(CONSOLE_PASSWORD);
+      await Promise.all([page.waitForURL('**/console/payments'), page.getByRole('button', { name: 'Log in' }).click()]);
+      for (const path of ['/console/payments', '/console/settlements', '/console/developers', '/console/settings']) {
+        await page.goto(consoleUrl(path));
+        const banner = await page.locator('#webhook-banner').innerText();
+        expect(banner).toContain(url);
+        expect(banner).toContain('has failed every automatic delivery since');
+        await expectClean(page, `${path} with the banner`, width);
+      }
+      await page.getByRole('link', { name: 'Open Developers (test)' }).click();
+      await page.waitForURL('**/console/developers?mode=test');
       await page.close();
     });
   }

@@ -6,6 +6,7 @@ import { PaymentExpirySweeper } from '../../apps/payments-api/src/payments/payme
 import { IdempotencyKeyPurger } from '../../apps/payments-api/src/idempotency/idempotency-key.purger';
 import { OutboxPurger } from '../../apps/payments-api/src/outbox/outbox.purger';
 import { WebhookAttemptsPurger } from '../../apps/payments-api/src/events/webhook-attempts.purger';
+import { WebhookNoticesSender } from '../../apps/payments-api/src/webhook-notices/webhook-notices.sender';
 import { approvedMerchant, ConsoleClient } from '../support/console-client';
 import { isolatedServices, type IsolatedServices } from '../support/isolated-services';
 import { PaymentsApiHarness } from '../support/payments-api.harness';
@@ -27,6 +28,7 @@ const LARGE_TABLES = new Set([
   'outbox',
   'refunds',
   'audit_log',
+  'webhook_notices',
 ]);
 /** Refunds seeded for the big merchant's completed payments, one in ten pending (the operator's queue). */
 const SEEDED_REFUNDS = 30_000;
@@ -147,6 +149,16 @@ describe('query plans on a large database', () => {
               'key_' || lpad(n::text, 24, '0'), '203.0.113.7', now() - n * interval '40 seconds'
        FROM generate_series(1, $2) AS n`,
       ['mch_scale0000000000000001', SEEDED_AUDIT_ENTRIES],
+    );
+    // A year of notices already sent, and a few due: the sender's claim reads the unsent ones only.
+    await seed.query(
+      `INSERT INTO webhook_notices (endpoint_id, merchant_id, livemode, kind, episode, url, created_at, send_after,
+                                    sent_at)
+       SELECT 'we_plans' || (n % 500), $1, true, (ARRAY['failing', 'disabled', 'recovered'])[1 + n % 3],
+              now() - n * interval '10 minutes', 'https://shop.example/hooks', now() - n * interval '10 minutes',
+              now() - n * interval '10 minutes', CASE WHEN n > 3 THEN now() - n * interval '10 minutes' END
+       FROM generate_series(1, 50000) AS n`,
+      ['mch_scale0000000000000001'],
     );
     await seed.query('ANALYZE');
     await seed.end();
@@ -390,6 +402,7 @@ describe('query plans on a large database', () => {
     await api.app.get(IdempotencyKeyPurger).runOnce();
     await api.app.get(OutboxPurger).runOnce();
     await api.app.get(WebhookAttemptsPurger).runOnce();
+    await api.app.get(WebhookNoticesSender).runOnce();
 
     Client.prototype.query = originalQuery;
     const explain = new Client({ connectionString: services.env.DATABASE_URL });
@@ -428,6 +441,10 @@ describe('query plans on a large database', () => {
       /INSERT INTO settlements[^]*refund_id/, // a refund's settlement record
       /json_to_recordset[^]*SET refund_held_amount = p\.refund_held_amount \+/, // a batch of test refunds
       /ORDER BY p\.id\s+FOR UPDATE OF p/, // the lock of a batch's payments
+      /INSERT INTO webhook_notices/, // the owners' notices, written with the endpoint's health
+      /FROM webhook_notices WHERE sent_at IS NULL/, // the notice sender's claim
+      /UPDATE webhook_notices SET sent_at/, // … and its mark
+      /status = 'disabled' OR failing_since <=/, // the console's banner
     ]) {
       expect(texts).toMatch(kind);
     }

@@ -28,6 +28,7 @@ import { DepositsModule } from './deposits/deposits.module';
 import { ReviewsModule } from './reviews/reviews.module';
 import { VouchersModule } from './vouchers/vouchers.module';
 import { WebhookEndpointsModule } from './webhook-endpoints/webhook-endpoints.module';
+import { WebhookNoticesModule } from './webhook-notices/webhook-notices.module';
 
 @Module({})
 export class PaymentsApiModule {
@@ -56,6 +57,7 @@ export class PaymentsApiModule {
         AuthThrottleModule,
         AdminModule,
         WebhookEndpointsModule,
+        WebhookNoticesModule,
         EventsModule,
         OutboxModule,
         PayScreenModule,

@@ -124,6 +124,24 @@ export class CommonEnv {
     return parseDuration(this.WEBHOOK_DISABLE_AFTER) ?? 0;
   }
 
+  /**
+   * How long an endpoint's automatic attempts must have failed before its owners get a notice and
+   * the console shows a banner (DESIGN.md §9); same syntax as WEBHOOK_DISABLE_AFTER.
+   */
+  @Expose()
+  @ValidateBy({
+    name: 'isDurationFromOneSecond',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && (parseDuration(value) ?? 0) >= 1_000,
+      defaultMessage: () => 'must be a duration from 1s, such as 24h or 2d',
+    },
+  })
+  WEBHOOK_NOTICE_AFTER = '24h';
+
+  get noticeAfterMs(): number {
+    return parseDuration(this.WEBHOOK_NOTICE_AFTER) ?? 0;
+  }
+
   @Expose()
   @IsOptional()
   @ToBoolean()

@@ -64,3 +64,31 @@ describe('PaymentsApiEnv PORT', () => {
     );
   });
 });
+
+describe('PaymentsApiEnv notices (SMTP_URL, SMTP_FROM, WEBHOOK_NOTICE_AFTER)', () => {
+  it('leaves e-mail off by default and notices after 24 hours', () => {
+    const env = loadEnv(PaymentsApiEnv, {});
+    expect(env.SMTP_URL).toBeUndefined();
+    expect(env.smtpHost).toBeNull();
+    expect(env.noticeAfterMs).toBe(86_400_000);
+  });
+
+  it('takes an smtp(s):// URL and names only its host, never the password', () => {
+    const env = loadEnv(PaymentsApiEnv, { SMTP_URL: 'smtps://mailer:s3cret@mail.example:465' });
+    expect(env.smtpHost).toBe('mail.example:465');
+  });
+
+  it('refuses anything else in one line naming the variable and not its value', () => {
+    for (const value of ['http://mail.example', 'mail.example:587', 'smtp://']) {
+      expect(() => loadEnv(PaymentsApiEnv, { SMTP_URL: value })).toThrow(
+        new ConfigError(
+          'Invalid configuration: SMTP_URL must be an smtp:// or smtps:// URL with a host, such as smtp://user:password@mail.example:587',
+        ),
+      );
+    }
+    expect(() => loadEnv(PaymentsApiEnv, { WEBHOOK_NOTICE_AFTER: '500ms' })).toThrow(
+      new ConfigError('Invalid configuration: WEBHOOK_NOTICE_AFTER must be a duration from 1s, such as 24h or 2d'),
+    );
+    expect(() => loadEnv(PaymentsApiEnv, { SMTP_FROM: 'not an address' })).toThrow(ConfigError);
+  });
+});

@@ -187,6 +187,35 @@ export class PaymentsApiEnv extends CommonEnv {
     return parseDuration(this.OUTBOX_RETENTION) ?? 0;
   }
 
+  /**
+   * Where notices to merchants are e-mailed (DESIGN.md §9): `smtp://user:password@host:587` (STARTTLS
+   * when the server offers it) or `smtps://…:465`. Unset: e-mail is off, and each notice is written to
+   * the log instead (the start says so). Holds a password: only its host is ever logged.
+   */
+  @Expose()
+  @IsOptional()
+  @ValidateBy({
+    name: 'isSmtpUrl',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && smtpHostOf(value) !== null,
+      defaultMessage: () =>
+        'must be an smtp:// or smtps:// URL with a host, such as smtp://user:password@mail.example:587',
+    },
+  })
+  SMTP_URL?: string;
+
+  /** The From of every e-mail payhook sends. */
+  @Expose()
+  @Matches(/^[^\r\n]{0,200}<?[^\s@<>]+@[^\s@<>]+>?$/, {
+    message: 'must be an e-mail address, optionally with a name: payhook <notices@payhook.example>',
+  })
+  SMTP_FROM = 'payhook <notices@localhost>';
+
+  /** SMTP_URL's host and port, for log lines: never its user or password. */
+  get smtpHost(): string | null {
+    return this.SMTP_URL ? smtpHostOf(this.SMTP_URL) : null;
+  }
+
   /** A new merchant's fee in basis points (250 = 2.5%) until the operator sets another. */
   @Expose()
   @ToInteger()
@@ -215,6 +244,16 @@ export class PaymentsApiEnv extends CommonEnv {
   @Expose()
   @IsPrintableText(100, { message: 'must be 1 to 100 printable characters' })
   DEPOSIT_ACCOUNT_HOLDER = 'payhook Inc.';
+}
+
+/** `host:port` of an smtp(s):// URL, or null when it is not one. */
+function smtpHostOf(value: string): string | null {
+  try {
+    const url = new URL(value);
+    return ['smtp:', 'smtps:'].includes(url.protocol) && url.hostname ? url.host : null;
+  } catch {
+    return null;
+  }
 }
 
 const TRUST_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);

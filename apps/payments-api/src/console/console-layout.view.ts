@@ -1,6 +1,7 @@
 import { SafeHtml, html } from '../html/html';
 import { htmlPage } from '../html/html-page';
 import type { ConsoleMode, ConsoleSession } from './console-session';
+import { endpointsInTroubleOfThisPage } from './console-webhook-banner';
 import { formatInZone } from './zoned-time';
 
 export type ConsoleSection = 'payments' | 'settlements' | 'developers' | 'team' | 'audit' | 'settings' | 'security';
@@ -41,6 +42,9 @@ th{color:#4b5563;font-weight:600;white-space:nowrap}
 .badge.failing,.badge.expiring{background:#fef3c7;color:#92400e}
 .qr{max-width:14rem;background:#fff}
 .warning{padding:.625rem .875rem;border-radius:8px;margin:0 0 1rem;background:#fef3c7;color:#78350f}
+.webhook-banner p{margin:0}
+.webhook-banner ul{margin:.25rem 0 0;padding-left:1.25rem}
+.webhook-banner a{color:#78350f;font-weight:600}
 .badge.pending,.badge.running,.badge.integrating,.badge.review,.badge.held,.badge.open{background:#fef3c7;color:#92400e}
 form{margin:0}
 .filters{display:grid;grid-template-columns:repeat(auto-fit,minmax(9.5rem,1fr));gap:.75rem;align-items:end}
@@ -113,7 +117,41 @@ export function consolePage(options: PageOptions, body: SafeHtml): string {
         </form>
       </header>`
     : html`<header><span class="brand">payhook console</span></header>`;
-  return htmlPage({ title: `${options.title} · payhook console`, nonce: options.nonce, style: STYLE, header, body });
+  const banner = session ? webhookBanner(session) : null;
+  return htmlPage({
+    title: `${options.title} · payhook console`,
+    nonce: options.nonce,
+    style: STYLE,
+    header,
+    body: banner ? html`${banner}${body}` : body,
+  });
+}
+
+/**
+ * While an endpoint of the merchant is disabled or has failed for WEBHOOK_NOTICE_AFTER, every page
+ * says so (DESIGN.md §9 "Notices"), until it is enabled or healthy again.
+ */
+function webhookBanner(session: ConsoleSession): SafeHtml | null {
+  const endpoints = endpointsInTroubleOfThisPage();
+  if (endpoints.length === 0) return null;
+  const zone = session.merchant.timeZone;
+  const items = endpoints.map((endpoint) => {
+    const mode = endpoint.livemode ? 'live' : 'test';
+    const state =
+      endpoint.status === 'disabled'
+        ? html`is disabled: nothing is sent to it until it is enabled again`
+        : html`has failed every automatic delivery since ${timeIn(endpoint.failingSince, zone)}`;
+    return html`<li>
+      ${endpoint.livemode ? 'Live' : 'Test'} endpoint <code>${endpoint.url}</code> ${state}.
+      <a href="/console/developers?mode=${mode}">Open Developers (${mode})</a>
+    </li>`;
+  });
+  return html`<div class="warning webhook-banner" id="webhook-banner">
+    <p><strong>Webhooks are not reaching ${endpoints.length === 1 ? 'an endpoint' : 'some endpoints'}.</strong></p>
+    <ul>
+      ${items}
+    </ul>
+  </div>`;
 }
 
 /** Every time in the console: in the merchant's zone, with the zone named, and the instant for machines. */

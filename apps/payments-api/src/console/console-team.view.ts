@@ -90,7 +90,7 @@ export function renderTeam(nonce: string, model: TeamModel): string {
     ? html`<div class="notice" role="status">
         <p>
           Invite for <strong>${model.issued.invite.email}</strong> (${model.issued.invite.role}) made. Send them this link;
-          it is shown only now, works once and for 72 hours:
+          it is shown only now, works once and for 72 hours${model.issued.emailed ? ' (it was also sent to them by e-mail)' : ''}:
         </p>
         <p><code data-invite-link>${model.issued.link}</code></p>
       </div>`

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
 import { EventsModule } from '../events/events.module';
 import { OnboardingModule } from '../onboarding/onboarding.module';
 import { PaymentsModule } from '../payments/payments.module';
@@ -10,6 +11,7 @@ import { ConsoleAuditController } from './console-audit.controller';
 import { ConsoleInviteController } from './console-invite.controller';
 import { ConsoleSecurityController } from './console-security.controller';
 import { ConsoleTeamController } from './console-team.controller';
+import { WebhookNoticesModule } from '../webhook-notices/webhook-notices.module';
 import { ConsoleAuthController } from './console-auth.controller';
 import { ConsoleAuthService } from './console-auth.service';
 import { ConsoleDevelopersController } from './console-developers.controller';
@@ -25,6 +27,7 @@ import { ConsoleSessionsRepository } from './console-sessions.repository';
 import { ConsoleSettingsController } from './console-settings.controller';
 import { ConsoleSettlementsController } from './console-settlements.controller';
 import { ConsoleSettlementsService } from './console-settlements.service';
+import { ConsoleWebhookBannerInterceptor } from './console-webhook-banner';
 import { PasswordCheckQueue } from './password-check-queue';
 
 /** The merchant console under /console: server-rendered pages over the same services as the API. */
@@ -37,6 +40,7 @@ import { PasswordCheckQueue } from './password-check-queue';
     WebhookEndpointsModule,
     OnboardingModule,
     TeamModule,
+    WebhookNoticesModule,
   ],
   controllers: [
     ConsoleAuthController,
@@ -62,6 +66,8 @@ import { PasswordCheckQueue } from './password-check-queue';
     ConsoleSettlementsService,
     ConsoleDevelopersService,
     PasswordCheckQueue,
+    // Runs on every route (Nest has no module-scoped interceptors); it does nothing without a console session.
+    { provide: APP_INTERCEPTOR, useClass: ConsoleWebhookBannerInterceptor },
   ],
 })
 export class ConsoleModule {}

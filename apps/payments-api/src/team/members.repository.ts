@@ -80,16 +80,6 @@ export class MembersRepository {
     return rows.length > 0;
   }
 
-  /** The owners' e-mail addresses: who is told when the merchant's webhooks fail. */
-  async ownerEmails(merchantId: string): Promise<string[]> {
-    const rows = await sqlRows<{ email: string }>(
-      this.db,
-      `SELECT email FROM merchant_members WHERE merchant_id = $1 AND role = 'owner' ORDER BY created_at, id`,
-      [merchantId],
-    );
-    return rows.map((row) => row.email);
-  }
-
   async insert(
     sql: Sql,
     member: { id: string; merchantId: string; email: string; passwordHash: string; role: MemberRole },

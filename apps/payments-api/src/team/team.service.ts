@@ -1,10 +1,11 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { newId } from '@payhook/contracts';
 import { isUniqueViolation } from '@payhook/persistence';
 import { createHash, randomBytes } from 'node:crypto';
 import { AuditLog } from '../audit/audit-log';
 import type { AuditActor } from '../audit/audit-entry';
 import { PaymentsApiEnv } from '../config/payments-api.env';
+import { Mailer } from '../mail/mailer';
 import { hashPassword } from '../merchants/password-hash';
 import { InvitesRepository, type Invite } from './invites.repository';
 import type { MemberRole } from './member-role';
@@ -20,6 +21,8 @@ export const inviteTokenHash = (token: string) => createHash('sha256').update(to
 export interface IssuedInvite {
   invite: { id: string; email: string; role: MemberRole };
   link: string;
+  /** Sent to the invited address too (SMTP_URL is set and the server took it). */
+  emailed: boolean;
 }
 
 const EMAIL = /^[^\s@\p{C}]+@[^\s@\p{C}]+\.[^\s@\p{C}]+$/u;
@@ -27,10 +30,13 @@ const EMAIL = /^[^\s@\p{C}]+@[^\s@\p{C}]+\.[^\s@\p{C}]+$/u;
 /** Who may sign in to a merchant's console, and with which role. Every change is audited. */
 @Injectable()
 export class TeamService {
+  private readonly logger = new Logger(TeamService.name);
+
   constructor(
     private readonly members: MembersRepository,
     private readonly invites: InvitesRepository,
     private readonly audit: AuditLog,
+    private readonly mailer: Mailer,
     @Inject(PaymentsApiEnv) private readonly env: PaymentsApiEnv,
   ) {}
 
@@ -59,7 +65,29 @@ export class TeamService {
         INVITE_VALID_HOURS,
       ),
     );
-    return { invite: { id, email, role }, link: `${this.env.BASE_URL}/console/invite/${token}` };
+    const link = `${this.env.BASE_URL}/console/invite/${token}`;
+    return { invite: { id, email, role }, link, emailed: await this.emailInvite(email, role, link) };
+  }
+
+  /**
+   * The invite by e-mail when SMTP_URL is set. Never into the log when it is not: the link is a
+   * credential, shown once to the inviting owner. A refused e-mail costs a log line, not the invite.
+   */
+  private async emailInvite(email: string, role: MemberRole, link: string): Promise<boolean> {
+    if (!this.mailer.enabled) return false;
+    try {
+      await this.mailer.send({
+        to: [email],
+        subject: 'You are invited to a payhook console',
+        text:
+          `You were invited as ${role} to a merchant's payhook console.\n\n` +
+          `Set your password here (the link works once, for ${INVITE_VALID_HOURS} hours):\n${link}\n`,
+      });
+      return true;
+    } catch (error) {
+      this.logger.warn(`the invite e-mail to ${email} was not sent: ${String(error)}`);
+      return false;
+    }
   }
 
   async revokeInvite(merchantId: string, id: string, by: AuditActor): Promise<void> {

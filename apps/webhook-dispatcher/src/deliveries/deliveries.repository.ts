@@ -227,7 +227,8 @@ export class DeliveriesRepository {
    * Numbers the attempt among the event's (across its endpoints) and records it, sets the status of
    * the event's delivery to the endpoint (a succeeded one stays succeeded) and, for an automatic
    * attempt, the endpoint's health. After WEBHOOK_DISABLE_AFTER of failures since `failing_since`, a
-   * failed attempt disables the endpoint.
+   * failed attempt disables the endpoint. Past WEBHOOK_NOTICE_AFTER, on disabling, and on a success
+   * that ends a noticed episode, it writes the owners' notice (the API's sender e-mails it).
    */
   recordAttempt(attempt: AttemptRecord): Promise<RecordedAttempt> {
     return this.attempts.submit(attempt);
@@ -341,7 +342,9 @@ export class DeliveriesRepository {
            AS h(endpoint_id, tail_failures, any_success, tail_failing_since, last_error)
        ), endpoint_locked AS (
          -- After the events (the attempt branch runs first), in id order: no cycle with another batch.
-         SELECT id FROM webhook_endpoints WHERE id IN (SELECT endpoint_id FROM observed) ORDER BY id FOR UPDATE
+         -- Locked, so failing_since is the latest: the episode a success ends, for its recovered notice.
+         SELECT id, failing_since AS was_failing_since FROM webhook_endpoints
+         WHERE id IN (SELECT endpoint_id FROM observed) ORDER BY id FOR UPDATE
        ), health AS (
          UPDATE webhook_endpoints w SET
            consecutive_failures = CASE WHEN h.any_success THEN h.tail_failures
@@ -361,7 +364,27 @@ export class DeliveriesRepository {
          WHERE w.id = h.endpoint_id
            -- A success on a healthy endpoint writes nothing: no hot row for a busy merchant.
            AND (h.tail_failures > 0 OR w.consecutive_failures > 0 OR w.failing_since IS NOT NULL)
-         RETURNING w.id, w.status = 'disabled' AND w.disabled_at = now() AS disabled
+         RETURNING w.id, w.merchant_id, w.livemode, w.url, w.status, w.failing_since, w.last_error,
+                   endpoint_locked.was_failing_since, h.any_success,
+                   w.status = 'disabled' AND w.disabled_at = now() AS disabled
+       ), notice AS (
+         -- The owners' notices (DESIGN.md §9), written with the health change that causes them, so none
+         -- is lost; the unique (endpoint, episode, kind) holds each to one, whoever sees it first. The
+         -- episode is the failing_since it is about. Recovered only ends an episode that was noticed.
+         INSERT INTO webhook_notices (endpoint_id, merchant_id, livemode, kind, episode, url, last_error)
+         SELECT health.id, health.merchant_id, health.livemode, n.kind, n.episode, health.url, health.last_error
+         FROM health CROSS JOIN LATERAL (VALUES
+           ('failing', CASE WHEN (health.status = 'enabled' OR health.disabled)
+                             AND now() - health.failing_since >= make_interval(secs => $20 / 1000.0)
+                            THEN health.failing_since END),
+           ('disabled', CASE WHEN health.disabled THEN health.failing_since END),
+           ('recovered', CASE WHEN health.any_success AND health.status = 'enabled' AND EXISTS (
+                                SELECT 1 FROM webhook_notices p WHERE p.endpoint_id = health.id
+                                  AND p.episode = health.was_failing_since AND p.kind IN ('failing', 'disabled'))
+                              THEN health.was_failing_since END)
+         ) AS n(kind, episode)
+         WHERE n.episode IS NOT NULL
+         ON CONFLICT (endpoint_id, episode, kind) DO NOTHING
        )
        SELECT 'attempt' AS kind, event_id AS id, number FROM attempt
        UNION ALL
@@ -386,6 +409,7 @@ export class DeliveriesRepository {
         health.map((h) => h.tailFailingSince),
         health.map((h) => h.lastError),
         this.env.disableAfterMs,
+        this.env.noticeAfterMs,
       ],
       'dispatcher-record-attempts',
     );

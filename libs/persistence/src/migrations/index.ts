@@ -21,6 +21,7 @@ import { SeveralEndpoints1765600000000 } from './1765600000000-several-endpoints
 import { RoomForRefundUpdates1765700000000 } from './1765700000000-room-for-refund-updates';
 import { SharedRateLimits1765800000000 } from './1765800000000-shared-rate-limits';
 import { MerchantTeam1765900000000 } from './1765900000000-merchant-team';
+import { WebhookNotices1765950000000 } from './1765950000000-webhook-notices';
 
 /** Listed explicitly: bundled builds cannot glob, and the order is the history. */
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   RoomForRefundUpdates1765700000000,
   SharedRateLimits1765800000000,
   MerchantTeam1765900000000,
+  WebhookNotices1765950000000,
 ];
