@@ -1,0 +1,56 @@
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '@payhook/persistence';
+import { MerchantTeam1765900000000 } from '../../libs/persistence/src/migrations/1765900000000-merchant-team';
+import { CONSOLE_PASSWORD, ConsoleClient, approvedMerchant } from '../support/console-client';
+import { isolatedServices, type IsolatedServices } from '../support/isolated-services';
+import { PaymentsApiHarness } from '../support/payments-api.harness';
+
+/** Issue 29: the console login of a merchant approved before teams is its first owner after the migration. */
+describe('migrating console logins to team members', () => {
+  let services: IsolatedServices;
+  let api: PaymentsApiHarness;
+
+  beforeAll(async () => {
+    services = await isolatedServices('team_migration');
+    api = await PaymentsApiHarness.start(services.env);
+  });
+  afterAll(async () => {
+    await api?.stop();
+    await services?.drop();
+  });
+
+  async function migrate(direction: 'up' | 'down'): Promise<void> {
+    const db = await new DataSource(
+      dataSourceOptions({ url: services.env.DATABASE_URL, entities: [], applicationName: 'payhook-tests' }),
+    ).initialize();
+    const runner = db.createQueryRunner();
+    try {
+      await new MerchantTeam1765900000000()[direction](runner);
+    } finally {
+      await runner.release();
+      await db.destroy();
+    }
+  }
+
+  it('makes the login an owner with its password, and the merchant signs in as before', async () => {
+    const shop = await approvedMerchant(api, { name: 'Before Teams' });
+    // As the previous release stored it: the password hash on the merchant's row, no members.
+    await migrate('down');
+    const [row] = await api.sql<{ console_password_hash: string | null }>(
+      `SELECT console_password_hash FROM merchants WHERE id = $1`,
+      [shop.merchantId],
+    );
+    expect(row.console_password_hash).toMatch(/^scrypt\$/);
+    await migrate('up');
+
+    const members = await api.sql<{ email: string; role: string }>(
+      `SELECT email, role FROM merchant_members WHERE merchant_id = $1`,
+      [shop.merchantId],
+    );
+    expect(members).toEqual([{ email: shop.email, role: 'owner' }]);
+    const owner = await ConsoleClient.login(api, shop.email, CONSOLE_PASSWORD);
+    const team = await owner.get('/console/team').expect(200);
+    expect(team.text).toContain(shop.email);
+    expect(team.text).toContain('Make invite link');
+  });
+});
