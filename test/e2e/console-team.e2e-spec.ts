@@ -197,6 +197,28 @@ describe('merchant console: team, roles, two-step login, keys and audit log', ()
     const again = await passwordStep();
     await again.send(recovery[0]).expect(401);
     await again.send(recovery[1].toUpperCase()).expect(303);
+    // Five wrong codes end the half-signed-in session: the password is asked again.
+    const guessing = await passwordStep();
+    for (let n = 1; n < 5; n++) await guessing.send('000000').expect(401);
+    const ended = await guessing.send('000000').expect(401);
+    expect(ended.text).toContain('Too many wrong codes: sign in again with your password.');
+    await api
+      .http()
+      .get('/console/login/two-step')
+      .set('Cookie', guessing.cookie)
+      .expect(303)
+      .expect('Location', '/console/login');
+    // A half-signed-in session can still sign out.
+    const leaving = await passwordStep();
+    const form = await api.http().get('/console/login/two-step').set('Cookie', leaving.cookie).expect(200);
+    await api
+      .http()
+      .post('/console/logout')
+      .set('Cookie', leaving.cookie)
+      .type('form')
+      .send({ csrf: csrfFieldOf(form.text) })
+      .expect(303)
+      .expect('Location', '/console/login');
     const audit = auditTableOf((await owner.get('/console/audit?actor=totp%40team.example').expect(200)).text);
     expect(audit).toContain('member.two_step_enabled');
   });
@@ -219,6 +241,9 @@ describe('merchant console: team, roles, two-step login, keys and audit log', ()
     const newKey = /<code data-new-api-key>([^<]+)<\/code>/.exec(rolled.text)![1];
     expect(rolled.text).toContain('the old key keeps working for 1 day');
     expect(rolled.text).toContain('works until');
+    // A key is rolled once: the form sent again makes no second new key.
+    await developer.post(`/console/developers/keys/${keyId}/roll`, { overlapDays: '1' }).expect(404);
+    await developer.post(`/console/developers/keys/${keyId}/roll`, { overlapDays: '' }).expect(400);
     await api.as({ key }).get('/v1/payments').expect(200);
     await api.as({ key: newKey }).get('/v1/payments').expect(200);
     // A day later (moved by hand: nobody waits a day), the old key stops within 5 seconds.

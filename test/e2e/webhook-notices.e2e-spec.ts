@@ -196,4 +196,24 @@ describe('notices to the owners of an endpoint in trouble', () => {
     for (const line of said) expect(line).toContain(`sent through the SMTP server at 127.0.0.1:${inbox.port}"`);
     expect(log.lines.filter((line) => line.includes(SmtpInbox.PASSWORD))).toEqual([]);
   });
+
+  it('e-mails an invite to the invited address only, and never writes its link to the log', async () => {
+    const shop = await approvedMerchant(api, { name: 'Inviting Shop' });
+    const owner = await ConsoleClient.login(api, shop.email);
+    const made = await owner
+      .post('/console/team/invites', { email: 'new.dev@team.example', role: 'developer' })
+      .expect(200);
+    const shown = /<code data-invite-link>([^<]+)<\/code>/.exec(made.text)![1];
+    expect(made.text).toContain('it was also sent to them by e-mail');
+    const [mail] = await pollUntil(
+      async () => inbox.to('new.dev@team.example'),
+      (mails) => mails.length > 0,
+    );
+    expect(mail.text).toContain(shown);
+    const token = new URL(shown).pathname.split('/').at(-1)!;
+    expect(log.lines.filter((line) => line.includes(token))).toEqual([]);
+    expect(inbox.received.filter((email) => email.text.includes(token)).flatMap((email) => email.to)).toEqual([
+      'new.dev@team.example',
+    ]);
+  });
 });

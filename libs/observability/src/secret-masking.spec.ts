@@ -22,6 +22,8 @@ describe('what a log line may say', () => {
     expect(loggablePath('/p/Zk3_secretSuffix-123')).toBe('/p/:suffix');
     expect(loggablePath('/P/Zk3_secretSuffix-123/vouchers')).toBe('/P/:suffix/vouchers');
     expect(loggablePath('/pay/keep')).toBe('/pay/keep');
+    expect(loggablePath('/console/invite/c8VuaK7Gm-rGphrPQArjcjBHLAJv2kS3MpkvfuQVmlE')).toBe('/console/invite/:token');
+    expect(loggablePath('/console/invites')).toBe('/console/invites');
   });
 
   it('traces a path as it logs it', () => {

@@ -14,10 +14,13 @@ const PAGE_SIZE = 50;
 /** `<ISO time>~<aud_ id>`: where the next page starts. Anything else is no cursor (the newest page). */
 function cursorOf(value: unknown): AuditFilter['before'] {
   if (typeof value !== 'string' || value.length > 80) return undefined;
-  const [time, id] = value.split('~');
-  const createdAt = new Date(time ?? '');
-  if (Number.isNaN(createdAt.getTime()) || !/^aud_[0-9A-Za-z]{24}$/.test(id ?? '')) return undefined;
-  return { createdAt, id };
+  const [time = '', id = ''] = value.split('~');
+  // Exactly as the page wrote it (toISOString): no year Postgres cannot hold, nothing parsed loosely.
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(time) || !/^aud_[0-9A-Za-z]{24}$/.test(id)) {
+    return undefined;
+  }
+  const createdAt = new Date(time);
+  return Number.isNaN(createdAt.getTime()) || createdAt.toISOString() !== time ? undefined : { createdAt, id };
 }
 
 @Controller('console/audit')

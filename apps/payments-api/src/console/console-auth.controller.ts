@@ -6,7 +6,7 @@ import { CsrfTokens } from '../html/csrf-tokens';
 import { newNonce, redirectSeeOther, sendHtml } from '../html/html-response';
 import { ConsoleAuthService } from './console-auth.service';
 import { ConsoleExceptionFilter } from './console-exception.filter';
-import { ConsoleRole } from './console-role.decorator';
+import { BeforeSecondStep, ConsoleRole } from './console-role.decorator';
 import { renderConsoleError } from './console-layout.view';
 import { renderLogin, renderSecondStep } from './console-login.view';
 import { LOGIN_CSRF_COOKIE, SESSION_COOKIE, SESSION_TTL_HOURS, type ConsoleSession } from './console-session';
@@ -114,6 +114,14 @@ export class ConsoleAuthController {
         const error = 'That code is wrong or was used already. Wait for the next code and try again.';
         return sendHtml(response, 401, renderSecondStep(nonce, { csrf: session.csrfToken, error }), nonce);
       }
+      case 'ended': {
+        response.clearCookie(SESSION_COOKIE, { ...this.sessionCookie(), maxAge: undefined });
+        const form = {
+          csrf: this.loginCsrf(request, response),
+          error: 'Too many wrong codes: sign in again with your password.',
+        };
+        return sendHtml(response, 401, renderLogin(nonce, form), nonce);
+      }
       case 'throttled': {
         const error = throttledMessage(response, result.until);
         return sendHtml(response, 429, renderSecondStep(nonce, { csrf: session.csrfToken, error }), nonce);
@@ -123,6 +131,7 @@ export class ConsoleAuthController {
 
   @Post('logout')
   @ConsoleRole('viewer')
+  @BeforeSecondStep()
   @UseGuards(ConsoleSessionGuard)
   async logout(@CurrentConsoleSession() session: ConsoleSession, @Res() response: Response): Promise<void> {
     await this.auth.logout(session);

@@ -15,7 +15,15 @@ export type LoginResult =
   | { kind: 'refused' }
   | { kind: 'throttled'; until: Date };
 
-export type SecondStepResult = { kind: 'signed_in' } | { kind: 'refused' } | { kind: 'throttled'; until: Date };
+/** `ended`: too many wrong codes in this session; it is gone, and the login starts again from the password. */
+export type SecondStepResult =
+  { kind: 'signed_in' } | { kind: 'refused' } | { kind: 'ended' } | { kind: 'throttled'; until: Date };
+
+/**
+ * Wrong codes one session may give before it ends: with the per-address throttle, a password alone
+ * lets an attacker with many addresses try a handful of the million codes, then start over.
+ */
+export const MAX_SECOND_STEP_FAILURES = 5;
 
 const sessionIdOf = (token: string) => createHash('sha256').update(token).digest('hex');
 const randomToken = () => randomBytes(32).toString('base64url');
@@ -81,6 +89,13 @@ export class ConsoleAuthService {
    */
   async secondStep(session: ConsoleSession, code: string, client: string): Promise<SecondStepResult> {
     const result = await this.checkSecondStep(session, code, client);
+    if (
+      result.kind === 'refused' &&
+      (await this.sessions.countSecondStepFailure(session.id)) >= MAX_SECOND_STEP_FAILURES
+    ) {
+      await this.sessions.delete(session.id);
+      return { kind: 'ended' };
+    }
     if (result.kind !== 'passed') return result;
     await this.sessions.markVerified(session.id);
     return { kind: 'signed_in' };

@@ -326,7 +326,8 @@ export class ConsoleDevelopersController {
     @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
-    const days = Number(formField(body, 'overlapDays'));
+    const field = formField(body, 'overlapDays') ?? '';
+    const days = /^\d$/.test(field) ? Number(field) : NaN;
     if (!(ROLL_OVERLAP_DAYS as readonly number[]).includes(days)) {
       return this.render(response, 400, session, { error: 'Choose how long the old key keeps working: 0 to 7 days.' });
     }

@@ -143,10 +143,7 @@ function furtherEndpoint(model: DevelopersModel, mode: ConsoleMode, endpoint: We
         <button type="submit">Save and enable</button>
       </form>
     </details>
-    <details>
-      <summary>Reveal signing secret</summary>
-      <p><code class="secret">${endpoint.signingSecret}</code></p>
-    </details>
+    ${revealSecret(model.session, endpoint.signingSecret)}
     <div class="actions">
       ${endpoint.status === 'disabled' ? action('enable', 'Enable') : action('disable', 'Disable')}
       <a class="button secondary" href="/console/developers/endpoints/${endpoint.id}/rotate-secret?mode=${mode}"
@@ -193,10 +190,7 @@ function endpointCard(model: DevelopersModel, mode: ConsoleMode, endpoint: Webho
         <button type="submit">Save endpoint</button>
       </form>`;
   const secret = endpoint
-    ? html`<details>
-          <summary>Reveal signing secret</summary>
-          <p><code class="secret">${endpoint.signingSecret}</code></p>
-        </details>
+    ? html`${revealSecret(model.session, endpoint.signingSecret)}
         ${
           endpoint.previousSecretExpiresAt
             ? html`<p>
@@ -265,6 +259,20 @@ function healthBlock(model: DevelopersModel, mode: ConsoleMode, endpoint: Webhoo
   }
   return html`<p>${badge('enabled')} Receiving events.</p>
     ${recoverForm}`;
+}
+
+/**
+ * The signing secret behind a disclosure, for developers and owners only: with it a viewer (reads
+ * only) could sign a forged payment.completed to the shop.
+ */
+function revealSecret(session: ConsoleSession, secret: string) {
+  if (session.member.role === 'viewer') {
+    return html`<p class="muted">The signing secret is shown to developers and owners.</p>`;
+  }
+  return html`<details>
+    <summary>Reveal signing secret</summary>
+    <p><code class="secret">${secret}</code></p>
+  </details>`;
 }
 
 /** What a key is now: revoked, expired, expiring after a roll, or active. */

@@ -1,5 +1,6 @@
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import { ERROR_CODES, PayhookError } from '@payhook/contracts';
+import { loggablePath } from '@payhook/observability';
 import { isDatabaseUnavailable } from '@payhook/persistence';
 import type { Request, Response } from 'express';
 import { newNonce, redirectSeeOther, sendHtml } from '../html/html-response';
@@ -71,7 +72,7 @@ export class ConsoleExceptionFilter implements ExceptionFilter {
   private logFailure(request: Request, exception: unknown): string {
     const requestId = requestIdOf(request);
     this.logger.error(
-      `${requestId} ${request.method} ${request.path} failed`,
+      `${requestId} ${request.method} ${loggablePath(request.path)} failed`,
       exception instanceof Error ? exception.stack : String(exception),
     );
     return requestId;

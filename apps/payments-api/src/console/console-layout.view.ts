@@ -109,7 +109,7 @@ export function consolePage(options: PageOptions, body: SafeHtml): string {
         <nav aria-label="Console">
           ${link('payments', 'Payments')} ${link('settlements', 'Settlements')} ${link('developers', 'Developers')}
           ${link('team', 'Team')} ${link('audit', 'Audit log')} ${link('settings', 'Settings')}
-          ${link('security', session.member.email)}
+          ${link('security', `Your login (${session.member.email})`)}
         </nav>
         <form method="post" action="/console/logout">
           <input type="hidden" name="csrf" value="${session.csrfToken}" />

@@ -47,11 +47,15 @@ export function renderSecondStep(nonce: string, form: SecondStepForm): string {
         <input type="hidden" name="csrf" value="${form.csrf}" />
         <label
           >Code from your authenticator app, or a recovery code
-          <input name="code" autocomplete="one-time-code" inputmode="text" required maxlength="40" autofocus
+          <input name="code" autocomplete="one-time-code" inputmode="text" required maxlength="40"
         /></label>
         <button type="submit">Continue</button>
       </form>
-      <p class="muted">A recovery code works once. Lost both? Another owner of your account can remove and invite you again.</p>
+      <form method="post" action="/console/logout">
+        <input type="hidden" name="csrf" value="${form.csrf}" />
+        <button type="submit" class="secondary">Sign in as someone else</button>
+      </form>
+      <p>A recovery code works once. Lost both? Another owner of your account can remove and invite you again.</p>
     </div>`,
   );
 }

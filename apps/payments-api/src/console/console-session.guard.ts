@@ -4,7 +4,7 @@ import type { Request } from 'express';
 import { roleAllows, type MemberRole } from '../team/member-role';
 import { formField, readCookie, sameToken } from '../html/cookies';
 import { ConsoleAuthService } from './console-auth.service';
-import { CONSOLE_ROLE } from './console-role.decorator';
+import { BEFORE_SECOND_STEP, CONSOLE_ROLE } from './console-role.decorator';
 import { SESSION_COOKIE, type ConsoleSession } from './console-session';
 import { ConsoleException } from './console.exception';
 
@@ -29,7 +29,13 @@ export class ConsoleSessionGuard implements CanActivate {
     const token = readCookie(request, SESSION_COOKIE);
     const session = token ? await this.auth.session(token) : null;
     if (!session) throw new ConsoleException('login_required', 'Sign in to use the console.');
-    if (!session.verified) throw new ConsoleException('second_step_required', 'Enter the code of your two-step login.');
+    const beforeSecondStep = this.reflector.getAllAndOverride<boolean | undefined>(BEFORE_SECOND_STEP, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    if (!session.verified && !beforeSecondStep) {
+      throw new ConsoleException('second_step_required', 'Enter the code of your two-step login.');
+    }
     const needed =
       this.reflector.getAllAndOverride<MemberRole | undefined>(CONSOLE_ROLE, [
         context.getHandler(),

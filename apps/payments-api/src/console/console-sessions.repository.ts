@@ -41,6 +41,17 @@ export class ConsoleSessionsRepository {
     );
   }
 
+  /** Counts a wrong code of the session's second step; how many it has had. */
+  async countSecondStepFailure(id: string): Promise<number> {
+    const [row] = await sqlRows<{ failures: number }>(
+      this.db,
+      `UPDATE console_sessions SET second_step_failures = second_step_failures + 1 WHERE id = $1
+       RETURNING second_step_failures AS failures`,
+      [id],
+    );
+    return row?.failures ?? Number.POSITIVE_INFINITY;
+  }
+
   /** The second step passed: the session opens the console from now on. */
   async markVerified(id: string): Promise<void> {
     await sqlRows(this.db, `UPDATE console_sessions SET verified_at = now() WHERE id = $1`, [id]);

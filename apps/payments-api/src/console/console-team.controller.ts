@@ -125,7 +125,7 @@ export class ConsoleTeamController {
   ) {
     const [members, invites] = await Promise.all([
       this.team.list(session.merchant.id),
-      this.team.pendingInvites(session.merchant.id),
+      this.team.recentInvites(session.merchant.id),
     ]);
     const nonce = newNonce();
     sendHtml(response, status, renderTeam(nonce, { session, members, invites, notice, error, issued }), nonce);

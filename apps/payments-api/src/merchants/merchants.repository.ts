@@ -101,20 +101,24 @@ export class MerchantsRepository {
   /**
    * Ends a merchant's own active key `after` seconds from now (0: at once, as revoked); null when it
    * is not the merchant's, or already revoked or expired. An earlier expiry is never pushed later.
+   * `onlyUnrolled`: null also for a key already ending after a roll, so a roll happens once per key
+   * (a second submit of the form makes no second new key).
    */
   async endApiKey(
     sql: Sql,
     merchantId: string,
     id: string,
     afterSeconds: number,
+    onlyUnrolled = false,
   ): Promise<{ mode: ApiKeyMode } | null> {
     const [row] = await sql<{ mode: ApiKeyMode }>(
       `UPDATE api_keys SET
          revoked_at = CASE WHEN $3 = 0 THEN now() END,
          expires_at = CASE WHEN $3 > 0 THEN LEAST(coalesce(expires_at, 'infinity'), now() + make_interval(secs => $3)) END
        WHERE merchant_id = $1 AND id = $2 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
+         AND NOT ($4 AND expires_at IS NOT NULL)
        RETURNING mode`,
-      [merchantId, id, afterSeconds],
+      [merchantId, id, afterSeconds, onlyUnrolled],
     );
     return row ?? null;
   }

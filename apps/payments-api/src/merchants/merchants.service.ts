@@ -135,12 +135,18 @@ export class MerchantsService {
    * Both in one transaction with the audit entry: never two live keys without a record, nor none.
    */
   async rollOwnApiKey(merchantId: string, keyId: string, overlapDays: number, by: AuditActor): Promise<IssuedOwnKey> {
+    const merchant = await this.get(merchantId);
     const id = newId('apiKey');
     const issued = await this.audit.audited(
       { ...by, merchantId, action: 'api_key.rolled', target: keyId },
       async (sql) => {
-        const old = await this.merchants.endApiKey(sql, merchantId, keyId, overlapDays * 86_400);
-        if (!old) throw new MerchantException('resource_not_found', `No such active API key: ${keyId}.`);
+        const old = await this.merchants.endApiKey(sql, merchantId, keyId, overlapDays * 86_400, true);
+        if (!old) {
+          throw new MerchantException('resource_not_found', `No active API key ${keyId} that was not rolled already.`);
+        }
+        if (old.mode === 'live' && merchant.status !== 'live') {
+          throw new MerchantException('live_mode_locked', 'Live keys open once the integration test has passed.');
+        }
         const fresh = generateApiKey(old.mode);
         await this.merchants.insertApiKeyWith(sql, {
           id,

@@ -87,6 +87,15 @@ export class InvitesRepository {
     return row ? { ...toInvite(row), merchantId: row.merchant_id } : null;
   }
 
+  /** Open invites made by a member who is leaving or no longer an owner: they end with the member's powers. */
+  async revokeMadeBy(sql: Sql, merchantId: string, email: string): Promise<void> {
+    await sql(
+      `UPDATE member_invites SET revoked_at = now()
+       WHERE merchant_id = $1 AND invited_by = $2 AND accepted_at IS NULL AND revoked_at IS NULL`,
+      [merchantId, email],
+    );
+  }
+
   async revoke(sql: Sql, merchantId: string, id: string): Promise<Invite | null> {
     const [row] = await sql<InviteRow>(
       `UPDATE member_invites SET revoked_at = now()

@@ -75,11 +75,6 @@ export class MembersRepository {
     return rows.map(toMember);
   }
 
-  async isEmailTaken(email: string): Promise<boolean> {
-    const rows = await sqlRows(this.db, `SELECT 1 FROM merchant_members WHERE email = $1`, [email]);
-    return rows.length > 0;
-  }
-
   async insert(
     sql: Sql,
     member: { id: string; merchantId: string; email: string; passwordHash: string; role: MemberRole },
@@ -92,10 +87,28 @@ export class MembersRepository {
 
   /**
    * Locks the merchant's team for this transaction: two owners changing each other at once are
-   * serialised, so the last-owner rule sees the other's change.
+   * serialised, so the last-owner rule sees the other's change. An advisory lock, so nothing else
+   * that touches the merchant's row (a payment's foreign key) waits for it.
    */
   async lockTeam(sql: Sql, merchantId: string): Promise<void> {
-    await sql(`SELECT 1 FROM merchants WHERE id = $1 FOR UPDATE`, [merchantId]);
+    await sql(`SELECT pg_advisory_xact_lock(hashtextextended('payhook team ' || $1, 0))`, [merchantId]);
+  }
+
+  /** One member, read within `sql`'s transaction (after lockTeam). */
+  async findIn(sql: Sql, merchantId: string, id: string): Promise<Member | null> {
+    const [row] = await sql<MemberRow>(`SELECT ${COLUMNS} FROM merchant_members WHERE merchant_id = $1 AND id = $2`, [
+      merchantId,
+      id,
+    ]);
+    return row ? toMember(row) : null;
+  }
+
+  async isMember(merchantId: string, email: string): Promise<boolean> {
+    const rows = await sqlRows(this.db, `SELECT 1 FROM merchant_members WHERE email = $1 AND merchant_id = $2`, [
+      email,
+      merchantId,
+    ]);
+    return rows.length > 0;
   }
 
   /** Owners other than `memberId`; call after lockTeam. */

@@ -44,7 +44,8 @@ export class TeamService {
     return this.members.list(merchantId);
   }
 
-  pendingInvites(merchantId: string): Promise<Invite[]> {
+  /** The latest invites, open, used, revoked or expired. */
+  recentInvites(merchantId: string): Promise<Invite[]> {
     return this.invites.list(merchantId);
   }
 
@@ -53,8 +54,10 @@ export class TeamService {
     if (!EMAIL.test(email) || email.length > 254) {
       throw new TeamException('parameter_invalid', 'Enter the e-mail address of the person to invite.');
     }
-    if (await this.members.isEmailTaken(email)) {
-      throw new TeamException('parameter_invalid', `${email} already has a console login.`);
+    // Only this team's members are named here: whether an address has a login elsewhere is not
+    // this owner's to learn (such an invite fails when used, telling the invited person).
+    if (await this.members.isMember(merchantId, email)) {
+      throw new TeamException('parameter_invalid', `${email} is already a member of this team.`);
     }
     const token = randomBytes(32).toString('base64url');
     const id = newId('invite');
@@ -143,28 +146,32 @@ export class TeamService {
   }
 
   async changeRole(merchantId: string, memberId: string, role: MemberRole, by: AuditActor): Promise<void> {
-    await this.audit.audited({ ...by, merchantId, action: 'member.role_changed', target: memberId }, async (sql) => {
-      await this.members.lockTeam(sql, merchantId);
-      const member = await this.members.find(merchantId, memberId);
-      if (!member) throw new TeamException('resource_not_found', 'No such member.');
-      if (
-        member.role === 'owner' &&
-        role !== 'owner' &&
-        (await this.members.otherOwners(sql, merchantId, memberId)) === 0
-      ) {
-        throw new TeamException(
-          'merchant_state_conflict',
-          'The last owner keeps the owner role: make another member owner first.',
-        );
-      }
-      await this.members.setRole(sql, merchantId, memberId, role);
-    });
+    const entry = { ...by, merchantId, action: 'member.role_changed' as const, target: memberId };
+    await this.audit.audited(
+      (changed: boolean) => (changed ? entry : null),
+      async (sql) => {
+        await this.members.lockTeam(sql, merchantId);
+        const member = await this.members.findIn(sql, merchantId, memberId);
+        if (!member) throw new TeamException('resource_not_found', 'No such member.');
+        if (member.role === role) return false;
+        if (member.role === 'owner' && (await this.members.otherOwners(sql, merchantId, memberId)) === 0) {
+          throw new TeamException(
+            'merchant_state_conflict',
+            'The last owner keeps the owner role: make another member owner first.',
+          );
+        }
+        await this.members.setRole(sql, merchantId, memberId, role);
+        // An owner no more: the invites they made (perhaps as owner) end with that power.
+        if (member.role === 'owner') await this.invites.revokeMadeBy(sql, merchantId, member.email);
+        return true;
+      },
+    );
   }
 
   async remove(merchantId: string, memberId: string, by: AuditActor): Promise<void> {
     await this.audit.audited({ ...by, merchantId, action: 'member.removed', target: memberId }, async (sql) => {
       await this.members.lockTeam(sql, merchantId);
-      const member = await this.members.find(merchantId, memberId);
+      const member = await this.members.findIn(sql, merchantId, memberId);
       if (!member) throw new TeamException('resource_not_found', 'No such member.');
       if (member.role === 'owner' && (await this.members.otherOwners(sql, merchantId, memberId)) === 0) {
         throw new TeamException(
@@ -173,6 +180,8 @@ export class TeamService {
         );
       }
       await this.members.delete(sql, merchantId, memberId);
+      // A removed member cannot come back through an invite they made on their way out.
+      await this.invites.revokeMadeBy(sql, merchantId, member.email);
     });
   }
 }

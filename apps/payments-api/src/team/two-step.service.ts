@@ -71,8 +71,14 @@ export class TwoStepService {
     const step = await this.matchingStep(this.env.secretsKeyring.open(pending, sealContext(member.id)), code, lastStep);
     if (step === null) return null;
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+    const entry = {
+      ...by,
+      merchantId: member.merchantId,
+      action: 'member.two_step_enabled' as const,
+      target: member.id,
+    };
     const taken = await this.audit.audited(
-      { ...by, merchantId: member.merchantId, action: 'member.two_step_enabled', target: member.id },
+      (done: boolean) => (done ? entry : null),
       async (sql) => {
         if (!(await this.store.takeStep(sql, member.id, step))) return false;
         await this.store.activate(

@@ -49,7 +49,9 @@ export class MerchantTeam1765900000000 implements MigrationInterface {
       ALTER TABLE console_sessions
         ADD COLUMN member_id text NOT NULL REFERENCES merchant_members (id) ON DELETE CASCADE,
         -- Set once the second step is passed (at once for a member without TOTP).
-        ADD COLUMN verified_at timestamptz`);
+        ADD COLUMN verified_at timestamptz,
+        -- Wrong codes given in this session's second step: it ends after a few (MAX_SECOND_STEP_FAILURES).
+        ADD COLUMN second_step_failures integer NOT NULL DEFAULT 0`);
     await db.query(`CREATE INDEX console_sessions_member_idx ON console_sessions (member_id)`);
 
     await db.query(`
@@ -95,7 +97,9 @@ export class MerchantTeam1765900000000 implements MigrationInterface {
     await db.query(`ALTER TABLE api_keys DROP COLUMN IF EXISTS expires_at`);
     await db.query(`DROP TABLE IF EXISTS member_invites`);
     await db.query(`DELETE FROM console_sessions`);
-    await db.query(`ALTER TABLE console_sessions DROP COLUMN member_id, DROP COLUMN verified_at`);
+    await db.query(
+      `ALTER TABLE console_sessions DROP COLUMN member_id, DROP COLUMN verified_at, DROP COLUMN second_step_failures`,
+    );
     await db.query(`DROP TABLE IF EXISTS member_recovery_codes`);
     await db.query(`ALTER TABLE merchants ADD COLUMN console_password_hash text`);
     await db.query(`
