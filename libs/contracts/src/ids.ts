@@ -17,6 +17,8 @@ export const ID_PREFIXES = {
   recovery: 'rcv_',
   refund: 'rfd_',
   webhookEndpoint: 'we_',
+  /** A `payhook listen` session: an ephemeral endpoint of a test mode (DESIGN.md §9, Developer CLI). */
+  listenSession: 'lsn_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

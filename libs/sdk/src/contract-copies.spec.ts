@@ -43,7 +43,7 @@ describe("the SDK's copies of libs/contracts", () => {
     expect(copy.MIN_AMOUNT).toBe(contracts.MIN_AMOUNT);
     expect(copy.MAX_AMOUNT).toBe(contracts.MAX_AMOUNT);
     expect(copy.WEBHOOK_HEADERS).toEqual(contracts.WEBHOOK_HEADERS);
-    expect(Object.keys(contracts.ERROR_CODES).length).toBe(26); // ErrorCode's type check covers the names
+    expect(Object.keys(contracts.ERROR_CODES).length).toBe(28); // ErrorCode's type check covers the names
     expect(copy.ID_PREFIXES).toEqual({
       payment: contracts.ID_PREFIXES.payment,
       event: contracts.ID_PREFIXES.event,

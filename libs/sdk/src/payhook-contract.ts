@@ -66,6 +66,8 @@ export type ErrorCode =
   | 'refund_amount_exceeded'
   | 'refund_state_conflict'
   | 'endpoint_limit_reached'
+  | 'listen_session_limit_reached'
+  | 'listen_session_ended'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'idempotency_key_reused'

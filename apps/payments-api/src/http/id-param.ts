@@ -15,6 +15,7 @@ const LABELS: Record<IdKind, string> = {
   recovery: 'recovery',
   refund: 'refund',
   webhookEndpoint: 'webhook endpoint',
+  listenSession: 'listen session',
 };
 
 /** A malformed id cannot name anything: 404 before any query (and no odd bytes reach Postgres). */

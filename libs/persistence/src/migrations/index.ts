@@ -20,6 +20,7 @@ import { SecretOverlap1765500000000 } from './1765500000000-secret-overlap';
 import { SeveralEndpoints1765600000000 } from './1765600000000-several-endpoints';
 import { RoomForRefundUpdates1765700000000 } from './1765700000000-room-for-refund-updates';
 import { SharedRateLimits1765800000000 } from './1765800000000-shared-rate-limits';
+import { ListenSessions1765970000000 } from './1765970000000-listen-sessions';
 
 /** Listed explicitly: bundled builds cannot glob, and the order is the history. */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   SeveralEndpoints1765600000000,
   RoomForRefundUpdates1765700000000,
   SharedRateLimits1765800000000,
+  ListenSessions1765970000000,
 ];
