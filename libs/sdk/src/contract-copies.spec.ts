@@ -35,7 +35,9 @@ export const typesMatchContracts: [
   Same<copy.EventType, contracts.EventType>,
   Same<typeof copy.WEBHOOK_HEADERS, typeof contracts.WEBHOOK_HEADERS>,
   Same<signing.WebhookSignatureErrorReason, keyof typeof SIGNATURE_REASON_MESSAGES>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+  Same<copy.RefundView, contracts.RefundView>,
+  Same<copy.WebhookAttempt, contracts.WebhookAttemptView>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
 
 describe("the SDK's copies of libs/contracts", () => {
   it('have the same constants', () => {
