@@ -111,7 +111,7 @@ describe('the payhook CLI', () => {
     }
 
     // The same bytes went to the mode's endpoint, signed with its own secret.
-    const endpoint = (await stack.api.as(merchant).get('/v1/webhook-endpoint').expect(200)).body.data;
+    const [endpoint] = (await stack.api.as(merchant).get('/v1/webhook-endpoints').expect(200)).body.data;
     for (const delivery of deliveries) {
       const { id } = eventOf(delivery);
       const [atEndpoint] = await pollUntil(
