@@ -92,6 +92,8 @@ class ListenStream {
       this.stopped = true;
       this.wake?.();
     });
+    // A client that left while the session was being claimed: its 'close' has been and gone.
+    if (this.response.destroyed) this.stopped = true;
     this.response.status(200).set({
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-store',
