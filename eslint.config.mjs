@@ -72,6 +72,8 @@ export default tseslint.config(
       'jest.config.js',
       'eslint.config.mjs',
       'scripts/**',
+      // The `payhook` bin: a plain CommonJS launcher of the built CLI (apps/cli).
+      'bin/**',
       'bench/**',
       // Plain Node scripts a spec runs in a process of their own (like scripts/ and bench/).
       'test/support/*.mjs',
@@ -190,6 +192,24 @@ export default tseslint.config(
               group: ['@payhook/*', '@payhook/*/**'],
               message: 'The sdk is published alone: no @payhook/* import (copies live in payhook-contract.ts).',
             },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The developer CLI (DESIGN.md §9) starts in milliseconds and reaches payhook only through the SDK:
+    // no Nest, no database, no other lib.
+    files: ['apps/cli/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            noDeepLibImports,
+            ...frameworkOf('The CLI (it must start fast, without Nest) must'),
+            { group: ['**/apps/**', '**/libs/**'], message: 'The CLI uses payhook only through @payhook/sdk.' },
+            { group: ['@payhook/*', '!@payhook/sdk'], message: 'The CLI uses payhook only through @payhook/sdk.' },
           ],
         },
       ],

@@ -13,6 +13,7 @@ import { ConsoleModule } from './console/console.module';
 import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { HolidaysModule } from './holidays/holidays.module';
+import { ListenSessionsModule } from './listen-sessions/listen-sessions.module';
 import { OpenApiModule } from './openapi/openapi.module';
 import { ApiKeyEntity } from './merchants/api-key.entity';
 import { MerchantEntity } from './merchants/merchant.entity';
@@ -59,6 +60,7 @@ export class PaymentsApiModule {
         WebhookEndpointsModule,
         WebhookNoticesModule,
         EventsModule,
+        ListenSessionsModule,
         OutboxModule,
         PayScreenModule,
         OnboardingModule,

@@ -20,6 +20,8 @@ export const ERROR_CODES = {
   refund_amount_exceeded: { status: 409, type: 'invalid_request_error' },
   refund_state_conflict: { status: 409, type: 'invalid_request_error' },
   endpoint_limit_reached: { status: 409, type: 'invalid_request_error' },
+  listen_session_limit_reached: { status: 409, type: 'invalid_request_error' },
+  listen_session_ended: { status: 409, type: 'invalid_request_error' },
   payload_too_large: { status: 413, type: 'invalid_request_error' },
   unsupported_media_type: { status: 415, type: 'invalid_request_error' },
   idempotency_key_reused: { status: 422, type: 'idempotency_error' },

@@ -20,6 +20,8 @@ export const ID_PREFIXES = {
   member: 'mem_',
   invite: 'inv_',
   auditEntry: 'aud_',
+  /** A `payhook listen` session: an ephemeral endpoint of a test mode (DESIGN.md §9, Developer CLI). */
+  listenSession: 'lsn_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -35,7 +35,9 @@ export const typesMatchContracts: [
   Same<copy.EventType, contracts.EventType>,
   Same<typeof copy.WEBHOOK_HEADERS, typeof contracts.WEBHOOK_HEADERS>,
   Same<signing.WebhookSignatureErrorReason, keyof typeof SIGNATURE_REASON_MESSAGES>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+  Same<copy.RefundView, contracts.RefundView>,
+  Same<copy.WebhookAttempt, contracts.WebhookAttemptView>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
 
 describe("the SDK's copies of libs/contracts", () => {
   it('have the same constants', () => {
@@ -43,7 +45,7 @@ describe("the SDK's copies of libs/contracts", () => {
     expect(copy.MIN_AMOUNT).toBe(contracts.MIN_AMOUNT);
     expect(copy.MAX_AMOUNT).toBe(contracts.MAX_AMOUNT);
     expect(copy.WEBHOOK_HEADERS).toEqual(contracts.WEBHOOK_HEADERS);
-    expect(Object.keys(contracts.ERROR_CODES).length).toBe(26); // ErrorCode's type check covers the names
+    expect(Object.keys(contracts.ERROR_CODES).length).toBe(28); // ErrorCode's type check covers the names
     expect(copy.ID_PREFIXES).toEqual({
       payment: contracts.ID_PREFIXES.payment,
       event: contracts.ID_PREFIXES.event,

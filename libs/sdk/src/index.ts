@@ -11,6 +11,7 @@ export {
   type ErrorCode,
   type EventType,
   type ListEnvelope,
+  type ListenSession,
   type PaymentCanceledEvent,
   type PaymentCompletedEvent,
   type PaymentEvent,
@@ -21,7 +22,9 @@ export {
   type RefundEvent,
   type RefundFailedEvent,
   type RefundSucceededEvent,
+  type RefundView,
   type WebhookEndpoint,
+  type WebhookAttempt,
   type WebhookEvent,
 } from './payhook-contract';
 export { DEFAULT_TOLERANCE_SECONDS, type WebhookSignatureErrorReason } from './webhook-signature';

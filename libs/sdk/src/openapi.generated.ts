@@ -21,12 +21,15 @@ export interface OpenApiSchemas {
   CreatePaymentRequestDto: CreatePaymentRequestDto;
   RefundAccountDto: RefundAccountDto;
   CreateRefundRequestDto: CreateRefundRequestDto;
+  FailedTestRefundRequestDto: FailedTestRefundRequestDto;
   PutWebhookEndpointRequestDto: PutWebhookEndpointRequestDto;
   RotateSecretRequestDto: RotateSecretRequestDto;
   CreateWebhookEndpointRequestDto: CreateWebhookEndpointRequestDto;
   UpdateWebhookEndpointRequestDto: UpdateWebhookEndpointRequestDto;
   RecoverEventsRequestDto: RecoverEventsRequestDto;
   RedeliverEventRequestDto: RedeliverEventRequestDto;
+  CreateListenSessionRequestDto: CreateListenSessionRequestDto;
+  ReportListenAttemptRequestDto: ReportListenAttemptRequestDto;
   TestDepositRequestDto: TestDepositRequestDto;
   TestPaymentDepositRequestDto: TestPaymentDepositRequestDto;
   IssueTestVoucherRequestDto: IssueTestVoucherRequestDto;
@@ -53,6 +56,7 @@ export interface OpenApiSchemas {
   IntegrationTestStarted: IntegrationTestStarted;
   TestVoucher: TestVoucher;
   WebhookEndpoint: WebhookEndpoint;
+  ListenSession: ListenSession;
   WebhookEndpointResource: WebhookEndpointResource;
 }
 export interface CreatePaymentRequestDto {
@@ -92,6 +96,13 @@ export interface CreateRefundRequestDto {
    * required for live refunds
    */
   refundAccount?: RefundAccountDto;
+}
+export interface FailedTestRefundRequestDto {
+  /**
+   * whole KRW, at most the refundable remainder; omitted: the whole remainder
+   */
+  amount?: number;
+  reason?: string;
 }
 export interface PutWebhookEndpointRequestDto {
   url: string;
@@ -159,6 +170,26 @@ export interface RedeliverEventRequestDto {
    */
   endpointId?: string;
 }
+export interface CreateListenSessionRequestDto {
+  /**
+   * the event types streamed to the session; left out, every type of the mode
+   */
+  enabledEvents?: (
+    | 'payment.completed'
+    | 'payment.failed'
+    | 'payment.canceled'
+    | 'payment.expired'
+    | 'refund.succeeded'
+    | 'refund.failed'
+  )[];
+}
+export interface ReportListenAttemptRequestDto {
+  eventId: string;
+  responseStatus?: number | null;
+  responseBody?: string | null;
+  error?: string | null;
+  durationMs: number;
+}
 export interface TestDepositRequestDto {
   /**
    * whole KRW
@@ -214,6 +245,8 @@ export interface Error {
       | 'refund_amount_exceeded'
       | 'refund_state_conflict'
       | 'endpoint_limit_reached'
+      | 'listen_session_limit_reached'
+      | 'listen_session_ended'
       | 'payload_too_large'
       | 'unsupported_media_type'
       | 'idempotency_key_reused'
@@ -342,7 +375,7 @@ export interface PaymentExpiredEvent {
 export interface WebhookAttempt {
   id: string;
   /**
-   * the endpoint it went to (null before several endpoints)
+   * the endpoint it went to: a we_ endpoint, or the lsn_ listen session (payhook listen) that forwarded it; null before several endpoints
    */
   endpointId: string | null;
   /**
@@ -498,6 +531,30 @@ export interface WebhookEndpoint {
   consecutiveFailures: number;
   lastError: string | null;
   disabledAt: string | null;
+}
+export interface ListenSession {
+  id: string;
+  /**
+   * signs every event the session's stream sends
+   */
+  signingSecret: string;
+  livemode: false;
+  /**
+   * null: every type
+   */
+  enabledEvents:
+    | (
+        | 'payment.completed'
+        | 'payment.failed'
+        | 'payment.canceled'
+        | 'payment.expired'
+        | 'refund.succeeded'
+        | 'refund.failed'
+      )[]
+    | null;
+  status: 'open' | 'ended';
+  createdAt: string;
+  endedAt: string | null;
 }
 export interface WebhookEndpointResource {
   id: string;

@@ -66,6 +66,8 @@ export type ErrorCode =
   | 'refund_amount_exceeded'
   | 'refund_state_conflict'
   | 'endpoint_limit_reached'
+  | 'listen_session_limit_reached'
+  | 'listen_session_ended'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'idempotency_key_reused'
@@ -172,6 +174,46 @@ export interface WebhookEndpoint {
   lastError: string | null;
   disabledAt: string | null;
   createdAt: string;
+}
+
+/** A refund (POST /v1/payments/{id}/refunds, GET /v1/refunds/{id}); the refund account is never echoed. */
+export interface RefundView {
+  id: string;
+  paymentId: string;
+  orderId: string;
+  amount: number;
+  currency: 'KRW';
+  reason: string | null;
+  status: 'pending' | 'succeeded' | 'failed';
+  livemode: boolean;
+  createdAt: string;
+  succeededAt: string | null;
+  failedAt: string | null;
+  failureReason: string | null;
+}
+
+/** A `payhook listen` session: an ephemeral endpoint of the test mode with its own signing secret. */
+export interface ListenSession {
+  id: string;
+  signingSecret: string;
+  livemode: false;
+  /** Null: every event type. */
+  enabledEvents: EventType[] | null;
+  status: 'open' | 'ended';
+  createdAt: string;
+  endedAt: string | null;
+}
+
+/** One delivery attempt of an event, to an endpoint (we_…) or by a listen session (lsn_…). */
+export interface WebhookAttempt {
+  id: string;
+  endpointId: string | null;
+  number: number;
+  startedAt: string;
+  durationMs: number;
+  responseStatus: number | null;
+  responseBody: string | null;
+  error: string | null;
 }
 
 /** The headers of a webhook delivery. */

@@ -4,8 +4,11 @@ import {
   type CreatedPaymentView,
   type EventType,
   type ListEnvelope,
+  type ListenSession,
   type PaymentStatus,
   type PaymentView,
+  type RefundView,
+  type WebhookAttempt,
   type WebhookEndpoint,
 } from './payhook-contract';
 import { SDK_VERSION } from './version';
@@ -76,6 +79,27 @@ export interface ListPaymentsQuery {
   /** `nextCursor` of the previous page. */
   cursor?: string;
 }
+
+/** POST /v1/payments/{id}/refunds: omit `amount` to refund the whole remainder. */
+export interface CreateRefundBody {
+  amount?: number;
+  reason?: string;
+  /** Required for live refunds: where the money goes. */
+  refundAccount?: { bank: string; accountNumber: string; holderName: string };
+}
+
+/** POST /v1/listen-sessions/{id}/attempts: what the local handler answered (a status, or the error). */
+export interface ListenAttemptReport {
+  eventId: string;
+  responseStatus: number | null;
+  /** The first 1 KiB of the answer's body. */
+  responseBody: string | null;
+  error: string | null;
+  durationMs: number;
+}
+
+/** The outcome a test helper gives a pending test payment. */
+export type TestPaymentOutcome = 'complete' | 'fail' | 'expire';
 
 /** An error answer of the payments API (docs/merchant-guide.md, Errors), or an answer that was not the API's JSON at all. */
 export class PayhookApiError extends Error {
@@ -231,6 +255,91 @@ export class PayhookClient {
     return envelope.data;
   }
 
+  /** POST /v1/payments/{id}/cancel: a canceled payment answers again as it is. */
+  async cancelPayment(id: string): Promise<PaymentView> {
+    return (await this.request<{ data: PaymentView }>('POST', `${paymentPath(id)}/cancel`)).data;
+  }
+
+  /**
+   * POST /v1/test-helpers/payments/{id}/complete|fail|expire (test keys): moves a pending test payment as a
+   * payer or the expiry would, with its event.
+   */
+  async moveTestPayment(id: string, outcome: TestPaymentOutcome): Promise<PaymentView> {
+    // Not retried after an answer that may have been lost: the retry would find the payment moved (409).
+    const path = `/v1/test-helpers/payments/${encodeURIComponent(id)}/${outcome}`;
+    return (await this.request<{ data: PaymentView }>('POST', path, { idempotent: false })).data;
+  }
+
+  /** POST /v1/payments/{id}/refunds. The same Idempotency-Key goes with every retry: at most one refund. */
+  async createRefund(paymentId: string, body: CreateRefundBody = {}, options: CreatePaymentOptions = {}) {
+    const envelope = await this.request<{ data: RefundView }>('POST', `${paymentPath(paymentId)}/refunds`, {
+      body: JSON.stringify(body),
+      idempotencyKey: options.idempotencyKey ?? randomUUID(),
+    });
+    return envelope.data;
+  }
+
+  /** POST /v1/test-helpers/payments/{id}/failed-refund (test keys): a refund of the payment that fails (refund.failed). */
+  async createFailedTestRefund(paymentId: string, body: { amount?: number; reason?: string } = {}) {
+    const path = `/v1/test-helpers/payments/${encodeURIComponent(paymentId)}/failed-refund`;
+    const envelope = await this.request<{ data: RefundView }>('POST', path, {
+      body: JSON.stringify(body),
+      idempotent: false,
+    });
+    return envelope.data;
+  }
+
+  /** POST /v1/events/{id}/redeliver: the same event once more, to one endpoint or to each that takes it. */
+  async redeliverEvent(
+    id: string,
+    options: { endpointId?: string } = {},
+  ): Promise<{ eventId: string; status: 'queued' }> {
+    const path = `/v1/events/${encodeURIComponent(id)}/redeliver`;
+    const envelope = await this.request<{ data: { eventId: string; status: 'queued' } }>('POST', path, {
+      body: JSON.stringify(options),
+      idempotent: false,
+    });
+    return envelope.data;
+  }
+
+  /** POST /v1/listen-sessions (test keys): a session for `payhook listen`, with its own signing secret. */
+  async createListenSession(body: { enabledEvents?: EventType[] } = {}): Promise<ListenSession> {
+    // Not idempotent: a retry after a lost answer would open a second session.
+    const envelope = await this.request<{ data: ListenSession }>('POST', '/v1/listen-sessions', {
+      body: JSON.stringify(body),
+      idempotent: false,
+    });
+    return envelope.data;
+  }
+
+  /** DELETE /v1/listen-sessions/{id}: ends the session now. */
+  async endListenSession(id: string): Promise<ListenSession> {
+    return (await this.request<{ data: ListenSession }>('DELETE', listenSessionPath(id))).data;
+  }
+
+  /** POST /v1/listen-sessions/{id}/attempts: the local answer to a forwarded event, recorded as its attempt. */
+  async reportListenAttempt(id: string, report: ListenAttemptReport): Promise<WebhookAttempt> {
+    const envelope = await this.request<{ data: WebhookAttempt }>('POST', `${listenSessionPath(id)}/attempts`, {
+      body: JSON.stringify(report),
+      idempotent: false,
+    });
+    return envelope.data;
+  }
+
+  /**
+   * The URL and headers of GET /v1/listen-sessions/{id}/stream, a Server-Sent Events stream that stays open:
+   * for a streaming reader of the caller's own (this client reads whole answers only).
+   */
+  listenStreamRequest(id: string, lastEventId?: string): { url: string; headers: Record<string, string> } {
+    const headers: Record<string, string> = {
+      Authorization: `Bearer ${this.apiKey}`,
+      Accept: 'text/event-stream',
+      'User-Agent': USER_AGENT,
+    };
+    if (lastEventId !== undefined) headers['Last-Event-ID'] = lastEventId;
+    return { url: `${this.baseUrl}${listenSessionPath(id)}/stream`, headers };
+  }
+
   private async request<T>(
     method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
     path: string,
@@ -298,6 +407,8 @@ export class PayhookClient {
 }
 
 const endpointPath = (id: string) => `/v1/webhook-endpoints/${encodeURIComponent(id)}`;
+const paymentPath = (id: string) => `/v1/payments/${encodeURIComponent(id)}`;
+const listenSessionPath = (id: string) => `/v1/listen-sessions/${encodeURIComponent(id)}`;
 
 function normalizeBaseUrl(baseUrl: string): string {
   const url = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;

@@ -18,6 +18,7 @@ const LABELS: Record<IdKind, string> = {
   member: 'member',
   invite: 'invite',
   auditEntry: 'audit entry',
+  listenSession: 'listen session',
 };
 
 /** A malformed id cannot name anything: 404 before any query (and no odd bytes reach Postgres). */

@@ -155,6 +155,20 @@ export const fanOutSql = (inserted: string) =>
                             AND ev.type = ANY (w.enabled_events)
    RETURNING event_id, endpoint_id`;
 
+/** One forwarding of an event by a listen session, as the CLI reported it. */
+export interface ListenAttempt {
+  id: string;
+  eventId: string;
+  sessionId: string;
+  /** Where the CLI forwarded it, for the attempt's record. */
+  url: string;
+  startedAt: Date;
+  durationMs: number;
+  responseStatus: number | null;
+  responseBody: string | null;
+  error: string | null;
+}
+
 /** Writes events and the deliveries they owe, inside the transaction of the change they announce. */
 export class EventWriter {
   constructor(
@@ -234,6 +248,40 @@ export class EventWriter {
       targets.map((row) => ({ eventId: id, endpointId: row.endpoint_id!, retryStep: 0, manual: true })),
     );
     return 'queued';
+  }
+
+  /**
+   * An attempt a `payhook listen` session reports (DESIGN.md §9, Developer CLI): numbered with the
+   * event's other attempts (the event's attempt_count, as the dispatcher numbers them), with the
+   * session's id as its endpoint. It changes no delivery, status or endpoint health. Null when the
+   * scope has no such event.
+   */
+  async recordListenAttempt(scope: MerchantScope, attempt: ListenAttempt): Promise<{ number: number } | null> {
+    const rows = await this.sql<{ number: number }>(
+      `WITH event AS (
+         UPDATE events SET attempt_count = attempt_count + 1, last_attempt_at = $5
+         WHERE id = $1 AND merchant_id = $2 AND livemode = $3
+         RETURNING id, attempt_count
+       )
+       INSERT INTO webhook_attempts
+         (id, event_id, endpoint_id, number, url, started_at, duration_ms, response_status, response_body, error)
+       SELECT $4, event.id, $6, event.attempt_count, $7, $5, $8, $9, $10, $11 FROM event
+       RETURNING number`,
+      [
+        attempt.eventId,
+        scope.merchantId,
+        scope.livemode,
+        attempt.id,
+        attempt.startedAt,
+        attempt.sessionId,
+        attempt.url,
+        attempt.durationMs,
+        attempt.responseStatus,
+        attempt.responseBody,
+        attempt.error,
+      ],
+    );
+    return rows[0] ?? null;
   }
 
   /**

@@ -260,7 +260,12 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = withRecordedExamples({
   },
   WebhookAttempt: object({
     id: { type: 'string', pattern: '^att_' },
-    endpointId: { ...nullable(id('we')), description: 'the endpoint it went to (null before several endpoints)' },
+    endpointId: {
+      ...nullable({ type: 'string', pattern: '^(we|lsn)_' }),
+      description:
+        'the endpoint it went to: a we_ endpoint, or the lsn_ listen session (payhook listen) that forwarded it; ' +
+        'null before several endpoints',
+    },
     number: { type: 'integer', minimum: 1, description: "numbered per event, across the event's endpoints" },
     startedAt: instant,
     durationMs: { type: 'integer', minimum: 0 },
@@ -334,6 +339,18 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = withRecordedExamples({
     consecutiveFailures: { type: 'integer', minimum: 0 },
     lastError: nullable({ type: 'string' }),
     disabledAt: nullable(instant),
+  }),
+  ListenSession: object({
+    id: id('lsn'),
+    signingSecret: { type: 'string', pattern: '^whsec_', description: "signs every event the session's stream sends" },
+    livemode: { const: false },
+    enabledEvents: {
+      ...nullable({ type: 'array', items: { enum: [...EVENT_TYPES] } }),
+      description: 'null: every type',
+    },
+    status: { enum: ['open', 'ended'] },
+    createdAt: instant,
+    endedAt: nullable(instant),
   }),
   WebhookEndpointResource: object({
     id: id('we'),

@@ -21,7 +21,7 @@ export function succeededRefund(refund: NewRefund): RefundRecord {
  * A live refund, pending until the operator has sent the money to the account `seal` seals for its id
  * (the account is kept only while the refund is pending).
  */
-export function pendingRefund(refund: NewRefund, seal: (refundId: string) => string): RefundRecord {
+export function pendingRefund(refund: NewRefund, seal: (refundId: string) => string | null): RefundRecord {
   const id = newId('refund');
   return recordOf(id, refund, { status: 'pending', refundAccountSealed: seal(id) });
 }

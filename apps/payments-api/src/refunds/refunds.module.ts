@@ -6,6 +6,7 @@ import { RefundAccountsRekeyer } from './refund-accounts.rekeyer';
 import { RefundOperationsService } from './refund-operations.service';
 import { RefundsAdminController } from './refunds.admin.controller';
 import { PaymentRefundsController, RefundsController } from './refunds.controller';
+import { RefundTestHelpersController } from './refund-test-helpers.controller';
 import { RefundsRepository } from './refunds.repository';
 import { RefundsService } from './refunds.service';
 import { TestRefundBatcher } from './test-refund.batcher';
@@ -13,7 +14,7 @@ import { TestRefundBatcher } from './test-refund.batcher';
 /** Refunds (DESIGN §9): the merchant API, the operator's queue, and RefundsService for the console. */
 @Module({
   imports: [IdempotencyModule, LedgerModule],
-  controllers: [PaymentRefundsController, RefundsController, RefundsAdminController],
+  controllers: [PaymentRefundsController, RefundsController, RefundsAdminController, RefundTestHelpersController],
   providers: [
     RefundsService,
     TestRefundBatcher,

@@ -38,6 +38,9 @@ const REFUNDS_OF_PAYMENT_SHOWN = 100;
 /** Thrown inside the ledger transaction to roll it back: the key was claimed by an earlier request. */
 class KeyAlreadyClaimed extends Error {}
 
+/** Why the test helper's refund failed, as an operator would say it. */
+const TEST_REFUND_FAILURE = 'The test bank refused the transfer (test helper).';
+
 const REFUSALS: Record<HoldRefusal, (paymentId: string) => RefundException> = {
   payment_not_found: (id) => new RefundException('resource_not_found', `No such payment: ${id}.`, 'id'),
   payment_not_completed: (id) =>
@@ -125,6 +128,38 @@ export class RefundsService {
       if (stored !== null) return { status: stored.status, body: stored.body, replayed: true };
       if (outcome !== 'key_taken') throw REFUSALS[outcome](paymentId);
     }
+  }
+
+  /**
+   * The test helper's refund that fails (refund.failed): held, inserted pending and failed in one
+   * ledger write, as a live refund the operator reports failed, so its amount is refundable again.
+   */
+  async failedTestRefund(
+    scope: MerchantScope,
+    paymentId: string,
+    input: { amount?: number; reason?: string },
+  ): Promise<RefundView> {
+    const outcome = await this.ledger.write(async (tx) => {
+      const hold = await tx.refunds.hold(scope, paymentId, input.amount ?? null);
+      if (typeof hold === 'string') return hold;
+      const refund = pendingRefund(
+        {
+          scope,
+          paymentId,
+          orderId: hold.payment.orderId,
+          amount: hold.amount,
+          reason: input.reason ?? null,
+          createdAt: new Date(),
+        },
+        () => null,
+      );
+      await tx.refunds.insertPending(refund);
+      return tx.refunds.fail(refund.id, TEST_REFUND_FAILURE);
+    });
+    if (typeof outcome === 'string') throw REFUSALS[outcome](paymentId);
+    if (!outcome) throw new Error('a refund inserted pending in this transaction did not fail');
+    addLogFields({ paymentId });
+    return toRefundView(outcome);
   }
 
   async get(scope: MerchantScope, id: string): Promise<RefundView> {

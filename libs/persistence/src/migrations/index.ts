@@ -22,6 +22,7 @@ import { RoomForRefundUpdates1765700000000 } from './1765700000000-room-for-refu
 import { SharedRateLimits1765800000000 } from './1765800000000-shared-rate-limits';
 import { MerchantTeam1765900000000 } from './1765900000000-merchant-team';
 import { WebhookNotices1765950000000 } from './1765950000000-webhook-notices';
+import { ListenSessions1765970000000 } from './1765970000000-listen-sessions';
 
 /** Listed explicitly: bundled builds cannot glob, and the order is the history. */
 export const MIGRATIONS = [
@@ -49,4 +50,5 @@ export const MIGRATIONS = [
   SharedRateLimits1765800000000,
   MerchantTeam1765900000000,
   WebhookNotices1765950000000,
+  ListenSessions1765970000000,
 ];

@@ -1,0 +1,58 @@
+import { randomUUID } from 'node:crypto';
+import type { CreatedPaymentView, EventType, PayhookClient, PaymentView } from '@payhook/sdk';
+import { asCliError, connect, parseCommand, requireTestKey } from '../cli-context';
+import { EXIT, usageError } from '../cli-error';
+import { EVENT_TYPES, isEventType } from '../event-types';
+import { TRIGGER_HELP } from '../help';
+import { print } from '../output';
+
+/** The steps after a payment is created that end in the event. */
+const RECIPES: Record<EventType, (client: PayhookClient, payment: CreatedPaymentView) => Promise<string[]>> = {
+  'payment.completed': async (client, payment) => [moved(await client.moveTestPayment(payment.id, 'complete'))],
+  'payment.failed': async (client, payment) => [moved(await client.moveTestPayment(payment.id, 'fail'))],
+  'payment.canceled': async (client, payment) => [moved(await client.cancelPayment(payment.id))],
+  'payment.expired': async (client, payment) => [moved(await client.moveTestPayment(payment.id, 'expire'))],
+  'refund.succeeded': async (client, payment) => {
+    const completed = await client.moveTestPayment(payment.id, 'complete');
+    const refund = await client.createRefund(payment.id, { reason: 'payhook trigger refund.succeeded' });
+    return [moved(completed), `refund ${refund.id} ${refund.status}`];
+  },
+  'refund.failed': async (client, payment) => {
+    const completed = await client.moveTestPayment(payment.id, 'complete');
+    const refund = await client.createFailedTestRefund(payment.id, { reason: 'payhook trigger refund.failed' });
+    return [moved(completed), `refund ${refund.id} ${refund.status}`];
+  },
+};
+
+const moved = (payment: PaymentView) => `payment ${payment.id} ${payment.status}`;
+
+export async function triggerCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommand(args, { amount: { type: 'string' } }, 'trigger');
+  if (values.help) {
+    print(TRIGGER_HELP);
+    return EXIT.ok;
+  }
+  const [type, extra] = positionals;
+  if (type === undefined) throw usageError('Which event? payhook trigger <type>', 'trigger');
+  if (!isEventType(type))
+    throw usageError(`Unknown event type "${type}": use one of ${EVENT_TYPES.join(', ')}`, 'trigger');
+  if (extra !== undefined) throw usageError(`Unexpected argument "${extra}"`, 'trigger');
+  const amount = values.amount === undefined ? 15_000 : Number(values.amount);
+  if (!Number.isSafeInteger(amount) || amount < 1)
+    throw usageError('--amount must be a whole number of won', 'trigger');
+  const { client, apiKey, apiUrl } = connect(values, 'trigger');
+  requireTestKey(apiKey, 'payhook trigger');
+  try {
+    const orderId = `cli-${randomUUID()}`;
+    const payment = await client.createPayment(
+      { orderId, customerId: 'payhook-cli', amount, currency: 'KRW', returnUrl: `${apiUrl.replace(/\/+$/, '')}/` },
+      { idempotencyKey: `payhook-trigger-${orderId}` },
+    );
+    print(`payment ${payment.id} created (order ${orderId}, ₩${amount.toLocaleString('en-US')})`);
+    for (const line of await RECIPES[type](client, payment)) print(line);
+    print(`Triggered ${type}.`);
+    return EXIT.ok;
+  } catch (error) {
+    throw asCliError(error, apiUrl);
+  }
+}

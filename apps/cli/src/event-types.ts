@@ -1,0 +1,13 @@
+import type { EventType } from '@payhook/sdk';
+
+/** Every event type payhook sends (DESIGN.md §8, §9), in the order the CLI lists them. */
+export const EVENT_TYPES: readonly EventType[] = [
+  'payment.completed',
+  'payment.failed',
+  'payment.canceled',
+  'payment.expired',
+  'refund.succeeded',
+  'refund.failed',
+];
+
+export const isEventType = (value: string): value is EventType => (EVENT_TYPES as readonly string[]).includes(value);

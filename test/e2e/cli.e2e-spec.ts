@@ -1,0 +1,299 @@
+import { Webhook } from 'standardwebhooks';
+import { PayhookClient, verifyWebhook } from '../../libs/sdk/src';
+import { expectApiError } from '../support/api-expectations';
+import { CliProcess } from '../support/cli-process';
+import type { TestMerchant } from '../support/payments-api.harness';
+import { pollUntil } from '../support/poll-until';
+import { TcpProxy } from '../support/tcp-proxy';
+import { WebhookReceiver, standardWebhookHeaders, type ReceivedWebhook } from '../support/webhook-receiver';
+import { startWebhookStack, type WebhookStack } from '../support/webhook-stack';
+
+const EVENT_TYPES = [
+  'payment.completed',
+  'payment.failed',
+  'payment.canceled',
+  'payment.expired',
+  'refund.succeeded',
+  'refund.failed',
+];
+
+/** The first build of the CLI (bin/payhook.js builds it when missing) on a busy two-core host. */
+const BUILD_TIMEOUT_MS = 240_000;
+
+const eventOf = (delivery: ReceivedWebhook) =>
+  JSON.parse(delivery.rawBody.toString('utf8')) as { id: string; type: string; data: Record<string, unknown> };
+
+/** Verified as a merchant's handler would: the SDK on both header sets, and the standardwebhooks library. */
+function expectVerified(delivery: ReceivedWebhook, secret: string): void {
+  const signature = delivery.headers['service-signature'] as string;
+  expect(verifyWebhook(delivery.rawBody, signature, secret).id).toBe(delivery.headers['service-event-id']);
+  expect(verifyWebhook(delivery.rawBody, delivery.headers, secret).id).toBe(delivery.headers['webhook-id']);
+  expect(() =>
+    new Webhook(secret).verify(delivery.rawBody.toString('utf8'), standardWebhookHeaders(delivery)),
+  ).not.toThrow();
+}
+
+/**
+ * DESIGN §9 "Developer CLI" (issue 30): `payhook listen` forwards the test mode's events, signed with
+ * the secret it prints, over one outgoing connection; `payhook trigger` makes every event type; the
+ * thin commands read and resend. Every command runs as a real child process of the `payhook` bin.
+ */
+describe('the payhook CLI', () => {
+  let stack: WebhookStack;
+  let merchant: TestMerchant;
+  let handler: WebhookReceiver;
+  const running: CliProcess[] = [];
+
+  beforeAll(async () => {
+    stack = await startWebhookStack('cli');
+    // Builds the CLI once, before any test times its commands.
+    const help = await CliProcess.run(['--help'], {});
+    expect(help.code).toBe(0);
+  }, BUILD_TIMEOUT_MS);
+  afterAll(async () => {
+    await stack.stop();
+  });
+  beforeEach(async () => {
+    merchant = await stack.api.merchantWithKey('test');
+    handler = await WebhookReceiver.start();
+  });
+  afterEach(async () => {
+    for (const cli of running.splice(0)) cli.kill();
+    await handler.stop();
+  });
+
+  const env = (apiUrl = stack.api.baseUrl) => ({ PAYHOOK_API_KEY: merchant.key, PAYHOOK_API_URL: apiUrl });
+  const listen = (args: string[], apiUrl?: string) => {
+    const cli = new CliProcess(['listen', '--forward-to', handler.url, ...args], env(apiUrl));
+    running.push(cli);
+    return cli;
+  };
+  const started = async (cli: CliProcess) => {
+    const [, secret] = await cli.line(/signing secret for this session is (whsec_[0-9A-Za-z]{32})/);
+    const [, sessionId] = await cli.line(/Session (lsn_[0-9A-Za-z]{24})/);
+    return { secret, sessionId };
+  };
+  const receivedIds = () => new Set(handler.received.map((delivery) => eventOf(delivery).id));
+
+  it('forwards one event of every type, verified with the printed secret, and the endpoints still get theirs', async () => {
+    await stack.api
+      .as(merchant)
+      .put('/v1/webhook-endpoint')
+      .send({ url: stack.receiver.url, enabledEvents: EVENT_TYPES })
+      .expect(200);
+    const cli = listen([]);
+    const { secret, sessionId } = await started(cli);
+
+    for (const type of EVENT_TYPES) {
+      const triggered = await CliProcess.run(['trigger', type], env());
+      expect({ code: triggered.code, stderr: triggered.stderr }).toEqual({ code: 0, stderr: [] });
+      expect(triggered.stdout).toContainEqual(expect.stringMatching(/^payment pay_[0-9A-Za-z]{24} created/));
+      if (type.startsWith('refund.')) {
+        expect(triggered.stdout).toContainEqual(
+          expect.stringMatching(/^refund rfd_[0-9A-Za-z]{24} (succeeded|failed)$/),
+        );
+      }
+    }
+
+    const deliveries = await pollUntil(
+      async () => handler.received,
+      (received) => new Set(received.map((delivery) => eventOf(delivery).type)).size === EVENT_TYPES.length,
+    );
+    for (const delivery of deliveries) {
+      expectVerified(delivery, secret);
+      expect(delivery.headers['content-type']).toBe('application/json');
+      expect(delivery.headers['user-agent']).toMatch(/^payhook-webhooks\//);
+    }
+    // One line per event, with its id and the local answer.
+    for (const delivery of deliveries) {
+      const { id, type } = eventOf(delivery);
+      await cli.line(new RegExp(`${type.replace('.', '\\.')}\\s+${id}\\s+→ 200`));
+    }
+
+    // The same bytes went to the mode's endpoint, signed with its own secret.
+    const [endpoint] = (await stack.api.as(merchant).get('/v1/webhook-endpoints').expect(200)).body.data;
+    for (const delivery of deliveries) {
+      const { id } = eventOf(delivery);
+      const [atEndpoint] = await pollUntil(
+        async () => stack.receiver.forEvent(id),
+        (found) => found.length > 0,
+      );
+      expect(atEndpoint.rawBody.equals(delivery.rawBody)).toBe(true);
+      expectVerified(atEndpoint, endpoint.signingSecret);
+      expect(() => verifyWebhook(delivery.rawBody, delivery.headers, endpoint.signingSecret)).toThrow();
+      // The event shows the session's attempt beside the endpoint's.
+      const event = await pollUntil(
+        async () => (await stack.api.as(merchant).get(`/v1/events/${id}`).expect(200)).body.data,
+        (shown) => shown.attempts.some((attempt: { endpointId: string }) => attempt.endpointId === sessionId),
+      );
+      expect(event.attempts).toContainEqual(
+        expect.objectContaining({ endpointId: sessionId, responseStatus: 200, responseBody: 'ok', error: null }),
+      );
+      expect(event.deliveries.map((one: { endpointId: string }) => one.endpointId)).toEqual([endpoint.id]);
+    }
+
+    await expect(cli.interrupt()).resolves.toBe(0);
+    const session = (await stack.api.as(merchant).get(`/v1/listen-sessions/${sessionId}`).expect(200)).body.data;
+    expect(session).toEqual(expect.objectContaining({ id: sessionId, status: 'ended', endedAt: expect.any(String) }));
+  }, 180_000);
+
+  it('reads payments and resends an event as thin API calls', async () => {
+    const triggered = await CliProcess.run(['trigger', 'payment.completed'], env());
+    expect(triggered.code).toBe(0);
+    const paymentId = /payment (pay_\w+) created/.exec(triggered.stdout.join('\n'))![1];
+
+    const got = await CliProcess.run(['payments', 'get', paymentId], env());
+    expect(got.code).toBe(0);
+    expect(JSON.parse(got.stdout.join('\n')).data).toEqual(
+      expect.objectContaining({ id: paymentId, status: 'completed' }),
+    );
+    const listed = await CliProcess.run(['payments', 'list', '--status', 'completed', '--limit', '1'], env());
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout.join('\n'))).toEqual(
+      expect.objectContaining({ data: [expect.objectContaining({ id: paymentId })], hasMore: false }),
+    );
+
+    const events = (await stack.api.as(merchant).get(`/v1/events?paymentId=${paymentId}`).expect(200)).body.data;
+    const resent = await CliProcess.run(['events', 'resend', events[0].id], env());
+    expect(resent).toEqual({ code: 0, stdout: [`event ${events[0].id} queued`], stderr: [] });
+
+    const missing = await CliProcess.run(['payments', 'get', 'pay_000000000000000000000000'], env());
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toEqual([
+      expect.stringMatching(/^payhook payments: payhook answered 404 resource_not_found/),
+    ]);
+    const wrong = await CliProcess.run(['trigger', 'payment.refunded'], env());
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toEqual([expect.stringMatching(/^payhook trigger: Unknown event type "payment.refunded"/)]);
+  }, 120_000);
+
+  it('loses nothing when its connection drops mid-stream: it reconnects and gets what it missed', async () => {
+    // The CLI reaches payhook through a proxy the test takes down, as a laptop's network drops.
+    const address = new URL(stack.api.baseUrl);
+    const proxy = new TcpProxy(address.hostname, Number(address.port));
+    await proxy.up();
+    try {
+      const cli = listen(['--events', 'payment.completed'], `http://127.0.0.1:${proxy.port}`);
+      const { secret } = await started(cli);
+      const client = new PayhookClient({ apiKey: merchant.key, baseUrl: stack.api.baseUrl });
+      const complete = async () => {
+        const payment = await client.createPayment({
+          orderId: `cli-drop-${Math.random().toString(36).slice(2)}`,
+          customerId: 'customer-1',
+          amount: 1000,
+          currency: 'KRW',
+          returnUrl: 'https://shop.example/return',
+        });
+        await client.moveTestPayment(payment.id, 'complete');
+        return payment.id;
+      };
+      const completedIds = async (paymentIds: string[]) =>
+        Promise.all(
+          paymentIds.map(async (paymentId) => {
+            const listed = (await stack.api.as(merchant).get(`/v1/events?paymentId=${paymentId}`).expect(200)).body;
+            return listed.data[0].id as string;
+          }),
+        );
+
+      const before = [await complete(), await complete()];
+      await pollUntil(
+        async () => receivedIds(),
+        (ids) => ids.size === 2,
+      );
+
+      await proxy.down();
+      const during = [await complete(), await complete(), await complete()];
+      await pollUntil(
+        async () => cli.stderr,
+        (lines) => lines.some((line) => line.startsWith('Connection lost')),
+      );
+      await proxy.up();
+      const after = [await complete()];
+
+      const expected = await completedIds([...before, ...during, ...after]);
+      await pollUntil(
+        async () => receivedIds(),
+        (ids) => expected.every((id) => ids.has(id)),
+        { timeoutMs: 60_000 },
+      );
+      for (const delivery of handler.received) expectVerified(delivery, secret);
+      // Only the one type it asked for, and nothing from before the session.
+      expect([...receivedIds()].sort()).toEqual([...expected].sort());
+      expect(cli.stderr).toContainEqual('Reconnected; events sent meanwhile follow.');
+      await expect(cli.interrupt()).resolves.toBe(0);
+    } finally {
+      await proxy.down();
+    }
+  }, 180_000);
+
+  it('refuses a live key in one line and exits 1', async () => {
+    const live = await stack.api.merchantWithKey('live', { live: true });
+    const result = await CliProcess.run(['listen', '--forward-to', handler.url], {
+      PAYHOOK_API_KEY: live.key,
+      PAYHOOK_API_URL: stack.api.baseUrl,
+    });
+    expect(result).toEqual({
+      code: 1,
+      stdout: [],
+      stderr: ['payhook listen: payhook listen works with test keys only (svc_test_…); PAYHOOK_API_KEY is a live key.'],
+    });
+    // The API refuses it too, for any client.
+    expectApiError(await stack.api.as(live).post('/v1/listen-sessions').send({}), {
+      status: 403,
+      code: 'test_mode_only',
+    });
+  });
+
+  it('answers bad input with the error shape, bounds the open sessions per mode, and ends sessions', async () => {
+    const api = stack.api.as(merchant);
+    expectApiError(await api.post('/v1/listen-sessions').send({ enabledEvents: ['payment.paid'] }), {
+      status: 400,
+      code: 'parameter_invalid',
+      param: 'enabledEvents',
+    });
+    const sessions = [];
+    for (let i = 0; i < 5; i++) sessions.push((await api.post('/v1/listen-sessions').expect(201)).body.data);
+    expect(sessions[0]).toEqual({
+      id: expect.stringMatching(/^lsn_[0-9A-Za-z]{24}$/),
+      signingSecret: expect.stringMatching(/^whsec_[0-9A-Za-z]{32}$/),
+      livemode: false,
+      enabledEvents: null,
+      status: 'open',
+      createdAt: expect.any(String),
+      endedAt: null,
+    });
+    expectApiError(await api.post('/v1/listen-sessions').send({}), {
+      status: 409,
+      code: 'listen_session_limit_reached',
+    });
+    // Another merchant's sessions are its own.
+    const other = await stack.api.merchantWithKey('test');
+    await stack.api.as(other).post('/v1/listen-sessions').expect(201);
+    expectApiError(await stack.api.as(other).get(`/v1/listen-sessions/${sessions[0].id}`), {
+      status: 404,
+      code: 'resource_not_found',
+    });
+
+    const ended = (await api.delete(`/v1/listen-sessions/${sessions[0].id}`).expect(200)).body.data;
+    expect(ended).toEqual(expect.objectContaining({ status: 'ended', endedAt: expect.any(String) }));
+    await api.post('/v1/listen-sessions').expect(201);
+    expectApiError(await api.get(`/v1/listen-sessions/${sessions[0].id}/stream`), {
+      status: 409,
+      code: 'listen_session_ended',
+    });
+    expectApiError(
+      await api.post(`/v1/listen-sessions/${sessions[1].id}/attempts`).send({ eventId: 'evt_x', durationMs: 1 }),
+      { status: 400, code: 'parameter_invalid', param: 'eventId' },
+    );
+    expectApiError(
+      await api
+        .post(`/v1/listen-sessions/${sessions[1].id}/attempts`)
+        .send({ eventId: 'evt_000000000000000000000000', durationMs: 1, responseStatus: 200 }),
+      { status: 404, code: 'resource_not_found', param: 'eventId' },
+    );
+    expectApiError(await api.get('/v1/listen-sessions/lsn_000000000000000000000000'), {
+      status: 404,
+      code: 'resource_not_found',
+    });
+  });
+});
