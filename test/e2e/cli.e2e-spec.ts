@@ -291,6 +291,17 @@ describe('the payhook CLI', () => {
         .send({ eventId: 'evt_000000000000000000000000', durationMs: 1, responseStatus: 200 }),
       { status: 404, code: 'resource_not_found', param: 'eventId' },
     );
+    // Postgres text cannot hold NUL: dropped, rather than a 500 the CLI would meet again and again.
+    expect((await CliProcess.run(['trigger', 'payment.completed'], env())).code).toBe(0);
+    const [event] = (await api.get('/v1/events').query({ type: 'payment.completed' }).expect(200)).body.data;
+    expect(
+      (
+        await api
+          .post(`/v1/listen-sessions/${sessions[1].id}/attempts`)
+          .send({ eventId: event.id, durationMs: 1, responseStatus: 200, responseBody: 'o\u0000k', error: '\u0000' })
+          .expect(201)
+      ).body.data,
+    ).toEqual(expect.objectContaining({ responseBody: 'ok', error: '' }));
     expectApiError(await api.get('/v1/listen-sessions/lsn_000000000000000000000000'), {
       status: 404,
       code: 'resource_not_found',

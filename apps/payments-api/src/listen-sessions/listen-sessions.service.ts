@@ -70,7 +70,7 @@ export class ListenSessionsService {
       throw new ListenSessionException('listen_session_ended', `Listen session ${id} has ended.`);
     }
     const responseStatus = report.responseStatus ?? null;
-    const error = report.error ?? null;
+    const error = withoutNul(report.error);
     if (responseStatus === null && error === null) {
       throw new ListenSessionException(
         'parameter_missing',
@@ -86,7 +86,7 @@ export class ListenSessionsService {
       startedAt,
       durationMs: report.durationMs,
       responseStatus,
-      responseBody: report.responseBody ?? null,
+      responseBody: withoutNul(report.responseBody),
       error,
     };
     const recorded = await this.sessions.recordAttempt(scope, attempt);
@@ -105,6 +105,9 @@ export class ListenSessionsService {
     };
   }
 }
+
+/** Postgres text cannot hold NUL: refused, the CLI would report the same answer again forever. */
+const withoutNul = (text: string | null | undefined) => text?.replace(/\0/g, '') ?? null;
 
 const notFound = (id: string) =>
   new ListenSessionException('resource_not_found', `No such listen session: ${id}.`, 'id');
