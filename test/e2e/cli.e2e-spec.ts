@@ -226,6 +226,48 @@ describe('the payhook CLI', () => {
     }
   }, 180_000);
 
+  it('records one attempt per event and session, only of events the session was sent', async () => {
+    const api = stack.api.as(merchant);
+    const newEvent = async (type: string) => {
+      const ids = async () =>
+        ((await api.get('/v1/events').query({ type }).expect(200)).body.data as { id: string }[]).map(({ id }) => id);
+      const before = await ids();
+      expect((await CliProcess.run(['trigger', type], env())).code).toBe(0);
+      const after = await pollUntil(ids, (found) => found.length > before.length);
+      return after.find((id) => !before.includes(id))!;
+    };
+    const earlier = await newEvent('payment.completed');
+    const open = async () =>
+      (
+        await api
+          .post('/v1/listen-sessions')
+          .send({ enabledEvents: ['payment.completed'] })
+          .expect(201)
+      ).body.data;
+    const [first, second] = [await open(), await open()];
+    const completed = await newEvent('payment.completed');
+    const failed = await newEvent('payment.failed');
+    const report = (sessionId: string, eventId: string, fields: object = {}) =>
+      api
+        .post(`/v1/listen-sessions/${sessionId}/attempts`)
+        .send({ eventId, durationMs: 3, responseStatus: 200, ...fields });
+
+    const recorded = (await report(first.id, completed).expect(201)).body.data;
+    expect(recorded).toEqual(expect.objectContaining({ endpointId: first.id, responseStatus: 200 }));
+    // A repeat answers with the same attempt and counts nothing more.
+    const again = (await report(first.id, completed, { responseStatus: 500 }).expect(201)).body.data;
+    expect(again).toEqual(recorded);
+    const other = (await report(second.id, completed).expect(201)).body.data;
+    expect(other.number).toBe(recorded.number + 1);
+    const { attempts } = (await api.get(`/v1/events/${completed}`).expect(200)).body.data;
+    expect(attempts.map((attempt: { id: string }) => attempt.id).sort()).toEqual([recorded.id, other.id].sort());
+
+    // Not sent to the session: a type it does not take, or an event from before it began.
+    for (const eventId of [failed, earlier]) {
+      expectApiError(await report(first.id, eventId), { status: 400, code: 'parameter_invalid', param: 'eventId' });
+    }
+  });
+
   it('refuses a live key in one line and exits 1', async () => {
     const live = await stack.api.merchantWithKey('live', { live: true });
     const result = await CliProcess.run(['listen', '--forward-to', handler.url], {

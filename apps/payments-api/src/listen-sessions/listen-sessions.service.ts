@@ -79,29 +79,35 @@ export class ListenSessionsService {
       );
     }
     const startedAt = new Date(Date.now() - report.durationMs);
-    const attempt = {
+    const recorded = await this.sessions.recordAttempt(scope, session, {
       eventId: report.eventId,
-      sessionId: session.id,
       url: `payhook listen ${session.id}`,
       startedAt,
       durationMs: report.durationMs,
       responseStatus,
       responseBody: withoutNul(report.responseBody),
       error,
-    };
-    const recorded = await this.sessions.recordAttempt(scope, attempt);
-    if (!recorded) {
+    });
+    if (recorded === 'event_not_found') {
       throw new ListenSessionException('resource_not_found', `No such event: ${report.eventId}.`, 'eventId');
+    }
+    if (recorded === 'not_sent_to_session') {
+      throw new ListenSessionException(
+        'parameter_invalid',
+        `Event ${report.eventId} was not sent to listen session ${id}: ` +
+          `its type is not one the session takes, or it was recorded before the session began.`,
+        'eventId',
+      );
     }
     return {
       id: recorded.id,
       endpointId: session.id,
       number: recorded.number,
-      startedAt: startedAt.toISOString(),
-      durationMs: attempt.durationMs,
-      responseStatus,
-      responseBody: attempt.responseBody,
-      error,
+      startedAt: recorded.startedAt.toISOString(),
+      durationMs: recorded.durationMs,
+      responseStatus: recorded.responseStatus,
+      responseBody: recorded.responseBody,
+      error: recorded.error,
     };
   }
 }
