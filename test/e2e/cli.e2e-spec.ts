@@ -316,8 +316,12 @@ describe('the payhook CLI', () => {
       code: 'resource_not_found',
     });
 
+    // The secret is in the creating POST's answer only.
+    const { signingSecret, ...withoutSecret } = sessions[0];
+    expect(signingSecret).toEqual(expect.any(String));
+    expect((await api.get(`/v1/listen-sessions/${sessions[0].id}`).expect(200)).body.data).toEqual(withoutSecret);
     const ended = (await api.delete(`/v1/listen-sessions/${sessions[0].id}`).expect(200)).body.data;
-    expect(ended).toEqual(expect.objectContaining({ status: 'ended', endedAt: expect.any(String) }));
+    expect(ended).toEqual({ ...withoutSecret, status: 'ended', endedAt: expect.any(String) });
     await api.post('/v1/listen-sessions').expect(201);
     expectApiError(await api.get(`/v1/listen-sessions/${sessions[0].id}/stream`), {
       status: 409,
