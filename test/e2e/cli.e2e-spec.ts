@@ -268,6 +268,17 @@ describe('the payhook CLI', () => {
     }
   });
 
+  it("audits the failed test refund of trigger refund.failed as the API key's, like any refund", async () => {
+    const triggered = await CliProcess.run(['trigger', 'refund.failed'], env());
+    expect(triggered.code).toBe(0);
+    const [, refundId] = triggered.stdout
+      .map((line) => /^refund (rfd_[0-9A-Za-z]{24}) failed$/.exec(line))
+      .find(Boolean)!;
+    expect(
+      await stack.api.sql('SELECT merchant_id, actor, action FROM audit_log WHERE target = $1', [refundId]),
+    ).toEqual([{ merchant_id: merchant.merchantId, actor: merchant.keyId, action: 'refund.created' }]);
+  });
+
   it('refuses a live key in one line and exits 1', async () => {
     const live = await stack.api.merchantWithKey('live', { live: true });
     const result = await CliProcess.run(['listen', '--forward-to', handler.url], {
