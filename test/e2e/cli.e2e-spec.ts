@@ -290,11 +290,31 @@ describe('the payhook CLI', () => {
       stdout: [],
       stderr: ['payhook listen: payhook listen works with test keys only (svc_test_…); PAYHOOK_API_KEY is a live key.'],
     });
+    // Named by where it came from.
+    const passed = await CliProcess.run(['trigger', 'payment.completed', '--api-key', live.key], {
+      PAYHOOK_API_URL: stack.api.baseUrl,
+    });
+    expect(passed).toEqual({
+      code: 1,
+      stdout: [],
+      stderr: ['payhook trigger: payhook trigger works with test keys only (svc_test_…); --api-key is a live key.'],
+    });
     // The API refuses it too, for any client.
     expectApiError(await stack.api.as(live).post('/v1/listen-sessions').send({}), {
       status: 403,
       code: 'test_mode_only',
     });
+  });
+
+  it('answers a URL it cannot use in one line, as wrong usage', async () => {
+    for (const [args, source] of [
+      [['--api-url', 'http://a b'], '--api-url'],
+      [[], 'PAYHOOK_API_URL'],
+    ] as const) {
+      const result = await CliProcess.run(['payments', 'list', ...args], { ...env(), PAYHOOK_API_URL: 'http://x y' });
+      expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 2, stdout: [] });
+      expect(result.stderr).toEqual([expect.stringContaining(`${source} must be an http(s) URL`)]);
+    }
   });
 
   it('answers bad input with the error shape, bounds the open sessions per mode, and ends sessions', async () => {

@@ -29,8 +29,9 @@ export async function listenCommand(args: string[]): Promise<number> {
     );
   }
   const events = values.events === undefined ? undefined : parseEventTypes(values.events);
-  const { client, apiKey, apiUrl } = connect(values, 'listen');
-  requireTestKey(apiKey, 'payhook listen');
+  const connection = connect(values, 'listen');
+  const { client, apiUrl } = connection;
+  requireTestKey(connection, 'payhook listen');
 
   const connecting = progress(`Connecting to payhook at ${apiUrl}…`);
   let session: CreatedListenSession;
