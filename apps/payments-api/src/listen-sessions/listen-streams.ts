@@ -12,7 +12,9 @@ const POLL_INTERVAL_MS = 250;
 const HEARTBEAT_MS = 5_000;
 /**
  * Events become visible at their commit, a little after the clock that recorded_at read: each read
- * looks this far back before the newest event sent, so one committed late is still found.
+ * looks this far back before the newest event sent, so one committed late is still found. Not one
+ * committed more than this after its insert once a later event went: that one is never streamed
+ * (ADR 0018, Consequences, which also says how to close the gap).
  */
 const LOOK_BACK_MS = 10_000;
 const BATCH_SIZE = 100;
