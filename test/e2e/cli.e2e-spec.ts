@@ -226,6 +226,59 @@ describe('the payhook CLI', () => {
     }
   }, 180_000);
 
+  it('records one attempt per event and session, only of events the session was sent', async () => {
+    const api = stack.api.as(merchant);
+    const newEvent = async (type: string) => {
+      const ids = async () =>
+        ((await api.get('/v1/events').query({ type }).expect(200)).body.data as { id: string }[]).map(({ id }) => id);
+      const before = await ids();
+      expect((await CliProcess.run(['trigger', type], env())).code).toBe(0);
+      const after = await pollUntil(ids, (found) => found.length > before.length);
+      return after.find((id) => !before.includes(id))!;
+    };
+    const earlier = await newEvent('payment.completed');
+    const open = async () =>
+      (
+        await api
+          .post('/v1/listen-sessions')
+          .send({ enabledEvents: ['payment.completed'] })
+          .expect(201)
+      ).body.data;
+    const [first, second] = [await open(), await open()];
+    const completed = await newEvent('payment.completed');
+    const failed = await newEvent('payment.failed');
+    const report = (sessionId: string, eventId: string, fields: object = {}) =>
+      api
+        .post(`/v1/listen-sessions/${sessionId}/attempts`)
+        .send({ eventId, durationMs: 3, responseStatus: 200, ...fields });
+
+    const recorded = (await report(first.id, completed).expect(201)).body.data;
+    expect(recorded).toEqual(expect.objectContaining({ endpointId: first.id, responseStatus: 200 }));
+    // A repeat answers with the same attempt and counts nothing more.
+    const again = (await report(first.id, completed, { responseStatus: 500 }).expect(201)).body.data;
+    expect(again).toEqual(recorded);
+    const other = (await report(second.id, completed).expect(201)).body.data;
+    expect(other.number).toBe(recorded.number + 1);
+    const { attempts } = (await api.get(`/v1/events/${completed}`).expect(200)).body.data;
+    expect(attempts.map((attempt: { id: string }) => attempt.id).sort()).toEqual([recorded.id, other.id].sort());
+
+    // Not sent to the session: a type it does not take, or an event from before it began.
+    for (const eventId of [failed, earlier]) {
+      expectApiError(await report(first.id, eventId), { status: 400, code: 'parameter_invalid', param: 'eventId' });
+    }
+  });
+
+  it("audits the failed test refund of trigger refund.failed as the API key's, like any refund", async () => {
+    const triggered = await CliProcess.run(['trigger', 'refund.failed'], env());
+    expect(triggered.code).toBe(0);
+    const [, refundId] = triggered.stdout
+      .map((line) => /^refund (rfd_[0-9A-Za-z]{24}) failed$/.exec(line))
+      .find(Boolean)!;
+    expect(
+      await stack.api.sql('SELECT merchant_id, actor, action FROM audit_log WHERE target = $1', [refundId]),
+    ).toEqual([{ merchant_id: merchant.merchantId, actor: merchant.keyId, action: 'refund.created' }]);
+  });
+
   it('refuses a live key in one line and exits 1', async () => {
     const live = await stack.api.merchantWithKey('live', { live: true });
     const result = await CliProcess.run(['listen', '--forward-to', handler.url], {
@@ -237,11 +290,31 @@ describe('the payhook CLI', () => {
       stdout: [],
       stderr: ['payhook listen: payhook listen works with test keys only (svc_test_…); PAYHOOK_API_KEY is a live key.'],
     });
+    // Named by where it came from.
+    const passed = await CliProcess.run(['trigger', 'payment.completed', '--api-key', live.key], {
+      PAYHOOK_API_URL: stack.api.baseUrl,
+    });
+    expect(passed).toEqual({
+      code: 1,
+      stdout: [],
+      stderr: ['payhook trigger: payhook trigger works with test keys only (svc_test_…); --api-key is a live key.'],
+    });
     // The API refuses it too, for any client.
     expectApiError(await stack.api.as(live).post('/v1/listen-sessions').send({}), {
       status: 403,
       code: 'test_mode_only',
     });
+  });
+
+  it('answers a URL it cannot use in one line, as wrong usage', async () => {
+    for (const [args, source] of [
+      [['--api-url', 'http://a b'], '--api-url'],
+      [[], 'PAYHOOK_API_URL'],
+    ] as const) {
+      const result = await CliProcess.run(['payments', 'list', ...args], { ...env(), PAYHOOK_API_URL: 'http://x y' });
+      expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 2, stdout: [] });
+      expect(result.stderr).toEqual([expect.stringContaining(`${source} must be an http(s) URL`)]);
+    }
   });
 
   it('answers bad input with the error shape, bounds the open sessions per mode, and ends sessions', async () => {
@@ -274,8 +347,12 @@ describe('the payhook CLI', () => {
       code: 'resource_not_found',
     });
 
+    // The secret is in the creating POST's answer only.
+    const { signingSecret, ...withoutSecret } = sessions[0];
+    expect(signingSecret).toEqual(expect.any(String));
+    expect((await api.get(`/v1/listen-sessions/${sessions[0].id}`).expect(200)).body.data).toEqual(withoutSecret);
     const ended = (await api.delete(`/v1/listen-sessions/${sessions[0].id}`).expect(200)).body.data;
-    expect(ended).toEqual(expect.objectContaining({ status: 'ended', endedAt: expect.any(String) }));
+    expect(ended).toEqual({ ...withoutSecret, status: 'ended', endedAt: expect.any(String) });
     await api.post('/v1/listen-sessions').expect(201);
     expectApiError(await api.get(`/v1/listen-sessions/${sessions[0].id}/stream`), {
       status: 409,
@@ -291,6 +368,17 @@ describe('the payhook CLI', () => {
         .send({ eventId: 'evt_000000000000000000000000', durationMs: 1, responseStatus: 200 }),
       { status: 404, code: 'resource_not_found', param: 'eventId' },
     );
+    // Postgres text cannot hold NUL: dropped, rather than a 500 the CLI would meet again and again.
+    expect((await CliProcess.run(['trigger', 'payment.completed'], env())).code).toBe(0);
+    const [event] = (await api.get('/v1/events').query({ type: 'payment.completed' }).expect(200)).body.data;
+    expect(
+      (
+        await api
+          .post(`/v1/listen-sessions/${sessions[1].id}/attempts`)
+          .send({ eventId: event.id, durationMs: 1, responseStatus: 200, responseBody: 'o\u0000k', error: '\u0000' })
+          .expect(201)
+      ).body.data,
+    ).toEqual(expect.objectContaining({ responseBody: 'ok', error: '' }));
     expectApiError(await api.get('/v1/listen-sessions/lsn_000000000000000000000000'), {
       status: 404,
       code: 'resource_not_found',

@@ -25,25 +25,31 @@ export function parseCommand<O extends Options>(args: string[], options: O, comm
 export interface Connection {
   client: PayhookClient;
   apiKey: string;
+  /** Where the key came from, for the messages about it. */
+  keySource: '--api-key' | 'PAYHOOK_API_KEY';
   apiUrl: string;
 }
 
 /** The SDK client for `--api-key`/PAYHOOK_API_KEY at `--api-url`/PAYHOOK_API_URL. */
 export function connect(values: { 'api-key'?: string; 'api-url'?: string }, command: string): Connection {
+  const keySource = values['api-key'] !== undefined ? '--api-key' : 'PAYHOOK_API_KEY';
   const apiKey = values['api-key'] ?? process.env.PAYHOOK_API_KEY ?? '';
+  const urlSource = values['api-url'] !== undefined ? '--api-url' : 'PAYHOOK_API_URL';
   const apiUrl = values['api-url'] ?? process.env.PAYHOOK_API_URL ?? DEFAULT_API_URL;
   if (apiKey === '') throw usageError('No API key: set PAYHOOK_API_KEY or pass --api-key svc_test_…', command);
-  if (!/^https?:\/\/[^/]/.test(apiUrl)) {
-    throw usageError(`PAYHOOK_API_URL must be an http(s) URL such as ${DEFAULT_API_URL}, not "${apiUrl}"`, command);
+  // Parsed as the SDK parses it, so a URL it would refuse ("http://a b") is a usage error, not a TypeError.
+  if (!/^https?:\/\/[^/]/.test(apiUrl) || !URL.canParse(apiUrl)) {
+    throw usageError(`${urlSource} must be an http(s) URL such as ${DEFAULT_API_URL}, not "${apiUrl}"`, command);
   }
   // Two retries: a command a person typed should answer quickly rather than wait out a long backoff.
-  return { client: new PayhookClient({ apiKey, baseUrl: apiUrl, maxRetries: 2, timeoutMs: 15_000 }), apiKey, apiUrl };
+  const client = new PayhookClient({ apiKey, baseUrl: apiUrl, maxRetries: 2, timeoutMs: 15_000 });
+  return { client, apiKey, keySource, apiUrl };
 }
 
 /** Test helpers and listen sessions take test keys only: said before any request is made. */
-export function requireTestKey(apiKey: string, what: string): void {
+export function requireTestKey({ apiKey, keySource }: Pick<Connection, 'apiKey' | 'keySource'>, what: string): void {
   if (apiKey.startsWith('svc_live_')) {
-    throw new CliError(`${what} works with test keys only (svc_test_…); PAYHOOK_API_KEY is a live key.`, EXIT.failed);
+    throw new CliError(`${what} works with test keys only (svc_test_…); ${keySource} is a live key.`, EXIT.failed);
   }
 }
 

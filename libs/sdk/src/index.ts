@@ -11,6 +11,7 @@ export {
   type ErrorCode,
   type EventType,
   type ListEnvelope,
+  type CreatedListenSession,
   type ListenSession,
   type PaymentCanceledEvent,
   type PaymentCompletedEvent,

@@ -2,12 +2,14 @@ import type { ErrorCode, PaymentStatus } from './payhook-contract';
 import type { CreatePaymentBody, CreateWebhookEndpointBody, UpdateWebhookEndpointBody } from './payhook.client';
 import type * as Reference from './openapi.generated';
 import type {
+  CreatedListenSession,
   CreatedPaymentView,
   PaymentCanceledEvent,
   PaymentCompletedEvent,
   PaymentEvent,
   PaymentExpiredEvent,
   PaymentFailedEvent,
+  ListenSession,
   PaymentView,
   WebhookEndpoint,
 } from './index';
@@ -33,4 +35,6 @@ export const sdkMatchesOpenApi: [
   Same<WebhookEndpoint, Reference.WebhookEndpointResource>,
   Same<CreateWebhookEndpointBody, Reference.CreateWebhookEndpointRequestDto>,
   Same<UpdateWebhookEndpointBody, Reference.UpdateWebhookEndpointRequestDto>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true];
+  Same<ListenSession, Reference.ListenSession>,
+  Same<CreatedListenSession, Reference.CreatedListenSession>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];

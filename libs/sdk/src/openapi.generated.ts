@@ -57,6 +57,7 @@ export interface OpenApiSchemas {
   TestVoucher: TestVoucher;
   WebhookEndpoint: WebhookEndpoint;
   ListenSession: ListenSession;
+  CreatedListenSession: CreatedListenSession;
   WebhookEndpointResource: WebhookEndpointResource;
 }
 export interface CreatePaymentRequestDto {
@@ -534,10 +535,6 @@ export interface WebhookEndpoint {
 }
 export interface ListenSession {
   id: string;
-  /**
-   * signs every event the session's stream sends
-   */
-  signingSecret: string;
   livemode: false;
   /**
    * null: every type
@@ -555,6 +552,30 @@ export interface ListenSession {
   status: 'open' | 'ended';
   createdAt: string;
   endedAt: string | null;
+}
+export interface CreatedListenSession {
+  id: string;
+  livemode: false;
+  /**
+   * null: every type
+   */
+  enabledEvents:
+    | (
+        | 'payment.completed'
+        | 'payment.failed'
+        | 'payment.canceled'
+        | 'payment.expired'
+        | 'refund.succeeded'
+        | 'refund.failed'
+      )[]
+    | null;
+  status: 'open' | 'ended';
+  createdAt: string;
+  endedAt: string | null;
+  /**
+   * signs every event the session's stream sends
+   */
+  signingSecret: string;
 }
 export interface WebhookEndpointResource {
   id: string;

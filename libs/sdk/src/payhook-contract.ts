@@ -195,13 +195,17 @@ export interface RefundView {
 /** A `payhook listen` session: an ephemeral endpoint of the test mode with its own signing secret. */
 export interface ListenSession {
   id: string;
-  signingSecret: string;
   livemode: false;
   /** Null: every event type. */
   enabledEvents: EventType[] | null;
   status: 'open' | 'ended';
   createdAt: string;
   endedAt: string | null;
+}
+
+/** The answer to POST /v1/listen-sessions: the only one that carries the session's secret. */
+export interface CreatedListenSession extends ListenSession {
+  signingSecret: string;
 }
 
 /** One delivery attempt of an event, to an endpoint (we_…) or by a listen session (lsn_…). */

@@ -4,6 +4,7 @@ import {
   type CreatedPaymentView,
   type EventType,
   type ListEnvelope,
+  type CreatedListenSession,
   type ListenSession,
   type PaymentStatus,
   type PaymentView,
@@ -302,10 +303,10 @@ export class PayhookClient {
     return envelope.data;
   }
 
-  /** POST /v1/listen-sessions (test keys): a session for `payhook listen`, with its own signing secret. */
-  async createListenSession(body: { enabledEvents?: EventType[] } = {}): Promise<ListenSession> {
+  /** POST /v1/listen-sessions (test keys): a session for `payhook listen`, with its own signing secret (only here). */
+  async createListenSession(body: { enabledEvents?: EventType[] } = {}): Promise<CreatedListenSession> {
     // Not idempotent: a retry after a lost answer would open a second session.
-    const envelope = await this.request<{ data: ListenSession }>('POST', '/v1/listen-sessions', {
+    const envelope = await this.request<{ data: CreatedListenSession }>('POST', '/v1/listen-sessions', {
       body: JSON.stringify(body),
       idempotent: false,
     });

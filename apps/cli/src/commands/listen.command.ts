@@ -1,4 +1,4 @@
-import { PayhookApiError, type EventType, type ListenSession, type PayhookClient } from '@payhook/sdk';
+import { PayhookApiError, type CreatedListenSession, type EventType, type PayhookClient } from '@payhook/sdk';
 import { asCliError, connect, parseCommand, requireTestKey } from '../cli-context';
 import { CliError, EXIT, usageError } from '../cli-error';
 import { EVENT_TYPES, isEventType } from '../event-types';
@@ -29,11 +29,12 @@ export async function listenCommand(args: string[]): Promise<number> {
     );
   }
   const events = values.events === undefined ? undefined : parseEventTypes(values.events);
-  const { client, apiKey, apiUrl } = connect(values, 'listen');
-  requireTestKey(apiKey, 'payhook listen');
+  const connection = connect(values, 'listen');
+  const { client, apiUrl } = connection;
+  requireTestKey(connection, 'payhook listen');
 
   const connecting = progress(`Connecting to payhook at ${apiUrl}…`);
-  let session: ListenSession;
+  let session: CreatedListenSession;
   try {
     session = await client.createListenSession(events ? { enabledEvents: events } : {});
   } catch (error) {
@@ -65,7 +66,7 @@ class ListenRun {
 
   constructor(
     private readonly client: PayhookClient,
-    private readonly session: ListenSession,
+    private readonly session: CreatedListenSession,
     private readonly forwardTo: string,
     private readonly connected: () => void,
   ) {

@@ -40,8 +40,9 @@ export async function triggerCommand(args: string[]): Promise<number> {
   const amount = values.amount === undefined ? 15_000 : Number(values.amount);
   if (!Number.isSafeInteger(amount) || amount < 1)
     throw usageError('--amount must be a whole number of won', 'trigger');
-  const { client, apiKey, apiUrl } = connect(values, 'trigger');
-  requireTestKey(apiKey, 'payhook trigger');
+  const connection = connect(values, 'trigger');
+  const { client, apiUrl } = connection;
+  requireTestKey(connection, 'payhook trigger');
   try {
     const orderId = `cli-${randomUUID()}`;
     const payment = await client.createPayment(

@@ -28,7 +28,8 @@ export async function forwardDelivery(
       redirect: 'manual',
       signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
     });
-    const text = await response.text();
+    // Postgres text cannot hold NUL: payhook would refuse the report (as the dispatcher strips it too).
+    const text = withoutNul(await response.text());
     return {
       responseStatus: response.status,
       responseBody: text === '' ? null : text.slice(0, KEPT_BODY_CHARACTERS),
@@ -44,5 +45,7 @@ function describe(error: unknown): string {
   if (error instanceof Error && error.name === 'TimeoutError') return `no answer within ${FORWARD_TIMEOUT_MS} ms`;
   const cause = error instanceof Error ? (error as { cause?: unknown }).cause : undefined;
   const text = cause instanceof Error ? cause.message : error instanceof Error ? error.message : String(error);
-  return text.slice(0, KEPT_BODY_CHARACTERS);
+  return withoutNul(text).slice(0, KEPT_BODY_CHARACTERS);
 }
+
+const withoutNul = (text: string) => text.replace(/\0/g, '');

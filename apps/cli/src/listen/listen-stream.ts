@@ -36,6 +36,7 @@ export class ListenStream {
     private readonly client: PayhookClient,
     private readonly sessionId: string,
     private readonly handlers: ListenStreamHandlers,
+    private readonly silenceLimitMs = SILENCE_LIMIT_MS,
   ) {}
 
   /** Ends the connection; run() resolves once the delivery in hand is done. */
@@ -76,7 +77,8 @@ export class ListenStream {
     const connection = new AbortController();
     const onStop = () => connection.abort();
     this.abort.signal.addEventListener('abort', onStop);
-    let silence = setTimeout(() => connection.abort(), SILENCE_LIMIT_MS);
+    const listenForSilence = () => setTimeout(() => connection.abort(), this.silenceLimitMs);
+    let silence = listenForSilence();
     try {
       const response = await fetch(url, { headers, signal: connection.signal });
       if (response.status !== 200) return await refused(response);
@@ -88,20 +90,26 @@ export class ListenStream {
         const { value, done } = await reader.read();
         if (done) return { ended: false, reason: 'payhook closed the connection' };
         clearTimeout(silence);
-        silence = setTimeout(() => connection.abort(), SILENCE_LIMIT_MS);
+        silence = listenForSilence();
         for (const event of parser.push(decoder.decode(value, { stream: true }))) {
           if (event.event === 'ready') onReady();
           else if (event.event === 'end') return { ended: true, reason: endReason(event.data) };
           else if (event.event === 'delivery') {
             // A delivery that arrives as Ctrl-C is pressed is left for payhook to record unforwarded.
             if (this.stopped) return { ended: false, reason: 'stopped' };
+            // Nothing is read while the local handler answers (up to FORWARD_TIMEOUT_MS, then the report):
+            // payhook's heartbeats wait unread, which is no silence on its part.
+            clearTimeout(silence);
             await this.handlers.onDelivery(JSON.parse(event.data) as StreamedDelivery);
+            silence = listenForSilence();
             this.lastHandled = event.lastEventId;
           }
         }
       }
     } catch (error) {
-      if (connection.signal.aborted && !this.stopped) return { ended: false, reason: 'no word from payhook for 20 s' };
+      if (connection.signal.aborted && !this.stopped) {
+        return { ended: false, reason: `no word from payhook for ${this.silenceLimitMs / 1000} s` };
+      }
       throw error;
     } finally {
       clearTimeout(silence);

@@ -169,6 +169,27 @@ export interface ListenAttempt {
   error: string | null;
 }
 
+/** A listen session's attempt as recorded: the one just written, or the one an earlier report wrote. */
+export interface RecordedListenAttempt {
+  id: string;
+  number: number;
+  startedAt: Date;
+  durationMs: number;
+  responseStatus: number | null;
+  responseBody: string | null;
+  error: string | null;
+}
+
+interface ListenAttemptRow {
+  id: string;
+  number: number;
+  started_at: Date;
+  duration_ms: number;
+  response_status: number | null;
+  response_body: string | null;
+  error: string | null;
+}
+
 /** Writes events and the deliveries they owe, inside the transaction of the change they announce. */
 export class EventWriter {
   constructor(
@@ -253,10 +274,39 @@ export class EventWriter {
   /**
    * An attempt a `payhook listen` session reports (DESIGN.md §9, Developer CLI): numbered with the
    * event's other attempts (the event's attempt_count, as the dispatcher numbers them), with the
-   * session's id as its endpoint. It changes no delivery, status or endpoint health. Null when the
-   * scope has no such event.
+   * session's id as its endpoint. It changes no delivery, status or endpoint health. Only for an event
+   * the session was sent (a type it takes, recorded since it began), and once per event and session: a
+   * repeated report answers with the attempt already recorded.
    */
-  async recordListenAttempt(scope: MerchantScope, attempt: ListenAttempt): Promise<{ number: number } | null> {
+  async recordListenAttempt(
+    scope: MerchantScope,
+    attempt: ListenAttempt,
+    session: { enabledEvents: EventType[] | null; createdAt: Date },
+  ): Promise<RecordedListenAttempt | 'event_not_found' | 'not_sent_to_session'> {
+    // The event's row lock orders two reports of one event, so the second sees the first's attempt.
+    const [event] = await this.sql<{ sent: boolean }>(
+      `SELECT (($4::text[] IS NULL OR type = ANY ($4::text[])) AND recorded_at >= $5) IS TRUE AS sent
+       FROM events WHERE id = $1 AND merchant_id = $2 AND livemode = $3 FOR UPDATE`,
+      [attempt.eventId, scope.merchantId, scope.livemode, session.enabledEvents, session.createdAt],
+    );
+    if (!event) return 'event_not_found';
+    if (!event.sent) return 'not_sent_to_session';
+    const [existing] = await this.sql<ListenAttemptRow>(
+      `SELECT id, number, started_at, duration_ms, response_status, response_body, error
+       FROM webhook_attempts WHERE event_id = $1 AND endpoint_id = $2 ORDER BY number LIMIT 1`,
+      [attempt.eventId, attempt.sessionId],
+    );
+    if (existing) {
+      return {
+        id: existing.id,
+        number: existing.number,
+        startedAt: existing.started_at,
+        durationMs: existing.duration_ms,
+        responseStatus: existing.response_status,
+        responseBody: existing.response_body,
+        error: existing.error,
+      };
+    }
     const rows = await this.sql<{ number: number }>(
       `WITH event AS (
          UPDATE events SET attempt_count = attempt_count + 1, last_attempt_at = $5
@@ -281,7 +331,8 @@ export class EventWriter {
         attempt.error,
       ],
     );
-    return rows[0] ?? null;
+    const { id, startedAt, durationMs, responseStatus, responseBody, error } = attempt;
+    return { id, number: rows[0].number, startedAt, durationMs, responseStatus, responseBody, error };
   }
 
   /**

@@ -3,7 +3,11 @@ import { PayhookError, type ErrorCode } from '@payhook/contracts';
 /** The DESIGN §3 codes the listen-session routes answer: any other code is a type error here. */
 export type ListenSessionErrorCode = Extract<
   ErrorCode,
-  'resource_not_found' | 'parameter_missing' | 'listen_session_limit_reached' | 'listen_session_ended'
+  | 'resource_not_found'
+  | 'parameter_missing'
+  | 'parameter_invalid'
+  | 'listen_session_limit_reached'
+  | 'listen_session_ended'
 >;
 
 export class ListenSessionException extends PayhookError {

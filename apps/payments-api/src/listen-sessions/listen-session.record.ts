@@ -14,10 +14,9 @@ export interface ListenSessionRecord {
   createdAt: Date;
 }
 
-/** POST and GET /v1/listen-sessions: what the CLI needs to print and resume. */
+/** GET and DELETE /v1/listen-sessions/{id}: what the CLI needs to resume, without the secret. */
 export interface ListenSessionView {
   id: string;
-  signingSecret: string;
   livemode: boolean;
   enabledEvents: EventType[] | null;
   status: 'open' | 'ended';
@@ -35,12 +34,23 @@ export function isOpen(session: ListenSessionRecord, now = Date.now()): boolean 
   return session.endedAt === null && now - session.lastSeenAt.getTime() < RECONNECT_GRACE_MS;
 }
 
+/**
+ * POST /v1/listen-sessions: the session with its secret, shown once, to the CLI that prints it (as an
+ * API key is shown only at its creation); a GET or DELETE with the same key does not need it again.
+ */
+export interface CreatedListenSessionView extends ListenSessionView {
+  signingSecret: string;
+}
+
+export function toCreatedListenSessionView(session: ListenSessionRecord): CreatedListenSessionView {
+  return { ...toListenSessionView(session), signingSecret: session.signingSecret };
+}
+
 export function toListenSessionView(session: ListenSessionRecord, now = Date.now()): ListenSessionView {
   const open = isOpen(session, now);
   const endedAt = session.endedAt ?? (open ? null : new Date(session.lastSeenAt.getTime() + RECONNECT_GRACE_MS));
   return {
     id: session.id,
-    signingSecret: session.signingSecret,
     livemode: session.livemode,
     enabledEvents: session.enabledEvents,
     status: open ? 'open' : 'ended',

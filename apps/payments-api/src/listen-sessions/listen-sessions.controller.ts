@@ -9,7 +9,12 @@ import { ApiRoute, BODY_ERRORS } from '../openapi/api-route.decorator';
 import { dataOf } from '../openapi/components';
 import { CreateListenSessionRequestDto } from './dto/create-listen-session.request.dto';
 import { ReportListenAttemptRequestDto } from './dto/report-listen-attempt.request.dto';
-import { toListenSessionView, type ListenSessionView } from './listen-session.record';
+import {
+  toCreatedListenSessionView,
+  toListenSessionView,
+  type CreatedListenSessionView,
+  type ListenSessionView,
+} from './listen-session.record';
 import { ListenSessionsService } from './listen-sessions.service';
 import { ListenStreams } from './listen-streams';
 
@@ -35,7 +40,7 @@ export class ListenSessionsController {
   @ApiRoute({
     summary: 'Open a listen session (payhook listen): an ephemeral endpoint of the test mode with its own secret',
     status: 201,
-    response: dataOf('ListenSession'),
+    response: dataOf('CreatedListenSession'),
     errors: [...BODY_ERRORS, 'test_mode_only', 'listen_session_limit_reached'],
   })
   // The body is optional: an empty POST streams every event type.
@@ -43,8 +48,8 @@ export class ListenSessionsController {
   async create(
     @CurrentAuth() auth: AuthContext,
     @Body() body: CreateListenSessionRequestDto,
-  ): Promise<SessionEnvelope> {
-    return { data: toListenSessionView(await this.sessions.create(auth, body.enabledEvents)) };
+  ): Promise<DataEnvelope<CreatedListenSessionView>> {
+    return { data: toCreatedListenSessionView(await this.sessions.create(auth, body.enabledEvents)) };
   }
 
   @Get(':id')

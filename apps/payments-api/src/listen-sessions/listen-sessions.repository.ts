@@ -6,7 +6,7 @@ import { newId, type EventType } from '@payhook/contracts';
 import { sqlRows } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 import { PaymentsApiEnv } from '../config/payments-api.env';
-import { Ledger, type ListenAttempt } from '../ledger';
+import { Ledger, type ListenAttempt, type RecordedListenAttempt } from '../ledger';
 import { RECONNECT_GRACE_MS, type ListenSessionRecord } from './listen-session.record';
 
 /** Open sessions a merchant may hold per mode: a developer or two, never a merchant's whole API instance. */
@@ -182,16 +182,16 @@ export class ListenSessionsRepository {
     return rows.map((row) => ({ id: row.id, type: row.type, body: row.body, recordedAt: row.recorded_at }));
   }
 
-  /** The attempt the CLI reported, numbered with the event's others; null when the scope has no such event. */
+  /** The attempt the CLI reported, numbered with the event's others (EventWriter.recordListenAttempt). */
   recordAttempt(
     scope: MerchantScope,
-    attempt: Omit<ListenAttempt, 'id'>,
-  ): Promise<{ id: string; number: number } | null> {
+    session: ListenSessionRecord,
+    attempt: Omit<ListenAttempt, 'id' | 'sessionId'>,
+  ): Promise<RecordedListenAttempt | 'event_not_found' | 'not_sent_to_session'> {
     const id = newId('attempt');
-    return this.ledger.write(async (tx) => {
-      const recorded = await tx.events.recordListenAttempt(scope, { ...attempt, id });
-      return recorded ? { id, number: recorded.number } : null;
-    });
+    return this.ledger.write((tx) =>
+      tx.events.recordListenAttempt(scope, { ...attempt, id, sessionId: session.id }, session),
+    );
   }
 
   private toRecord(row: SessionRow): ListenSessionRecord {

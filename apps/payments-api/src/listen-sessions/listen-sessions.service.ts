@@ -70,7 +70,7 @@ export class ListenSessionsService {
       throw new ListenSessionException('listen_session_ended', `Listen session ${id} has ended.`);
     }
     const responseStatus = report.responseStatus ?? null;
-    const error = report.error ?? null;
+    const error = withoutNul(report.error);
     if (responseStatus === null && error === null) {
       throw new ListenSessionException(
         'parameter_missing',
@@ -79,32 +79,41 @@ export class ListenSessionsService {
       );
     }
     const startedAt = new Date(Date.now() - report.durationMs);
-    const attempt = {
+    const recorded = await this.sessions.recordAttempt(scope, session, {
       eventId: report.eventId,
-      sessionId: session.id,
       url: `payhook listen ${session.id}`,
       startedAt,
       durationMs: report.durationMs,
       responseStatus,
-      responseBody: report.responseBody ?? null,
+      responseBody: withoutNul(report.responseBody),
       error,
-    };
-    const recorded = await this.sessions.recordAttempt(scope, attempt);
-    if (!recorded) {
+    });
+    if (recorded === 'event_not_found') {
       throw new ListenSessionException('resource_not_found', `No such event: ${report.eventId}.`, 'eventId');
+    }
+    if (recorded === 'not_sent_to_session') {
+      throw new ListenSessionException(
+        'parameter_invalid',
+        `Event ${report.eventId} was not sent to listen session ${id}: ` +
+          `its type is not one the session takes, or it was recorded before the session began.`,
+        'eventId',
+      );
     }
     return {
       id: recorded.id,
       endpointId: session.id,
       number: recorded.number,
-      startedAt: startedAt.toISOString(),
-      durationMs: attempt.durationMs,
-      responseStatus,
-      responseBody: attempt.responseBody,
-      error,
+      startedAt: recorded.startedAt.toISOString(),
+      durationMs: recorded.durationMs,
+      responseStatus: recorded.responseStatus,
+      responseBody: recorded.responseBody,
+      error: recorded.error,
     };
   }
 }
+
+/** Postgres text cannot hold NUL: refused, the CLI would report the same answer again forever. */
+const withoutNul = (text: string | null | undefined) => text?.replace(/\0/g, '') ?? null;
 
 const notFound = (id: string) =>
   new ListenSessionException('resource_not_found', `No such listen session: ${id}.`, 'id');

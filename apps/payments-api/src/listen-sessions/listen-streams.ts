@@ -12,12 +12,16 @@ const POLL_INTERVAL_MS = 250;
 const HEARTBEAT_MS = 5_000;
 /**
  * Events become visible at their commit, a little after the clock that recorded_at read: each read
- * looks this far back before the newest event sent, so one committed late is still found.
+ * looks this far back before the newest event sent, so one committed late is still found. Not one
+ * committed more than this after its insert once a later event went: that one is never streamed
+ * (ADR 0018, Consequences, which also says how to close the gap).
  */
 const LOOK_BACK_MS = 10_000;
 const BATCH_SIZE = 100;
 /** What the client waits before reconnecting after a drop. */
 const RECONNECT_DELAY_MS = 1_000;
+/** A client that reads nothing for this long is dropped: it would hold its stream (and a shutdown) forever. */
+const DRAIN_TIMEOUT_MS = 30_000;
 
 export interface StreamStart {
   session: ListenSessionRecord;
@@ -58,12 +62,15 @@ export class ListenStreams implements BeforeApplicationShutdown {
 
 class ListenStream {
   private stopped = false;
+  /** Set by the heartbeat when the session ended or another stream took it over. */
+  private endReason: string | null = null;
   private wake?: () => void;
   private running?: Promise<void>;
+  private heartbeatTimer?: NodeJS.Timeout;
+  private heartbeating: Promise<void> = Promise.resolve();
   /** Sent on this connection, by id, with when each was written: not sent twice within the look-back. */
   private readonly sent = new Map<string, number>();
   private newest: number;
-  private lastHeartbeat = Date.now();
 
   constructor(
     private readonly start: StreamStart,
@@ -83,6 +90,8 @@ class ListenStream {
   async stop(): Promise<void> {
     this.stopped = true;
     this.wake?.();
+    // A client that stopped reading would otherwise hold the loop, and the shutdown, at drained().
+    this.response.destroy();
     await this.running;
   }
 
@@ -104,35 +113,61 @@ class ListenStream {
     this.response.flushHeaders();
     this.write(sseRetry(RECONNECT_DELAY_MS));
     this.write(sseMessage({ event: 'ready', data: { sessionId: session.id, resumedAfter: this.start.lastEventId } }));
-    let endReason: string | null = null;
+    this.scheduleHeartbeat();
     while (!this.stopped) {
       let full = false;
       try {
-        endReason = await this.heartbeat();
-        if (endReason) break;
         full = await this.sendNewEvents();
       } catch (error) {
         // A database outage: the stream stays, and tries again at the next tick.
-        this.logger.warn(`listen session ${session.id}: ${error instanceof Error ? error.message : String(error)}`);
+        this.warn(error);
       }
-      if (!full) await this.pause(POLL_INTERVAL_MS);
+      if (!full && !this.stopped) await this.pause(POLL_INTERVAL_MS);
     }
+    clearTimeout(this.heartbeatTimer);
+    await this.heartbeating;
+    const endReason = this.endReason;
     if (endReason) this.write(sseMessage({ event: 'end', data: { reason: endReason } }));
-    this.response.end();
+    // A client that is not reading would keep the socket until its buffer drains: drop it instead.
+    if (this.response.writableNeedDrain) this.response.destroy();
+    else if (!this.response.destroyed) this.response.end();
     if (endReason === null) {
       // The client went (or this process stops): the reconnect grace starts now.
       await this.sessions.release(session.id, connectionId).catch(() => undefined);
     }
   }
 
-  /** Null while the stream still holds the session; else why it ends. */
-  private async heartbeat(): Promise<string | null> {
-    if (Date.now() - this.lastHeartbeat < HEARTBEAT_MS) return null;
-    this.lastHeartbeat = Date.now();
-    const held = await this.sessions.touch(this.start.session.id, this.start.connectionId);
-    if (!held) return 'The session ended, or another payhook listen took it over.';
-    this.write(sseComment('still here'));
-    return null;
+  /**
+   * On its own timer, not the send loop's: a stream waiting for a slow client to read still keeps its
+   * session alive (last_seen_at), and still learns that the session ended or was taken over.
+   */
+  private scheduleHeartbeat(): void {
+    this.heartbeatTimer = setTimeout(() => {
+      this.heartbeating = this.heartbeat().finally(() => {
+        if (!this.stopped) this.scheduleHeartbeat();
+      });
+    }, HEARTBEAT_MS);
+  }
+
+  private async heartbeat(): Promise<void> {
+    try {
+      const held = await this.sessions.touch(this.start.session.id, this.start.connectionId);
+      if (!held) {
+        this.endReason = 'The session ended, or another payhook listen took it over.';
+        this.stopped = true;
+        this.wake?.();
+        return;
+      }
+      this.write(sseComment('still here'));
+    } catch (error) {
+      // A database outage: the next heartbeat tries again.
+      this.warn(error);
+    }
+  }
+
+  private warn(error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    this.logger.warn(`listen session ${this.start.session.id}: ${message}`);
   }
 
   /** Sends what is new; true when a whole batch went (more may be waiting). */
@@ -174,15 +209,24 @@ class ListenStream {
     return this.response.write(chunk);
   }
 
+  /** Until the client reads, goes, or the stream stops; a client that reads nothing for DRAIN_TIMEOUT_MS is dropped. */
   private drained(): Promise<void> {
     return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.logger.warn(`listen session ${this.start.session.id}: the client read nothing for 30 s; dropping it`);
+        this.stopped = true;
+        this.response.destroy();
+        done();
+      }, DRAIN_TIMEOUT_MS);
       const done = () => {
+        clearTimeout(timer);
         this.response.off('drain', done);
         this.response.off('close', done);
         resolve();
       };
       this.response.once('drain', done);
       this.response.once('close', done);
+      this.wake = done;
     });
   }
 

@@ -90,6 +90,18 @@ const createdPayment = {
   expiresAt: instant,
 };
 
+const listenSession = {
+  id: id('lsn'),
+  livemode: { const: false },
+  enabledEvents: {
+    ...nullable({ type: 'array', items: { enum: [...EVENT_TYPES] } }),
+    description: 'null: every type',
+  },
+  status: { enum: ['open', 'ended'] },
+  createdAt: instant,
+  endedAt: nullable(instant),
+};
+
 /** The merchant's test-mode helpers beyond moving a payment, and onboarding. */
 const voucher = {
   id: id('vch'),
@@ -340,17 +352,11 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = withRecordedExamples({
     lastError: nullable({ type: 'string' }),
     disabledAt: nullable(instant),
   }),
-  ListenSession: object({
-    id: id('lsn'),
+  ListenSession: object(listenSession),
+  // The secret only in the answer to the POST that opens the session.
+  CreatedListenSession: object({
+    ...listenSession,
     signingSecret: { type: 'string', pattern: '^whsec_', description: "signs every event the session's stream sends" },
-    livemode: { const: false },
-    enabledEvents: {
-      ...nullable({ type: 'array', items: { enum: [...EVENT_TYPES] } }),
-      description: 'null: every type',
-    },
-    status: { enum: ['open', 'ended'] },
-    createdAt: instant,
-    endedAt: nullable(instant),
   }),
   WebhookEndpointResource: object({
     id: id('we'),

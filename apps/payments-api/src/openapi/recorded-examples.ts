@@ -232,12 +232,20 @@ export const RECORDED_EXAMPLES: Record<string, unknown> = {
   // From a run of `payhook listen --events payment.completed,refund.succeeded` (issue 30).
   ListenSession: {
     id: 'lsn_7QfXk2mB9rT4wZ1cN8vL3sHd',
-    signingSecret: 'whsec_Hn3Kq8Zt2Wm5Xr7Bv1Yc4Lp9Df6Gs0Ja',
     livemode: false,
     enabledEvents: ['payment.completed', 'refund.succeeded'],
     status: 'open',
     createdAt: '2026-12-01T09:15:02.114Z',
     endedAt: null,
+  },
+  CreatedListenSession: {
+    id: 'lsn_7QfXk2mB9rT4wZ1cN8vL3sHd',
+    livemode: false,
+    enabledEvents: ['payment.completed', 'refund.succeeded'],
+    status: 'open',
+    createdAt: '2026-12-01T09:15:02.114Z',
+    endedAt: null,
+    signingSecret: 'whsec_Hn3Kq8Zt2Wm5Xr7Bv1Yc4Lp9Df6Gs0Ja',
   },
   WebhookEndpoint: {
     url: 'https://shop.example/webhooks',

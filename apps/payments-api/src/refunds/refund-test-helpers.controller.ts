@@ -2,6 +2,8 @@ import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiTags } from '@nestjs/swagger';
 import { ApiKeyGuard, CurrentAuth, TestModeOnly, type AuthContext } from '@payhook/auth';
 import type { DataEnvelope, RefundView } from '@payhook/contracts';
+import { ApiActor } from '../audit/api-actor.decorator';
+import type { AuditActor } from '../audit/audit-entry';
 import { IdParam } from '../http/id-param';
 import { ApiRoute, BODY_ERRORS } from '../openapi/api-route.decorator';
 import { dataOf } from '../openapi/components';
@@ -36,9 +38,10 @@ export class RefundTestHelpersController {
   @ApiBody({ type: FailedTestRefundRequestDto, required: false })
   async failedRefund(
     @CurrentAuth() auth: AuthContext,
+    @ApiActor() by: AuditActor,
     @IdParam('payment') paymentId: string,
     @Body() body: FailedTestRefundRequestDto,
   ): Promise<DataEnvelope<RefundView>> {
-    return { data: await this.refunds.failedTestRefund(auth, paymentId, body) };
+    return { data: await this.refunds.failedTestRefund(auth, paymentId, body, by) };
   }
 }

@@ -133,11 +133,13 @@ export class RefundsService {
   /**
    * The test helper's refund that fails (refund.failed): held, inserted pending and failed in one
    * ledger write, as a live refund the operator reports failed, so its amount is refundable again.
+   * Audited as every refund made through the API is, in the same transaction.
    */
   async failedTestRefund(
     scope: MerchantScope,
     paymentId: string,
     input: { amount?: number; reason?: string },
+    by: AuditActor,
   ): Promise<RefundView> {
     const outcome = await this.ledger.write(async (tx) => {
       const hold = await tx.refunds.hold(scope, paymentId, input.amount ?? null);
@@ -154,6 +156,12 @@ export class RefundsService {
         () => null,
       );
       await tx.refunds.insertPending(refund);
+      await this.audit.record(tx.sql, {
+        ...by,
+        merchantId: scope.merchantId,
+        action: 'refund.created',
+        target: refund.id,
+      });
       return tx.refunds.fail(refund.id, TEST_REFUND_FAILURE);
     });
     if (typeof outcome === 'string') throw REFUSALS[outcome](paymentId);
