@@ -21,7 +21,9 @@ RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 FROM ${NODE_IMAGE} AS runtime
 ARG APP=payments-api
+# NODE_OPTIONS: the apps' heap size, as scripts/app-node-flags.mjs gives it (npm start and the bench).
 ENV NODE_ENV=production \
+    NODE_OPTIONS=--max-old-space-size=256 \
     APP=${APP}
 WORKDIR /app
 # Root-owned and read-only to the app user: the process never writes to its own code.

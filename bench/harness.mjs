@@ -7,6 +7,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { Agent } from 'undici';
+import { withAppHeap } from '../scripts/app-node-flags.mjs';
 
 export const root = join(import.meta.dirname, '..');
 export const PG = 'postgres://postgres@127.0.0.1:5432';
@@ -67,7 +68,8 @@ export async function startApp(app, env, healthUrl) {
     ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, `--cpu-prof-name=${app}-${++started}.cpuprofile`]
     : [];
   const child = spawn(process.execPath, [...flags, entry], {
-    env: { ...process.env, ...env },
+    // Sized as in production (npm start, the Dockerfile).
+    env: withAppHeap({ ...process.env, ...env }),
     stdio: ['ignore', logs ? 'pipe' : 'ignore', 'inherit'],
   });
   if (logs) child.stdout.pipe(createWriteStream(join(logs, `${app}-${child.pid}.log`)));

@@ -10,6 +10,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
+import { withAppHeap } from './app-node-flags.mjs';
 
 const root = join(import.meta.dirname, '..');
 const APPS = ['payments-api', 'webhook-dispatcher'];
@@ -82,7 +83,9 @@ for (const app of selected) {
 }
 
 const children = selected.map((app) => {
-  const child = spawn(process.execPath, ['--enable-source-maps', entryOf(app)], { cwd: root, stdio: 'inherit' });
+  // Local mode runs an embedded Postgres beside both apps in its process: not sized like one app.
+  const env = app === 'local' ? process.env : withAppHeap(process.env);
+  const child = spawn(process.execPath, ['--enable-source-maps', entryOf(app)], { cwd: root, stdio: 'inherit', env });
   child.on('exit', (code, signal) => {
     // One app stopping stops the others: a half-running stack is worse than a clear stop.
     for (const other of children) if (other !== child && other.exitCode === null) other.kill('SIGTERM');

@@ -8,6 +8,7 @@ import {
   decide,
   MAX_BACKOFFS,
   RunningHandlers,
+  rememberedHandlers,
   type QueueDecision,
   type QueueMessageContext,
   type QueueServerOptions,
@@ -60,6 +61,7 @@ const IDLE_POLL_MS = 1_000;
 export class PostgresQueueServer extends Server implements CustomTransportStrategy {
   protected override readonly logger: LoggerService = new Logger(PostgresQueueServer.name);
   private readonly running = new RunningHandlers(this.logger);
+  private readonly handlerFor = rememberedHandlers((pattern) => this.getHandlerByPattern(pattern));
   private readonly listener: NotificationListener;
   private stopping = false;
   private loop?: Promise<void>;
@@ -165,7 +167,7 @@ export class PostgresQueueServer extends Server implements CustomTransportStrate
 
   private async handle(message: PostgresQueueMessage): Promise<void> {
     const decision = await decide(
-      this.getHandlerByPattern(message.pattern),
+      this.handlerFor(message.pattern),
       message.pattern,
       message.body,
       new PostgresQueueContext([message]),

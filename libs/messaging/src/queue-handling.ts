@@ -57,6 +57,24 @@ export async function decide(
   }
 }
 
+/**
+ * A server's handler lookup, remembered per pattern: Nest's own tries the pattern as JSON first, which
+ * throws for a plain routing key, on every message. Handlers are all registered before listen().
+ */
+export function rememberedHandlers<Handler>(
+  lookup: (pattern: string) => Handler | null,
+): (pattern: string) => Handler | null {
+  const found = new Map<string, Handler>();
+  return (pattern) => {
+    const known = found.get(pattern);
+    if (known) return known;
+    // Only found handlers are kept: a pattern without one is rare and ends in the dead-letter place.
+    const handler = lookup(pattern);
+    if (handler) found.set(pattern, handler);
+    return handler;
+  };
+}
+
 /** The handlers a server is running, so close() can let them finish before it lets go. */
 export class RunningHandlers {
   private readonly running = new Set<Promise<void>>();

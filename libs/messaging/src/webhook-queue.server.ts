@@ -7,6 +7,7 @@ import {
   decide,
   MAX_BACKOFFS,
   RunningHandlers,
+  rememberedHandlers,
   type QueueDecision,
   type QueueMessageContext,
   type QueueServerOptions,
@@ -58,6 +59,7 @@ export class WebhookQueueServer extends Server implements CustomTransportStrateg
   private channel?: ChannelWrapper;
   private readonly consumerTags = new Map<ConfirmChannel, string>();
   private readonly running = new RunningHandlers(this.logger);
+  private readonly handlerFor = rememberedHandlers((pattern) => this.getHandlerByPattern(pattern));
   private stopping = false;
 
   constructor(private readonly options: WebhookQueueServerOptions) {
@@ -116,7 +118,7 @@ export class WebhookQueueServer extends Server implements CustomTransportStrateg
   private async handle(channel: ConfirmChannel, raw: ConsumeMessage): Promise<void> {
     const pattern = raw.fields.routingKey;
     const decision = await decide(
-      this.getHandlerByPattern(pattern),
+      this.handlerFor(pattern),
       pattern,
       raw.content.toString('utf8'),
       new WebhookQueueContext([raw]),
