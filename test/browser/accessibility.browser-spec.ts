@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
-import { accessibilityViolations, artifactPath, launchChromium } from '../support/browser';
+import { accessibilityViolations, artifactPath, expectClean, launchChromium } from '../support/browser';
 import { CONSOLE_PASSWORD, approvedMerchant } from '../support/console-client';
 import { PaymentsApiHarness, paymentBody } from '../support/payments-api.harness';
 import { timeFor } from '../support/time-budget';
@@ -63,15 +63,6 @@ describe('console refund pages (axe-core, WCAG 2.1 AA)', () => {
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(CONSOLE_PASSWORD);
     await Promise.all([page.waitForURL('**/console/payments'), page.getByRole('button', { name: 'Log in' }).click()]);
-  }
-
-  /** No sideways scrolling, and no violation; `name` says which page failed. */
-  async function expectClean(page: Page, name: string, width: number): Promise<void> {
-    await expect(page.evaluate<number>('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(width);
-    await expect(accessibilityViolations(page).then((found) => ({ name, found }))).resolves.toEqual({
-      name,
-      found: [],
-    });
   }
 
   it('shows the live refund form with the missing account marked, at 360 and 1280 px', async () => {
@@ -170,14 +161,6 @@ describe('console webhook endpoints (axe-core, WCAG 2.1 AA)', () => {
 
   const consoleUrl = (path: string) =>
     `http://127.0.0.1:${(api.app.getHttpServer().address() as AddressInfo).port}${path}`;
-
-  async function expectClean(page: Page, name: string, width: number): Promise<void> {
-    await expect(page.evaluate<number>('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(width);
-    await expect(accessibilityViolations(page).then((found) => ({ name, found }))).resolves.toEqual({
-      name,
-      found: [],
-    });
-  }
 
   for (const width of [360, 1280]) {
     it(`manages a mode's endpoints at ${width} px`, async () => {

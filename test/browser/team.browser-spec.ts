@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { generate } from 'otplib';
 import type { Browser, Page } from 'playwright-core';
-import { accessibilityViolations, launchChromium } from '../support/browser';
+import { expectClean, launchChromium } from '../support/browser';
 import { CONSOLE_PASSWORD, approvedMerchant } from '../support/console-client';
 import { PaymentsApiHarness, paymentBody } from '../support/payments-api.harness';
 import { pollUntil } from '../support/poll-until';
@@ -34,14 +34,6 @@ describe('console team, two-step login, keys and audit log in a real browser (ax
 
   const consoleUrl = (path: string) =>
     `http://127.0.0.1:${(api.app.getHttpServer().address() as AddressInfo).port}${path}`;
-
-  async function expectClean(page: Page, name: string, width: number): Promise<void> {
-    await expect(page.evaluate<number>('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(width);
-    await expect(accessibilityViolations(page).then((found) => ({ name, found }))).resolves.toEqual({
-      name,
-      found: [],
-    });
-  }
 
   async function logIn(page: Page, email: string, password: string): Promise<void> {
     await page.goto(consoleUrl('/console/login'));

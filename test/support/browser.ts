@@ -37,6 +37,12 @@ export async function accessibilityViolations(page: Page): Promise<string[]> {
   );
 }
 
+/** No sideways scrolling at `width`, and no WCAG 2.1 AA violation; `name` says which page failed. */
+export async function expectClean(page: Page, name: string, width: number): Promise<void> {
+  await expect(page.evaluate<number>('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(width);
+  await expect(accessibilityViolations(page).then((found) => ({ name, found }))).resolves.toEqual({ name, found: [] });
+}
+
 interface AxeResult {
   violations: { id: string; help: string; nodes: { target: string[] }[] }[];
 }

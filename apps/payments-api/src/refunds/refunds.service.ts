@@ -142,26 +142,8 @@ export class RefundsService {
     by: AuditActor,
   ): Promise<RefundView> {
     const outcome = await this.ledger.write(async (tx) => {
-      const hold = await tx.refunds.hold(scope, paymentId, input.amount ?? null);
-      if (typeof hold === 'string') return hold;
-      const refund = pendingRefund(
-        {
-          scope,
-          paymentId,
-          orderId: hold.payment.orderId,
-          amount: hold.amount,
-          reason: input.reason ?? null,
-          createdAt: new Date(),
-        },
-        () => null,
-      );
-      await tx.refunds.insertPending(refund);
-      await this.audit.record(tx.sql, {
-        ...by,
-        merchantId: scope.merchantId,
-        action: 'refund.created',
-        target: refund.id,
-      });
+      const refund = await this.insertPendingIn(tx, scope, paymentId, input, by, () => null);
+      if (typeof refund === 'string') return refund;
       return tx.refunds.fail(refund.id, TEST_REFUND_FAILURE);
     });
     if (typeof outcome === 'string') throw REFUSALS[outcome](paymentId);
@@ -216,6 +198,34 @@ export class RefundsService {
   ): Promise<{ body: string } | HoldRefusal> {
     const { refundAccount } = input;
     if (!refundAccount) throw new Error('a live refund is made with a refund account (checked by create)');
+    const refund = await this.insertPendingIn(tx, scope, paymentId, input, by, (id) =>
+      this.accounts.seal(id, refundAccount),
+    );
+    if (typeof refund === 'string') return refund;
+    const body = JSON.stringify({ data: toRefundView(refund) });
+    const claimed = await tx.idempotency.claim(scope, {
+      key: idempotencyKey,
+      fingerprint,
+      status: 201,
+      body,
+      ttlHours: this.env.IDEMPOTENCY_TTL_HOURS,
+    });
+    if (!claimed) throw new KeyAlreadyClaimed();
+    return { body };
+  }
+
+  /**
+   * A pending refund of what the guarded hold allows, inserted and audited in `tx`; the hold's
+   * refusal when it allows nothing. `sealAccount` seals the payer's refund account (live) or gives none.
+   */
+  private async insertPendingIn(
+    tx: LedgerTx,
+    scope: MerchantScope,
+    paymentId: string,
+    input: { amount?: number; reason?: string },
+    by: AuditActor,
+    sealAccount: (refundId: string) => string | null,
+  ): Promise<RefundRecord | HoldRefusal> {
     const hold = await tx.refunds.hold(scope, paymentId, input.amount ?? null);
     if (typeof hold === 'string') return hold;
     const refund = pendingRefund(
@@ -227,25 +237,16 @@ export class RefundsService {
         reason: input.reason ?? null,
         createdAt: new Date(),
       },
-      (id) => this.accounts.seal(id, refundAccount),
+      sealAccount,
     );
     await tx.refunds.insertPending(refund);
-    const body = JSON.stringify({ data: toRefundView(refund) });
-    const claimed = await tx.idempotency.claim(scope, {
-      key: idempotencyKey,
-      fingerprint,
-      status: 201,
-      body,
-      ttlHours: this.env.IDEMPOTENCY_TTL_HOURS,
-    });
-    if (!claimed) throw new KeyAlreadyClaimed();
     await this.audit.record(tx.sql, {
       ...by,
       merchantId: scope.merchantId,
       action: 'refund.created',
       target: refund.id,
     });
-    return { body };
+    return refund;
   }
 }
 
