@@ -90,11 +90,13 @@ async function main() {
 
     const { deliveryQueue } = webhookTopology(NAMESPACE, 'quorum');
     const { flow, statuses } = paymentFlows({ client, total: TOTAL, rate: RATE, log });
+    // Asked before the flow: on a busy machine one rabbitmqctl call can take seconds, and the kill
+    // must land while completions are still being made. A leader moves only when its node fails.
+    const leader = await cluster.leaderOf(deliveryQueue);
+    if (!leader) throw new Error(`no node leads ${deliveryQueue}`);
     let killedAt;
     await flow(key, 'cluster', async (seconds) => {
       await sleep(seconds * 300);
-      const leader = await cluster.leaderOf(deliveryQueue);
-      if (!leader) throw new Error(`no node leads ${deliveryQueue}`);
       log(`  kill -9 ${leader.name}, the leader of ${deliveryQueue}`);
       killedAt = Date.now();
       cluster.kill(leader);
