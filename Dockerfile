@@ -37,6 +37,6 @@ USER node
 # 3000: payments-api (PORT). 3001: webhook-dispatcher health and metrics (DISPATCHER_PORT).
 EXPOSE 3000 3001
 # No HEALTHCHECK here: the port and the checks differ per app, so compose defines one per service.
-# `exec` replaces the shell with node, so node gets SIGTERM. Run with an init (`docker run --init`,
-# `init: true` in compose): after its graceful shutdown Nest re-raises the signal, which PID 1 ignores.
+# `exec` replaces the shell with node, so node gets SIGTERM, stops gracefully and exits. Run with an
+# init all the same (`docker run --init`, `init: true` in compose): it reaps what a process leaves behind.
 CMD ["sh", "-c", "exec node --enable-source-maps \"dist/apps/${APP}/apps/${APP}/src/main.js\""]

@@ -90,13 +90,22 @@ async function main() {
 
     const { deliveryQueue } = webhookTopology(NAMESPACE, 'quorum');
     const { flow, statuses } = paymentFlows({ client, total: TOTAL, rate: RATE, log });
-    // Asked before the flow: on a busy machine one rabbitmqctl call can take seconds, and the kill
-    // must land while completions are still being made. A leader moves only when its node fails.
-    const leader = await cluster.leaderOf(deliveryQueue);
+    // Asked before the flow and kept current while it runs: on a busy machine one rabbitmqctl call
+    // can take seconds, so asking only at the kill would land it after the completions have ended.
+    let leader = await cluster.leaderOf(deliveryQueue);
     if (!leader) throw new Error(`no node leads ${deliveryQueue}`);
+    let watching = true;
+    const watch = (async () => {
+      while (watching) {
+        const now = await cluster.leaderOf(deliveryQueue).catch(() => undefined);
+        if (watching && now) leader = now;
+        await sleep(1_000);
+      }
+    })();
     let killedAt;
     await flow(key, 'cluster', async (seconds) => {
       await sleep(seconds * 300);
+      watching = false;
       log(`  kill -9 ${leader.name}, the leader of ${deliveryQueue}`);
       killedAt = Date.now();
       cluster.kill(leader);
@@ -105,6 +114,7 @@ async function main() {
       await cluster.restart(leader);
       log(`  ${leader.name} is back; ${deliveryQueue} is now led by ${(await cluster.leaderOf(deliveryQueue))?.name}`);
     });
+    await watch;
 
     const completed = await completedPayments(`${PG}/${DB}`, merchant.id);
     log(`waiting for ${completed} events at the receiver`);

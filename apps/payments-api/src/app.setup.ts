@@ -51,7 +51,9 @@ export async function createPaymentsApi(
     merchant: merchantDocument(app),
     admin: adminDocument(app),
   });
-  if (options.shutdownHooks !== false) app.enableShutdownHooks();
+  // After a graceful stop, process.exit() rather than the signal re-raised: only 'exit' makes pino
+  // write out the log lines still buffered (its stdout destination is asynchronous, ADR 0012).
+  if (options.shutdownHooks !== false) app.enableShutdownHooks([], { useProcessExit: true });
   return app;
 }
 

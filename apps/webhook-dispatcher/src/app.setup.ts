@@ -55,7 +55,9 @@ export async function createWebhookDispatcher(
   if (!options.logger) app.useLogger(new QuietStartupLogger(app.get(PinoLogger)));
   app.disable('x-powered-by');
   limitProbeConnections(app.getHttpServer());
-  if (options.shutdownHooks !== false) app.enableShutdownHooks();
+  // After a graceful stop, process.exit() rather than the signal re-raised: only 'exit' makes pino
+  // write out the log lines still buffered (its stdout destination is asynchronous, ADR 0012).
+  if (options.shutdownHooks !== false) app.enableShutdownHooks([], { useProcessExit: true });
   // The delivery queue is a Nest transport (ADR 0008, 0009): @EventPattern handlers next to the health port.
   const metrics = app.get(DeliveryMetrics);
   app.connectMicroservice(

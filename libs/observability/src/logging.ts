@@ -43,8 +43,9 @@ export interface LoggingOptions {
 /**
  * Lines to stdout are written asynchronously: a line written while the previous write is under way
  * joins the next write, so under load one system call carries many lines (a synchronous write per
- * line was the dispatcher's third largest cost). pino flushes what is left when the process exits.
- * Bounded: if stdout stops taking lines, lines past this are dropped rather than held in memory.
+ * line cost the dispatcher 2–7% of its CPU). pino writes out what is buffered on 'exit', which a
+ * graceful stop reaches too (process.exit after the shutdown hooks, app.setup.ts). Bounded: if
+ * stdout stops taking lines, lines past this are dropped rather than held in memory.
  */
 const LOG_BUFFER_BYTES = 16 * 1024 * 1024;
 

@@ -148,7 +148,7 @@ export function openPreviousSecret(
  * Opened signing secrets by context and sealed text, per keyring: every delivery reads its endpoint's
  * row, and opening it (AES-GCM) each time cost ~1.5% of the dispatcher's CPU. The sealed text changes
  * with the secret (a fresh IV each seal), so an entry is never stale; the context in the key keeps a
- * sealed value bound to its row. At most OPENED_SECRETS_KEPT, all dropped when full.
+ * sealed value bound to its merchant and mode. At most OPENED_SECRETS_KEPT, all dropped when full.
  */
 const openedSecrets = new WeakMap<SecretsKeyring, Map<string, string>>();
 const OPENED_SECRETS_KEPT = 10_000;
