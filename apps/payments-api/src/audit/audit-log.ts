@@ -61,23 +61,6 @@ export class AuditLog {
     );
   }
 
-  /** Several entries in one statement (a batch of changes in one transaction). */
-  async recordAll(sql: Sql, entries: AuditEntry[]): Promise<void> {
-    if (entries.length === 0) return;
-    await sql(
-      `INSERT INTO audit_log (id, merchant_id, actor, action, target, client_address)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])`,
-      [
-        entries.map(() => newId('auditEntry')),
-        entries.map((entry) => entry.merchantId),
-        entries.map((entry) => entry.actor),
-        entries.map((entry) => entry.action),
-        entries.map((entry) => entry.target),
-        entries.map((entry) => entry.clientAddress),
-      ],
-    );
-  }
-
   /** Newest first, `limit` entries of the merchant; each filter combination is a scan of its own index. */
   async list(merchantId: string, filter: AuditFilter, limit: number): Promise<AuditRecord[]> {
     const params: unknown[] = [merchantId];

@@ -1,5 +1,5 @@
 import type { MerchantScope } from '@payhook/auth';
-import { DEFAULT_ENABLED_EVENTS } from '@payhook/contracts';
+import { DEFAULT_ENABLED_EVENTS, newId } from '@payhook/contracts';
 import type { Sql } from '@payhook/persistence';
 import { voucherValueSql } from './amount-due';
 import type { PayoutRule } from './business-days';
@@ -48,12 +48,16 @@ export interface LockedPayment {
   payout: { date: string; rule: PayoutRule };
 }
 
-/** One test refund of a batch for succeedAllAtOnce: the refund (succeeded), its payout and its key's claim. */
+/**
+ * One test refund of a batch for succeedAllAtOnce: the refund (succeeded), its payout, its key's
+ * claim, and who asked for it (its `refund.created` audit entry, DESIGN §9).
+ */
 export interface TestRefundWrite {
   refund: RefundRecord;
   sales: string;
   payout: { date: string; rule: PayoutRule };
   claim: IdempotencyClaim;
+  by: { actor: string; clientAddress: string | null };
 }
 
 /** What became of a TestRefundWrite: `held` false when its amount did not fit, `claimed` false when its key was taken. */
@@ -124,8 +128,8 @@ export class RefundWrites {
    * 0013): per refund, the guarded hold on its payment (refunded_amount counted too) returning R₀, the
    * refund row, refund.succeeded with a delivery per endpoint that takes it (their outbox rows follow in one
    * statement for the batch), the settlement record with its amounts computed in SQL from R₀ at the
-   * fee rate of the payment's own record (0 for a payment settled before records existed), and the
-   * idempotency key claim. Each write selects from the hold, so nothing is written for a refund whose
+   * fee rate of the payment's own record (0 for a payment settled before records existed), the
+   * idempotency key claim and the audit entry. Each write selects from the hold, so nothing is written for a refund whose
    * amount did not fit. A refund whose key was taken (`claimed` false) wrote everything else: the
    * caller rolls the transaction back. No two refunds of a batch share a payment or a key, and each
    * payment was read completed by lockForTestRefunds in the same transaction.
@@ -145,7 +149,8 @@ export class RefundWrites {
          SELECT * FROM json_to_recordset($1::json) AS i(
            refund_id text, payment_id text, merchant_id text, livemode boolean, amount bigint, currency text,
            reason text, refunded_at timestamptz, event_id text, event_type text, event_body text, sales_date date,
-           payout_date date, payout_rule text, key text, fingerprint text, status int, body text, ttl_hours int)
+           payout_date date, payout_rule text, key text, fingerprint text, status int, body text, ttl_hours int,
+           audit_id text, actor text, client_address text)
        ), held AS (
          UPDATE payments p
          SET refund_held_amount = p.refund_held_amount + i.amount, refunded_amount = p.refunded_amount + i.amount
@@ -195,6 +200,10 @@ export class RefundWrites {
          FROM held JOIN input i USING (refund_id)
          ${IDEMPOTENCY_CLAIM_CONFLICT}
          RETURNING k.merchant_id, k.livemode, k.key
+       ), audited AS (
+         INSERT INTO audit_log (id, merchant_id, actor, action, target, client_address)
+         SELECT i.audit_id, held.merchant_id, i.actor, 'refund.created', held.refund_id, i.client_address
+         FROM held JOIN input i USING (refund_id)
        )
        SELECT i.refund_id, i.event_id, held.refund_id IS NOT NULL AS held,
               EXISTS (SELECT 1 FROM claimed c
@@ -204,7 +213,7 @@ export class RefundWrites {
        LEFT JOIN held USING (refund_id) LEFT JOIN t USING (refund_id)`,
       [
         JSON.stringify(
-          writes.map(({ refund, sales, payout, claim }, n) => ({
+          writes.map(({ refund, sales, payout, claim, by }, n) => ({
             refund_id: refund.id,
             payment_id: refund.paymentId,
             merchant_id: refund.merchantId,
@@ -224,6 +233,9 @@ export class RefundWrites {
             status: claim.status,
             body: claim.body,
             ttl_hours: claim.ttlHours,
+            audit_id: newId('auditEntry'),
+            actor: by.actor,
+            client_address: by.clientAddress,
           })),
         ),
         DEFAULT_ENABLED_EVENTS,

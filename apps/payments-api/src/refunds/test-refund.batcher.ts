@@ -3,7 +3,6 @@ import type { Link } from '@opentelemetry/api';
 import type { MerchantScope } from '@payhook/auth';
 import { detached, inSpan, linkToCurrentSpan } from '@payhook/observability';
 import { MicroBatcher, isRowError } from '@payhook/persistence';
-import { AuditLog } from '../audit/audit-log';
 import type { AuditActor } from '../audit/audit-entry';
 import { PaymentsApiEnv } from '../config/payments-api.env';
 import { Ledger, salesDate, type HoldRefusal, type LedgerTx, type TestRefundWrite } from '../ledger';
@@ -70,7 +69,6 @@ export class TestRefundBatcher {
 
   constructor(
     private readonly ledger: Ledger,
-    private readonly audit: AuditLog,
     @Inject(PaymentsApiEnv) private readonly env: PaymentsApiEnv,
   ) {}
 
@@ -140,7 +138,7 @@ export class TestRefundBatcher {
           ttlHours: this.env.IDEMPOTENCY_TTL_HOURS,
         };
         outcomes[position] = { body };
-        writes.push({ position, write: { refund, sales, payout: payment.payout, claim } });
+        writes.push({ position, write: { refund, sales, payout: payment.payout, claim, by: request.actor } });
       }
     });
     if (writes.length === 0) return outcomes;
@@ -153,16 +151,6 @@ export class TestRefundBatcher {
       else if (!claimed) taken.add(position);
     });
     if (taken.size > 0) throw new KeysTaken(taken);
-    const made = writes.filter((_, n) => written[n].held);
-    await this.audit.recordAll(
-      tx.sql,
-      made.map(({ position, write }) => ({
-        ...requests[position].actor,
-        merchantId: write.refund.merchantId,
-        action: 'refund.created' as const,
-        target: write.refund.id,
-      })),
-    );
     return outcomes;
   }
 }
