@@ -3,6 +3,7 @@ import { BaseRpcContext, Server, type CustomTransportStrategy } from '@nestjs/mi
 import type { ConfirmChannel, ConsumeMessage, Options } from 'amqplib';
 import type { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
 import { messageHeadersFrom } from '@payhook/observability';
+import { ChannelAcks } from './channel-acks';
 import {
   decide,
   MAX_BACKOFFS,
@@ -58,6 +59,7 @@ export class WebhookQueueServer extends Server implements CustomTransportStrateg
   protected override readonly logger: LoggerService = new Logger(WebhookQueueServer.name);
   private channel?: ChannelWrapper;
   private readonly consumerTags = new Map<ConfirmChannel, string>();
+  private readonly acksOf = new Map<ConfirmChannel, ChannelAcks>();
   private readonly running = new RunningHandlers(this.logger);
   private readonly handlerFor = rememberedHandlers((pattern) => this.getHandlerByPattern(pattern));
   private stopping = false;
@@ -77,11 +79,15 @@ export class WebhookQueueServer extends Server implements CustomTransportStrateg
         await declareRetryQueues(channel, namespace, topology, retryScheduleMs);
         await channel.prefetch(prefetch);
         if (this.stopping) return;
+        const acks = new ChannelAcks(channel);
+        this.acksOf.set(channel, acks);
+        channel.once('close', () => this.acksOf.delete(channel));
         const { consumerTag } = await channel.consume(topology.deliveryQueue, (raw) => {
           // null: the broker cancelled the consumer (queue deleted, failover). Closing the channel
           // makes amqp-connection-manager open a new one and run this setup again.
           if (raw === null) return void channel.close().catch(() => undefined);
-          this.running.track(this.handle(channel, raw));
+          acks.received(raw);
+          this.running.track(this.handle(channel, acks, raw));
         });
         this.consumerTags.set(channel, consumerTag);
         channel.once('close', () => this.consumerTags.delete(channel));
@@ -104,6 +110,8 @@ export class WebhookQueueServer extends Server implements CustomTransportStrateg
       Promise.all([...this.consumerTags].map(([channel, tag]) => channel.cancel(tag).catch(() => undefined))),
     );
     await this.running.drain(this.options.drainTimeoutMs);
+    // Acks gathered in this turn would otherwise be sent after the channel closed, and lost.
+    for (const acks of this.acksOf.values()) acks.flush();
     await this.running.within(CLOSE_TIMEOUT_MS, 'close the channel', () => this.channel?.close() ?? Promise.resolve());
   }
 
@@ -115,7 +123,7 @@ export class WebhookQueueServer extends Server implements CustomTransportStrateg
     return this.channel as T;
   }
 
-  private async handle(channel: ConfirmChannel, raw: ConsumeMessage): Promise<void> {
+  private async handle(channel: ConfirmChannel, acks: ChannelAcks, raw: ConsumeMessage): Promise<void> {
     const pattern = raw.fields.routingKey;
     const decision = await decide(
       this.handlerFor(pattern),
@@ -124,18 +132,23 @@ export class WebhookQueueServer extends Server implements CustomTransportStrateg
       new WebhookQueueContext([raw]),
     );
     try {
-      await this.carryOut(channel, raw, decision);
+      await this.carryOut(channel, acks, raw, decision);
     } catch (error) {
       // The re-publish was not confirmed: the broker gets the message back as it was.
       this.logger.warn(`could not carry out ${decision.kind}, requeued: ${String(error)}`);
-      this.settle(() => channel.nack(raw, false, true));
+      acks.settleNow(raw, () => this.settle(() => channel.nack(raw, false, true)));
     }
   }
 
-  private async carryOut(channel: ConfirmChannel, raw: ConsumeMessage, decision: QueueDecision): Promise<void> {
+  private async carryOut(
+    channel: ConfirmChannel,
+    acks: ChannelAcks,
+    raw: ConsumeMessage,
+    decision: QueueDecision,
+  ): Promise<void> {
     switch (decision.kind) {
       case 'ack':
-        return this.settle(() => channel.ack(raw));
+        return acks.ack(raw);
       case 'retry':
         await publishConfirmed(
           channel,
@@ -143,27 +156,27 @@ export class WebhookQueueServer extends Server implements CustomTransportStrateg
           Buffer.from(JSON.stringify(decision.content)),
           { expiration: String(decision.delayMs), headers: correlationHeaders(raw) },
         );
-        return this.settle(() => channel.ack(raw));
+        return acks.ack(raw);
       case 'dead-letter':
-        return this.deadLetter(channel, raw, decision.reason);
+        return this.deadLetter(channel, acks, raw, decision.reason);
       case 'back-off': {
         const backoffs = Number((raw.properties.headers ?? {})[BACKOFF_HEADER] ?? 0);
         if (decision.counts && backoffs >= MAX_BACKOFFS) {
-          return this.deadLetter(channel, raw, `failed ${backoffs} times: ${decision.reason}`);
+          return this.deadLetter(channel, acks, raw, `failed ${backoffs} times: ${decision.reason}`);
         }
         this.logger.warn(`delivery failed before it was recorded, will retry: ${decision.reason}`);
         await publishConfirmed(channel, this.options.topology.deferQueue, raw.content, {
           headers: { ...correlationHeaders(raw), [BACKOFF_HEADER]: decision.counts ? backoffs + 1 : backoffs },
         });
-        return this.settle(() => channel.ack(raw));
+        return acks.ack(raw);
       }
     }
   }
 
-  private deadLetter(channel: ConfirmChannel, raw: ConsumeMessage, reason: string): void {
+  private deadLetter(channel: ConfirmChannel, acks: ChannelAcks, raw: ConsumeMessage, reason: string): void {
     this.logger.error(`poison message sent to ${this.options.topology.deadLetterQueue}: ${reason}`);
     this.options.onDeadLetter?.(reason);
-    this.settle(() => channel.nack(raw, false, false));
+    acks.settleNow(raw, () => this.settle(() => channel.nack(raw, false, false)));
   }
 
   /** A message can only be settled on the channel it came from; if that is gone, the broker redelivers it. */

@@ -1,0 +1,83 @@
+import type { ConsumeMessage } from 'amqplib';
+import { ChannelAcks } from './channel-acks';
+
+const message = (deliveryTag: number) => ({ fields: { deliveryTag } }) as ConsumeMessage;
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+/** A channel that records the ack frames it would send: [delivery tag, multiple]. */
+function recordingChannel() {
+  const frames: [number, boolean][] = [];
+  return { frames, ack: (sent: ConsumeMessage, allUpTo = false) => frames.push([sent.fields.deliveryTag, allUpTo]) };
+}
+
+describe('ChannelAcks', () => {
+  it('sends one multiple ack for a run of finished deliveries at the head of the window', async () => {
+    const channel = recordingChannel();
+    const acks = new ChannelAcks(channel);
+    const messages = [1, 2, 3].map(message);
+    messages.forEach((m) => acks.received(m));
+    acks.ack(messages[1]);
+    acks.ack(messages[0]);
+    acks.ack(messages[2]);
+    expect(channel.frames).toEqual([]);
+    await nextTurn();
+    expect(channel.frames).toEqual([[3, true]]);
+  });
+
+  it('acks a finished delivery behind a running one by itself, and never the running one', async () => {
+    const channel = recordingChannel();
+    const acks = new ChannelAcks(channel);
+    const messages = [1, 2, 3, 4].map(message);
+    messages.forEach((m) => acks.received(m));
+    acks.ack(messages[1]);
+    acks.ack(messages[3]);
+    await nextTurn();
+    expect(channel.frames).toEqual([
+      [2, false],
+      [4, false],
+    ]);
+    acks.ack(messages[0]);
+    await nextTurn();
+    expect(channel.frames.slice(2)).toEqual([[1, false]]);
+  });
+
+  it('leaves a delivery settled at once (a nack) out of the window, so a later run passes over it', async () => {
+    const channel = recordingChannel();
+    const acks = new ChannelAcks(channel);
+    const messages = [1, 2, 3].map(message);
+    messages.forEach((m) => acks.received(m));
+    const nacked: number[] = [];
+    acks.settleNow(messages[1], () => nacked.push(2));
+    expect(nacked).toEqual([2]);
+    acks.ack(messages[0]);
+    acks.ack(messages[2]);
+    acks.ack(messages[1]); // settled already: nothing more is sent for it
+    await nextTurn();
+    expect(channel.frames).toEqual([[3, true]]);
+  });
+
+  it('sends what it gathered at once on flush, as before a graceful close', () => {
+    const channel = recordingChannel();
+    const acks = new ChannelAcks(channel);
+    const messages = [1, 2].map(message);
+    messages.forEach((m) => acks.received(m));
+    acks.ack(messages[0]);
+    acks.ack(messages[1]);
+    acks.flush();
+    expect(channel.frames).toEqual([[2, true]]);
+  });
+
+  it('drops its acks without throwing once the channel has closed (the broker delivers those again)', async () => {
+    const closed = {
+      ack: () => {
+        throw new Error('Channel closed');
+      },
+    };
+    const acks = new ChannelAcks(closed);
+    const first = message(1);
+    acks.received(first);
+    acks.ack(first);
+    await expect(nextTurn()).resolves.toBeUndefined();
+    expect(() => acks.flush()).not.toThrow();
+  });
+});

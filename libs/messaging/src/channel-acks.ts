@@ -1,0 +1,69 @@
+import type { ConsumeMessage } from 'amqplib';
+
+/** What ChannelAcks needs of an amqplib channel. */
+export interface AckingChannel {
+  ack(message: ConsumeMessage, allUpTo?: boolean): void;
+}
+
+/**
+ * The acks of one channel, gathered until the end of the event-loop turn and sent in as few frames
+ * as the broker allows. Deliveries finish together (an attempt batch's statement answers many at
+ * once), and on a quorum queue each basic.ack is a settle command the queue's leader replicates: one
+ * `multiple` ack for a run of finished deliveries at the head of the channel's window costs the
+ * broker one. A finished delivery behind one still running is acked by itself in the same turn, so
+ * no finished message holds a place in the prefetch window.
+ *
+ * Delivery tags rise on a channel, so the order received is the order of tags. A channel that
+ * closes takes its unsent acks with it: the broker delivers those messages again (at-least-once).
+ */
+export class ChannelAcks {
+  /** Received and not yet settled, in tag order; true once its handler acked it. */
+  private readonly window = new Map<number, { message: ConsumeMessage; finished: boolean }>();
+  private flushScheduled = false;
+
+  constructor(private readonly channel: AckingChannel) {}
+
+  received(message: ConsumeMessage): void {
+    this.window.set(message.fields.deliveryTag, { message, finished: false });
+  }
+
+  /** Acks the message by the end of this turn. */
+  ack(message: ConsumeMessage): void {
+    const entry = this.window.get(message.fields.deliveryTag);
+    if (!entry) return; // settled already
+    entry.finished = true;
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  /** Sends the acks gathered so far now: before the channel closes on a graceful stop. */
+  flush(): void {
+    this.flushScheduled = false;
+    try {
+      let head: ConsumeMessage | undefined;
+      let run = 0;
+      for (const [tag, entry] of this.window) {
+        if (!entry.finished) break;
+        head = entry.message;
+        run += 1;
+        this.window.delete(tag);
+      }
+      if (head) this.channel.ack(head, run > 1);
+      for (const [tag, entry] of this.window) {
+        if (!entry.finished) continue;
+        this.window.delete(tag);
+        this.channel.ack(entry.message);
+      }
+    } catch {
+      // The channel closed: its unsettled messages go back to the queue, which at-least-once allows.
+      this.window.clear();
+    }
+  }
+
+  /** `settle` (a nack) goes at once; the message leaves the window. */
+  settleNow(message: ConsumeMessage, settle: () => void): void {
+    this.window.delete(message.fields.deliveryTag);
+    settle();
+  }
+}
