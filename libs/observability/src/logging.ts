@@ -48,6 +48,37 @@ export interface LoggingOptions {
  * stdout stops taking lines, lines past this are dropped rather than held in memory.
  */
 const LOG_BUFFER_BYTES = 16 * 1024 * 1024;
+/** How often, at most, stderr is told that lines were dropped. */
+const DROP_REPORT_MS = 10_000;
+
+/**
+ * Asynchronous stdout for JSON lines (see LOG_BUFFER_BYTES). Dropped lines are counted and said on
+ * stderr, once per DROP_REPORT_MS at most, so a gap in the logs is never silent.
+ */
+export function asyncStdout(
+  service: string,
+  {
+    fd = 1,
+    maxLength = LOG_BUFFER_BYTES,
+    reportMs = DROP_REPORT_MS,
+    report = (line: string): void => void process.stderr.write(line),
+  }: { fd?: number; maxLength?: number; reportMs?: number; report?: (line: string) => void } = {},
+): DestinationStream {
+  const destination = pino.destination({ dest: fd, sync: false, maxLength });
+  let dropped = 0;
+  destination.on('drop', (data: string) => {
+    if (dropped === 0) {
+      setTimeout(() => {
+        report(
+          `${service}: ${dropped} log line(s) dropped: stdout did not take them fast enough (${maxLength} bytes buffered)\n`,
+        );
+        dropped = 0;
+      }, reportMs).unref();
+    }
+    dropped += data.split('\n').filter(Boolean).length;
+  });
+  return destination;
+}
 
 /** The one logger of an app (nestjs-pino over pino-http): JSON with the correlation fields, secrets censored. */
 export function loggingParams(options: LoggingOptions): Params {
@@ -55,7 +86,7 @@ export function loggingParams(options: LoggingOptions): Params {
     options.destination ??
     (options.format === 'pretty'
       ? pretty({ sync: true, colorize: process.stdout.isTTY, singleLine: true, ignore: 'pid,hostname' })
-      : pino.destination({ dest: 1, sync: false, maxLength: LOG_BUFFER_BYTES }));
+      : asyncStdout(options.service));
   return {
     pinoHttp: [
       {
