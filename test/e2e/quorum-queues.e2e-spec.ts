@@ -10,6 +10,7 @@ import { WebhookReceiver } from '../support/webhook-receiver';
 import { startWebhookStack, type WebhookStack } from '../support/webhook-stack';
 import { completePayment, createPayment, eventUntil, respondPerPayment } from '../support/webhook-scenario';
 import { timeFor } from '../support/time-budget';
+import { pollUntil } from '../support/poll-until';
 
 /** `rabbitmqctl list_queues name <column>` of a vhost, by queue name. */
 async function queueColumn(vhost: string, column: string): Promise<Record<string, string>> {
@@ -64,6 +65,40 @@ describe('webhook queues of type quorum', () => {
       [topology.deferQueue]: 'quorum',
       [retryWaitQueue(namespace, 300)]: 'quorum',
     });
+  });
+});
+
+/**
+ * The broker cancels a consumer whose queue is deleted (an operator's mistake, a policy). The
+ * dispatcher's channel stays open, so it declares the queue again and consumes anew by itself.
+ */
+describe('a delivery queue deleted under the dispatcher', () => {
+  let stack: WebhookStack;
+  let broker: ChannelModel | undefined;
+
+  beforeAll(async () => {
+    stack = await startWebhookStack('queue_deleted', { AMQP_QUEUE_TYPE: 'quorum' });
+  }, START_MS);
+  afterAll(async () => {
+    await broker?.close().catch(() => undefined);
+    await stack.stop();
+  });
+
+  it('is declared and consumed again, and the next event is delivered', async () => {
+    const { vhost, env } = stack.services;
+    const { deliveryQueue } = webhookTopology(env.AMQP_NAMESPACE, 'quorum');
+    const consumers = () => queueColumn(vhost, 'consumers').then((column) => column[deliveryQueue]);
+    await pollUntil(consumers, (count) => count === '1');
+
+    broker = await connect(env.AMQP_URL);
+    await (await broker.createChannel()).deleteQueue(deliveryQueue);
+    await pollUntil(consumers, (count) => count === '1');
+
+    const merchant = await stack.api.merchantWithKey('test');
+    await stack.api.as(merchant).put('/v1/webhook-endpoint').send({ url: stack.receiver.url }).expect(200);
+    const eventId = await completePayment(stack.api, merchant, await createPayment(stack.api, merchant));
+    const event = await eventUntil(stack.api, merchant, eventId, (e) => e.deliveryStatus === 'succeeded');
+    expect(event.attempts.map((attempt) => attempt.responseStatus)).toEqual([200]);
   });
 });
 

@@ -69,28 +69,19 @@ export class WebhookQueueServer extends Server implements CustomTransportStrateg
   }
 
   listen(callback: (...optionalParams: unknown[]) => unknown): void {
-    const { connection, topology, namespace, retryScheduleMs, prefetch } = this.options;
     // The setup runs again on every reconnect: topology, prefetch and consumer come back by themselves.
-    this.channel = connection.createChannel({
+    this.channel = this.options.connection.createChannel({
       name: 'webhook-queue-server',
       confirm: true,
       setup: async (channel: ConfirmChannel) => {
-        await declareWebhookTopology(channel, topology);
-        await declareRetryQueues(channel, namespace, topology, retryScheduleMs);
-        await channel.prefetch(prefetch);
-        if (this.stopping) return;
         const acks = new ChannelAcks(channel);
         this.acksOf.set(channel, acks);
-        channel.once('close', () => this.acksOf.delete(channel));
-        const { consumerTag } = await channel.consume(topology.deliveryQueue, (raw) => {
-          // null: the broker cancelled the consumer (queue deleted, failover). Closing the channel
-          // makes amqp-connection-manager open a new one and run this setup again.
-          if (raw === null) return void channel.close().catch(() => undefined);
-          acks.received(raw);
-          this.running.track(this.handle(channel, acks, raw));
+        channel.once('close', () => {
+          this.acksOf.delete(channel);
+          this.consumerTags.delete(channel);
         });
-        this.consumerTags.set(channel, consumerTag);
-        channel.once('close', () => this.consumerTags.delete(channel));
+        await channel.prefetch(this.options.prefetch);
+        await this.declareAndConsume(channel, acks);
       },
     });
     // Setup failures are retried on the next reconnect (without a listener they would crash the
@@ -100,6 +91,31 @@ export class WebhookQueueServer extends Server implements CustomTransportStrateg
       exitOnTopologyMismatch(error);
     });
     callback();
+  }
+
+  /** Declares the topology and consumes the delivery queue on `channel`, unless the server is stopping. */
+  private async declareAndConsume(channel: ConfirmChannel, acks: ChannelAcks): Promise<void> {
+    const { topology, namespace, retryScheduleMs } = this.options;
+    await declareWebhookTopology(channel, topology);
+    await declareRetryQueues(channel, namespace, topology, retryScheduleMs);
+    if (this.stopping) return;
+    const { consumerTag } = await channel.consume(topology.deliveryQueue, (raw) => {
+      if (raw === null) return this.consumerCancelled(channel, acks);
+      acks.received(raw);
+      this.running.track(this.handle(channel, acks, raw));
+    });
+    this.consumerTags.set(channel, consumerTag);
+  }
+
+  /**
+   * The broker cancelled the consumer (its queue was deleted). The channel stays open, and
+   * amqp-connection-manager sets a channel up again only after the connection drops: declare the
+   * topology again and consume anew here. If that fails, the error goes to the channel's listener.
+   */
+  private consumerCancelled(channel: ConfirmChannel, acks: ChannelAcks): void {
+    this.consumerTags.delete(channel);
+    this.logger.warn(`RabbitMQ cancelled the consumer of ${this.options.topology.deliveryQueue}; consuming again`);
+    this.declareAndConsume(channel, acks).catch((error: unknown) => this.channel?.emit('error', error));
   }
 
   /** Stops taking messages, lets running handlers finish and be acknowledged, then closes the channel. */
