@@ -147,6 +147,14 @@ describe('Test refunds arriving together', () => {
         refundCount: paymentId === contested ? 2 : amount > 0 ? 1 : 0,
       });
     }
+    // Each refund made has its one audit entry, by the key that asked; the refused have none.
+    const audited = await api.sql<{ target: string; actor: string }>(
+      `SELECT target, actor FROM audit_log WHERE merchant_id = $1 AND action = 'refund.created'`,
+      [merchant.merchantId],
+    );
+    const made = await api.sql<{ id: string }>(`SELECT id FROM refunds WHERE merchant_id = $1`, [merchant.merchantId]);
+    expect(audited.map((entry) => entry.target).sort()).toEqual(made.map((refund) => refund.id).sort());
+    expect(new Set(audited.map((entry) => entry.actor))).toEqual(new Set([merchant.keyId]));
     // They were written together: some transaction wrote more than one refund.
     const perTransaction = await api.sql<{ refunds: number }>(
       `SELECT count(*)::int AS refunds FROM refunds WHERE merchant_id = $1 GROUP BY xmin::text`,

@@ -17,7 +17,7 @@ export interface AckingChannel {
  * closes takes its unsent acks with it: the broker delivers those messages again (at-least-once).
  */
 export class ChannelAcks {
-  /** Received and not yet settled, in tag order; true once its handler acked it. */
+  /** Received and not yet settled, in tag order; `finished` once its handler acked it. */
   private readonly window = new Map<number, { message: ConsumeMessage; finished: boolean }>();
   private flushScheduled = false;
 
@@ -27,7 +27,7 @@ export class ChannelAcks {
     this.window.set(message.fields.deliveryTag, { message, finished: false });
   }
 
-  /** Acks the message by the end of this turn. */
+  /** Acks the message in a setImmediate after this turn (or at flush()), with the others finished by then. */
   ack(message: ConsumeMessage): void {
     const entry = this.window.get(message.fields.deliveryTag);
     if (!entry) return; // settled already

@@ -126,11 +126,11 @@ export class RefundWrites {
   /**
    * Test refunds, succeeded at once, ONE statement for the whole batch (as creates share one, ADR
    * 0013): per refund, the guarded hold on its payment (refunded_amount counted too) returning R₀, the
-   * refund row, refund.succeeded with a delivery per endpoint that takes it (their outbox rows follow in one
-   * statement for the batch), the settlement record with its amounts computed in SQL from R₀ at the
-   * fee rate of the payment's own record (0 for a payment settled before records existed), the
-   * idempotency key claim and the audit entry. Each write selects from the hold, so nothing is written for a refund whose
-   * amount did not fit. A refund whose key was taken (`claimed` false) wrote everything else: the
+   * refund row, refund.succeeded with a delivery per endpoint that takes it (their outbox rows follow
+   * in one statement for the batch), the settlement record with its amounts computed in SQL from R₀
+   * at the fee rate of the payment's own record (0 for a payment settled before records existed), the
+   * idempotency key claim and the `refund.created` audit entry. Each write selects from the hold, so
+   * nothing is written for a refund whose amount did not fit. A refund whose key was taken (`claimed` false) wrote everything else: the
    * caller rolls the transaction back. No two refunds of a batch share a payment or a key, and each
    * payment was read completed by lockForTestRefunds in the same transaction.
    */
