@@ -70,7 +70,8 @@ export function asyncStdout(
     if (dropped === 0) {
       setTimeout(() => {
         report(
-          `${service}: ${dropped} log line(s) dropped: stdout did not take them fast enough (${maxLength} bytes buffered)\n`,
+          `${service}: ${dropped} log line(s) dropped: stdout did not take them fast enough ` +
+            `(${maxLength} bytes buffered)\n`,
         );
         dropped = 0;
       }, reportMs).unref();

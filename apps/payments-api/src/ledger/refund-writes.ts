@@ -130,9 +130,10 @@ export class RefundWrites {
    * in one statement for the batch), the settlement record with its amounts computed in SQL from R₀
    * at the fee rate of the payment's own record (0 for a payment settled before records existed), the
    * idempotency key claim and the `refund.created` audit entry. Each write selects from the hold, so
-   * nothing is written for a refund whose amount did not fit. A refund whose key was taken (`claimed` false) wrote everything else: the
-   * caller rolls the transaction back. No two refunds of a batch share a payment or a key, and each
-   * payment was read completed by lockForTestRefunds in the same transaction.
+   * nothing is written for a refund whose amount did not fit. A refund whose key was taken (`claimed`
+   * false) wrote everything else: the caller rolls the transaction back. No two refunds of a batch
+   * share a payment or a key, and each payment was read completed by lockForTestRefunds in the same
+   * transaction.
    */
   async succeedAllAtOnce(writes: readonly TestRefundWrite[]): Promise<TestRefundWritten[]> {
     const events = writes.map(({ refund }) => refundOutcomeEvent(refund));
