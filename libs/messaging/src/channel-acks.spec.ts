@@ -10,10 +10,15 @@ function recordingChannel() {
   return { frames, ack: (sent: ConsumeMessage, allUpTo = false) => frames.push([sent.fields.deliveryTag, allUpTo]) };
 }
 
+/** For a channel that stays open: no ack may go unsent. */
+const unexpected = (count: number) => {
+  throw new Error(`${count} ack(s) unsent on an open channel`);
+};
+
 describe('ChannelAcks', () => {
   it('sends one multiple ack for a run of finished deliveries at the head of the window', async () => {
     const channel = recordingChannel();
-    const acks = new ChannelAcks(channel);
+    const acks = new ChannelAcks(channel, unexpected);
     const messages = [1, 2, 3].map(message);
     messages.forEach((m) => acks.received(m));
     acks.ack(messages[1]);
@@ -26,7 +31,7 @@ describe('ChannelAcks', () => {
 
   it('acks a finished delivery behind a running one by itself, and never the running one', async () => {
     const channel = recordingChannel();
-    const acks = new ChannelAcks(channel);
+    const acks = new ChannelAcks(channel, unexpected);
     const messages = [1, 2, 3, 4].map(message);
     messages.forEach((m) => acks.received(m));
     acks.ack(messages[1]);
@@ -43,7 +48,7 @@ describe('ChannelAcks', () => {
 
   it('leaves a delivery settled at once (a nack) out of the window, so a later run passes over it', async () => {
     const channel = recordingChannel();
-    const acks = new ChannelAcks(channel);
+    const acks = new ChannelAcks(channel, unexpected);
     const messages = [1, 2, 3].map(message);
     messages.forEach((m) => acks.received(m));
     const nacked: number[] = [];
@@ -58,7 +63,7 @@ describe('ChannelAcks', () => {
 
   it('sends what it gathered at once on flush, as before a graceful close', () => {
     const channel = recordingChannel();
-    const acks = new ChannelAcks(channel);
+    const acks = new ChannelAcks(channel, unexpected);
     const messages = [1, 2].map(message);
     messages.forEach((m) => acks.received(m));
     acks.ack(messages[0]);
@@ -67,17 +72,23 @@ describe('ChannelAcks', () => {
     expect(channel.frames).toEqual([[2, true]]);
   });
 
-  it('drops its acks without throwing once the channel has closed (the broker delivers those again)', async () => {
+  it('drops its acks without throwing once the channel has closed, and says how many (the broker delivers those again)', async () => {
     const closed = {
       ack: () => {
         throw new Error('Channel closed');
       },
     };
-    const acks = new ChannelAcks(closed);
-    const first = message(1);
-    acks.received(first);
-    acks.ack(first);
+    const unsent: number[] = [];
+    const acks = new ChannelAcks(closed, (count) => unsent.push(count));
+    const messages = [1, 2, 3, 4, 5].map(message);
+    messages.forEach((m) => acks.received(m));
+    // 1 and 2 at the head (one multiple ack), 4 alone behind 3, which is still running.
+    [messages[0], messages[1], messages[3]].forEach((m) => acks.ack(m));
     await expect(nextTurn()).resolves.toBeUndefined();
+    expect(unsent).toEqual([3]);
+    // The window is gone with the channel: a late ack of 3 sends nothing and says nothing.
+    acks.ack(messages[2]);
     expect(() => acks.flush()).not.toThrow();
+    expect(unsent).toEqual([3]);
   });
 });

@@ -21,7 +21,11 @@ export class ChannelAcks {
   private readonly window = new Map<number, { message: ConsumeMessage; finished: boolean }>();
   private flushScheduled = false;
 
-  constructor(private readonly channel: AckingChannel) {}
+  constructor(
+    private readonly channel: AckingChannel,
+    /** Told how many finished deliveries' acks a closed channel took with it, for the logs. */
+    private readonly onUnsent: (count: number, error: unknown) => void,
+  ) {}
 
   received(message: ConsumeMessage): void {
     this.window.set(message.fields.deliveryTag, { message, finished: false });
@@ -40,24 +44,34 @@ export class ChannelAcks {
   /** Sends the acks gathered so far now: before the channel closes on a graceful stop. */
   flush(): void {
     this.flushScheduled = false;
-    try {
-      let head: ConsumeMessage | undefined;
-      let run = 0;
-      for (const [tag, entry] of this.window) {
-        if (!entry.finished) break;
-        head = entry.message;
-        run += 1;
-        this.window.delete(tag);
+    // A run of finished deliveries at the head goes as one multiple ack; one behind a running one, alone.
+    const frames: { message: ConsumeMessage; multiple: boolean; covers: number }[] = [];
+    let atHead = true;
+    for (const [tag, entry] of this.window) {
+      if (!entry.finished) {
+        atHead = false;
+        continue;
       }
-      if (head) this.channel.ack(head, run > 1);
-      for (const [tag, entry] of this.window) {
-        if (!entry.finished) continue;
-        this.window.delete(tag);
-        this.channel.ack(entry.message);
+      this.window.delete(tag);
+      const head = atHead ? frames[0] : undefined;
+      if (head) {
+        head.message = entry.message;
+        head.multiple = true;
+        head.covers += 1;
+      } else frames.push({ message: entry.message, multiple: false, covers: 1 });
+    }
+    for (const [n, frame] of frames.entries()) {
+      try {
+        this.channel.ack(frame.message, frame.multiple);
+      } catch (error) {
+        // The channel closed: its unsettled messages go back to the queue, which at-least-once allows.
+        this.window.clear();
+        this.onUnsent(
+          frames.slice(n).reduce((count, unsent) => count + unsent.covers, 0),
+          error,
+        );
+        return;
       }
-    } catch {
-      // The channel closed: its unsettled messages go back to the queue, which at-least-once allows.
-      this.window.clear();
     }
   }
 

@@ -38,7 +38,8 @@ export interface QueueMessageContext {
 
 /**
  * Runs the handler registered for `pattern` and turns its outcome into a decision: what it returns
- * (or emits last, if an Observable), `ack` when it returns nothing, `back-off` when it throws.
+ * (or emits last, if an Observable), `ack` when it returns nothing, `back-off` when it throws or
+ * returns something that is no decision.
  */
 export async function decide(
   handler: ((data: unknown, context: unknown) => unknown) | null | undefined,
@@ -49,12 +50,20 @@ export async function decide(
   if (!handler) return { kind: 'dead-letter', reason: `no handler for ${pattern}` };
   try {
     const result: unknown = await handler(payload, context);
-    const decision = (isObservable(result) ? await lastValueFrom(result, { defaultValue: undefined }) : result) as
-      QueueDecision | undefined;
-    return decision ?? { kind: 'ack' };
+    const decision: unknown = isObservable(result) ? await lastValueFrom(result, { defaultValue: undefined }) : result;
+    if (decision === undefined || decision === null) return { kind: 'ack' };
+    if (isQueueDecision(decision)) return decision;
+    // A transport would not know how to settle it, and the message would hold its prefetch place for good.
+    return { kind: 'back-off', reason: `the handler returned no known decision: ${shown(decision)}`, counts: true };
   } catch (error) {
     return { kind: 'back-off', reason: describe(error), counts: true };
   }
+}
+
+const DECISION_KINDS: ReadonlySet<string> = new Set<QueueDecision['kind']>(['ack', 'retry', 'dead-letter', 'back-off']);
+
+function isQueueDecision(value: unknown): value is QueueDecision {
+  return typeof value === 'object' && value !== null && DECISION_KINDS.has(String((value as { kind?: unknown }).kind));
 }
 
 /**
@@ -104,6 +113,15 @@ export class RunningHandlers {
     const outcome = await Promise.race([work().then(() => 'done' as const), late]);
     clearTimeout(timer);
     if (outcome === 'late') this.logger.warn(`shutdown: gave up waiting to ${step} after ${ms} ms`);
+  }
+}
+
+/** A value for a log line: its JSON (cut short) where it has one. */
+function shown(value: unknown): string {
+  try {
+    return (JSON.stringify(value) ?? String(value)).slice(0, 200);
+  } catch {
+    return String(value);
   }
 }
 

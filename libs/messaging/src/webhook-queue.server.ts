@@ -74,7 +74,11 @@ export class WebhookQueueServer extends Server implements CustomTransportStrateg
       name: 'webhook-queue-server',
       confirm: true,
       setup: async (channel: ConfirmChannel) => {
-        const acks = new ChannelAcks(channel);
+        const acks = new ChannelAcks(channel, (count, error) => {
+          this.logger.warn(
+            `${count} ack(s) not sent, the channel closed (${String(error)}): RabbitMQ delivers those again`,
+          );
+        });
         this.acksOf.set(channel, acks);
         channel.once('close', () => {
           this.acksOf.delete(channel);
