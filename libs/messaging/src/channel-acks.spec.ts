@@ -91,4 +91,22 @@ describe('ChannelAcks', () => {
     expect(() => acks.flush()).not.toThrow();
     expect(unsent).toEqual([3]);
   });
+
+  it('counts only the acks after the one that failed when the channel closes midway', async () => {
+    const frames: [number, boolean][] = [];
+    const closing = {
+      ack: (sent: ConsumeMessage, allUpTo = false) => {
+        if (frames.length > 0) throw new Error('Channel closed');
+        frames.push([sent.fields.deliveryTag, allUpTo]);
+      },
+    };
+    const unsent: number[] = [];
+    const acks = new ChannelAcks(closing, (count) => unsent.push(count));
+    const messages = [1, 2, 3, 4].map(message);
+    messages.forEach((m) => acks.received(m));
+    [messages[0], messages[1], messages[3]].forEach((m) => acks.ack(m));
+    await nextTurn();
+    expect(frames).toEqual([[2, true]]);
+    expect(unsent).toEqual([1]);
+  });
 });

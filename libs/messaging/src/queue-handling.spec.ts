@@ -19,6 +19,7 @@ describe('decide', () => {
 
   it('acks when the handler returns nothing', async () => {
     await expect(run(() => undefined)).resolves.toEqual({ kind: 'ack' });
+    await expect(run(() => null)).resolves.toEqual({ kind: 'ack' });
   });
 
   it('backs off, counted, when the handler throws or returns something that is no decision', async () => {
@@ -27,7 +28,9 @@ describe('decide', () => {
         throw new Error('database gone');
       }),
     ).resolves.toEqual({ kind: 'back-off', reason: 'database gone', counts: true });
-    for (const odd of [{ kind: 'acknowledge' }, 'ack', 42]) {
+    // A retry without its delays would be published to a wait queue that does not exist, and dropped.
+    const odds = [{ kind: 'acknowledge' }, 'ack', 42, { kind: 'retry', content: {} }, { kind: 'back-off' }];
+    for (const odd of odds) {
       await expect(run(() => odd)).resolves.toEqual({
         kind: 'back-off',
         reason: `the handler returned no known decision: ${JSON.stringify(odd)}`,

@@ -53,17 +53,31 @@ export async function decide(
     const decision: unknown = isObservable(result) ? await lastValueFrom(result, { defaultValue: undefined }) : result;
     if (decision === undefined || decision === null) return { kind: 'ack' };
     if (isQueueDecision(decision)) return decision;
-    // A transport would not know how to settle it, and the message would hold its prefetch place for good.
+    // A transport could not carry it out: the message would stay unsettled, or a retry go nowhere and be lost.
     return { kind: 'back-off', reason: `the handler returned no known decision: ${shown(decision)}`, counts: true };
   } catch (error) {
     return { kind: 'back-off', reason: describe(error), counts: true };
   }
 }
 
-const DECISION_KINDS: ReadonlySet<string> = new Set<QueueDecision['kind']>(['ack', 'retry', 'dead-letter', 'back-off']);
+const isDelay = (value: unknown) => typeof value === 'number' && Number.isFinite(value) && value >= 0;
 
+/** Whether `value` is a decision a transport can carry out, with every field it reads. */
 function isQueueDecision(value: unknown): value is QueueDecision {
-  return typeof value === 'object' && value !== null && DECISION_KINDS.has(String((value as { kind?: unknown }).kind));
+  if (typeof value !== 'object' || value === null) return false;
+  const decision = value as Record<string, unknown>;
+  switch (decision.kind) {
+    case 'ack':
+      return true;
+    case 'retry':
+      return isDelay(decision.delayMs) && isDelay(decision.scheduledDelayMs);
+    case 'dead-letter':
+      return typeof decision.reason === 'string';
+    case 'back-off':
+      return typeof decision.reason === 'string' && typeof decision.counts === 'boolean';
+    default:
+      return false;
+  }
 }
 
 /**
