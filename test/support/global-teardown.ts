@@ -1,6 +1,5 @@
-import { databaseName, withDatabase } from '../../libs/persistence/src';
 import { execFileSync } from 'node:child_process';
-import { Client } from 'pg';
+import { dropDatabase } from './drop-database';
 import { TEST_ENV_KEYS } from './test-env';
 
 /** Drops this run's database and vhost; every test run starts and ends clean. */
@@ -11,11 +10,5 @@ export default async function globalTeardown(): Promise<void> {
   }
   const url = process.env[TEST_ENV_KEYS.databaseUrl];
   if (!url) return;
-  const admin = new Client({ connectionString: withDatabase(url, 'postgres') });
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS "${databaseName(url)}" WITH (FORCE)`);
-  } finally {
-    await admin.end();
-  }
+  await dropDatabase(url);
 }

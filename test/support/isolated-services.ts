@@ -8,8 +8,8 @@ import {
 } from '@payhook/persistence';
 import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import { dropDatabase } from './drop-database';
 import { testAmqpNamespace, testAmqpUrl, testDatabaseUrl } from './test-env';
 
 /** What to pass to PaymentsApiHarness.start() and startDispatcher() (or a spawned app's env). */
@@ -80,13 +80,7 @@ export async function isolatedServices(label: string, options: { ownVhost?: bool
     vhost: decodeURIComponent(amqpUrl.pathname.slice(1)),
     drop: async () => {
       if (ownVhost) execFileSync('rabbitmqctl', ['-q', 'delete_vhost', ownVhost]);
-      const admin = new Client({ connectionString: withDatabase(databaseUrl, 'postgres') });
-      await admin.connect();
-      try {
-        await admin.query(`DROP DATABASE IF EXISTS "${databaseName(databaseUrl)}" WITH (FORCE)`);
-      } finally {
-        await admin.end();
-      }
+      await dropDatabase(databaseUrl);
     },
   };
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import { dropDatabase } from '../../../../test/support/drop-database';
 import { testDatabaseUrl } from '../../../../test/support/test-env';
 import { dataSourceOptions } from '../data-source';
 import { databaseName, withDatabase } from '../database-url';
@@ -80,13 +81,7 @@ describe('the refunds migration', () => {
 
   afterAll(async () => {
     await db?.end();
-    const admin = new Client({ connectionString: withDatabase(url, 'postgres') });
-    await admin.connect();
-    try {
-      await admin.query(`DROP DATABASE IF EXISTS "${databaseName(url)}" WITH (FORCE)`);
-    } finally {
-      await admin.end();
-    }
+    await dropDatabase(url);
   });
 
   /** What a refund does to reserve its amount (see the migration's comment). */

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import { dropDatabase } from '../../../../test/support/drop-database';
 import { testDatabaseUrl } from '../../../../test/support/test-env';
 import { dataSourceOptions } from '../data-source';
 import { databaseName, withDatabase } from '../database-url';
@@ -92,6 +93,7 @@ describe('the payment-scoped references migration', () => {
   afterAll(async () => {
     await db?.query('ROLLBACK');
     await db?.end();
+    await dropDatabase(url);
   });
 
   it('keeps the rows written before', async () => {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import { dropDatabase } from '../../../../test/support/drop-database';
 import { testDatabaseUrl } from '../../../../test/support/test-env';
 import { dataSourceOptions } from '../data-source';
 import { databaseName, withDatabase } from '../database-url';
@@ -109,6 +110,7 @@ describe('the several-endpoints migration', () => {
 
   afterAll(async () => {
     await db?.end();
+    await dropDatabase(url);
   });
 
   it('keeps the endpoint, its secrets and its health under a we_ id', async () => {
