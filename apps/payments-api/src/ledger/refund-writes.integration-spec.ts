@@ -2,6 +2,7 @@ import { databaseName, dataSourceOptions, ensureDatabase, withDatabase, type Sql
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import { dropDatabase } from '../../../../test/support/drop-database';
 import { testDatabaseUrl } from '../../../../test/support/test-env';
 import { EventWriter } from './event-writer';
 import { OutboxWriter } from './outbox-writer';
@@ -52,13 +53,7 @@ describe('RefundWrites.hold without the CHECK backstop', () => {
 
   afterAll(async () => {
     await Promise.all(clients.map((client) => client.end()));
-    const admin = new Client({ connectionString: withDatabase(url, 'postgres') });
-    await admin.connect();
-    try {
-      await admin.query(`DROP DATABASE IF EXISTS "${databaseName(url)}" WITH (FORCE)`);
-    } finally {
-      await admin.end();
-    }
+    await dropDatabase(url);
   });
 
   const completedPayment = async (id: string) => {
