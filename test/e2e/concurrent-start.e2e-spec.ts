@@ -13,6 +13,7 @@ import { createPaymentsApi } from '../../apps/payments-api/src/app.setup';
 import { PaymentsApiEnv } from '../../apps/payments-api/src/config/payments-api.env';
 import { createWebhookDispatcher } from '../../apps/webhook-dispatcher/src/app.setup';
 import { WebhookDispatcherEnv } from '../../apps/webhook-dispatcher/src/config/webhook-dispatcher.env';
+import { dropDatabase } from '../support/drop-database';
 import { pollUntil } from '../support/poll-until';
 import { testAmqpNamespace, testAmqpUrl, testDatabaseUrl, testWebhookQueue } from '../support/test-env';
 import { timeFor } from '../support/time-budget';
@@ -314,14 +315,6 @@ async function freshDatabase(label: string): Promise<{ url: string; drop(): Prom
   }
   return {
     url,
-    drop: async () => {
-      const dropper = new Client({ connectionString: withDatabase(url, 'postgres') });
-      await dropper.connect();
-      try {
-        await dropper.query(`DROP DATABASE IF EXISTS "${databaseName(url)}" WITH (FORCE)`);
-      } finally {
-        await dropper.end();
-      }
-    },
+    drop: () => dropDatabase(url),
   };
 }
