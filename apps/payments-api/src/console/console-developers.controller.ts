@@ -5,7 +5,12 @@ import { MerchantException } from '../merchants/merchant.exception';
 import { MerchantsService } from '../merchants/merchants.service';
 import { formField, formFieldList } from '../html/cookies';
 import { newNonce, redirectSeeOther, sendHtml } from '../html/html-response';
-import { ConsoleDevelopersService, RECOVER_DAYS, type EndpointForm } from './console-developers.service';
+import {
+  ConsoleDevelopersService,
+  RECOVER_DAYS,
+  type ChangeResult,
+  type EndpointForm,
+} from './console-developers.service';
 import {
   ROLL_OVERLAP_DAYS,
   ROTATION_OVERLAPS,
@@ -116,8 +121,7 @@ export class ConsoleDevelopersController {
     const [endpoint] = (await this.developers.overview(session.merchant)).endpoints[mode];
     if (!endpoint) return this.render(response, 400, session, { error: `No ${mode} webhook endpoint is set.` });
     const result = await this.developers.setWebhookEndpoint(session.merchant, mode, endpoint.url, undefined, by);
-    if (result.kind === 'refused') return this.render(response, 400, session, { error: result.message });
-    redirectSeeOther(response, `/console/developers?notice=endpoint-enabled#endpoint-${mode}`);
+    return this.answerChange(response, session, result, 'endpoint-enabled', `endpoint-${mode}`);
   }
 
   @Post('recover')
@@ -163,8 +167,7 @@ export class ConsoleDevelopersController {
     // Only the overlaps the page offers; anything else (an older page, a forged form) rotates without one.
     const overlap = ROTATION_OVERLAPS.find(({ seconds }) => String(seconds) === formField(body, 'overlap'));
     const result = await this.developers.rotateSecret(session.merchant, mode, overlap?.seconds ?? 0, by);
-    if (result.kind === 'refused') return this.render(response, 400, session, { error: result.message });
-    redirectSeeOther(response, `/console/developers?notice=secret-rotated#endpoint-${mode}`);
+    return this.answerChange(response, session, result, 'secret-rotated', `endpoint-${mode}`);
   }
 
   @Post('endpoints')
@@ -177,8 +180,7 @@ export class ConsoleDevelopersController {
   ): Promise<void> {
     const mode = formMode(body);
     const result = await this.developers.addEndpoint(session.merchant, mode, endpointFields(body), by);
-    if (result.kind === 'refused') return this.render(response, 400, session, { error: result.message });
-    redirectSeeOther(response, `/console/developers?notice=endpoint-added#webhooks`);
+    return this.answerChange(response, session, result, 'endpoint-added', 'webhooks');
   }
 
   @Post('endpoints/:id')
@@ -197,8 +199,7 @@ export class ConsoleDevelopersController {
       endpointFields(body),
       by,
     );
-    if (result.kind === 'refused') return this.render(response, 400, session, { error: result.message });
-    redirectSeeOther(response, `/console/developers?notice=endpoint-saved#endpoint-${id}`);
+    return this.answerChange(response, session, result, 'endpoint-saved', `endpoint-${id}`);
   }
 
   @Post('endpoints/:id/enable')
@@ -217,8 +218,7 @@ export class ConsoleDevelopersController {
       true,
       by,
     );
-    if (result.kind === 'refused') return this.render(response, 400, session, { error: result.message });
-    redirectSeeOther(response, `/console/developers?notice=endpoint-enabled#endpoint-${id}`);
+    return this.answerChange(response, session, result, 'endpoint-enabled', `endpoint-${id}`);
   }
 
   @Post('endpoints/:id/disable')
@@ -237,8 +237,7 @@ export class ConsoleDevelopersController {
       false,
       by,
     );
-    if (result.kind === 'refused') return this.render(response, 400, session, { error: result.message });
-    redirectSeeOther(response, `/console/developers?notice=endpoint-disabled#endpoint-${id}`);
+    return this.answerChange(response, session, result, 'endpoint-disabled', `endpoint-${id}`);
   }
 
   /** The confirmation steps of rotating a further endpoint's secret and of deleting it. */
@@ -275,8 +274,7 @@ export class ConsoleDevelopersController {
       overlap?.seconds ?? 0,
       by,
     );
-    if (result.kind === 'refused') return this.render(response, 400, session, { error: result.message });
-    redirectSeeOther(response, `/console/developers?notice=secret-rotated#endpoint-${id}`);
+    return this.answerChange(response, session, result, 'secret-rotated', `endpoint-${id}`);
   }
 
   @Post('endpoints/:id/delete')
@@ -289,8 +287,7 @@ export class ConsoleDevelopersController {
     @Res() response: Response,
   ): Promise<void> {
     const result = await this.developers.deleteEndpoint(session.merchant, formMode(body), endpointIdOf(id), by);
-    if (result.kind === 'refused') return this.render(response, 400, session, { error: result.message });
-    redirectSeeOther(response, `/console/developers?notice=endpoint-deleted#webhooks`);
+    return this.answerChange(response, session, result, 'endpoint-deleted', 'webhooks');
   }
 
   @Post('integration-tests')
@@ -360,6 +357,18 @@ export class ConsoleDevelopersController {
       await this.render(response, error.code === 'resource_not_found' ? 404 : 403, session, { error: error.message });
       return null;
     }
+  }
+
+  /** A change's answer: the page again with the refusal (400), or back to the page with its notice (303). */
+  private async answerChange(
+    response: Response,
+    session: ConsoleSession,
+    result: ChangeResult,
+    notice: string,
+    anchor: string,
+  ): Promise<void> {
+    if (result.kind === 'refused') return this.render(response, 400, session, { error: result.message });
+    redirectSeeOther(response, `/console/developers?notice=${notice}#${anchor}`);
   }
 
   private async render(

@@ -175,7 +175,12 @@ export class ConsoleDevelopersService {
     );
   }
 
-  async deleteEndpoint(merchant: ConsoleMerchant, mode: ConsoleMode, id: string, by: AuditActor) {
+  async deleteEndpoint(
+    merchant: ConsoleMerchant,
+    mode: ConsoleMode,
+    id: string,
+    by: AuditActor,
+  ): Promise<ChangeResult> {
     if (mode === 'live' && merchant.status !== 'live') return { kind: 'refused', message: LIVE_LOCKED };
     return this.refusalOf(() => this.endpoints.delete(scopeOf(merchant, mode), id, by));
   }
