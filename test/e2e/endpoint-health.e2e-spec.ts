@@ -115,12 +115,19 @@ describe('endpoint health, disable and recover', () => {
 
   it('counts automatic failures and clears them on the next success', async () => {
     let answers = 0;
-    stack.receiver.respondWith(() => (++answers <= 2 ? { status: 503 } : { status: 200, body: 'ok' }));
+    // The third answer waits until the test has seen two failures: on a busy machine a poll could
+    // otherwise miss the half second between the second failure and the success after it.
+    let releaseSuccess!: () => void;
+    const twoFailuresSeen = new Promise<void>((resolve) => (releaseSuccess = resolve));
+    stack.receiver.respondWith(() =>
+      ++answers <= 2 ? { status: 503 } : { status: 200, body: 'ok', until: twoFailuresSeen },
+    );
     try {
       const { eventId } = await completedPayment(stack.api, merchant);
       await pollUntil(health, (data) => data.consecutiveFailures === 2);
       const failingSince = (await health()).failingSince as string;
       expect(Date.parse(failingSince)).toBeLessThanOrEqual(Date.now());
+      releaseSuccess();
       await eventUntil(stack.api, merchant, eventId, (e) => e.deliveryStatus === 'succeeded');
       expect(await health()).toMatchObject({
         status: 'enabled',
@@ -129,6 +136,7 @@ describe('endpoint health, disable and recover', () => {
         lastError: 'HTTP 503',
       });
     } finally {
+      releaseSuccess();
       stack.receiver.respondWith(() => (failing ? { status: 500, body: 'down' } : { status: 200, body: 'ok' }));
     }
   });

@@ -117,8 +117,9 @@ describe('WebhookHttpClient', () => {
       response.writeHead(200, { 'content-length': '100' });
       response.write('partial');
     });
-    const result = await client({ timeoutMs: 300 }).post(endpoint.url, event, {});
-    expect(result).toMatchObject({ ok: false, status: 200, responseBody: 'partial', error: 'timeout after 300 ms' });
+    // Long enough for the connection, the headers and the first chunk on a busy machine; the body never ends.
+    const result = await client({ timeoutMs: 1_500 }).post(endpoint.url, event, {});
+    expect(result).toMatchObject({ ok: false, status: 200, responseBody: 'partial', error: 'timeout after 1500 ms' });
   });
 
   it('reports a refused connection', async () => {
