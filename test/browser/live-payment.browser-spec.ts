@@ -4,8 +4,12 @@ import type { Browser, Page } from 'playwright-core';
 import { accessibilityViolations, artifactPath, launchChromium } from '../support/browser';
 import { newVoucherPin } from '../support/pay-screen-client';
 import { PaymentsApiHarness, paymentBody, type TestMerchant } from '../support/payments-api.harness';
+import { BUDGET_MS, timeFor } from '../support/time-budget';
 
 const SHOP = 'https://shop.example';
+const START_MS = timeFor({ database: 1, app: 1, browser: 1 });
+// Each test: a page driven through a payment, and the app's work behind it, on a busy machine.
+jest.setTimeout(timeFor({ browser: 2 }));
 
 describe('a live payment in a real browser: bank transfer and gift vouchers', () => {
   let api: PaymentsApiHarness;
@@ -15,7 +19,7 @@ describe('a live payment in a real browser: bank transfer and gift vouchers', ()
   beforeAll(async () => {
     [api, browser] = await Promise.all([PaymentsApiHarness.start(), launchChromium()]);
     merchant = await api.merchantWithKey('live', { live: true });
-  });
+  }, START_MS);
   afterAll(async () => {
     await browser.close();
     await api.stop();
@@ -40,7 +44,7 @@ describe('a live payment in a real browser: bank transfer and gift vouchers', ()
    * The user's way back to the shop: the browser's request for the returnUrl. (Live returnUrls are https on
    * a host that does not exist here; the request is what matters, not its answer.)
    */
-  async function backToShop(page: Page, timeout = 5_000): Promise<URL> {
+  async function backToShop(page: Page, timeout = BUDGET_MS.browser): Promise<URL> {
     const request = await page.waitForRequest((candidate) => candidate.url().startsWith(`${SHOP}/`), { timeout });
     return new URL(request.url());
   }
@@ -62,7 +66,7 @@ describe('a live payment in a real browser: bank transfer and gift vouchers', ()
     await page.screenshot({ path: artifactPath('pay-screen-live-360.png'), fullPage: true });
 
     // The bank side reports the transfer with the code as the payer typed it.
-    const back = backToShop(page, 15_000);
+    const back = backToShop(page);
     await api
       .admin()
       .post('/admin/v1/deposits')
@@ -85,7 +89,7 @@ describe('a live payment in a real browser: bank transfer and gift vouchers', ()
       status: 'completed',
     });
     await page.close();
-  }, 30_000);
+  });
 
   it('pays with two gift vouchers, the first leaving a balance', async () => {
     const payment = await livePayment(15_000);
@@ -118,5 +122,5 @@ describe('a live payment in a real browser: bank transfer and gift vouchers', ()
     const stored = await api.as(merchant).get(`/v1/payments/${payment.id}`).expect(200);
     expect(stored.body.data.status).toBe('completed');
     await page.close();
-  }, 30_000);
+  });
 });
