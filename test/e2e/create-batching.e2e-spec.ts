@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { BATCHES_IN_FLIGHT } from '../../apps/payments-api/src/payments/payment-insert.batcher';
+import { BATCHES_IN_FLIGHT, PaymentInsertBatcher } from '../../apps/payments-api/src/payments/payment-insert.batcher';
 import { expectApiError, idemKey, rowCounts } from '../support/api-expectations';
 import { PaymentsApiHarness, paymentBody, type TestMerchant } from '../support/payments-api.harness';
 import { paymentsClient, type PaymentsClient } from '../support/payments-client';
@@ -53,9 +53,15 @@ describe('Creates arriving together', () => {
         held.push(Promise.resolve(payments.create(paymentBody(), key)));
         await pollUntil(waitingOnHolder, (waiting) => waiting === held.length);
       }
-      const answers = Promise.all(send());
-      // The requests reach the API and queue behind the waiting statements.
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // A supertest request goes out once something awaits it: Promise.resolve does, now.
+      const requests = send().map((request) => Promise.resolve(request));
+      // Every request reached the API and waits for a slot behind the waiting statements.
+      const batcher = api.app.get(PaymentInsertBatcher);
+      await pollUntil(
+        async () => batcher.queued,
+        (queued) => queued === requests.length,
+      );
+      const answers = Promise.all(requests);
       await holder.query('ROLLBACK');
       // Let go, the held keys were never used: their creates go through.
       for (const answer of await Promise.all(held)) expect(answer.status).toBe(201);

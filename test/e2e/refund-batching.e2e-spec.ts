@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { BATCHES_IN_FLIGHT } from '../../apps/payments-api/src/refunds/test-refund.batcher';
+import { BATCHES_IN_FLIGHT, TestRefundBatcher } from '../../apps/payments-api/src/refunds/test-refund.batcher';
 import { expectApiError, idemKey } from '../support/api-expectations';
 import { PaymentsApiHarness, paymentBody, type TestMerchant } from '../support/payments-api.harness';
 import { pollUntil } from '../support/poll-until';
@@ -51,9 +51,15 @@ describe('Test refunds arriving together', () => {
         held.push(Promise.resolve(refunds.create(paymentId, { amount: 1_000 })));
         await pollUntil(waitingOnHolder, (waiting) => waiting === held.length);
       }
-      const answers = Promise.all(send());
-      // The requests reach the API and queue behind the waiting batches.
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // A supertest request goes out once something awaits it: Promise.resolve does, now.
+      const requests = send().map((request) => Promise.resolve(request));
+      // Every request reached the API and waits for a slot behind the waiting batches.
+      const batcher = api.app.get(TestRefundBatcher);
+      await pollUntil(
+        async () => batcher.queued,
+        (queued) => queued === requests.length,
+      );
+      const answers = Promise.all(requests);
       await holder.query('ROLLBACK');
       for (const answer of await Promise.all(held)) expect(answer.status).toBe(201);
       return await answers;

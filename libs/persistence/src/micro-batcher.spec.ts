@@ -24,14 +24,18 @@ describe('MicroBatcher', () => {
     await settle();
     expect(batches.map((b) => b.items)).toEqual([[1]]);
 
+    expect(batcher.queued).toBe(0);
+
     const later = [2, 3, 4].map((n) => batcher.submit(n));
     await settle();
     expect(batches).toHaveLength(1); // they wait for the running batch
+    expect(batcher.queued).toBe(3);
 
     batches[0].finish();
     await expect(first).resolves.toBe('done 1');
     await settle();
     expect(batches[1].items).toEqual([2, 3, 4]);
+    expect(batcher.queued).toBe(0);
     batches[1].finish();
     await expect(Promise.all(later)).resolves.toEqual(['done 2', 'done 3', 'done 4']);
   });

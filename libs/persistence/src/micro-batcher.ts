@@ -39,6 +39,11 @@ export class MicroBatcher<In, Out> {
     }
   }
 
+  /** Calls waiting for a batch (not those of the batches running). */
+  get queued(): number {
+    return this.waiting.length;
+  }
+
   submit(item: In): Promise<Out> {
     return new Promise<Out>((resolve, reject) => {
       this.waiting.push({ item, resolve, reject });

@@ -42,6 +42,11 @@ export class PaymentInsertBatcher {
 
   constructor(private readonly payments: PaymentsRepository) {}
 
+  /** Requests waiting for a batch slot: all of them while every slot is busy. */
+  get queued(): number {
+    return this.batcher.queued;
+  }
+
   /** True when the payment was inserted; false when its idempotency key was taken and not expired. */
   async insert(payment: NewPayment): Promise<boolean> {
     const outcome = await this.batcher.submit({ payment, link: linkToCurrentSpan() });

@@ -72,6 +72,11 @@ export class TestRefundBatcher {
     @Inject(PaymentsApiEnv) private readonly env: PaymentsApiEnv,
   ) {}
 
+  /** Requests waiting for a batch slot: all of them while every slot is busy. */
+  get queued(): number {
+    return this.batcher.queued;
+  }
+
   async refund(request: TestRefundRequest): Promise<TestRefundOutcome> {
     const outcome = await this.batcher.submit({ request, link: linkToCurrentSpan() });
     if (typeof outcome === 'object' && 'error' in outcome) throw outcome.error;
