@@ -440,7 +440,7 @@ describe('query plans on a large database', () => {
       /SET refund_held_amount = refund_held_amount \+/, // a refund's guarded reserve
       /INSERT INTO settlements[^]*refund_id/, // a refund's settlement record
       /json_to_recordset[^]*SET refund_held_amount = p\.refund_held_amount \+/, // a batch of test refunds
-      /ORDER BY p\.id\s+FOR UPDATE OF p/, // the lock of a batch's payments
+      /JOIN unnest\(\$1::text\[\], \$3::text\[\], \$4::boolean\[\]\) AS wanted/, // the read of a batch's payments
       /INSERT INTO webhook_notices/, // the owners' notices, written with the endpoint's health
       /FROM webhook_notices WHERE sent_at IS NULL/, // the notice sender's claim
       /UPDATE webhook_notices SET sent_at/, // … and its mark

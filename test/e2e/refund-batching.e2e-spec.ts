@@ -185,4 +185,39 @@ describe('Test refunds arriving together', () => {
     expectApiError(answers[1], { status: 409, code: 'payment_state_conflict' });
     expect((await refunds.create(paymentId, {})).body.data).toMatchObject({ amount: 2_000, status: 'succeeded' });
   });
+
+  it('refunds what is left when a whole-remainder refund ran beside a partial one of the same payment', async () => {
+    const paymentId = await completedPayment(api, merchant, 10_000);
+    const holder = new Client({ connectionString: api.env.DATABASE_URL });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM payments WHERE id = $1 FOR UPDATE', [paymentId]);
+      // The first waiter waits on the holder, the second on the first (in the row's queue).
+      const waitingOnLocks = async () =>
+        (
+          await api.sql<{ waiting: number }>(
+            `SELECT count(*)::int AS waiting FROM pg_stat_activity
+             WHERE datname = current_database() AND cardinality(pg_blocking_pids(pid)) > 0`,
+          )
+        )[0].waiting;
+      // Each refund's batch has read the whole 10,000 as the remainder and waits on the payment's lock.
+      const partial = Promise.resolve(refunds.create(paymentId, { amount: 3_000 }));
+      await pollUntil(waitingOnLocks, (waiting) => waiting === 1);
+      const whole = Promise.resolve(refunds.create(paymentId, {}));
+      await pollUntil(waitingOnLocks, (waiting) => waiting === 2);
+      await holder.query('ROLLBACK');
+      expect((await partial).body.data).toMatchObject({ amount: 3_000, status: 'succeeded' });
+      expect((await whole).body.data).toMatchObject({ amount: 7_000, status: 'succeeded' });
+    } finally {
+      await holder.end();
+    }
+    await expect(moneyOf(paymentId)).resolves.toEqual({
+      refunded: '10000',
+      held: '10000',
+      rows: '10000',
+      records: '10000',
+      count: 2,
+    });
+  });
 });

@@ -15,12 +15,21 @@ export class Ledger {
   private readonly primary: Sql;
 
   constructor(@InjectDataSource() private readonly db: DataSource) {
-    this.primary = (text, params) => sqlRows(this.db, text, params);
+    this.primary = (text, params, name) => sqlRows(this.db, text, params, name);
   }
 
   /** Runs `work` in one transaction: committed if it resolves, else rolled back. */
   write<R>(work: (tx: LedgerTx) => Promise<R>): Promise<R> {
     return inTransaction(this.db, (sql) => work(new LedgerTx(sql)));
+  }
+
+  /**
+   * For a money move that is ONE statement, atomic by itself (a batch of test refunds, ADR 0015):
+   * `work` runs without a transaction around it, so it costs no BEGIN and COMMIT round trips. Every
+   * statement it sends commits on its own: reads, then a single writing statement, nothing else.
+   */
+  writeInOneStatement<R>(work: (tx: LedgerTx) => Promise<R>): Promise<R> {
+    return work(new LedgerTx(this.primary));
   }
 
   /** Value of the vouchers held for (or redeemed by) a payment, read on the primary. */

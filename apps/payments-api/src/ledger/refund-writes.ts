@@ -35,11 +35,11 @@ export interface RefundHold {
 export type HoldRefusal = 'payment_not_found' | 'payment_not_completed' | 'amount_exceeded';
 
 /**
- * A payment about to be refunded at once (test mode), read under its row lock by lockForTestRefunds:
- * its order (never changes), state, what is left to refund, and the payout of a record on the sales
- * date `sales` (the merchant's delay and non-banking days as they are under the lock).
+ * A payment about to be refunded at once (test mode), as readForTestRefunds read it: its order (never
+ * changes), state, what is left to refund, and the payout of a record on the sales date `sales` (the
+ * merchant's delay and non-banking days as they were read).
  */
-export interface LockedPayment {
+export interface RefundablePayment {
   id: string;
   orderId: string;
   status: string;
@@ -82,15 +82,20 @@ export class RefundWrites {
   ) {}
 
   /**
-   * Locks the payments of a batch of test refunds in id order (so two batches sharing payments queue
-   * instead of deadlocking) and reads what their refunds need: the order, state and remainder of
-   * each, and the payout terms of a record on `sales`. Each payment is looked for in its refund's
-   * scope only: one missing from the map does not exist there (and nothing of it was locked).
+   * Reads what the refunds of a batch of test refunds need of their payments: the order, state and
+   * remainder of each, and the payout terms of a record on `sales`. Each payment is looked for in its
+   * refund's scope only: one missing from the map does not exist there.
+   *
+   * `lock`: in id order, until the transaction ends (two batches sharing payments then queue instead of
+   * deadlocking), for a batch written in a transaction. Without it, for a statement alone: what the
+   * statement relies on does not change meanwhile (an order never does, and completed is final), but
+   * the remainder may shrink, and the statement's guarded hold decides again.
    */
-  async lockForTestRefunds(
+  async readForTestRefunds(
     payments: readonly { paymentId: string; scope: MerchantScope }[],
     sales: string,
-  ): Promise<Map<string, LockedPayment>> {
+    { lock }: { lock: boolean },
+  ): Promise<Map<string, RefundablePayment>> {
     const rows = await this.sql<PayoutTerms & { id: string; order_id: string; status: string; remainder: string }>(
       `SELECT p.id, p.order_id, p.status,
               p.amount - ${voucherValueSql('p.id')} - p.refund_held_amount AS remainder, ${PAYOUT_TERMS_SQL}
@@ -99,15 +104,14 @@ export class RefundWrites {
          ON wanted.id = p.id AND wanted.merchant_id = p.merchant_id AND wanted.livemode = p.livemode
        JOIN merchants m ON m.id = p.merchant_id
        WHERE p.id = ANY ($1::text[])
-       ORDER BY p.id
-       FOR UPDATE OF p`,
+       ${lock ? 'ORDER BY p.id FOR UPDATE OF p' : ''}`,
       [
         payments.map(({ paymentId }) => paymentId),
         sales,
         payments.map(({ scope }) => scope.merchantId),
         payments.map(({ scope }) => scope.livemode),
       ],
-      'lock-test-refunds',
+      lock ? 'lock-test-refunds' : 'read-test-refunds',
     );
     return new Map(
       rows.map((row) => [
@@ -126,26 +130,25 @@ export class RefundWrites {
   /**
    * Test refunds, succeeded at once, ONE statement for the whole batch (as creates share one, ADR
    * 0013): per refund, the guarded hold on its payment (refunded_amount counted too) returning R₀, the
-   * refund row, refund.succeeded with a delivery per endpoint that takes it (their outbox rows follow
-   * in one statement for the batch), the settlement record with its amounts computed in SQL from R₀
-   * at the fee rate of the payment's own record (0 for a payment settled before records existed), the
-   * idempotency key claim and the `refund.created` audit entry. Each write selects from the hold, so
-   * nothing is written for a refund whose amount did not fit. A refund whose key was taken (`claimed`
-   * false) wrote everything else: the caller rolls the transaction back. No two refunds of a batch
-   * share a payment or a key, and each payment was read completed by lockForTestRefunds in the same
-   * transaction.
+   * refund row, refund.succeeded with a delivery and its outbox row per endpoint that takes it, the
+   * settlement record with its amounts computed in SQL from R₀ at the fee rate of the payment's own
+   * record (0 for a payment settled before records existed), the idempotency key claim and the
+   * `refund.created` audit entry. Each write selects from the hold, so nothing is written for a
+   * refund whose amount did not fit. No two refunds of a batch share a payment or a key, and each
+   * payment was read completed by readForTestRefunds (completed is final).
+   *
+   * A refund whose key was taken wrote everything else. `alone` (no transaction around the
+   * statement): the statement then aborts itself (STATEMENT_ABORTED), undoing all of it. In a
+   * transaction: it reports `claimed` false, and the caller rolls the transaction back.
    */
-  async succeedAllAtOnce(writes: readonly TestRefundWrite[]): Promise<TestRefundWritten[]> {
+  async succeedAllAtOnce(
+    writes: readonly TestRefundWrite[],
+    { alone }: { alone: boolean },
+  ): Promise<TestRefundWritten[]> {
     const events = writes.map(({ refund }) => refundOutcomeEvent(refund));
     const amounts = refundSettlementSql('t.refunded_before', 't.amount', 't.fee_bps');
-    const rows = await this.sql<{
-      refund_id: string;
-      held: boolean;
-      claimed: boolean;
-      legacy: boolean | null;
-      endpoint_ids: string[] | null;
-      event_id: string;
-    }>(
+    const delivery = this.outbox.automaticDeliveryTemplate();
+    const rows = await this.sql<{ refund_id: string; held: boolean; claimed: boolean; legacy: boolean | null }>(
       `WITH input AS (
          SELECT * FROM json_to_recordset($1::json) AS i(
            refund_id text, payment_id text, merchant_id text, livemode boolean, amount bigint, currency text,
@@ -158,7 +161,8 @@ export class RefundWrites {
          FROM input i
          -- Read by primary key alone, whatever the planner guesses of the input: the status is not
          -- tested here (an index of completed payments would be scanned whole) but was read completed
-         -- under this transaction's row lock (lockForTestRefunds), so it still is.
+         -- by readForTestRefunds, and completed is final. The index scan returns the payments in id
+         -- order, so two statements sharing payments lock them in the same order.
          WHERE p.id = ANY (ARRAY(SELECT payment_id FROM input))
            AND p.id = i.payment_id AND p.merchant_id = i.merchant_id AND p.livemode = i.livemode
            AND p.refund_held_amount + i.amount <= p.amount - ${voucherValueSql('p.id')}
@@ -182,6 +186,11 @@ export class RefundWrites {
          RETURNING id, type, merchant_id, livemode, created_at
        ), delivery AS (
          ${fanOutSql('event')}
+       ), queued AS (
+         INSERT INTO outbox (routing_key, message_type, payload, headers)
+         SELECT $4, $5, jsonb_set(jsonb_set($6::jsonb, '{eventId}', to_jsonb(event_id)), '{endpointId}',
+                                  to_jsonb(endpoint_id))::text, $7
+         FROM delivery ORDER BY event_id, endpoint_id
        ), t AS (
          SELECT held.*, paid.fee_bps IS NULL AS legacy, COALESCE(paid.fee_bps, 0) AS fee_bps
          FROM held, LATERAL (SELECT (SELECT fee_bps FROM settlements
@@ -206,12 +215,15 @@ export class RefundWrites {
          SELECT i.audit_id, held.merchant_id, i.actor, 'refund.created', held.refund_id, i.client_address
          FROM held JOIN input i USING (refund_id)
        )
-       SELECT i.refund_id, i.event_id, held.refund_id IS NOT NULL AS held,
-              EXISTS (SELECT 1 FROM claimed c
-                      WHERE c.merchant_id = i.merchant_id AND c.livemode = i.livemode AND c.key = i.key) AS claimed,
-              t.legacy, (SELECT array_agg(endpoint_id) FROM delivery WHERE delivery.event_id = i.event_id) AS endpoint_ids
-       FROM input i
-       LEFT JOIN held USING (refund_id) LEFT JOIN t USING (refund_id)`,
+       SELECT r.*,
+              CASE WHEN $8::boolean AND r.held AND NOT r.claimed
+                   THEN abort_statement('an idempotency key of the batch was taken meanwhile') END AS aborted
+       FROM (SELECT i.refund_id, held.refund_id IS NOT NULL AS held,
+                    EXISTS (SELECT 1 FROM claimed c
+                            WHERE c.merchant_id = i.merchant_id AND c.livemode = i.livemode AND c.key = i.key) AS claimed,
+                    t.legacy
+             FROM input i
+             LEFT JOIN held USING (refund_id) LEFT JOIN t USING (refund_id)) r`,
       [
         JSON.stringify(
           writes.map(({ refund, sales, payout, claim, by }, n) => ({
@@ -241,31 +253,22 @@ export class RefundWrites {
         ),
         DEFAULT_ENABLED_EVENTS,
         NO_ENDPOINT_REASON,
+        delivery.routingKey,
+        delivery.messageType,
+        delivery.payload,
+        // The batch's span context: every outbox row carries its cause's.
+        delivery.headers,
+        alone,
       ],
       'test-refunds',
     );
     const byRefund = new Map(rows.map((row) => [row.refund_id, row]));
-    const written = writes.map(({ refund }) => {
+    return writes.map(({ refund }) => {
       const row = byRefund.get(refund.id);
       if (!row) throw new Error(`the test refunds statement returned nothing for refund ${refund.id}`);
       if (row.legacy) reportLegacyRefund(refund.paymentId);
-      return row;
+      return { held: row.held, claimed: row.claimed };
     });
-    // One statement, and only for deliveries: outbox_notify fires per INSERT statement, rows or none,
-    // and a NOTIFY serialises commits (every refund's COMMIT queued on the notify lock).
-    await this.outbox.enqueue(
-      written
-        .filter((row) => row.claimed)
-        .flatMap((row) =>
-          (row.endpoint_ids ?? []).map((endpointId) => ({
-            eventId: row.event_id,
-            endpointId,
-            retryStep: 0,
-            manual: false,
-          })),
-        ),
-    );
-    return written.map(({ held, claimed }) => ({ held, claimed }));
   }
 
   /**

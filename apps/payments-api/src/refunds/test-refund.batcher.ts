@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Link } from '@opentelemetry/api';
 import type { MerchantScope } from '@payhook/auth';
 import { detached, inSpan, linkToCurrentSpan } from '@payhook/observability';
-import { MicroBatcher, isRowError } from '@payhook/persistence';
+import { MicroBatcher, isRowError, isStatementAborted } from '@payhook/persistence';
 import type { AuditActor } from '../audit/audit-entry';
 import { PaymentsApiEnv } from '../config/payments-api.env';
 import { Ledger, salesDate, type HoldRefusal, type LedgerTx, type TestRefundWrite } from '../ledger';
@@ -45,15 +45,17 @@ class KeysTaken extends Error {
 }
 
 /**
- * Test refunds that arrive together share one transaction and one statement, as creates do (ADR
- * 0013, ADR 0014): a round trip and a commit serve many refunds. The batch locks its payments in id
- * order (two batches sharing payments queue, never deadlock) and reads their remainders and payout
- * terms under the lock; the guarded hold of each refund still decides its amount in the database.
+ * Test refunds that arrive together share one statement, as creates do (ADR 0013, ADR 0015): a round
+ * trip and a commit serve many refunds. A batch reads its payments' orders, remainders and payout
+ * terms, then writes every refund with one statement committed by itself: two round trips. The
+ * guarded hold of each refund decides its amount in the database.
  *
  * No batch holds two refunds of one payment (a statement updates a row once) or two uses of one key
- * (a statement claims a key once). A refund whose key turns out taken rolls the batch back and the
- * others go again without it; a statement that fails on a row of its own is split in halves until
- * the failing refund stands alone, so one refund's error is never another's.
+ * (a statement claims a key once). When the statement cannot stand alone (a key of the batch was
+ * taken meanwhile, a row's error), the batch goes again the careful way: in a transaction that locks
+ * its payments in id order first. There a refund whose key turns out taken rolls the batch back and
+ * the others go again without it, and a statement that fails on a row of its own is split in halves
+ * until the failing refund stands alone, so one refund's error is never another's.
  */
 @Injectable()
 export class TestRefundBatcher {
@@ -93,27 +95,54 @@ export class TestRefundBatcher {
     );
   }
 
+  /** The batch in one statement alone; what that cannot settle, again in a transaction under the locks. */
   private async writeAll(requests: TestRefundRequest[]): Promise<Outcome[]> {
+    let outcomes: Outcome[];
     try {
-      return await this.ledger.write((tx) => this.writeIn(tx, requests));
+      outcomes = await this.ledger.writeInOneStatement((tx) => this.writeIn(tx, requests, { alone: true }));
+    } catch (error) {
+      if (isStatementAborted(error) || isRowError(error)) return this.writeAllLocked(requests);
+      return requests.map(() => ({ error }));
+    }
+    // A whole remainder read before the statement may have shrunk by the time it ran: read it under the lock.
+    const again = requests.flatMap((request, n) =>
+      request.amount === undefined && outcomes[n] === 'amount_exceeded' ? [n] : [],
+    );
+    if (again.length === 0) return outcomes;
+    const redone = await this.writeAllLocked(again.map((n) => requests[n]));
+    again.forEach((n, k) => (outcomes[n] = redone[k]));
+    return outcomes;
+  }
+
+  private async writeAllLocked(requests: TestRefundRequest[]): Promise<Outcome[]> {
+    try {
+      return await this.ledger.write((tx) => this.writeIn(tx, requests, { alone: false }));
     } catch (error) {
       if (error instanceof KeysTaken) {
         const others = requests.filter((_, n) => !error.positions.has(n));
-        const outcomes = others.length > 0 ? await this.writeAll(others) : [];
+        const outcomes = others.length > 0 ? await this.writeAllLocked(others) : [];
         let next = 0;
         return requests.map((_, n) => (error.positions.has(n) ? 'key_taken' : outcomes[next++]));
       }
       if (requests.length === 1 || !isRowError(error)) return requests.map(() => ({ error }));
       // Halves, one after the other: the split holds only this batch's connection.
       const half = Math.ceil(requests.length / 2);
-      return [...(await this.writeAll(requests.slice(0, half))), ...(await this.writeAll(requests.slice(half)))];
+      return [
+        ...(await this.writeAllLocked(requests.slice(0, half))),
+        ...(await this.writeAllLocked(requests.slice(half))),
+      ];
     }
   }
 
-  private async writeIn(tx: LedgerTx, requests: TestRefundRequest[]): Promise<TestRefundOutcome[]> {
+  /** `alone`: tx is Ledger.writeInOneStatement's (no transaction, no locks); else a Ledger.write transaction. */
+  private async writeIn(
+    tx: LedgerTx,
+    requests: TestRefundRequest[],
+    { alone }: { alone: boolean },
+  ): Promise<TestRefundOutcome[]> {
     const createdAt = new Date();
     const sales = salesDate(createdAt);
-    const payments = await tx.refunds.lockForTestRefunds(requests, sales);
+    const payments = await tx.refunds.readForTestRefunds(requests, sales, { lock: !alone });
     const outcomes: TestRefundOutcome[] = [];
     const writes: { position: number; write: TestRefundWrite }[] = [];
     requests.forEach((request, position) => {
@@ -147,11 +176,14 @@ export class TestRefundBatcher {
       }
     });
     if (writes.length === 0) return outcomes;
-    const written = await tx.refunds.succeedAllAtOnce(writes.map(({ write }) => write));
+    const written = await tx.refunds.succeedAllAtOnce(
+      writes.map(({ write }) => write),
+      { alone },
+    );
     const taken = new Set<number>();
     written.forEach(({ held, claimed }, n) => {
       const { position } = writes[n];
-      // Its payment is locked and completed: an amount that did not fit is the only reason not to hold.
+      // Its payment is completed (final): an amount that did not fit is the only reason not to hold.
       if (!held) outcomes[position] = 'amount_exceeded';
       else if (!claimed) taken.add(position);
     });

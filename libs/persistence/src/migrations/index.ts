@@ -23,6 +23,7 @@ import { SharedRateLimits1765800000000 } from './1765800000000-shared-rate-limit
 import { MerchantTeam1765900000000 } from './1765900000000-merchant-team';
 import { WebhookNotices1765950000000 } from './1765950000000-webhook-notices';
 import { ListenSessions1765970000000 } from './1765970000000-listen-sessions';
+import { StatementsAlone1766000000000 } from './1766000000000-statements-alone';
 
 /** Listed explicitly: bundled builds cannot glob, and the order is the history. */
 export const MIGRATIONS = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   MerchantTeam1765900000000,
   WebhookNotices1765950000000,
   ListenSessions1765970000000,
+  StatementsAlone1766000000000,
 ];
