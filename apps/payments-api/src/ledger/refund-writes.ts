@@ -155,14 +155,16 @@ export class RefundWrites {
            reason text, refunded_at timestamptz, event_id text, event_type text, event_body text, sales_date date,
            payout_date date, payout_rule text, key text, fingerprint text, status int, body text, ttl_hours int,
            audit_id text, actor text, client_address text)
+         -- The hold locks each payment as it meets its input row (the input probes a hash of the
+         -- payments): in id order, so two statements sharing payments queue instead of deadlocking.
+         ORDER BY i.payment_id
        ), held AS (
          UPDATE payments p
          SET refund_held_amount = p.refund_held_amount + i.amount, refunded_amount = p.refunded_amount + i.amount
          FROM input i
          -- Read by primary key alone, whatever the planner guesses of the input: the status is not
          -- tested here (an index of completed payments would be scanned whole) but was read completed
-         -- by readForTestRefunds, and completed is final. The index scan returns the payments in id
-         -- order, so two statements sharing payments lock them in the same order.
+         -- by readForTestRefunds, and completed is final.
          WHERE p.id = ANY (ARRAY(SELECT payment_id FROM input))
            AND p.id = i.payment_id AND p.merchant_id = i.merchant_id AND p.livemode = i.livemode
            AND p.refund_held_amount + i.amount <= p.amount - ${voucherValueSql('p.id')}
