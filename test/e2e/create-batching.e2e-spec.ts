@@ -4,6 +4,7 @@ import { expectApiError, idemKey, rowCounts } from '../support/api-expectations'
 import { PaymentsApiHarness, paymentBody, type TestMerchant } from '../support/payments-api.harness';
 import { paymentsClient, type PaymentsClient } from '../support/payments-client';
 import { pollUntil } from '../support/poll-until';
+import { queuedIn } from '../support/queued-in';
 
 /**
  * Creates that arrive together share one statement (ADR 0013). Whatever lands in the same batch,
@@ -53,15 +54,8 @@ describe('Creates arriving together', () => {
         held.push(Promise.resolve(payments.create(paymentBody(), key)));
         await pollUntil(waitingOnHolder, (waiting) => waiting === held.length);
       }
-      // A supertest request goes out once something awaits it: Promise.resolve does, now.
-      const requests = send().map((request) => Promise.resolve(request));
       // Every request reached the API and waits for a slot behind the waiting statements.
-      const batcher = api.app.get(PaymentInsertBatcher);
-      await pollUntil(
-        async () => batcher.queued,
-        (queued) => queued === requests.length,
-      );
-      const answers = Promise.all(requests);
+      const answers = Promise.all(await queuedIn(api.app.get(PaymentInsertBatcher), send));
       await holder.query('ROLLBACK');
       // Let go, the held keys were never used: their creates go through.
       for (const answer of await Promise.all(held)) expect(answer.status).toBe(201);

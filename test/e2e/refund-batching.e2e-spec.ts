@@ -3,6 +3,7 @@ import { BATCHES_IN_FLIGHT, TestRefundBatcher } from '../../apps/payments-api/sr
 import { expectApiError, idemKey } from '../support/api-expectations';
 import { PaymentsApiHarness, paymentBody, type TestMerchant } from '../support/payments-api.harness';
 import { pollUntil } from '../support/poll-until';
+import { queuedIn } from '../support/queued-in';
 import { completedPayment, refundsClient } from '../support/refunds-client';
 
 /**
@@ -51,15 +52,8 @@ describe('Test refunds arriving together', () => {
         held.push(Promise.resolve(refunds.create(paymentId, { amount: 1_000 })));
         await pollUntil(waitingOnHolder, (waiting) => waiting === held.length);
       }
-      // A supertest request goes out once something awaits it: Promise.resolve does, now.
-      const requests = send().map((request) => Promise.resolve(request));
       // Every request reached the API and waits for a slot behind the waiting batches.
-      const batcher = api.app.get(TestRefundBatcher);
-      await pollUntil(
-        async () => batcher.queued,
-        (queued) => queued === requests.length,
-      );
-      const answers = Promise.all(requests);
+      const answers = Promise.all(await queuedIn(api.app.get(TestRefundBatcher), send));
       await holder.query('ROLLBACK');
       for (const answer of await Promise.all(held)) expect(answer.status).toBe(201);
       return await answers;
