@@ -1,6 +1,7 @@
 import type { AuditActor } from '../audit/audit-entry';
 import { Injectable } from '@nestjs/common';
 import { PayhookError, type ErrorCode } from '@payhook/contracts';
+import { addLogFields } from '@payhook/observability';
 import type { MerchantScope } from '@payhook/auth';
 import { RefundsService } from '../refunds/refunds.service';
 import {
@@ -65,6 +66,8 @@ export class ConsoleRefundsService {
     if (parsed.kind === 'invalid') return refused(400, await this.payments.detail(scope, paymentId), parsed.errors);
     try {
       await this.refunds.create(scope, paymentId, idempotencyKey, parsed.request, by);
+      // The request's lines name the payment it refunded, as the API's route does.
+      addLogFields({ paymentId });
       return { kind: 'created' };
     } catch (error) {
       if (!(error instanceof PayhookError)) throw error;

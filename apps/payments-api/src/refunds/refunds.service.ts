@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { MerchantScope } from '@payhook/auth';
 import type { ListEnvelope, RefundView } from '@payhook/contracts';
-import { addLogFields } from '@payhook/observability';
 import { AuditLog } from '../audit/audit-log';
 import type { AuditActor } from '../audit/audit-entry';
 import { PaymentsApiEnv } from '../config/payments-api.env';
@@ -113,10 +112,8 @@ export class RefundsService {
             reason,
             actor: by,
           });
-      if (typeof outcome === 'object') {
-        addLogFields({ paymentId });
-        return { status: 201, body: outcome.body, replayed: false };
-      }
+      // The request's lines name the payment already: the route's IdParam, or the console's refund service.
+      if (typeof outcome === 'object') return { status: 201, body: outcome.body, replayed: false };
       // A refusal may be the retry of a request that took the last of the amount: its answer wins.
       const stored = await this.idempotencyKeys.replayOrReject(scope, idempotencyKey, fingerprints);
       if (stored === 'body_differs') {
@@ -148,7 +145,6 @@ export class RefundsService {
     });
     if (typeof outcome === 'string') throw REFUSALS[outcome](paymentId);
     if (!outcome) throw new Error('a refund inserted pending in this transaction did not fail');
-    addLogFields({ paymentId });
     return toRefundView(outcome);
   }
 

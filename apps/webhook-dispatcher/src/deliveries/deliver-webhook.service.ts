@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { SealedSecretError } from '@payhook/config';
-import { addLogFields, inSpan, type Span } from '@payhook/observability';
+import { inSpan, type Span } from '@payhook/observability';
 import { deliveryHeaders } from '@payhook/signing';
 import { WebhookHttpClient, type DeliveryResult } from '@payhook/webhook-http';
 import { WebhookDispatcherEnv } from '../config/webhook-dispatcher.env';
@@ -136,14 +136,6 @@ export class DeliverWebhookService {
   ): Promise<DeliveryOutcome> {
     const { endpoint } = target;
     const endpointHost = hostOf(endpoint.url);
-    // eventId and requestId are the message's (or the lane's) already.
-    addLogFields({
-      paymentId: target.paymentId,
-      merchantId: endpoint.key.merchantId,
-      livemode: endpoint.key.livemode,
-      endpointId: endpoint.key.id,
-      endpointHost,
-    });
     const startedAt = new Date();
     let result: DeliveryResult;
     try {
@@ -193,8 +185,16 @@ export class DeliverWebhookService {
       'server.address': endpointHost,
       ...(result.status === null ? {} : { 'http.response.status_code': result.status }),
     });
+    // The attempt's line names what it was about; eventId and requestId are the message's (or the
+    // lane's) context already. On the line rather than assigned to the context: it is the attempt's
+    // only line, and assigning makes a child logger per delivery (1.5% of the dispatcher's CPU).
     this.logger.log({
       msg: `webhook attempt ${recorded.number}: ${result.ok ? 'delivered' : (result.error ?? `HTTP ${result.status}`)}`,
+      paymentId: target.paymentId,
+      merchantId: endpoint.key.merchantId,
+      livemode: endpoint.key.livemode,
+      endpointId: endpoint.key.id,
+      endpointHost,
       attempt: recorded.number,
       responseStatus: result.status,
       durationMs: result.durationMs,
