@@ -187,7 +187,7 @@ export class DeliverWebhookService {
     });
     // The attempt's line names what it was about; eventId and requestId are the message's (or the
     // lane's) context already. On the line rather than assigned to the context: it is the attempt's
-    // only line, and assigning makes a child logger per delivery (1.5% of the dispatcher's CPU).
+    // only line, and assigning makes a child logger per delivery (1.6% of the dispatcher's profile).
     this.logger.log({
       msg: `webhook attempt ${recorded.number}: ${result.ok ? 'delivered' : (result.error ?? `HTTP ${result.status}`)}`,
       paymentId: target.paymentId,
