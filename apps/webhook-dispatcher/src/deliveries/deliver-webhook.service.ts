@@ -185,20 +185,20 @@ export class DeliverWebhookService {
       'server.address': endpointHost,
       ...(result.status === null ? {} : { 'http.response.status_code': result.status }),
     });
-    // The attempt's line names what it was about; eventId and requestId are the message's (or the
+    // The attempt's outcome, then what it was about; eventId and requestId are the message's (or the
     // lane's) context already. On the line rather than assigned to the context: it is the attempt's
     // only line, and assigning makes a child logger per delivery (1.6% of the dispatcher's profile).
     this.logger.log({
       msg: `webhook attempt ${recorded.number}: ${result.ok ? 'delivered' : (result.error ?? `HTTP ${result.status}`)}`,
+      attempt: recorded.number,
+      responseStatus: result.status,
+      durationMs: result.durationMs,
+      manual: request.manual,
       paymentId: target.paymentId,
       merchantId: endpoint.key.merchantId,
       livemode: endpoint.key.livemode,
       endpointId: endpoint.key.id,
       endpointHost,
-      attempt: recorded.number,
-      responseStatus: result.status,
-      durationMs: result.durationMs,
-      manual: request.manual,
     });
     if (recorded.disabledEndpoint) {
       // Everything still owed to it is kept as failed; this event too, instead of its retry.
