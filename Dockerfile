@@ -13,10 +13,12 @@ COPY package.json package-lock.json ./
 # swagger-ui-dist is overridden by this empty local package (package.json, "overrides").
 COPY stubs ./stubs
 RUN npm ci --no-audit --no-fund
-COPY nest-cli.json tsconfig.json tsconfig.build.json ./
+COPY nest-cli.json tsconfig.json tsconfig.build.json tsconfig.dist.json ./
+COPY scripts/build.mjs ./scripts/build.mjs
 COPY apps ./apps
 COPY libs ./libs
-# Builds both apps into dist/apps/<app>/apps/<app>/src/main.js, then drops dev dependencies.
+COPY examples ./examples
+# Builds the apps into dist/apps/<app>/src/main.js in one pass, then drops dev dependencies.
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 FROM ${NODE_IMAGE} AS runtime
@@ -39,4 +41,4 @@ EXPOSE 3000 3001
 # No HEALTHCHECK here: the port and the checks differ per app, so compose defines one per service.
 # `exec` replaces the shell with node, so node gets SIGTERM, stops gracefully and exits. Run with an
 # init all the same (`docker run --init`, `init: true` in compose): it reaps what a process leaves behind.
-CMD ["sh", "-c", "exec node --enable-source-maps \"dist/apps/${APP}/apps/${APP}/src/main.js\""]
+CMD ["sh", "-c", "exec node --enable-source-maps \"dist/apps/${APP}/src/main.js\""]

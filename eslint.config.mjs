@@ -70,13 +70,16 @@ export default tseslint.config(
       'node_modules/**',
       'coverage/**',
       'jest.config.js',
+      'jest.scenarios.config.js',
       'eslint.config.mjs',
       'scripts/**',
       // The `payhook` bin: a plain CommonJS launcher of the built CLI (apps/cli).
       'bin/**',
       'bench/**',
-      // Plain Node scripts a spec runs in a process of their own (like scripts/ and bench/).
+      // Plain Node scripts a spec runs in a process of their own (like scripts/ and bench/), and
+      // Jest's timings reporter (CommonJS, loaded by Jest itself).
       'test/support/*.mjs',
+      'test/support/timings-reporter.js',
     ],
   },
   js.configs.recommended,

@@ -1,7 +1,9 @@
 // @ts-check
 /**
- * Three tiers (STYLE.md): unit specs beside the code (pure logic), integration specs beside the
- * repository or relay they cover, and e2e specs under test/ that boot the real apps.
+ * The tiers of `npm test` (docs/testing.md): `unit` specs beside the code (pure logic, and checks of
+ * files such as docker-compose.yml under test/), `integration` specs beside the repository or relay
+ * they cover, `e2e` and `browser` specs under test/ that boot the real apps in-process. The
+ * scenarios (real processes) have a config of their own, jest.scenarios.config.js.
  * Nest 12 ships as ES modules; Jest on Node 20 cannot require() them, so swc compiles them to
  * CommonJS along with our TypeScript.
  */
@@ -24,7 +26,7 @@ const aliases = Object.fromEntries(
   ),
 );
 
-/** @type {import('jest').Config['projects']} */
+/** @type {import('jest').Config} */
 const shared = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j)s$': swc },
@@ -33,31 +35,46 @@ const shared = {
   moduleNameMapper: aliases,
 };
 
+/**
+ * Every tier that talks to Postgres and RabbitMQ shares one run: a migrated template database, a
+ * database made from it and a vhost of its own (set up once, however many of these tiers run).
+ */
+const services = {
+  ...shared,
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+};
+
 /** @type {import('jest').Config} */
 module.exports = {
   // The services specs boot apps, databases and browsers on shared, busy CI hosts: a timeout is a
   // hang detector, not a speed test. Specs whose work is bigger size their own from it
   // (test/support/time-budget.ts). Jest reads this for every project or none.
   testTimeout: 60_000,
+  // Most specs wait on Postgres, RabbitMQ, a socket or a child process, not on the CPU: on two cores
+  // four workers keep both busy (docs/testing.md has the measurements). JEST_WORKERS overrides.
+  maxWorkers: Number(process.env.JEST_WORKERS ?? 4),
+  // Each spec file's time, for `npm run test:timings`.
+  reporters: ['default', '<rootDir>/test/support/timings-reporter.js'],
   projects: [
     {
       ...shared,
       displayName: 'unit',
-      // test/**/*.spec.ts: checks of files outside the code, such as docker-compose.yml.
-      testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts'],
+      testMatch: ['<rootDir>/{apps,libs,examples}/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts'],
     },
     {
-      // Integration and e2e specs share one fresh database and broker namespace per run.
-      ...shared,
-      displayName: 'services',
-      testMatch: [
-        '<rootDir>/{apps,libs}/**/*.integration-spec.ts',
-        '<rootDir>/examples/**/*.integration-spec.ts',
-        '<rootDir>/test/**/*.e2e-spec.ts',
-        '<rootDir>/test/**/*.browser-spec.ts',
-      ],
-      globalSetup: '<rootDir>/test/support/global-setup.ts',
-      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+      ...services,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/{apps,libs,examples}/**/*.integration-spec.ts'],
+    },
+    { ...services, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
+    {
+      ...services,
+      displayName: 'browser',
+      testMatch: ['<rootDir>/test/browser/**/*.browser-spec.ts'],
+      // One Chromium for the run, which every browser spec connects to.
+      globalSetup: '<rootDir>/test/support/browser-setup.ts',
+      globalTeardown: '<rootDir>/test/support/browser-teardown.ts',
     },
   ],
 };

@@ -25,9 +25,7 @@ import { completedPayments, paymentFlows, receiverOnceAll } from './payment-flow
 import { startRabbitCluster } from './rabbitmq-cluster.mjs';
 
 // The queue names as the apps derive them, from the build (npm run test:cluster builds first).
-const { webhookTopology } = createRequire(import.meta.url)(
-  join(root, 'dist/apps/webhook-dispatcher/libs/messaging/src/webhook-topology.js'),
-);
+const { webhookTopology } = createRequire(import.meta.url)(join(root, 'dist/libs/messaging/src/webhook-topology.js'));
 
 const TOTAL = Number(process.env.CLUSTER_PAYMENTS ?? 2000);
 const RATE = 100; // completions per second

@@ -2,19 +2,17 @@
 // npm run test:faults: money and webhooks survive crashes. During a flow of completed payments the
 // dispatcher is killed (-9) twice, RabbitMQ is stopped and started, and the API is killed (-9) and
 // restarted. During a second flow Postgres is restarted, then stopped for 10 s and started again.
+// The Postgres and the RabbitMQ node it stops are its own (a throwaway cluster on a free port, one
+// RabbitMQ node beside the system's), so it can run beside other tests; the machine's are never touched.
 // Afterwards every completed payment's event must have reached the receiver at least once, and no
 // request may have answered 500 (an outage is a 503); duplicates are counted and reported. Also:
 // 1,000 concurrent creates with one Idempotency-Key make one payment. Exits non-zero on any loss or
 // 500. FAULTS_PAYMENTS (2000) sets the size of each flow.
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Agent } from 'undici';
 import {
-  PG,
   apiClient,
   appEnv,
-  freshDatabase,
-  freshVhost,
   sleep,
   startApp,
   startReceiver,
@@ -23,16 +21,25 @@ import {
   waitHealthy,
 } from './harness.mjs';
 import { completedPayments, paymentFlows, receiverOnceAll } from './payment-flow.mjs';
+import { startRabbitCluster } from './rabbitmq-cluster.mjs';
+import { throwawayPostgres } from './throwaway-postgres.mjs';
 
 const TOTAL = Number(process.env.FAULTS_PAYMENTS ?? 2000);
 const RATE = 100; // completions per second
 const DB = 'payhook_faults';
-const VHOST = 'payhook_faults';
 const ADMIN = 'faults-admin-token-0123456789abcdef';
 const API_PORT = 3200;
 const DISPATCHER_PORT = 3201;
 const API = `http://127.0.0.1:${API_PORT}`;
-const env = appEnv(DB, VHOST);
+const log = (line) => console.log(`[faults] ${line}`);
+
+const postgresClusters = await throwawayPostgres('faults');
+process.once('exit', () => postgresClusters.remove());
+log('starting a Postgres cluster and a RabbitMQ node of its own');
+const postgres = await postgresClusters.primary();
+const rabbitmq = await startRabbitCluster({ size: 1, firstPort: 5691 });
+const [rabbitNode] = rabbitmq.nodes;
+const env = { ...appEnv(DB, ''), DATABASE_URL: `${postgres.url}/${DB}`, AMQP_URL: rabbitNode.url };
 const apiEnv = {
   ...env,
   PORT: String(API_PORT),
@@ -47,21 +54,11 @@ const dispatcherEnv = {
   WEBHOOK_RETRY_SCHEDULE: '1s,2s,5s,10s,20s',
   WEBHOOK_TIMEOUT_MS: '2000',
 };
-const log = (line) => console.log(`[faults] ${line}`);
-
 const startApi = () => startApp('payments-api', apiEnv, `${API}/health`);
 const startDispatcher = () =>
   startApp('webhook-dispatcher', dispatcherEnv, `http://127.0.0.1:${DISPATCHER_PORT}/health`);
 
-function rabbit(...args) {
-  execFileSync('rabbitmqctl', ['-q', ...args], { stdio: 'ignore' });
-}
-
-/** The local cluster, as the machine's own tools start and stop it. */
-function postgres(action) {
-  const version = execFileSync('ls', ['/etc/postgresql']).toString().trim().split('\n')[0];
-  execFileSync('pg_ctlcluster', ['--skip-systemctl-redirect', version, 'main', action], { stdio: 'ignore' });
-}
+const rabbit = (...args) => rabbitmq.ctl(rabbitNode, ...args);
 
 async function oneKeyManyCreates(client, key) {
   const burst = new Agent({ connections: 1000 });
@@ -90,8 +87,6 @@ async function oneKeyManyCreates(client, key) {
 }
 
 async function main() {
-  await freshDatabase(DB);
-  freshVhost(VHOST);
   const receiver = await startReceiver(3299);
   let api = await startApi();
   let dispatcher = await startDispatcher();
@@ -122,10 +117,10 @@ async function main() {
       dispatcher = await startDispatcher();
       await sleep(seconds * 150);
       log('  rabbitmqctl stop_app / start_app');
-      rabbit('stop_app');
+      await rabbit('stop_app');
       await sleep(3000);
-      rabbit('start_app');
-      rabbit('await_startup');
+      await rabbit('start_app');
+      await rabbit('await_startup');
       await sleep(seconds * 150);
       log('  kill -9 webhook-dispatcher (2/2)');
       await stopApp(dispatcher, 'SIGKILL');
@@ -140,17 +135,17 @@ async function main() {
     await flow(key, 'postgres', async (seconds) => {
       await sleep(seconds * 250);
       log('  Postgres restart');
-      postgres('restart');
+      postgresClusters.restart(postgres);
       await sleep(seconds * 250);
       log('  Postgres stopped for 10 s');
-      postgres('stop');
+      postgresClusters.stop(postgres);
       await sleep(10_000);
-      postgres('start');
+      postgresClusters.start(postgres);
       log('  Postgres started');
     });
     await waitHealthy(`http://127.0.0.1:${DISPATCHER_PORT}/ready`, 'webhook-dispatcher');
 
-    const completed = await completedPayments(`${PG}/${DB}`, merchant.id);
+    const completed = await completedPayments(`${postgres.url}/${DB}`, merchant.id);
     log(`waiting for ${completed} events at the receiver`);
     const stats = await receiverOnceAll(receiver, completed);
     const duplicates = stats.deliveries - stats.distinct;
@@ -165,6 +160,9 @@ async function main() {
     await stopApp(api);
     receiver.child.kill();
     await client.close();
+    // Its own broker node and Postgres go with it (their processes would keep this one running).
+    rabbitmq.destroy({ failed: failures.length > 0 });
+    postgresClusters.remove();
   }
   if (failures.length > 0) {
     console.error(`[faults] FAILED: ${failures.join('; ')}`);

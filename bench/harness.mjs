@@ -59,7 +59,7 @@ export async function waitHealthy(url, what, timeoutMs = 30_000) {
 let started = 0;
 
 export async function startApp(app, env, healthUrl) {
-  const entry = join(root, 'dist/apps', app, 'apps', app, 'src/main.js');
+  const entry = join(root, 'dist/apps', app, 'src/main.js');
   // BENCH_APP_LOGS=dir keeps each app's output in dir/<app>-<pid>.log for a look afterwards.
   const logs = process.env.BENCH_APP_LOGS;
   // BENCH_CPU_PROF=dir writes a V8 CPU profile of each app into dir when it exits (see bench/profile-summary.mjs).

@@ -33,7 +33,7 @@ async function main() {
   // As root the embedded Postgres runs as the user postgres, which must reach its directory.
   chmodSync(dataDir, 0o755);
   const receiver = await startReceiver(RECEIVER_PORT);
-  const local = spawn(process.execPath, [join(root, 'dist/apps/local/apps/local/src/main.js')], {
+  const local = spawn(process.execPath, [join(root, 'dist/apps/local/src/main.js')], {
     env: {
       ...process.env,
       PAYHOOK_DATA_DIR: dataDir,

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Optional, not part of the tests: payhook with DATABASE_READ_URL on a real streaming replica
-// (docs/scaling.md, "Read replicas"). Run: npx nest build payments-api && node bench/replica.mjs
+// (docs/scaling.md, "Read replicas"). Run: npm run build && node bench/replica.mjs
 //
 // Makes a throwaway primary cluster and a hot standby of it (pg_basebackup -R) in a temp directory,
 // on free ports; the shared Postgres of the tests is not touched (its pg_hba allows no replication).
@@ -11,54 +11,21 @@
 // and get still work; and starts it again: the list must come back by itself. Exits non-zero on any
 // other answer. Needs initdb, pg_ctl and pg_basebackup (PG_BIN, else `pg_config --bindir`); run as
 // root, it runs them as the postgres user.
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import os from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { apiClient, sleep, startApp, stopApp } from './harness.mjs';
+import { freePort, pgTool, throwawayPostgres } from './throwaway-postgres.mjs';
 
 const PAYMENTS = Number(process.env.REPLICA_PAYMENTS ?? 200);
 const ADMIN = 'replica-admin-token-0123456789abcdef';
 const log = (line) => console.log(`[replica] ${line}`);
 
-const bin = process.env.PG_BIN ?? execFileSync('pg_config', ['--bindir'], { encoding: 'utf8' }).trim();
-const asRoot = process.getuid?.() === 0;
-/** A PostgreSQL tool, as the postgres user when this runs as root (the server refuses root). */
-function pgTool(tool, ...args) {
-  const [command, argv] = asRoot
-    ? ['runuser', ['-u', 'postgres', '--', join(bin, tool), ...args]]
-    : [join(bin, tool), args];
-  execFileSync(command, argv, { stdio: ['ignore', 'ignore', 'inherit'] });
-}
-
-function freePort() {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-const dir = mkdtempSync(join(os.tmpdir(), 'payhook-replica-'));
-if (asRoot) execFileSync('chown', ['postgres', dir]);
-const primary = { data: join(dir, 'primary'), port: await freePort() };
-const standby = { data: join(dir, 'standby'), port: await freePort() };
-const serverOptions = (port) => `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`;
-const start = (node) =>
-  pgTool('pg_ctl', '-D', node.data, '-o', serverOptions(node.port), '-l', `${node.data}.log`, '-w', 'start');
-const stop = (node) => pgTool('pg_ctl', '-D', node.data, '-m', 'fast', '-w', 'stop');
-
+const clusters = await throwawayPostgres('replica');
 let api;
-const started = [];
 try {
   // initdb's pg_hba trusts local replication connections; wal_level is replica by default.
-  pgTool('initdb', '-D', primary.data, '-U', 'postgres', '--auth=trust', '--no-sync');
-  start(primary);
-  started.push(primary);
+  const primary = await clusters.primary();
+  const standby = await clusters.node('standby');
   pgTool(
     'pg_basebackup',
     '-h',
@@ -73,9 +40,8 @@ try {
     '-X',
     'stream',
   );
-  start(standby);
-  started.push(standby);
-  log(`primary on ${primary.port}, hot standby on ${standby.port} (${dir})`);
+  clusters.start(standby);
+  log(`primary on ${primary.port}, hot standby on ${standby.port} (${clusters.dir})`);
   // The API creates its database on the primary; made here first, the standby has it before the API
   // opens its read pool (a read URL naming a database the standby lacks stops the start).
   const primaryAdmin = new pg.Client({ connectionString: `postgres://postgres@127.0.0.1:${primary.port}/postgres` });
@@ -167,8 +133,7 @@ try {
       `(GET by id was 200 every time; the first list read missed the new payment ${firstPageMisses} times)`,
   );
 
-  stop(standby);
-  started.pop();
+  clusters.stop(standby);
   const down = await fetch(`${base}/v1/payments`, { headers: auth });
   expect('list while the standby is down', down.status, 503);
   expect('its Retry-After', down.headers.get('retry-after') !== null, true);
@@ -181,8 +146,7 @@ try {
     200,
   );
   expect('/ready while the standby is down', (await client.call('GET', '/ready')).status, 503);
-  start(standby);
-  started.push(standby);
+  clusters.start(standby);
   for (let tries = 0; (await client.call('GET', '/v1/payments', undefined, auth)).status !== 200; tries += 1) {
     if (tries > 100) throw new Error('the list did not come back after the standby started again');
     await sleep(100);
@@ -191,12 +155,5 @@ try {
   await client.close();
 } finally {
   if (api) await stopApp(api);
-  for (const node of started.reverse()) {
-    try {
-      stop(node);
-    } catch (error) {
-      console.error(`[replica] could not stop ${node.data}: ${error}`);
-    }
-  }
-  rmSync(dir, { recursive: true, force: true });
+  clusters.remove();
 }

@@ -9,13 +9,15 @@ const { join } = require('node:path');
 const { randomUUID } = require('node:crypto');
 
 const root = join(__dirname, '..');
-const entry = join(root, 'dist/apps/cli/apps/cli/src/main.js');
+const entry = join(root, 'dist/apps/cli/src/main.js');
 const sources = [join(root, 'apps/cli/src'), join(root, 'libs/sdk/src')];
 // Two commands started at once on a fresh clone (listen, then trigger) must not build into one directory together.
 const lock = join(root, 'dist/.payhook-cli-build');
-// Written last by a build that succeeded (the newest source time it built), removed before one starts: nest
-// empties dist/apps/cli first (deleteOutDir), so the entry alone cannot tell a finished build from a half-written one.
+// Written last by a build that succeeded (the newest source time it built), removed before one starts: the
+// entry alone cannot tell a finished build from a half-written one. `npm run build` (scripts/build.mjs),
+// which builds the CLI with everything else, writes the second.
 const stamp = join(root, 'dist/.payhook-cli-built');
+const fullBuildStamp = join(root, 'dist/.payhook-built');
 const LOCK_WAIT_MS = 300_000;
 
 /** The file's stat, or undefined once it is gone (another process may remove it at any moment). */
@@ -28,28 +30,37 @@ function statIfAny(path) {
   }
 }
 
+const SPEC = /\.(spec|integration-spec|e2e-spec|scenario-spec)\.ts$/;
+
+/** The newest TypeScript a build compiles, as scripts/build.mjs counts it: no specs, no package's dist/. */
 function newestSource(dir) {
   let newest = 0;
   for (const item of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, item.name);
-    if (item.isDirectory()) newest = Math.max(newest, newestSource(path));
-    else if (item.name.endsWith('.ts')) newest = Math.max(newest, statIfAny(path)?.mtimeMs ?? 0);
+    if (item.isDirectory()) {
+      if (item.name !== 'dist' && item.name !== 'node_modules') newest = Math.max(newest, newestSource(path));
+    } else if (item.name.endsWith('.ts') && !SPEC.test(item.name)) {
+      newest = Math.max(newest, statIfAny(path)?.mtimeMs ?? 0);
+    }
   }
   return newest;
 }
 
 const newestSources = () => Math.max(...sources.filter(existsSync).map(newestSource));
 
-function isStale() {
-  if (!existsSync(entry) || !existsSync(stamp)) return true;
-  let built;
+/** The newest source time a finished build recorded in `file`, or 0. */
+function builtUpTo(file) {
   try {
-    built = Number(readFileSync(stamp, 'utf8'));
+    return Number(readFileSync(file, 'utf8')) || 0;
   } catch (error) {
-    if (error.code === 'ENOENT') return true;
+    if (error.code === 'ENOENT') return 0;
     throw error;
   }
-  return !(built >= newestSources());
+}
+
+function isStale() {
+  if (!existsSync(entry)) return true;
+  return !(Math.max(builtUpTo(stamp), builtUpTo(fullBuildStamp)) >= newestSources());
 }
 
 /** Takes the lock: a token inside it, to release only our own, or undefined while another process holds it. */

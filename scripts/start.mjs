@@ -6,11 +6,11 @@
 // Local mode (DESIGN.md §8, ADR 0009): `npm start` on a machine with Node alone runs both apps in
 // one process on an embedded Postgres (apps/local), when NODE_ENV is not production, neither
 // DATABASE_URL nor AMQP_URL is set and nothing answers at their defaults, or when PAYHOOK_EMBEDDED=1.
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
 import { withAppHeap } from './app-node-flags.mjs';
+import { buildIfStale, entryOf } from './build.mjs';
 
 const root = join(import.meta.dirname, '..');
 const APPS = ['payments-api', 'webhook-dispatcher'];
@@ -52,40 +52,18 @@ if (selected[0] === 'local') {
   );
 }
 
-const entryOf = (app) => join(root, 'dist/apps', app, 'apps', app, 'src/main.js');
-
-function newestSource(dirs) {
-  let newest = 0;
-  const walk = (dir) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
-    }
-  };
-  dirs.forEach(walk);
-  return newest;
-}
-
-/** Local mode compiles both apps into its own build. */
-const sourcesOf = (app) => (app === 'local' ? APPS.map((one) => join(root, 'apps', one)) : []);
-
-for (const app of selected) {
-  const entry = entryOf(app);
-  const stale =
-    !existsSync(entry) ||
-    statSync(entry).mtimeMs < newestSource([join(root, 'apps', app), join(root, 'libs'), ...sourcesOf(app)]);
-  if (stale) {
-    console.log(`building ${app}…`);
-    const build = spawnSync('npx', ['nest', 'build', app], { cwd: root, stdio: 'inherit' });
-    if (build.status !== 0) process.exit(build.status ?? 1);
-  }
-}
+// One build for every app (scripts/build.mjs), only when a source is newer than the last one.
+const built = buildIfStale();
+if (built !== 0) process.exit(built);
 
 const children = selected.map((app) => {
   // Local mode runs an embedded Postgres beside both apps in its process: not sized like one app.
   const env = app === 'local' ? process.env : withAppHeap(process.env);
-  const child = spawn(process.execPath, ['--enable-source-maps', entryOf(app)], { cwd: root, stdio: 'inherit', env });
+  const child = spawn(process.execPath, ['--enable-source-maps', entryOf(`apps/${app}`)], {
+    cwd: root,
+    stdio: 'inherit',
+    env,
+  });
   child.on('exit', (code, signal) => {
     // One app stopping stops the others: a half-running stack is worse than a clear stop.
     for (const other of children) if (other !== child && other.exitCode === null) other.kill('SIGTERM');

@@ -6,6 +6,7 @@ import {
   mkdtempSync,
   readFileSync,
   rmSync,
+  statSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
@@ -14,15 +15,15 @@ import { join } from 'node:path';
 
 /**
  * bin/payhook.js builds the CLI under a lock before running it. Here it runs in a scratch copy of the
- * repository whose `nest build` is a stand-in: it logs each build, empties the output first (as
- * deleteOutDir does) and writes the entry before the module it needs, slowly, so a command that ran a
- * half-written build would fail.
+ * repository whose `nest build` is a stand-in: it logs each build, empties the output first (as a
+ * build with deleteOutDir would) and writes the entry before the module it needs, slowly, so a
+ * command that ran a half-written build would fail.
  */
 describe('bin/payhook.js, building the CLI', () => {
   let root: string;
   const FAKE_NEST = `
 const { appendFileSync, mkdirSync, rmSync, writeFileSync } = require('node:fs');
-const out = 'dist/apps/cli/apps/cli/src';
+const out = 'dist/apps/cli/src';
 appendFileSync('builds.log', 'build\\n');
 rmSync('dist/apps/cli', { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
@@ -80,6 +81,28 @@ writeFileSync(out + '/later.js', "exports.said = 'ran';");
     }
     expect(builds()).toBe('build\n');
     expect(existsSync(lock())).toBe(false);
+  });
+
+  it('runs what `npm run build` built, and builds again only after a source changed', async () => {
+    // What scripts/build.mjs leaves: the CLI's entry and the newest source time it built.
+    mkdirSync(join(root, 'dist/apps/cli/src'), { recursive: true });
+    writeFileSync(
+      join(root, 'dist/apps/cli/src/main.js'),
+      "exports.runCli = async () => { console.log('full build'); return 0; };",
+    );
+    const source = join(root, 'apps/cli/src/main.ts');
+    writeFileSync(join(root, 'dist/.payhook-built'), String(statSync(source).mtimeMs));
+    // A spec is not compiled into dist/: a newer one needs no build.
+    writeFileSync(join(root, 'apps/cli/src/main.spec.ts'), '');
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(join(root, 'apps/cli/src/main.spec.ts'), later, later);
+
+    expect(await run()).toMatchObject({ code: 0, stdout: 'full build\n' });
+    expect(builds()).toBe('');
+
+    utimesSync(source, later, later);
+    expect(await run()).toMatchObject({ code: 0, stdout: 'ran\n' });
+    expect(builds()).toBe('build\n');
   });
 
   it('takes over a lock that a killed build left behind', async () => {

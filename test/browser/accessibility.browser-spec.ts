@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
-import { accessibilityViolations, artifactPath, expectClean, launchChromium } from '../support/browser';
+import { accessibilityViolations, artifactPath, expectClean, connectChromium } from '../support/browser';
 import { CONSOLE_PASSWORD, approvedMerchant } from '../support/console-client';
 import { PaymentsApiHarness, paymentBody } from '../support/payments-api.harness';
 import { timeFor } from '../support/time-budget';
@@ -10,7 +10,7 @@ import { timeFor } from '../support/time-budget';
 describe('the accessibility check (axe-core, WCAG 2.1 AA)', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await connectChromium();
   });
   afterAll(() => browser.close());
 
@@ -34,7 +34,7 @@ describe('console refund pages (axe-core, WCAG 2.1 AA)', () => {
 
   beforeAll(
     async () => {
-      [api, browser] = await Promise.all([PaymentsApiHarness.start(), launchChromium()]);
+      [api, browser] = await Promise.all([PaymentsApiHarness.start(), connectChromium()]);
       merchant = await approvedMerchant(api, { name: 'Hanok Tea House', timeZone: 'Asia/Seoul' });
     },
     timeFor({ app: 1, browser: 1 }),
@@ -150,7 +150,7 @@ describe('console webhook endpoints (axe-core, WCAG 2.1 AA)', () => {
 
   beforeAll(
     async () => {
-      [api, browser] = await Promise.all([PaymentsApiHarness.start(), launchChromium()]);
+      [api, browser] = await Promise.all([PaymentsApiHarness.start(), connectChromium()]);
     },
     timeFor({ app: 1, browser: 1 }),
   );

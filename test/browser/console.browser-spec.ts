@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
-import { accessibilityViolations, artifactPath, launchChromium } from '../support/browser';
+import { accessibilityViolations, artifactPath, connectChromium } from '../support/browser';
 import { CONSOLE_PASSWORD, approvedMerchant } from '../support/console-client';
 import { isolatedServices, type IsolatedServices } from '../support/isolated-services';
 import { merchantEndpoint } from '../support/merchant-endpoint';
@@ -49,7 +49,7 @@ describe('merchant console in a real browser', () => {
       startDispatcher({ ...services.env, WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS), WEBHOOK_RETRY_SCHEDULE: '200ms' }),
       WebhookReceiver.start(),
       WebhookReceiver.start(),
-      launchChromium(),
+      connectChromium(),
     ]);
     const correct = merchantEndpoint(() => signingSecret, undefined, TIMEOUT_MS);
     shopEndpoint.respondWith((delivery, index) =>

@@ -1,5 +1,5 @@
 import type { Browser } from 'playwright-core';
-import { accessibilityViolations, launchChromium } from '../support/browser';
+import { accessibilityViolations, connectChromium } from '../support/browser';
 import { PaymentsApiHarness } from '../support/payments-api.harness';
 
 /** GET /docs: the OpenAPI reference as a page, served by payhook alone and accessible. */
@@ -8,7 +8,7 @@ describe('the API reference page /docs', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    [api, browser] = await Promise.all([PaymentsApiHarness.start(), launchChromium()]);
+    [api, browser] = await Promise.all([PaymentsApiHarness.start(), connectChromium()]);
   });
   afterAll(async () => {
     await browser.close();

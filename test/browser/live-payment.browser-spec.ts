@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
-import { accessibilityViolations, artifactPath, launchChromium } from '../support/browser';
+import { accessibilityViolations, artifactPath, connectChromium } from '../support/browser';
 import { newVoucherPin } from '../support/pay-screen-client';
 import { PaymentsApiHarness, paymentBody, type TestMerchant } from '../support/payments-api.harness';
 import { BUDGET_MS, timeFor } from '../support/time-budget';
@@ -17,7 +17,7 @@ describe('a live payment in a real browser: bank transfer and gift vouchers', ()
   let merchant: TestMerchant;
 
   beforeAll(async () => {
-    [api, browser] = await Promise.all([PaymentsApiHarness.start(), launchChromium()]);
+    [api, browser] = await Promise.all([PaymentsApiHarness.start(), connectChromium()]);
     merchant = await api.merchantWithKey('live', { live: true });
   }, START_MS);
   afterAll(async () => {

@@ -3,7 +3,7 @@ import { verifyWebhookSignature } from '@payhook/signing';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
-import { accessibilityViolations, artifactPath, launchChromium } from '../support/browser';
+import { accessibilityViolations, artifactPath, connectChromium } from '../support/browser';
 import { isolatedServices, type IsolatedServices } from '../support/isolated-services';
 import { PaymentsApiHarness, paymentBody, type TestMerchant } from '../support/payments-api.harness';
 import { pollUntil } from '../support/poll-until';
@@ -43,7 +43,7 @@ describe('payment screen in a real browser', () => {
       startDispatcher(services.env),
       WebhookReceiver.start(),
       startShop(),
-      launchChromium(),
+      connectChromium(),
     ]);
     merchant = await api.merchantWithKey('test');
     const endpoint = await api.as(merchant).put('/v1/webhook-endpoint').send({ url: receiver.url }).expect(200);

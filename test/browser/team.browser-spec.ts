@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { generate } from 'otplib';
 import type { Browser, Page } from 'playwright-core';
-import { expectClean, launchChromium } from '../support/browser';
+import { expectClean, connectChromium } from '../support/browser';
 import { CONSOLE_PASSWORD, approvedMerchant } from '../support/console-client';
 import { PaymentsApiHarness, paymentBody } from '../support/payments-api.harness';
 import { pollUntil } from '../support/poll-until';
@@ -10,7 +10,8 @@ import { timeFor } from '../support/time-budget';
 
 const PASSWORD = 'a long enough password 1';
 
-jest.setTimeout(timeFor({ browser: 2 }));
+// A walk is three members signing in five times (scrypt each time) through eleven pages that axe checks.
+jest.setTimeout(timeFor({ browser: 6 }));
 
 /**
  * A merchant's team in a real browser (issue 29): an invite, a second member's login with TOTP, a
@@ -23,7 +24,7 @@ describe('console team, two-step login, keys and audit log in a real browser (ax
 
   beforeAll(
     async () => {
-      [api, browser] = await Promise.all([PaymentsApiHarness.start({ RATE_LIMIT_PER_SECOND: '0' }), launchChromium()]);
+      [api, browser] = await Promise.all([PaymentsApiHarness.start({ RATE_LIMIT_PER_SECOND: '0' }), connectChromium()]);
     },
     timeFor({ app: 1, browser: 1 }),
   );

@@ -224,6 +224,7 @@ describe('Operator API /admin/v1', () => {
 
     it('pauses an address after 20 wrong tokens in 5 minutes, the right token included, and no other', async () => {
       const attacker = '198.51.100.41';
+      const firstGuessAt = Date.now();
       for (let i = 0; i < 5; i++) {
         for (const call of calls(`Bearer guess-${i}`, attacker)) {
           expectApiError(await call(), { status: 401, code: 'api_key_invalid' });
@@ -232,7 +233,9 @@ describe('Operator API /admin/v1', () => {
       const [paused] = calls(`Bearer ${ADMIN_TOKEN}`, attacker);
       const response = await paused();
       expectApiError(response, { status: 429, code: 'rate_limited' });
-      expect(Number(response.headers['retry-after'])).toBeGreaterThan(240);
+      // The pause ends 5 minutes after the failures began, however long a busy machine took to make them.
+      const sinceFirstGuess = Math.ceil((Date.now() - firstGuessAt) / 1000);
+      expect(Number(response.headers['retry-after'])).toBeGreaterThanOrEqual(300 - sinceFirstGuess);
       expect(Number(response.headers['retry-after'])).toBeLessThanOrEqual(300);
       await expect(intruderShops()).resolves.toBe(0);
 

@@ -55,7 +55,9 @@ describe('endpoint health, disable and recover', () => {
       failingSince: expect.any(String),
       disabledAt: expect.any(String),
     });
-    expect(disabled.consecutiveFailures).toBeGreaterThanOrEqual(4);
+    // Disabled by time, not by a count: the failure that began the episode and one 3 s or more later
+    // (how many fall between depends on how fast the machine retries, not on the rule).
+    expect(disabled.consecutiveFailures).toBeGreaterThanOrEqual(2);
     expect(Date.parse(disabled.disabledAt) - Date.parse(disabled.failingSince)).toBeGreaterThanOrEqual(3_000);
 
     // The event whose retry was due when it happened is kept as failed, with why.
@@ -206,7 +208,8 @@ describe('endpoint health, disable and recover', () => {
 
   it.each([
     ['older than 30 days', new Date(Date.now() - 31 * 86_400_000).toISOString()],
-    ['in the future', new Date(Date.now() + 60_000).toISOString()],
+    // A day ahead: still the future when a busy machine reaches this test minutes after loading the file.
+    ['in the future', new Date(Date.now() + 86_400_000).toISOString()],
     ['not an instant', 'yesterday'],
     ['a date without a time', '2026-11-20'],
     ['an impossible date', '2026-02-30T00:00:00Z'],

@@ -128,8 +128,13 @@ describe('payment outcome events and merchant cancel', () => {
       await helper(paymentId, 'fail').expect(200);
       const [event] = await eventsOf(paymentId);
       expect(event).toMatchObject({ type: 'payment.failed', deliveryStatus: 'skipped' });
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      expect(deliveredFor(paymentId)).toHaveLength(0);
+      // Nothing to send is decided in the transaction that recorded the event: no delivery, no message.
+      const owed = await api.sql<{ deliveries: number; messages: number }>(
+        `SELECT (SELECT count(*)::int FROM webhook_deliveries WHERE event_id = $1) AS deliveries,
+                (SELECT count(*)::int FROM outbox WHERE payload::jsonb ->> 'eventId' = $1) AS messages`,
+        [event.id],
+      );
+      expect(owed).toEqual([{ deliveries: 0, messages: 0 }]);
 
       await api.as(merchant).post(`/v1/events/${event.id}/redeliver`).expect(202);
       await pollUntil(

@@ -9,6 +9,7 @@ import { WebhookAttemptsPurger } from '../../apps/payments-api/src/events/webhoo
 import { WebhookNoticesSender } from '../../apps/payments-api/src/webhook-notices/webhook-notices.sender';
 import { approvedMerchant, ConsoleClient } from '../support/console-client';
 import { isolatedServices, type IsolatedServices } from '../support/isolated-services';
+import { pollUntil } from '../support/poll-until';
 import { PaymentsApiHarness } from '../support/payments-api.harness';
 import { startDispatcher } from '../support/webhook-dispatcher.harness';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -402,7 +403,17 @@ describe('query plans on a large database', () => {
     await api.app.get(IdempotencyKeyPurger).runOnce();
     await api.app.get(OutboxPurger).runOnce();
     await api.app.get(WebhookAttemptsPurger).runOnce();
+    // A notice due now: the sender's own ticks may have sent the seeded ones before the capture began.
+    const [due] = await api.sql<{ id: string }>(
+      `INSERT INTO webhook_notices (endpoint_id, merchant_id, livemode, kind, episode, url, created_at, send_after)
+       VALUES ('we_plans_due', $1, true, 'failing', now(), 'https://shop.example/hooks', now(), now()) RETURNING id`,
+      [big],
+    );
     await api.app.get(WebhookNoticesSender).runOnce();
+    await pollUntil(
+      () => api.sql<{ sent_at: Date | null }>(`SELECT sent_at FROM webhook_notices WHERE id = $1`, [due.id]),
+      ([notice]) => notice.sent_at !== null,
+    );
 
     Client.prototype.query = originalQuery;
     const explain = new Client({ connectionString: services.env.DATABASE_URL });

@@ -1,15 +1,19 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { required, TEST_ENV_KEYS } from './test-env';
 
 /** Debian's Chromium; .ci/run installs it when it is missing (Playwright's own download cannot work here). */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
+
+/**
+ * The browser run's one Chromium (test/support/browser-setup.ts launches it); close() lets go of it
+ * and of the pages this spec opened, and leaves it running for the others.
+ */
+export function connectChromium(): Promise<Browser> {
+  return chromium.connect(required(TEST_ENV_KEYS.browserWsEndpoint));
 }
 
 /** Screenshots and other files a person may want to look at after a run (not committed). */

@@ -1,15 +1,8 @@
-import {
-  assertTestDatabase,
-  databaseName,
-  dataSourceOptions,
-  ensureDatabase,
-  runMigrations,
-  withDatabase,
-} from '@payhook/persistence';
+import { databaseName, withDatabase } from '@payhook/persistence';
 import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { DataSource } from 'typeorm';
 import { dropDatabase } from './drop-database';
+import { createFromTemplate } from './template-database';
 import { testAmqpNamespace, testAmqpUrl, testDatabaseUrl } from './test-env';
 
 /** What to pass to PaymentsApiHarness.start() and startDispatcher() (or a spawned app's env). */
@@ -28,7 +21,8 @@ export interface IsolatedServices {
 }
 
 /**
- * A database (real migrations) and a broker namespace of one spec file's own, inside this run.
+ * A database (the real migrations: a copy of the run's template) and a broker namespace of one
+ * spec file's own, inside this run.
  *
  * Webhook specs count attempts and deliveries. Every payments-api relays every outbox row of its
  * database, and every dispatcher consumes its namespace's queue with its own retry schedule and
@@ -42,16 +36,7 @@ export async function isolatedServices(label: string, options: { ownVhost?: bool
     testDatabaseUrl(),
     `${databaseName(testDatabaseUrl()).replace(/_test$/, '')}_${suffix}_test`,
   );
-  assertTestDatabase(databaseUrl);
-  await ensureDatabase(databaseUrl);
-  const dataSource = await new DataSource(
-    dataSourceOptions({ url: databaseUrl, entities: [], applicationName: 'payhook-tests' }),
-  ).initialize();
-  try {
-    await runMigrations(dataSource);
-  } finally {
-    await dataSource.destroy();
-  }
+  await createFromTemplate(databaseUrl);
 
   const amqpUrl = new URL(testAmqpUrl());
   let ownVhost: string | undefined;

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs inside a network namespace of its own (test/e2e/local-mode.e2e-spec.ts starts it with
+// Runs inside a network namespace of its own (test/scenarios/local-mode.scenario-spec.ts starts it with
 // `unshare -n`), where nothing answers at the PostgreSQL and RabbitMQ defaults: a machine with Node
 // alone. It acts as a newcomer would with the README's run command and prints what it observed as
 // one JSON line; the spec makes the assertions.

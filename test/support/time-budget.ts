@@ -5,7 +5,7 @@
  * (jest.config.js); a test or hook whose work is bigger asks for `timeFor(...)` of it.
  */
 export const BUDGET_MS = {
-  /** A fresh database with the real migrations (isolatedServices). */
+  /** A fresh database with the real migrations (a template copy, or migrated from empty by apps starting). */
   database: 60_000,
   /** One app booted in process and listening (payments-api, dispatcher, example merchant). */
   app: 20_000,

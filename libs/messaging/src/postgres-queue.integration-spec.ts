@@ -1,4 +1,4 @@
-import { dataSourceOptions, runMigrations } from '@payhook/persistence';
+import { dataSourceOptions } from '@payhook/persistence';
 import { lastValueFrom } from 'rxjs';
 import { DataSource } from 'typeorm';
 import { isolatedServices, type IsolatedServices } from '../../../test/support/isolated-services';
@@ -23,7 +23,6 @@ describe('PostgresQueueServer and PostgresQueueClient', () => {
     db = await new DataSource(
       dataSourceOptions({ url: services.env.DATABASE_URL, entities: [], applicationName: 'payhook-queue-spec' }),
     ).initialize();
-    await runMigrations(db);
     client = new PostgresQueueClient(db);
     await client.connect();
   });
@@ -109,9 +108,16 @@ describe('PostgresQueueServer and PostgresQueueClient', () => {
     );
     await emit('garbage');
     await until(() => (deadLetters.length === 1 ? true : undefined));
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(seen).toEqual(['garbage']);
-    expect(await rows()).toEqual([{ body: 'garbage', dead_reason: 'not a delivery request', backoffs: 0 }]);
+    // Its lease ended long ago, so only being dead keeps it back: due before the next message, it
+    // would be claimed first (the server claims in visible_at order) if it could be handed out again.
+    await db.query(`UPDATE webhook_queue SET visible_at = now() - interval '1 minute' WHERE body = 'garbage'`);
+    await emit('next');
+    await until(() => (deadLetters.length === 2 ? true : undefined));
+    expect(seen).toEqual(['garbage', 'next']);
+    expect(await rows()).toEqual([
+      { body: 'garbage', dead_reason: 'not a delivery request', backoffs: 0 },
+      { body: 'next', dead_reason: 'not a delivery request', backoffs: 0 },
+    ]);
   });
 
   it('backs off a handler that throws, and dead-letters it after MAX_BACKOFFS counted failures', async () => {

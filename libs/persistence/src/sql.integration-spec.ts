@@ -28,7 +28,10 @@ describe('inTransaction when the connection is lost mid-transaction', () => {
       const [{ pid }] = await sql<{ pid: number }>('SELECT pg_backend_pid() AS pid');
       // The backend goes away while the client is checked out and idle in the transaction.
       await admin.query('SELECT pg_terminate_backend($1)', [pid]);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // Gone from pg_stat_activity once the backend has exited and closed its socket.
+      while ((await admin.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [pid])).rowCount) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
       return sql('SELECT 1');
     });
     await expect(transaction).rejects.toThrow(/terminat|not queryable/i);

@@ -1,8 +1,8 @@
-import { databaseName, dataSourceOptions, ensureDatabase, withDatabase, type Sql } from '@payhook/persistence';
+import { databaseName, withDatabase, type Sql } from '@payhook/persistence';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { DataSource } from 'typeorm';
 import { dropDatabase } from '../../../../test/support/drop-database';
+import { createFromTemplate } from '../../../../test/support/template-database';
 import { testDatabaseUrl } from '../../../../test/support/test-env';
 import { EventWriter } from './event-writer';
 import { OutboxWriter } from './outbox-writer';
@@ -29,14 +29,7 @@ describe('RefundWrites.hold without the CHECK backstop', () => {
   const clients: Client[] = [];
 
   beforeAll(async () => {
-    await ensureDatabase(url);
-    const options = dataSourceOptions({ url, entities: [], applicationName: 'payhook-refund-writes-spec' });
-    const dataSource = await new DataSource(options).initialize();
-    try {
-      await dataSource.runMigrations({ transaction: 'each' });
-    } finally {
-      await dataSource.destroy();
-    }
+    await createFromTemplate(url);
     for (let n = 0; n < CLIENTS; n++) {
       const client = new Client({ connectionString: url });
       await client.connect();

@@ -1,12 +1,10 @@
 import type { INestApplication } from '@nestjs/common';
 import { loadEnv } from '@payhook/config';
 import { assertTestDatabase, databaseName, openMigratedDataSource, withDatabase } from '@payhook/persistence';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { join, relative, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { createPaymentsApi } from '../../apps/payments-api/src/app.setup';
@@ -149,38 +147,14 @@ describe('starting the API and two dispatchers at once on a fresh database', () 
   }, 120_000);
 
   describe('as real processes', () => {
-    // A build of its own: other specs rebuild dist/apps/* (deleting it first) while these processes load it.
-    const buildDir = join(ROOT, 'dist', `concurrent-start-${randomBytes(3).toString('hex')}`);
-    const entry = (app: string) => join(buildDir, 'out/apps', app, 'src/main.js');
+    // The run's one build (the scenarios' setup): nothing rebuilds or empties dist/ while these processes load it.
+    const entry = (app: string) => join(ROOT, 'dist/apps', app, 'src/main.js');
     const running = new Set<StartedApp>();
 
-    beforeAll(async () => {
-      await mkdir(buildDir, { recursive: true });
-      // Both apps in one tsc pass (as apps/*/tsconfig.app.json, with the other app's sources too).
-      await writeFile(
-        join(buildDir, 'tsconfig.json'),
-        JSON.stringify({
-          extends: '../../tsconfig.build.json',
-          compilerOptions: { outDir: 'out' },
-          include: [
-            '../../apps/payments-api/src/**/*',
-            '../../apps/webhook-dispatcher/src/**/*',
-            '../../libs/*/src/**/*',
-          ],
-          exclude: ['../../**/*.spec.ts', '../../**/*.integration-spec.ts', '../../**/*.e2e-spec.ts'],
-        }),
-      );
-      // The Nest CLI takes this path only relative to the workspace.
-      const tsconfig = relative(ROOT, join(buildDir, 'tsconfig.json'));
-      await promisify(execFile)('npx', ['nest', 'build', 'payments-api', '--path', tsconfig], { cwd: ROOT });
-    }, 300_000);
     afterEach(async () => {
       await Promise.all([...running].map((app) => app.stop()));
       running.clear();
     }, 60_000);
-    afterAll(async () => {
-      await rm(buildDir, { recursive: true, force: true });
-    });
 
     /** Port 0: the app listens on a port the OS picks, which its "listening" line names (no probe-then-use race). */
     function start(app: 'payments-api' | 'webhook-dispatcher', databaseUrl: string): StartedApp {

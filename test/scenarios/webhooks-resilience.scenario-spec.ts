@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { retryWaitQueue, webhookTopology } from '@payhook/messaging';
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -30,7 +30,8 @@ jest.setTimeout(timeFor({ app: 2, request: 400 }));
 const RETRY_WAIT_MS = 10_000;
 
 const ROOT = resolve(__dirname, '../..');
-const DISPATCHER_MAIN = 'dist/apps/webhook-dispatcher/apps/webhook-dispatcher/src/main.js';
+/** The real build and entry point, as production starts it (built once for the run by the scenarios' setup). */
+const DISPATCHER_MAIN = 'dist/apps/webhook-dispatcher/src/main.js';
 
 /**
  * DESIGN.md §5: deliveries are at least once and the retry wait lives in RabbitMQ, so neither a
@@ -68,10 +69,6 @@ describe('webhook delivery resilience', () => {
   describe('a dispatcher process killed while a retry waits', () => {
     const running: ChildProcess[] = [];
 
-    beforeAll(() => {
-      // The real build and entry point, as production starts it.
-      execFileSync('npx', ['nest', 'build', 'webhook-dispatcher'], { cwd: ROOT, stdio: 'pipe' });
-    }, 120_000);
     afterAll(async () => {
       await Promise.all(running.map(stop));
     });
