@@ -28,17 +28,18 @@ import { ConsoleActorOf, consoleActor } from './console-actor';
 import type { AuditActor } from '../audit/audit-entry';
 import { CurrentConsoleSession } from './current-console-session.decorator';
 
-const NOTICES: Record<string, string> = {
-  'url-saved': 'Webhook URL saved. It receives events from now on; older events are not resent by this.',
-  'secret-rotated': 'Signing secret rotated: the new secret signs every webhook from now on.',
-  'test-started': 'Integration test started: this page updates until it finishes.',
-  'endpoint-enabled': 'Webhook endpoint enabled again. Send its failed events again with the button below.',
-  'endpoint-added': 'Webhook endpoint added, with a signing secret of its own. It receives events from now on.',
-  'endpoint-saved': 'Webhook endpoint saved and enabled.',
-  'endpoint-disabled': 'Webhook endpoint disabled: nothing is sent to it until it is enabled again.',
-  'endpoint-deleted': 'Webhook endpoint deleted.',
-  'key-revoked': 'API key revoked: it stops working within 5 seconds.',
-};
+/** The notices a redirect names (`?notice=`): a Map, so no name of Object.prototype reads as one. */
+const NOTICES = new Map<string, string>([
+  ['url-saved', 'Webhook URL saved. It receives events from now on; older events are not resent by this.'],
+  ['secret-rotated', 'Signing secret rotated: the new secret signs every webhook from now on.'],
+  ['test-started', 'Integration test started: this page updates until it finishes.'],
+  ['endpoint-enabled', 'Webhook endpoint enabled again. Send its failed events again with the button below.'],
+  ['endpoint-added', 'Webhook endpoint added, with a signing secret of its own. It receives events from now on.'],
+  ['endpoint-saved', 'Webhook endpoint saved and enabled.'],
+  ['endpoint-disabled', 'Webhook endpoint disabled: nothing is sent to it until it is enabled again.'],
+  ['endpoint-deleted', 'Webhook endpoint deleted.'],
+  ['key-revoked', 'API key revoked: it stops working within 5 seconds.'],
+]);
 
 /** What the add and edit forms of an endpoint hold. */
 const endpointFields = (body: unknown): EndpointForm => ({
@@ -84,7 +85,7 @@ export class ConsoleDevelopersController {
     @Res() response: Response,
   ): Promise<void> {
     await this.render(response, 200, session, {
-      notice: typeof notice === 'string' ? (NOTICES[notice] ?? null) : null,
+      notice: typeof notice === 'string' ? (NOTICES.get(notice) ?? null) : null,
     });
   }
 

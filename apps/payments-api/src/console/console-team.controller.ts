@@ -14,11 +14,12 @@ import { renderTeam } from './console-team.view';
 import { ConsoleException } from './console.exception';
 import { CurrentConsoleSession } from './current-console-session.decorator';
 
-const NOTICES: Record<string, string> = {
-  'role-changed': 'Role changed. It counts from the member’s next page.',
-  removed: 'Member removed and signed out everywhere.',
-  'invite-revoked': 'Invite revoked: its link no longer works.',
-};
+/** The notices a redirect names (`?notice=`): a Map, so no name of Object.prototype reads as one. */
+const NOTICES = new Map<string, string>([
+  ['role-changed', 'Role changed. It counts from the member’s next page.'],
+  ['removed', 'Member removed and signed out everywhere.'],
+  ['invite-revoked', 'Invite revoked: its link no longer works.'],
+]);
 
 function idOf(kind: 'member' | 'invite', id: string): string {
   if (!isIdOf(kind, id)) throw new ConsoleException('not_found', `No such ${kind}.`);
@@ -38,7 +39,7 @@ export class ConsoleTeamController {
     @Query('notice') notice: unknown,
     @Res() response: Response,
   ) {
-    const text = typeof notice === 'string' ? (NOTICES[notice] ?? null) : null;
+    const text = typeof notice === 'string' ? (NOTICES.get(notice) ?? null) : null;
     await this.render(response, 200, session, text, null);
   }
 
