@@ -123,6 +123,16 @@ describe('webhook endpoint', () => {
     ['a relative url', { url: '/hooks' }, { code: 'parameter_invalid', param: 'url' }],
     ['a url that is not a string', { url: 12345 }, { code: 'parameter_invalid', param: 'url' }],
     [
+      'a url with a user name and password',
+      { url: 'https://user:secret@shop.example/hooks' },
+      { code: 'parameter_invalid', param: 'url' },
+    ],
+    [
+      'a url with a user name alone',
+      { url: 'https://user@shop.example/hooks' },
+      { code: 'parameter_invalid', param: 'url' },
+    ],
+    [
       'a url over 2,048 characters',
       { url: `https://shop.example/${'a'.repeat(2_048)}` },
       { code: 'parameter_invalid', param: 'url' },

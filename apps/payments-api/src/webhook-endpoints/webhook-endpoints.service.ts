@@ -137,6 +137,15 @@ export class WebhookEndpointsService {
   }
 
   private checkUrl(scope: MerchantScope, url: string): void {
+    const { username, password } = new URL(url);
+    // fetch refuses a URL with credentials, and stored they would be shown in clear to every viewer.
+    if (username || password) {
+      throw new WebhookEndpointException(
+        'parameter_invalid',
+        'url must not contain a user name or password: authenticate webhooks by their signature.',
+        'url',
+      );
+    }
     if (this.env.allowPrivateWebhookUrls) return;
     if (scope.livemode && !isHttpsUrl(url)) {
       throw new WebhookEndpointException('parameter_invalid', 'url must use https with a live key.', 'url');
