@@ -19,7 +19,7 @@ const SPEC = /\.(spec|integration-spec|e2e-spec|scenario-spec)\.ts$/;
 export const entryOf = (folder) => join(root, 'dist', folder, 'src/main.js');
 
 /** The newest modification time of the TypeScript the build compiles (not specs, not a package's dist/). */
-export function newestSource(dirs = SOURCE_DIRS) {
+function newestSource(dirs = SOURCE_DIRS) {
   let newest = 0;
   const walk = (dir) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -36,7 +36,7 @@ export function newestSource(dirs = SOURCE_DIRS) {
 }
 
 /** The newest source time the last successful build covered, or 0. */
-export function builtUpTo() {
+function builtUpTo() {
   try {
     return Number(readFileSync(stamp, 'utf8')) || 0;
   } catch {
@@ -44,10 +44,10 @@ export function builtUpTo() {
   }
 }
 
-export const isStale = () => builtUpTo() < newestSource();
+const isStale = () => builtUpTo() < newestSource();
 
 /** Builds everything; returns the exit status (0 when it built). */
-export function build() {
+function build() {
   const newest = newestSource();
   mkdirSync(join(root, 'dist'), { recursive: true });
   rmSync(stamp, { force: true });
@@ -63,9 +63,9 @@ export function build() {
 }
 
 /** Builds when a source is newer than the last build; returns the exit status. */
-export function buildIfStale(announce = (line) => console.log(line)) {
+export function buildIfStale() {
   if (!isStale()) return 0;
-  announce('building payhook (dist/)…');
+  console.log('building payhook (dist/)…');
   return build();
 }
 
