@@ -16,7 +16,8 @@ export function pgTool(tool, ...args) {
   const [command, argv] = asRoot
     ? ['runuser', ['-u', 'postgres', '--', join(bin, tool), ...args]]
     : [join(bin, tool), args];
-  execFileSync(command, argv, { stdio: ['ignore', 'ignore', 'inherit'] });
+  // From the temp directory: as the user postgres, a checkout under a 0700 folder (mktemp -d) is out of reach.
+  execFileSync(command, argv, { cwd: os.tmpdir(), stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
 /** A port nothing listens on now (the OS picks it). */
