@@ -75,6 +75,8 @@ module.exports = {
       // One Chromium for the run, which every browser spec connects to.
       globalSetup: '<rootDir>/test/support/browser-setup.ts',
       globalTeardown: '<rootDir>/test/support/browser-teardown.ts',
+      // A browser test is a journey through several pages, each checked by axe-core.
+      setupFilesAfterEnv: ['<rootDir>/test/support/browser-timeout.ts'],
     },
   ],
 };

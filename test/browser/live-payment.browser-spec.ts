@@ -8,8 +8,6 @@ import { BUDGET_MS, timeFor } from '../support/time-budget';
 
 const SHOP = 'https://shop.example';
 const START_MS = timeFor({ database: 1, app: 1, browser: 1 });
-// Each test: a page driven through a payment, and the app's work behind it, on a busy machine.
-jest.setTimeout(timeFor({ browser: 2 }));
 
 describe('a live payment in a real browser: bank transfer and gift vouchers', () => {
   let api: PaymentsApiHarness;
