@@ -19,6 +19,7 @@ import {
   startReceiver,
   stopApp,
   runToCompletion,
+  unexpectedExits,
 } from './harness.mjs';
 import { percentile } from './measure.mjs';
 import { completedPayments, paymentFlows, receiverOnceAll } from './payment-flow.mjs';
@@ -139,6 +140,7 @@ async function main() {
   } catch (error) {
     failures.push(String(error));
   } finally {
+    failures.push(...unexpectedExits);
     // Each step on its own: one that fails must not leave the others' processes behind.
     for (const app of apps.reverse()) await stopApp(app).catch((error) => console.error(error));
     receiver?.child.kill();

@@ -18,6 +18,7 @@ import {
   startReceiver,
   runToCompletion,
   stopApp,
+  unexpectedExits,
   waitHealthy,
 } from './harness.mjs';
 import { completedPayments, paymentFlows, receiverOnceAll } from './payment-flow.mjs';
@@ -156,6 +157,8 @@ async function main() {
     if (stats.distinct !== completed)
       failures.push(`${completed - stats.distinct} completed payments never reached the receiver`);
   } finally {
+    // A crash is a failure even when the flow recovered from it (the next fault restarted the app).
+    failures.push(...unexpectedExits);
     await stopApp(dispatcher);
     await stopApp(api);
     receiver.child.kill();

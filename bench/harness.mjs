@@ -57,6 +57,19 @@ export async function waitHealthy(url, what, timeoutMs = 30_000) {
 
 /** Starts a built app (`npm run build` first) and waits for its health URL. */
 let started = 0;
+/** Apps that exited without stopApp(): a crash the test scripts fail on. */
+export const unexpectedExits = [];
+
+/** Copies `stream`'s lines to stderr, each after `prefix`. */
+function prefixLines(stream, prefix) {
+  let rest = '';
+  stream.on('data', (chunk) => {
+    const lines = (rest + chunk.toString()).split('\n');
+    rest = lines.pop() ?? '';
+    for (const line of lines) process.stderr.write(`${prefix}${line}\n`);
+  });
+  stream.on('end', () => rest && process.stderr.write(`${prefix}${rest}\n`));
+}
 
 export async function startApp(app, env, healthUrl) {
   const entry = join(root, 'dist/apps', app, 'src/main.js');
@@ -70,12 +83,21 @@ export async function startApp(app, env, healthUrl) {
   const child = spawn(process.execPath, [...flags, entry], {
     // Sized as in production (npm start, the Dockerfile).
     env: withAppHeap({ ...process.env, ...env }),
-    stdio: ['ignore', logs ? 'pipe' : 'ignore', 'inherit'],
+    stdio: ['ignore', logs ? 'pipe' : 'ignore', 'pipe'],
   });
   if (logs) child.stdout.pipe(createWriteStream(join(logs, `${app}-${child.pid}.log`)));
+  // Several apps write here: each line says whose it is, and an exit nobody asked for is named.
+  prefixLines(child.stderr, `[${app} ${child.pid}] `);
+  child.once('exit', (code, signal) => {
+    if (child.stopRequested) return;
+    const how = signal ? `signal ${signal}` : `code ${code}`;
+    console.error(`[bench] ${app} (pid ${child.pid}) exited by itself (${how})`);
+    unexpectedExits.push(`${app} (pid ${child.pid}) exited by itself (${how})`);
+  });
   try {
     await waitHealthy(healthUrl, app);
   } catch (error) {
+    child.stopRequested = true;
     child.kill('SIGKILL'); // an app that never became healthy is not left running
     throw error;
   }
@@ -84,6 +106,7 @@ export async function startApp(app, env, healthUrl) {
 
 /** SIGTERM (graceful) by default; after `graceMs` without an exit, SIGKILL, and say so. */
 export async function stopApp(child, signal = 'SIGTERM', graceMs = 30_000) {
+  child.stopRequested = true;
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', () => resolve(true)));
   child.kill(signal);

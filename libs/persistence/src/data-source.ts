@@ -1,4 +1,5 @@
 import { setTimeout } from 'node:timers/promises';
+import type { ClientBase } from 'pg';
 import type { DataSource, DataSourceOptions, EntitySchema, QueryRunner } from 'typeorm';
 // Relative: this also runs from jest's global setup, where the @payhook/* paths are not mapped.
 import { startupProgress } from '../../config/src/startup-progress';
@@ -25,9 +26,24 @@ export function dataSourceOptions(config: DataSourceConfig): DataSourceOptions {
     migrationsRun: false,
     logging: ['error'],
     applicationName: config.applicationName,
-    // A Postgres that does not answer fails a request in bounded time (503), instead of holding it.
-    extra: { max: config.poolSize ?? 10, connectionTimeoutMillis: 10_000 },
+    extra: {
+      max: config.poolSize ?? 10,
+      // A Postgres that does not answer fails a request in bounded time (503), instead of holding it.
+      connectionTimeoutMillis: 10_000,
+      onConnect: listenForLostConnection,
+    },
   };
+}
+
+/**
+ * The pool listens for a lost connection only while a client is idle in it, and its holder only while
+ * a statement runs: a client checked out and between statements when the server ends it (a restart,
+ * a failover, pg_terminate_backend) would emit an unheard 'error' and end the process. This listener
+ * stays for the client's life; the client is then unusable, its holder's next statement fails, and
+ * the pool drops it on release.
+ */
+function listenForLostConnection(client: ClientBase): void {
+  client.on('error', () => undefined);
 }
 
 /** Arbitrary but fixed: every payhook process that migrates takes this advisory lock first. */

@@ -2,7 +2,9 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { testDatabaseUrl } from '../../../test/support/test-env';
 import { dataSourceOptions } from './data-source';
-import { inTransaction } from './sql';
+import type { PoolClient, Pool } from 'pg';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { inTransaction, sqlRows } from './sql';
 
 /** A database restart in the middle of a transaction must fail the transaction, not the process. */
 describe('inTransaction when the connection is lost mid-transaction', () => {
@@ -36,5 +38,27 @@ describe('inTransaction when the connection is lost mid-transaction', () => {
     });
     await expect(transaction).rejects.toThrow(/terminat|not queryable/i);
     await expect(inTransaction(db, (sql) => sql<{ one: number }>('SELECT 1 AS one'))).resolves.toEqual([{ one: 1 }]);
+  });
+
+  /** Ends `pid`'s backend and waits until it has exited and closed its socket. */
+  async function terminate(pid: number): Promise<void> {
+    await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+    while ((await admin.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [pid])).rowCount) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  // Any holder of a pooled client (a TypeORM query runner between statements, a listener of ours
+  // forgotten) is covered: a checked-out client without a listener of its holder's loses its
+  // connection, and neither the process nor the pool suffers.
+  it('survives a connection lost while checked out between statements with no listener of its holder', async () => {
+    const pool = (db.driver as PostgresDriver).master as Pool;
+    const client: PoolClient = await pool.connect();
+    const [{ pid }] = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows;
+    await terminate(pid);
+    await expect(client.query('SELECT 1')).rejects.toThrow(/terminat|not queryable/i);
+    client.release();
+    const served = await Promise.all(Array.from({ length: 12 }, () => sqlRows<{ one: number }>(db, 'SELECT 1 AS one')));
+    expect(served).toEqual(Array.from({ length: 12 }, () => [{ one: 1 }]));
   });
 });
