@@ -186,8 +186,9 @@ describe('merchant console: team, roles, two-step login, keys and audit log', ()
     const next = await generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 });
     const first = await passwordStep();
     await first.send('123456').expect(401);
-    await first.send(next).expect(303).expect('Location', '/console/payments');
-    await api.http().get('/console/payments').set('Cookie', first.cookie).expect(200);
+    const opened = await first.send(next).expect(303).expect('Location', '/console/payments');
+    const openedCookie = setCookie(opened, 'payhook_console')!.split(';')[0];
+    await api.http().get('/console/payments').set('Cookie', openedCookie).expect(200);
     // The same code again, in its window: refused.
     const replay = await passwordStep();
     const refused = await replay.send(next).expect(401);

@@ -1,21 +1,32 @@
 import { PayhookError } from '@payhook/contracts';
 
-/** Where a credential was tried: the operator token, or a console password. */
-export type AuthScope = 'admin' | 'console';
-
-/** 20 failures from one client address within 5 minutes, and that address waits (DESIGN.md §8). */
-export const MAX_AUTH_FAILURES = 20;
-export const AUTH_FAILURE_WINDOW_MINUTES = 5;
-
-export type AuthAttempt = { kind: 'claimed'; id: string } | { kind: 'throttled'; until: Date };
+/** Where a credential was tried: the operator token, a console password, or a member's two-step code. */
+export type AuthScope = 'admin' | 'console' | 'second-step';
 
 /**
- * Counts failed authentication per client address. An attempt is claimed (written as a failure)
- * before the credential is checked and released when it was right, so parallel guesses cannot slip
- * past the count; failures never lock an account against its right password from elsewhere.
+ * Failures a scope allows within its window; one more and the next attempt waits until the oldest
+ * leaves the window. Passwords and the operator token count per client address (an
+ * IPv6 /64 is one), never per account, so nobody can lock a merchant out from elsewhere. Two-step
+ * codes count per member too, whatever the address: only someone who has the password gets there,
+ * and what cools down is that member's codes, never a password.
+ */
+export const AUTH_FAILURE_LIMITS: Record<AuthScope, { max: number; windowMinutes: number }> = {
+  admin: { max: 20, windowMinutes: 5 },
+  console: { max: 20, windowMinutes: 5 },
+  'second-step': { max: 10, windowMinutes: 60 },
+};
+
+/** `failures`: in the window, this attempt included (it counts until released). */
+export type AuthAttempt = { kind: 'claimed'; id: string; failures: number } | { kind: 'throttled'; until: Date };
+
+/**
+ * Counts failed authentication per client address, or per member for `second-step`. An attempt is
+ * claimed (written as a failure) before the credential is checked and released when it was right,
+ * so parallel guesses cannot slip past the count.
  */
 export interface AuthFailureThrottle {
-  claim(scope: AuthScope, client: string): Promise<AuthAttempt>;
+  /** `subject`: the client's address, or for `second-step` the member's id. */
+  claim(scope: AuthScope, subject: string): Promise<AuthAttempt>;
   release(attempt: { id: string }): Promise<void>;
 }
 

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
-  AUTH_FAILURE_WINDOW_MINUTES,
+  AUTH_FAILURE_LIMITS,
   clientKey,
-  MAX_AUTH_FAILURES,
   type AuthAttempt,
   type AuthFailureThrottle,
   type AuthScope,
@@ -12,30 +11,34 @@ import { inTransaction, sqlRows } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 
 /**
- * Failed authentication per client (clientKey: an IPv6 /64 is one client), in Postgres so that the
- * limit holds across API instances; a per-client advisory lock makes the check and the claim one step.
+ * Failed authentication per client (clientKey: an IPv6 /64 is one client) or per member, in Postgres
+ * so that the limit holds across API instances; an advisory lock per subject makes the check and the
+ * claim one step.
  */
 @Injectable()
 export class AuthFailuresRepository implements AuthFailureThrottle {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  claim(scope: AuthScope, clientAddress: string): Promise<AuthAttempt> {
-    const client = clientKey(clientAddress);
+  claim(scope: AuthScope, subject: string): Promise<AuthAttempt> {
+    const client = scope === 'second-step' ? subject : clientKey(subject);
+    const { max, windowMinutes } = AUTH_FAILURE_LIMITS[scope];
     return inTransaction(this.db, async (sql) => {
       await sql(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`auth-failures:${scope}:${client}`]);
-      // Throttled while MAX failures fall within the window: until the oldest of them leaves it.
-      const [oldest] = await sql<{ until: Date }>(
-        `SELECT failed_at + make_interval(mins => $3) AS until FROM auth_failures
+      const recent = await sql<{ failed_at: Date }>(
+        `SELECT failed_at FROM auth_failures
          WHERE scope = $1 AND client = $2 AND failed_at > now() - make_interval(mins => $3)
-         ORDER BY failed_at DESC OFFSET $4 - 1 LIMIT 1`,
-        [scope, client, AUTH_FAILURE_WINDOW_MINUTES, MAX_AUTH_FAILURES],
+         ORDER BY failed_at DESC LIMIT $4`,
+        [scope, client, windowMinutes, max],
       );
-      if (oldest) return { kind: 'throttled', until: oldest.until };
+      // Throttled while `max` failures fall within the window: until the oldest of them leaves it.
+      if (recent.length === max) {
+        return { kind: 'throttled', until: new Date(recent[max - 1].failed_at.getTime() + windowMinutes * 60_000) };
+      }
       const [claimed] = await sql<{ id: string }>(
         `INSERT INTO auth_failures (scope, client) VALUES ($1, $2) RETURNING id`,
         [scope, client],
       );
-      return { kind: 'claimed', id: claimed.id };
+      return { kind: 'claimed', id: claimed.id, failures: recent.length + 1 };
     });
   }
 
@@ -52,7 +55,7 @@ export class AuthFailuresRepository implements AuthFailureThrottle {
          SELECT id FROM auth_failures WHERE failed_at < now() - make_interval(mins => $1)
          ORDER BY failed_at LIMIT $2))
        RETURNING 1`,
-      [2 * AUTH_FAILURE_WINDOW_MINUTES, batchSize],
+      [2 * Math.max(...Object.values(AUTH_FAILURE_LIMITS).map((limit) => limit.windowMinutes)), batchSize],
     );
     return rows.length;
   }

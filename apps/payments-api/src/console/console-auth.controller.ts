@@ -11,18 +11,8 @@ import { renderConsoleError } from './console-layout.view';
 import { renderLogin, renderSecondStep } from './console-login.view';
 import { LOGIN_CSRF_COOKIE, SESSION_COOKIE, SESSION_TTL_HOURS, type ConsoleSession } from './console-session';
 import { ConsoleSessionGuard } from './console-session.guard';
+import { secondStepThrottledMessage, throttledMessage } from './console-throttled';
 import { CurrentConsoleSession } from './current-console-session.decorator';
-
-/** Says how long signing in from this network is paused, and sets Retry-After to match. */
-function throttledMessage(response: Response, until: Date): string {
-  const seconds = Math.max(1, Math.ceil((until.getTime() - Date.now()) / 1000));
-  const minutes = Math.ceil(seconds / 60);
-  response.setHeader('Retry-After', String(seconds));
-  return (
-    'Too many failed sign-ins from your network. Signing in from here is paused for ' +
-    `${minutes} more minute${minutes === 1 ? '' : 's'}; try again then.`
-  );
-}
 
 /** What the login form's CSRF token is bound to (a session's own forms carry the session's token). */
 const LOGIN_FORM = 'console:login';
@@ -109,6 +99,7 @@ export class ConsoleAuthController {
     const result = await this.auth.secondStep(session, formField(body, 'code') ?? '', request.ip ?? 'unknown');
     switch (result.kind) {
       case 'signed_in':
+        response.cookie(SESSION_COOKIE, result.token, this.sessionCookie());
         return redirectSeeOther(response, '/console/payments');
       case 'refused': {
         const error = 'That code is wrong or was used already. Wait for the next code and try again.';
@@ -123,7 +114,7 @@ export class ConsoleAuthController {
         return sendHtml(response, 401, renderLogin(nonce, form), nonce);
       }
       case 'throttled': {
-        const error = throttledMessage(response, result.until);
+        const error = secondStepThrottledMessage(response, result);
         return sendHtml(response, 429, renderSecondStep(nonce, { csrf: session.csrfToken, error }), nonce);
       }
     }

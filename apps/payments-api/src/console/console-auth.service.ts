@@ -1,10 +1,11 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { AUTH_FAILURE_THROTTLE, type AuthFailureThrottle } from '@payhook/auth';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AUTH_FAILURE_LIMITS, AUTH_FAILURE_THROTTLE, type AuthFailureThrottle } from '@payhook/auth';
 import { createHash, randomBytes } from 'node:crypto';
+import { Mailer } from '../mail/mailer';
 import { hashPassword, verifyPassword } from '../merchants/password-hash';
 import { MembersRepository } from '../team/members.repository';
 import { TwoStepService } from '../team/two-step.service';
-import { SESSION_TTL_HOURS, type ConsoleSession } from './console-session';
+import { SESSION_TTL_HOURS, type ConsoleMember, type ConsoleSession } from './console-session';
 import { ConsoleSessionsRepository } from './console-sessions.repository';
 import { PasswordCheckQueue } from './password-check-queue';
 
@@ -15,21 +16,27 @@ export type LoginResult =
   | { kind: 'refused' }
   | { kind: 'throttled'; until: Date };
 
-/** `ended`: too many wrong codes in this session; it is gone, and the login starts again from the password. */
+/**
+ * `signed_in` comes with a fresh token (the one the password gave is dead). `ended`: this session had
+ * its last code; it is gone, and the login starts again from the password. `throttled`: too many
+ * wrong codes from the client's network, or for the member from anywhere.
+ */
 export type SecondStepResult =
-  { kind: 'signed_in' } | { kind: 'refused' } | { kind: 'ended' } | { kind: 'throttled'; until: Date };
+  { kind: 'signed_in'; token: string } | { kind: 'refused' } | { kind: 'ended' } | SecondStepThrottled;
+export type SecondStepThrottled = { kind: 'throttled'; until: Date; by: 'network' | 'member' };
 
 /**
- * Wrong codes one session may give before it ends: with the per-address throttle, a password alone
- * lets an attacker with many addresses try a handful of the million codes, then start over.
+ * Codes one session may have checked: with the per-address and per-member throttles, a password
+ * alone lets an attacker try a handful of the million codes, then start over from the password.
  */
-export const MAX_SECOND_STEP_FAILURES = 5;
+export const MAX_SECOND_STEP_ATTEMPTS = 5;
 
 const sessionIdOf = (token: string) => createHash('sha256').update(token).digest('hex');
 const randomToken = () => randomBytes(32).toString('base64url');
 
 @Injectable()
 export class ConsoleAuthService {
+  private readonly logger = new Logger(ConsoleAuthService.name);
   /** Checked when the email is unknown, so that the answer takes as long as a real check. */
   private dummyHash?: Promise<string>;
 
@@ -39,6 +46,7 @@ export class ConsoleAuthService {
     private readonly sessions: ConsoleSessionsRepository,
     @Inject(AUTH_FAILURE_THROTTLE) private readonly failures: AuthFailureThrottle,
     private readonly checks: PasswordCheckQueue,
+    private readonly mailer: Mailer,
   ) {}
 
   /**
@@ -84,34 +92,52 @@ export class ConsoleAuthService {
   }
 
   /**
-   * The code of a session's second step (TOTP or a recovery code). Wrong codes count toward the
-   * client's throttle exactly as wrong passwords do (DESIGN §8).
+   * The code of a session's second step (TOTP or a recovery code). The session's attempt is claimed
+   * before the code is checked, so codes sent together are never all checked; wrong codes count
+   * toward the client's throttle exactly as wrong passwords do, and toward the member's.
    */
   async secondStep(session: ConsoleSession, code: string, client: string): Promise<SecondStepResult> {
+    const attempt = await this.sessions.claimSecondStepAttempt(session.id);
+    if (attempt === null || attempt > MAX_SECOND_STEP_ATTEMPTS) {
+      await this.sessions.delete(session.id);
+      return { kind: 'ended' };
+    }
     const result = await this.checkSecondStep(session, code, client);
-    if (
-      result.kind === 'refused' &&
-      (await this.sessions.countSecondStepFailure(session.id)) >= MAX_SECOND_STEP_FAILURES
-    ) {
+    if (result.kind === 'refused' && attempt === MAX_SECOND_STEP_ATTEMPTS) {
       await this.sessions.delete(session.id);
       return { kind: 'ended' };
     }
     if (result.kind !== 'passed') return result;
-    await this.sessions.markVerified(session.id);
-    return { kind: 'signed_in' };
+    // The token the password gave may have been seen on the way (it was a credential already): the
+    // opened session goes on under a new one.
+    const token = randomToken();
+    await this.sessions.markVerified(session.id, sessionIdOf(token));
+    return { kind: 'signed_in', token };
   }
 
-  /** A code of the member's two-step login (TOTP or recovery), counted toward the client's throttle when wrong. */
+  /**
+   * A code of the member's two-step login (TOTP or recovery), counted toward the client's throttle
+   * and the member's when wrong. The member's last allowed wrong code e-mails the member: whoever
+   * gives them has the password.
+   */
   async checkSecondStep(
     session: ConsoleSession,
     code: string,
     client: string,
-  ): Promise<{ kind: 'passed' } | { kind: 'refused' } | { kind: 'throttled'; until: Date }> {
-    const attempt = await this.failures.claim('console', client);
-    if (attempt.kind === 'throttled') return attempt;
-    if (!(await this.twoStep.verifyLogin(session.member.id, code.slice(0, 40)))) return { kind: 'refused' };
-    await this.failures.release(attempt);
-    return { kind: 'passed' };
+  ): Promise<{ kind: 'passed' } | { kind: 'refused' } | SecondStepThrottled> {
+    const byClient = await this.failures.claim('console', client);
+    if (byClient.kind === 'throttled') return { ...byClient, by: 'network' };
+    const byMember = await this.failures.claim('second-step', session.member.id);
+    if (byMember.kind === 'throttled') {
+      await this.failures.release(byClient);
+      return { ...byMember, by: 'member' };
+    }
+    if (await this.twoStep.verifyLogin(session.member.id, code.slice(0, 40))) {
+      await Promise.all([this.failures.release(byClient), this.failures.release(byMember)]);
+      return { kind: 'passed' };
+    }
+    if (byMember.failures === AUTH_FAILURE_LIMITS['second-step'].max) this.warnOfWrongCodes(session.member);
+    return { kind: 'refused' };
   }
 
   /** After two-step login is turned on or off: every other session of the member ends. */
@@ -125,6 +151,23 @@ export class ConsoleAuthService {
 
   async logout(session: ConsoleSession): Promise<void> {
     await this.sessions.delete(session.id);
+  }
+
+  /** Sent beside the answer, never holding it: a slow SMTP server must not slow the login down. */
+  private warnOfWrongCodes(member: ConsoleMember): void {
+    const { max, windowMinutes } = AUTH_FAILURE_LIMITS['second-step'];
+    this.mailer
+      .send({
+        to: [member.email],
+        subject: 'Wrong two-step codes for your payhook console login',
+        text:
+          `Someone signed in to the payhook console as ${member.email} with your password, then gave ` +
+          `${max} wrong two-step codes within ${windowMinutes} minutes. Two-step codes for your login ` +
+          `are paused for up to ${windowMinutes} minutes.\n\n` +
+          'If that was you, there is nothing to do. If it was not, someone knows your password: ' +
+          "ask your team's owner to remove the login, and set a new password.\n",
+      })
+      .catch((error: unknown) => this.logger.warn(`the wrong-codes e-mail was not sent: ${String(error)}`));
   }
 
   private unknownEmailHash(): Promise<string> {

@@ -4,6 +4,7 @@ import { formField } from '../html/cookies';
 import { newNonce, redirectSeeOther, sendHtml } from '../html/html-response';
 import { TwoStepService } from '../team/two-step.service';
 import { ConsoleAuthService } from './console-auth.service';
+import { secondStepThrottledMessage } from './console-throttled';
 import { ConsoleExceptionFilter } from './console-exception.filter';
 import { ConsoleRole } from './console-role.decorator';
 import { renderSecurity, type SecurityModel } from './console-security.view';
@@ -75,11 +76,11 @@ export class ConsoleSecurityController {
   ) {
     // The same check as a login's second step, throttled alike: a session left open is not enough.
     const result = await this.auth.checkSecondStep(session, formField(body, 'code') ?? '', request.ip ?? 'unknown');
-    if (result.kind !== 'passed') {
-      const error =
-        result.kind === 'throttled' ? 'Too many wrong codes from your network; try again later.' : WRONG_CODE;
-      return this.render(response, result.kind === 'throttled' ? 429 : 400, { session, notice: null, error });
+    if (result.kind === 'throttled') {
+      const error = secondStepThrottledMessage(response, result);
+      return this.render(response, 429, { session, notice: null, error });
     }
+    if (result.kind === 'refused') return this.render(response, 400, { session, notice: null, error: WRONG_CODE });
     await this.twoStep.disable(
       { id: session.member.id, merchantId: session.merchant.id },
       consoleActor(session, request),

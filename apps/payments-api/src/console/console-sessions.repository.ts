@@ -41,20 +41,24 @@ export class ConsoleSessionsRepository {
     );
   }
 
-  /** Counts a wrong code of the session's second step; how many it has had. */
-  async countSecondStepFailure(id: string): Promise<number> {
-    const [row] = await sqlRows<{ failures: number }>(
+  /**
+   * Claims one check of a code for the session's second step, before the code is checked: how many
+   * the session has had, this one included; null when it is gone, expired or already verified.
+   */
+  async claimSecondStepAttempt(id: string): Promise<number | null> {
+    const [row] = await sqlRows<{ attempts: number }>(
       this.db,
-      `UPDATE console_sessions SET second_step_failures = second_step_failures + 1 WHERE id = $1
-       RETURNING second_step_failures AS failures`,
+      `UPDATE console_sessions SET second_step_failures = second_step_failures + 1
+       WHERE id = $1 AND verified_at IS NULL AND expires_at > now()
+       RETURNING second_step_failures AS attempts`,
       [id],
     );
-    return row?.failures ?? Number.POSITIVE_INFINITY;
+    return row?.attempts ?? null;
   }
 
-  /** The second step passed: the session opens the console from now on. */
-  async markVerified(id: string): Promise<void> {
-    await sqlRows(this.db, `UPDATE console_sessions SET verified_at = now() WHERE id = $1`, [id]);
+  /** The second step passed: the session opens the console from now on, under a new id (a new token). */
+  async markVerified(id: string, newId: string): Promise<void> {
+    await sqlRows(this.db, `UPDATE console_sessions SET verified_at = now(), id = $2 WHERE id = $1`, [id, newId]);
   }
 
   /**

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { EventsModule } from '../events/events.module';
+import { MailModule } from '../mail/mail.module';
 import { OnboardingModule } from '../onboarding/onboarding.module';
 import { PaymentsModule } from '../payments/payments.module';
 import { RefundsModule } from '../refunds/refunds.module';
@@ -41,6 +42,7 @@ import { PasswordCheckQueue } from './password-check-queue';
     OnboardingModule,
     TeamModule,
     WebhookNoticesModule,
+    MailModule,
   ],
   controllers: [
     ConsoleAuthController,

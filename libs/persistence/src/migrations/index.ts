@@ -24,6 +24,7 @@ import { MerchantTeam1765900000000 } from './1765900000000-merchant-team';
 import { WebhookNotices1765950000000 } from './1765950000000-webhook-notices';
 import { ListenSessions1765970000000 } from './1765970000000-listen-sessions';
 import { StatementsAlone1766000000000 } from './1766000000000-statements-alone';
+import { SecondStepThrottle1766100000000 } from './1766100000000-second-step-throttle';
 
 /** Listed explicitly: bundled builds cannot glob, and the order is the history. */
 export const MIGRATIONS = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   WebhookNotices1765950000000,
   ListenSessions1765970000000,
   StatementsAlone1766000000000,
+  SecondStepThrottle1766100000000,
 ];
