@@ -12,6 +12,7 @@ import {
   PG,
   apiClient,
   appEnv,
+  freePort,
   freshDatabase,
   root,
   sleep,
@@ -33,9 +34,9 @@ const RATE = 100; // completions per second
 const DB = 'payhook_cluster';
 const NAMESPACE = 'payhook-cluster';
 const ADMIN = 'cluster-admin-token-0123456789abcdef';
-const API_PORT = 3400;
-const DISPATCHER_PORTS = [3401, 3402];
-const RECEIVER_PORT = 3499;
+// Free ports: this runs beside the other suites of CI.
+const API_PORT = await freePort();
+const DISPATCHER_PORTS = [await freePort(), await freePort()];
 /** How long the killed node stays down: long enough for the cluster to elect a new leader and move on. */
 const DOWN_MS = 15_000;
 const API = `http://127.0.0.1:${API_PORT}`;
@@ -58,7 +59,7 @@ async function main() {
       AMQP_NAMESPACE: NAMESPACE,
       AMQP_QUEUE_TYPE: 'quorum',
     };
-    receiver = await startReceiver(RECEIVER_PORT);
+    receiver = await startReceiver();
     apps.push(
       await startApp(
         'payments-api',

@@ -13,6 +13,7 @@ import { Agent } from 'undici';
 import {
   apiClient,
   appEnv,
+  freePort,
   sleep,
   startApp,
   startReceiver,
@@ -29,8 +30,9 @@ const TOTAL = Number(process.env.FAULTS_PAYMENTS ?? 2000);
 const RATE = 100; // completions per second
 const DB = 'payhook_faults';
 const ADMIN = 'faults-admin-token-0123456789abcdef';
-const API_PORT = 3200;
-const DISPATCHER_PORT = 3201;
+// Free ports: this runs beside the other suites of CI.
+const API_PORT = await freePort();
+const DISPATCHER_PORT = await freePort();
 const API = `http://127.0.0.1:${API_PORT}`;
 const log = (line) => console.log(`[faults] ${line}`);
 
@@ -88,7 +90,7 @@ async function oneKeyManyCreates(client, key) {
 }
 
 async function main() {
-  const receiver = await startReceiver(3299);
+  const receiver = await startReceiver();
   let api = await startApi();
   let dispatcher = await startDispatcher();
   const client = apiClient(API);

@@ -5,6 +5,7 @@ import { execFileSync, fork, spawn } from 'node:child_process';
 import { createWriteStream, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:net';
 import pg from 'pg';
 import { Agent } from 'undici';
 import { withAppHeap } from '../scripts/app-node-flags.mjs';
@@ -126,14 +127,31 @@ export function peakRssMiB(pid) {
   return Number(line.split(/\s+/)[1]) / 1024;
 }
 
-/** `mode`: 'ok' answers 200; 'fail' answers 500 at once; 'hang' accepts and never answers. */
-export async function startReceiver(port, mode = 'ok') {
-  const child = fork(join(import.meta.dirname, 'receiver.mjs'), { env: { PORT: String(port), RECEIVER_MODE: mode } });
-  await new Promise((resolve, reject) => {
-    child.once('message', resolve);
+/**
+ * A loopback port nobody listens on now, for an app that must be told its port: the test scripts
+ * run beside other suites, where a fixed port may be taken.
+ */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** `mode`: 'ok' answers 200; 'fail' answers 500 at once; 'hang' accepts and never answers. Port 0: a free one. */
+export async function startReceiver(requestedPort = 0, mode = 'ok') {
+  const child = fork(join(import.meta.dirname, 'receiver.mjs'), {
+    env: { PORT: String(requestedPort), RECEIVER_MODE: mode },
+  });
+  const port = await new Promise((resolve, reject) => {
+    child.once('message', (ready) => resolve(ready.port));
     // Its port taken, say: the receiver exits before it is ready, and the run must fail, not wait.
     child.once('exit', (code) =>
-      reject(new Error(`the receiver on port ${port} exited (${code}) before it was ready`)),
+      reject(new Error(`the receiver on port ${requestedPort} exited (${code}) before it was ready`)),
     );
   });
   const base = `http://127.0.0.1:${port}`;

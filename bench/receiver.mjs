@@ -64,4 +64,5 @@ const server = createServer((request, response) => {
   });
 });
 server.keepAliveTimeout = 60_000;
-server.listen(Number(process.env.PORT ?? 3199), '127.0.0.1', () => process.send?.('ready'));
+// PORT=0: a free port, told to the parent with the ready message.
+server.listen(Number(process.env.PORT ?? 3199), '127.0.0.1', () => process.send?.({ port: server.address().port }));

@@ -132,6 +132,22 @@ describe('webhook endpoint', () => {
       { url: 'https://user@shop.example/hooks' },
       { code: 'parameter_invalid', param: 'url' },
     ],
+    // White space and separators are how text poses as payhook's own where the URL is shown.
+    [
+      'a url with a space',
+      { url: 'https://shop.example/hooks?note=ACTION REQUIRED' },
+      { code: 'parameter_invalid', param: 'url' },
+    ],
+    [
+      'a url with a line separator',
+      { url: 'https://shop.example/hooks\u2028Sign in' },
+      { code: 'parameter_invalid', param: 'url' },
+    ],
+    [
+      'a url with a no-break space',
+      { url: 'https://shop.example/\u00a0hooks' },
+      { code: 'parameter_invalid', param: 'url' },
+    ],
     [
       'a url over 2,048 characters',
       { url: `https://shop.example/${'a'.repeat(2_048)}` },
@@ -146,6 +162,16 @@ describe('webhook endpoint', () => {
     const saved = await put({ url: receiver.url }).expect(200);
     expectApiError(await put(body), { status: 400, ...expected });
     await expect(get()).resolves.toMatchObject({ status: 200, body: saved.body });
+  });
+
+  it('stores the url as the URL parser writes it: lower-case host, a path of at least /, non-ASCII percent-encoded', async () => {
+    await expect(put({ url: 'https://Shop.EXAMPLE' })).resolves.toMatchObject({
+      status: 200,
+      body: { data: { url: 'https://shop.example/' } },
+    });
+    const saved = await put({ url: 'https://shop.example/주문/hooks?q=웹훅' }).expect(200);
+    expect(saved.body.data.url).toBe('https://shop.example/%EC%A3%BC%EB%AC%B8/hooks?q=%EC%9B%B9%ED%9B%85');
+    await expect(get()).resolves.toMatchObject({ status: 200, body: { data: { url: saved.body.data.url } } });
   });
 
   it('accepts a url of exactly 2,048 characters', async () => {

@@ -136,12 +136,15 @@ describe('several webhook endpoints', () => {
       'parameter_invalid',
       'enabledEvents',
     );
-    refused(
-      await api().patch(`/v1/webhook-endpoints/${endpoint.id}`).send({ description: '' }),
-      400,
-      'parameter_invalid',
-      'description',
-    );
+    // Empty, or more than one line (owners read it in e-mails about the endpoint).
+    for (const description of ['', 'accounting\u2028ACTION REQUIRED: sign in at evil.example', 'a\u2029b']) {
+      refused(
+        await api().patch(`/v1/webhook-endpoints/${endpoint.id}`).send({ description }),
+        400,
+        'parameter_invalid',
+        'description',
+      );
+    }
     refused(await api().get('/v1/webhook-endpoints/we_nope'), 404, 'resource_not_found', 'id');
     refused(await api().get('/v1/webhook-endpoints?cursor=bm9wZQ'), 400, 'parameter_invalid', 'cursor');
     // Another merchant's endpoint, and the other mode's, do not exist here.

@@ -41,7 +41,10 @@ function checkEndpointForm(
 ): { kind: 'ok'; enabledEvents: EventType[] | undefined } | { kind: 'refused'; message: string } {
   if (mode === 'live' && merchant.status !== 'live') return { kind: 'refused', message: LIVE_LOCKED };
   if (!isHttpUrl(url)) {
-    return { kind: 'refused', message: 'The URL must be an absolute http(s) URL of at most 2,048 characters.' };
+    return {
+      kind: 'refused',
+      message: 'The URL must be an absolute http(s) URL of at most 2,048 characters, without spaces.',
+    };
   }
   const enabled = events?.filter((event): event is EventType => (EVENT_TYPES as readonly string[]).includes(event));
   if (events && (enabled?.length !== events.length || events.length === 0)) {

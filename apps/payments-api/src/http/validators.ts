@@ -18,8 +18,9 @@ export const IsWholeWon = (min: number, max: number) => {
  */
 export function isHttpUrl(value: unknown): value is string {
   if (typeof value !== 'string' || value.length > MAX_URL_LENGTH || !/^https?:\/\/[^/\\]/i.test(value)) return false;
-  // Control characters would be repaired by the parser but stored raw (and Postgres refuses NUL).
-  if (/\p{C}/u.test(value)) return false;
+  // Control characters would be repaired by the parser but stored raw (and Postgres refuses NUL);
+  // white space and line separators are how text poses as something else where the URL is shown.
+  if (/[\p{C}\p{Z}\s]/u.test(value)) return false;
   try {
     const url = new URL(value);
     return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
@@ -34,20 +35,24 @@ export const IsHttpUrl = (options?: ValidationOptions) =>
       name: 'isHttpUrl',
       validator: {
         validate: isHttpUrl,
-        defaultMessage: () => 'must be an absolute http(s) URL of at most 2048 characters',
+        defaultMessage: () =>
+          'must be an absolute http(s) URL of at most 2048 characters, without white space (percent-encode it)',
       },
     },
     options,
   );
 
-/** 1..max characters (code points), none of them a control, format or unassigned character. */
+/**
+ * 1..max characters (code points) on one line: none of them a control, format, unassigned, line or
+ * paragraph separator character.
+ */
 export const IsPrintableText = (max: number, options?: ValidationOptions) =>
   ValidateBy(
     {
       name: 'isPrintableText',
       validator: {
         validate: (value: unknown) =>
-          typeof value === 'string' && /^[^\p{C}]+$/u.test(value) && [...value].length <= max,
+          typeof value === 'string' && /^[^\p{C}\p{Zl}\p{Zp}]+$/u.test(value) && [...value].length <= max,
         defaultMessage: () => `must be 1 to ${max} printable characters`,
       },
     },

@@ -3,7 +3,7 @@ import { EVENT_TYPES, randomBase62, type EventType } from '@payhook/contracts';
 import { AuditLog } from '../audit/audit-log';
 import type { AuditAction, AuditActor, AuditEntry } from '../audit/audit-entry';
 import { PaymentsApiEnv } from '../config/payments-api.env';
-import { isHttpsUrl, isPrivateHost } from '../http/validators';
+import { isPrivateHost } from '../http/validators';
 import type { MerchantScope } from '@payhook/auth';
 import { WebhookEndpointException } from './webhook-endpoint.exception';
 import type { WebhookEndpointRecord } from './webhook-endpoint.record';
@@ -43,7 +43,7 @@ export class WebhookEndpointsService {
    * send older events (DESIGN.md §5); left out, `enabledEvents` of an existing endpoint stay.
    */
   put(scope: MerchantScope, url: string, enabledEvents: EventType[] | undefined, by: AuditActor) {
-    this.checkUrl(scope, url);
+    url = this.acceptedUrl(scope, url);
     return this.audit.audited(this.entry(scope, by, 'webhook_endpoint.updated'), (sql) =>
       this.endpoints.upsertOldest(
         sql,
@@ -65,7 +65,7 @@ export class WebhookEndpointsService {
   }
 
   async create(scope: MerchantScope, fields: EndpointFields & { url: string }, by: AuditActor) {
-    this.checkUrl(scope, fields.url);
+    fields = { ...fields, url: this.acceptedUrl(scope, fields.url) };
     const created = await this.audit.audited(this.entry(scope, by, 'webhook_endpoint.created'), (sql) =>
       this.endpoints.create(sql, scope, this.normalised(fields), newSigningSecret()),
     );
@@ -95,7 +95,7 @@ export class WebhookEndpointsService {
     by: AuditActor,
     action: AuditAction = 'webhook_endpoint.updated',
   ): Promise<WebhookEndpointRecord> {
-    if (fields.url !== undefined) this.checkUrl(scope, fields.url);
+    if (fields.url !== undefined) fields = { ...fields, url: this.acceptedUrl(scope, fields.url) };
     const updated = await this.audit.audited(this.entry(scope, by, action), (sql) =>
       this.endpoints.update(sql, scope, id, this.normalised(fields)),
     );
@@ -136,8 +136,19 @@ export class WebhookEndpointsService {
     return fields.enabledEvents ? { ...fields, enabledEvents: inTypeOrder(fields.enabledEvents) } : fields;
   }
 
-  private checkUrl(scope: MerchantScope, url: string): void {
-    const { username, password } = new URL(url);
+  /**
+   * The URL as stored and shown: the parser's own form (`URL.href`: a lower-case host, a path of at
+   * least `/`, percent-encoded), so nothing but the URL is ever read out of it. Throws when it may
+   * not be a target.
+   */
+  private acceptedUrl(scope: MerchantScope, raw: string): string {
+    const url = new URL(raw);
+    this.checkTarget(scope, url);
+    return url.href;
+  }
+
+  private checkTarget(scope: MerchantScope, url: URL): void {
+    const { username, password } = url;
     // fetch refuses a URL with credentials, and stored they would be shown in clear to every viewer.
     if (username || password) {
       throw new WebhookEndpointException(
@@ -147,11 +158,11 @@ export class WebhookEndpointsService {
       );
     }
     if (this.env.allowPrivateWebhookUrls) return;
-    if (scope.livemode && !isHttpsUrl(url)) {
+    if (scope.livemode && url.protocol !== 'https:') {
       throw new WebhookEndpointException('parameter_invalid', 'url must use https with a live key.', 'url');
     }
     // Names are checked after DNS at every delivery; a private address written out is refused now.
-    if (isPrivateHost(new URL(url).hostname)) {
+    if (isPrivateHost(url.hostname)) {
       throw new WebhookEndpointException(
         'parameter_invalid',
         'url must not point at a loopback, private or link-local address.',

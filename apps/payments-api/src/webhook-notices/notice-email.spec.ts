@@ -12,6 +12,7 @@ const notice = (kind: ClaimedNotice['kind']): ClaimedNotice => ({
   kind,
   failingSince: new Date('2026-03-08T06:30:00.000Z'),
   url: 'https://shop.example/webhooks',
+  description: 'accounting system',
   lastError: 'HTTP 503',
   createdAt: new Date('2026-03-09T07:00:00.000Z'),
   sendAttempts: 1,
@@ -32,9 +33,9 @@ describe('noticeEmail', () => {
   it('failing: since when, in the merchant zone, the last error and when payhook would disable it', () => {
     const email = noticeEmail(notice('failing'), ['owner@shop.example'], context);
     expect(email.to).toEqual(['owner@shop.example']);
-    expect(email.subject).toBe('payhook: webhooks to https://shop.example/webhooks have failed for 24 hours');
+    expect(email.subject).toBe('payhook: webhooks to shop.example have failed for 24 hours');
     expect(email.text).toContain('My Shop has failed since 2026-03-08 15:30:00 KST');
-    expect(email.text).toContain('Endpoint: https://shop.example/webhooks (we_123, live mode)');
+    expect(email.text).toContain('Endpoint: we_123 at shop.example ("accounting system"), live mode');
     expect(email.text).toContain('Last error: HTTP 503');
     expect(email.text).toContain('still failing at 2026-03-13 15:30:00 KST');
     expect(email.text).toContain('https://payhook.example/console/developers?mode=live');
@@ -42,13 +43,22 @@ describe('noticeEmail', () => {
 
   it('disabled and recovered: what happened when, and what to do next', () => {
     const disabled = noticeEmail(notice('disabled'), ['owner@shop.example'], context);
-    expect(disabled.subject).toBe('payhook: webhook endpoint https://shop.example/webhooks is disabled');
+    expect(disabled.subject).toBe('payhook: a webhook endpoint at shop.example is disabled');
     expect(disabled.text).toContain('at 2026-03-09 16:00:00 KST');
     expect(disabled.text).toContain('Recover');
     const recovered = noticeEmail({ ...notice('recovered'), lastError: null }, ['owner@shop.example'], context);
-    expect(recovered.subject).toBe('payhook: webhooks to https://shop.example/webhooks are delivered again');
+    expect(recovered.subject).toBe('payhook: webhooks to shop.example are delivered again');
     expect(recovered.text).toContain('answered again at 2026-03-09 16:00:00 KST');
     expect(recovered.text).not.toContain('Last error');
+  });
+
+  it("never carries the URL's path or query, which anyone with a test key chooses", () => {
+    const url = 'https://shop.example/ACTION-REQUIRED?your_account_is_suspended=sign_in_at_evil.example';
+    for (const kind of ['failing', 'disabled', 'recovered'] as const) {
+      const email = noticeEmail({ ...notice(kind), url, description: null }, ['owner@shop.example'], context);
+      expect(`${email.subject}\n${email.text}`).not.toMatch(/ACTION|suspended|evil/);
+      expect(email.text).toContain('Endpoint: we_123 at shop.example, live mode');
+    }
   });
 });
 

@@ -24,11 +24,17 @@ export function describeDuration(ms: number): string {
   return `${count} ${unit}${count === 1 ? '' : 's'}`;
 }
 
-/** The e-mail of a notice to the merchant's owners `to` (DESIGN.md §9 "Notices"), plain text. */
+/**
+ * The e-mail of a notice to the merchant's owners `to`, plain text. Anyone with a test key chooses an
+ * endpoint's URL, so the e-mail names the endpoint by its id, its host and its description (quoted,
+ * in the body only), never by the whole URL: no path or query text of theirs reads as payhook's words.
+ */
 export function noticeEmail(notice: ClaimedNotice, to: string[], context: NoticeContext): OutgoingEmail {
   const at = (date: Date) => formatInZone(date, notice.timeZone);
   const mode = notice.livemode ? 'live' : 'test';
-  const endpoint = `${notice.url} (${notice.endpointId}, ${mode} mode)`;
+  const host = new URL(notice.url).host;
+  const described = notice.description === null ? '' : ` ("${notice.description}")`;
+  const endpoint = `${notice.endpointId} at ${host}${described}, ${mode} mode`;
   const consoleUrl = `${context.baseUrl}/console/developers?mode=${mode}`;
   const lastError = notice.lastError ? `Last error: ${notice.lastError}\n` : '';
   switch (notice.kind) {
@@ -36,7 +42,7 @@ export function noticeEmail(notice: ClaimedNotice, to: string[], context: Notice
       const disablesAt = new Date(notice.failingSince.getTime() + context.disableAfterMs);
       return {
         to,
-        subject: `payhook: webhooks to ${notice.url} have failed for ${describeDuration(context.noticeAfterMs)}`,
+        subject: `payhook: webhooks to ${host} have failed for ${describeDuration(context.noticeAfterMs)}`,
         text:
           `Every automatic delivery to a webhook endpoint of ${notice.merchantName} has failed since ` +
           `${at(notice.failingSince)}.\n\nEndpoint: ${endpoint}\n${lastError}\n` +
@@ -48,7 +54,7 @@ export function noticeEmail(notice: ClaimedNotice, to: string[], context: Notice
     case 'disabled':
       return {
         to,
-        subject: `payhook: webhook endpoint ${notice.url} is disabled`,
+        subject: `payhook: a webhook endpoint at ${host} is disabled`,
         text:
           `payhook disabled a webhook endpoint of ${notice.merchantName} at ${at(notice.createdAt)}: every ` +
           `automatic delivery to it had failed since ${at(notice.failingSince)}.\n\nEndpoint: ${endpoint}\n` +
@@ -59,7 +65,7 @@ export function noticeEmail(notice: ClaimedNotice, to: string[], context: Notice
     case 'recovered':
       return {
         to,
-        subject: `payhook: webhooks to ${notice.url} are delivered again`,
+        subject: `payhook: webhooks to ${host} are delivered again`,
         text:
           `A webhook endpoint of ${notice.merchantName} answered again at ${at(notice.createdAt)}, after ` +
           `failing since ${at(notice.failingSince)}.\n\nEndpoint: ${endpoint}\n\n` +

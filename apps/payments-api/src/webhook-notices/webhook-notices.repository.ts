@@ -18,6 +18,8 @@ export interface ClaimedNotice {
   /** When the endpoint started failing: the episode the notice is about. */
   failingSince: Date;
   url: string;
+  /** The endpoint's description as it is now (null without one, or once the endpoint is deleted). */
+  description: string | null;
   lastError: string | null;
   /** When the change happened (the row was written). */
   createdAt: Date;
@@ -44,6 +46,7 @@ interface NoticeRow {
   kind: NoticeKind;
   episode: Date;
   url: string;
+  description: string | null;
   last_error: string | null;
   created_at: Date;
   send_attempts: number;
@@ -71,7 +74,8 @@ export class WebhookNoticesRepository {
              ORDER BY send_after LIMIT $1 FOR UPDATE SKIP LOCKED) due, merchants m
        WHERE n.id = due.id AND m.id = n.merchant_id
        RETURNING n.id, n.endpoint_id, n.merchant_id, m.name AS merchant_name, m.time_zone, n.livemode, n.kind,
-                 n.episode, n.url, n.last_error, n.created_at, n.send_attempts`,
+                 n.episode, n.url, n.last_error, n.created_at, n.send_attempts,
+                 (SELECT description FROM webhook_endpoints WHERE id = n.endpoint_id) AS description`,
       [limit, leaseMs],
       'webhook-notices-claim',
     );
@@ -86,6 +90,7 @@ export class WebhookNoticesRepository {
         kind: row.kind,
         failingSince: row.episode,
         url: row.url,
+        description: row.description,
         lastError: row.last_error,
         createdAt: row.created_at,
         sendAttempts: row.send_attempts,
