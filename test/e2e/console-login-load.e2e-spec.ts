@@ -1,5 +1,5 @@
-import { PasswordCheckQueue } from '../../apps/payments-api/src/console/password-check-queue';
-import { approvedMerchant, CONSOLE_PASSWORD, postLogin } from '../support/console-client';
+import { PasswordHashQueue } from '../../apps/payments-api/src/team/password-hash-queue';
+import { approvedMerchant, CONSOLE_PASSWORD, ConsoleClient, postLogin } from '../support/console-client';
 import { PaymentsApiHarness } from '../support/payments-api.harness';
 
 /**
@@ -20,7 +20,7 @@ describe('console login under load', () => {
     // Checks that take as long as the test says: one running, one waiting, so the queue is full.
     let finish!: () => void;
     const gate = new Promise<void>((resolve) => (finish = resolve));
-    const queue = api.app.get(PasswordCheckQueue);
+    const queue = api.app.get(PasswordHashQueue);
     const held = [queue.run('192.0.2.1', () => gate), queue.run('192.0.2.2', () => gate)];
 
     const answers = [
@@ -40,5 +40,46 @@ describe('console login under load', () => {
     finish();
     await Promise.all(held);
     await postLogin(api, merchant.email, CONSOLE_PASSWORD, 303);
+  }, 60_000);
+
+  /** An owner's invite link for a new developer, as the team page shows it. */
+  async function inviteLink(email: string): Promise<string> {
+    const merchant = await approvedMerchant(api);
+    const owner = await ConsoleClient.login(api, merchant.email);
+    const made = await owner.post('/console/team/invites', { email, role: 'developer' }).expect(200);
+    return new URL(/<code data-invite-link>([^<]+)<\/code>/.exec(made.text)![1]).pathname;
+  }
+  const accept = (path: string) =>
+    api
+      .http()
+      .post(path)
+      .type('form')
+      .send({ password: 'a long enough password 1', passwordAgain: 'a long enough password 1' });
+
+  it("hashes an invite's password in the same queue: 429 while it is full, and the link still works after", async () => {
+    const path = await inviteLink('queued@team.example');
+    let finish!: () => void;
+    const gate = new Promise<void>((resolve) => (finish = resolve));
+    const queue = api.app.get(PasswordHashQueue);
+    const held = [queue.run('192.0.2.1', () => gate), queue.run('192.0.2.2', () => gate)];
+
+    const refused = await accept(path);
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toBe('1');
+
+    finish();
+    await Promise.all(held);
+    await accept(path).expect(303).expect('Location', '/console/login?notice=joined');
+    await postLogin(api, 'queued@team.example', 'a long enough password 1', 303);
+  }, 60_000);
+
+  it('hashes only the password of the request that claimed the link: the others at once find it taken', async () => {
+    const path = await inviteLink('many@team.example');
+    const answers = await Promise.all(Array.from({ length: 20 }, () => accept(path)));
+    // From one client, a second hash at once would be refused (429): none was asked for.
+    expect(answers.map((answer) => answer.status).sort()).toEqual([303, ...Array(19).fill(404)]);
+    for (const answer of answers.filter((one) => one.status === 404)) {
+      expect(answer.text).toContain('This invite link is used, expired or unknown.');
+    }
   }, 60_000);
 });

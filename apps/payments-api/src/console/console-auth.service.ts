@@ -7,7 +7,7 @@ import { MembersRepository } from '../team/members.repository';
 import { TwoStepService } from '../team/two-step.service';
 import { SESSION_TTL_HOURS, type ConsoleMember, type ConsoleSession } from './console-session';
 import { ConsoleSessionsRepository } from './console-sessions.repository';
-import { PasswordCheckQueue } from './password-check-queue';
+import { PasswordHashQueue } from '../team/password-hash-queue';
 
 /** `second_step`: the password was right and the session exists, but opens nothing until the code is given. */
 export type LoginResult =
@@ -45,7 +45,7 @@ export class ConsoleAuthService {
     private readonly twoStep: TwoStepService,
     private readonly sessions: ConsoleSessionsRepository,
     @Inject(AUTH_FAILURE_THROTTLE) private readonly failures: AuthFailureThrottle,
-    private readonly checks: PasswordCheckQueue,
+    private readonly checks: PasswordHashQueue,
     private readonly mailer: Mailer,
   ) {}
 

@@ -29,7 +29,6 @@ import { ConsoleSettingsController } from './console-settings.controller';
 import { ConsoleSettlementsController } from './console-settlements.controller';
 import { ConsoleSettlementsService } from './console-settlements.service';
 import { ConsoleWebhookBannerInterceptor } from './console-webhook-banner';
-import { PasswordCheckQueue } from './password-check-queue';
 
 /** The merchant console under /console: server-rendered pages over the same services as the API. */
 @Module({
@@ -67,7 +66,6 @@ import { PasswordCheckQueue } from './password-check-queue';
     ConsoleRefundsService,
     ConsoleSettlementsService,
     ConsoleDevelopersService,
-    PasswordCheckQueue,
     // Runs on every route (Nest has no module-scoped interceptors); it does nothing without a console session.
     { provide: APP_INTERCEPTOR, useClass: ConsoleWebhookBannerInterceptor },
   ],

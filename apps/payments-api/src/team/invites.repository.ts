@@ -76,6 +76,27 @@ export class InvitesRepository {
     return row ? { ...toInvite(row), merchantId: row.merchant_id } : null;
   }
 
+  /**
+   * Claims a usable invite for `seconds`, before its password is hashed: one statement, so of many
+   * requests at once only one gets it; the others find it claimed until the claim lapses.
+   */
+  async claim(tokenHash: string, seconds: number): Promise<boolean> {
+    const rows = await sqlRows(
+      this.db,
+      `UPDATE member_invites SET claimed_until = now() + make_interval(secs => $2)
+       WHERE token_hash = $1 AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > now()
+         AND (claimed_until IS NULL OR claimed_until <= now())
+       RETURNING 1`,
+      [tokenHash, seconds],
+    );
+    return rows.length === 1;
+  }
+
+  /** The claimant could not finish (its hash refused for load, say): the link is usable again at once. */
+  async releaseClaim(tokenHash: string): Promise<void> {
+    await sqlRows(this.db, `UPDATE member_invites SET claimed_until = NULL WHERE token_hash = $1`, [tokenHash]);
+  }
+
   /** Uses the invite: one statement, so of two uses at once only one gets it. */
   async accept(sql: Sql, tokenHash: string): Promise<(Invite & { merchantId: string }) | null> {
     const [row] = await sql<InviteRow>(

@@ -10,10 +10,14 @@ import { hashPassword } from '../merchants/password-hash';
 import { InvitesRepository, type Invite } from './invites.repository';
 import type { MemberRole } from './member-role';
 import { MembersRepository, type Member } from './members.repository';
+import { PasswordHashQueue } from './password-hash-queue';
 import { TeamException } from './team.exception';
 
 /** DESIGN §9: an invite link works once, for 72 hours. */
 export const INVITE_VALID_HOURS = 72;
+
+/** Beyond a hash's longest wait in the queue: a claimant that has not finished by then has failed. */
+const INVITE_CLAIM_SECONDS = 60;
 
 export const inviteTokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -37,6 +41,7 @@ export class TeamService {
     private readonly invites: InvitesRepository,
     private readonly audit: AuditLog,
     private readonly mailer: Mailer,
+    private readonly passwordHashes: PasswordHashQueue,
     @Inject(PaymentsApiEnv) private readonly env: PaymentsApiEnv,
   ) {}
 
@@ -110,10 +115,27 @@ export class TeamService {
   }
 
   /** Uses the invite and makes its member, in one transaction: an invite is used once or not at all. */
+  /**
+   * Sets the invited person's password and makes them a member. The link is claimed first, so of
+   * many requests on one link only the claimant's password is hashed, and the hash waits its turn in
+   * the queue logins use (429 when it is full): one link cannot stall every merchant's logins.
+   */
   async accept(token: string, password: string, clientAddress: string | null): Promise<Member> {
-    const passwordHash = await hashPassword(password);
-    const memberId = newId('member');
     const tokenHash = inviteTokenHash(token);
+    if (!(await this.invites.claim(tokenHash, INVITE_CLAIM_SECONDS))) {
+      throw new TeamException('resource_not_found', 'This invite link is used, expired or unknown.');
+    }
+    try {
+      return await this.join(tokenHash, password, clientAddress);
+    } catch (error) {
+      await this.invites.releaseClaim(tokenHash);
+      throw error;
+    }
+  }
+
+  private async join(tokenHash: string, password: string, clientAddress: string | null): Promise<Member> {
+    const passwordHash = await this.passwordHashes.run(clientAddress ?? 'unknown', () => hashPassword(password));
+    const memberId = newId('member');
     try {
       const invite = await this.audit.audited(
         (used: Invite & { merchantId: string }) => ({

@@ -25,6 +25,7 @@ import { WebhookNotices1765950000000 } from './1765950000000-webhook-notices';
 import { ListenSessions1765970000000 } from './1765970000000-listen-sessions';
 import { StatementsAlone1766000000000 } from './1766000000000-statements-alone';
 import { SecondStepThrottle1766100000000 } from './1766100000000-second-step-throttle';
+import { InviteClaims1766200000000 } from './1766200000000-invite-claims';
 
 /** Listed explicitly: bundled builds cannot glob, and the order is the history. */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   ListenSessions1765970000000,
   StatementsAlone1766000000000,
   SecondStepThrottle1766100000000,
+  InviteClaims1766200000000,
 ];

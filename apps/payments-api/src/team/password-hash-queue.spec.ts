@@ -1,6 +1,6 @@
 import { PayhookError } from '@payhook/contracts';
 import type { PaymentsApiEnv } from '../config/payments-api.env';
-import { PasswordCheckQueue } from './password-check-queue';
+import { PasswordHashQueue } from '../team/password-hash-queue';
 
 /** A check that lasts until the test lets it finish. */
 function heldCheck(): { check: () => Promise<boolean>; finish: () => void } {
@@ -10,11 +10,11 @@ function heldCheck(): { check: () => Promise<boolean>; finish: () => void } {
 }
 
 const queueOf = (concurrency: number, queue: number) =>
-  new PasswordCheckQueue({ PASSWORD_HASH_CONCURRENCY: concurrency, PASSWORD_HASH_QUEUE: queue } as PaymentsApiEnv);
+  new PasswordHashQueue({ PASSWORD_HASH_CONCURRENCY: concurrency, PASSWORD_HASH_QUEUE: queue } as PaymentsApiEnv);
 
 const rateLimited = expect.objectContaining({ code: 'rate_limited', headers: { 'Retry-After': '1' } });
 
-describe('PasswordCheckQueue', () => {
+describe('PasswordHashQueue', () => {
   it('lets one client have one check in flight: its next is refused at once, other clients still queue', async () => {
     const queue = queueOf(1, 10);
     const running = heldCheck();

@@ -7,15 +7,15 @@ import { PaymentsApiEnv } from '../config/payments-api.env';
 const RETRY_AFTER_SECONDS = 1;
 
 /**
- * Console password checks (scrypt, ~50 ms of CPU and 32 MiB each) run at most
- * PASSWORD_HASH_CONCURRENCY at once, with at most PASSWORD_HASH_QUEUE waiting; a check beyond that
- * is refused at once with 429 instead of queueing behind hundreds of wrong guesses (which once made
- * a right password wait a minute). One client (clientKey: an IPv4 address, an IPv6 /64) has at most
+ * Every console password hash and check (scrypt, ~50 ms of CPU and 32 MiB each: logins, accepted
+ * invites) runs here: at most PASSWORD_HASH_CONCURRENCY at once, with at most PASSWORD_HASH_QUEUE
+ * waiting; one beyond that is refused at once with 429 instead of queueing behind hundreds of wrong
+ * guesses (which once made a right password wait a minute). One client (clientKey: an IPv4 address, an IPv6 /64) has at most
  * one check running or waiting; its others are refused at once, so that filling the queue takes as
  * many clients as it has places, not one client's parallel guesses. Per API instance.
  */
 @Injectable()
-export class PasswordCheckQueue {
+export class PasswordHashQueue {
   private readonly concurrency: number;
   private readonly queueLength: number;
   private running = 0;
