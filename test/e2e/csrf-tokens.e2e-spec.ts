@@ -1,4 +1,4 @@
-import { CONSOLE_PASSWORD, approvedMerchant, csrfFieldOf, setCookie } from '../support/console-client';
+import { CONSOLE_PASSWORD, approvedMerchant, csrfFieldOf, postLogin, setCookie } from '../support/console-client';
 import { PaymentsApiHarness, paymentBody, type TestMerchant } from '../support/payments-api.harness';
 
 jest.setTimeout(60_000);
@@ -139,6 +139,25 @@ describe('signed CSRF tokens on the payment screen and the console login', () =>
       const login = await api.http().get('/console/login').expect(200);
       expect(setCookie(login, '__Host-payhook_console_login')).toMatch(/; Path=\/;.*Secure/);
       expect(setCookie(login, 'payhook_console_login')).toBeUndefined();
+    });
+
+    it('keeps the console session in a __Host- cookie too: a plain-named one opens nothing', async () => {
+      const merchant = await approvedMerchant(api);
+      const signedIn = await postLogin(api, merchant.email, CONSOLE_PASSWORD, 303);
+      const session = setCookie(signedIn, '__Host-payhook_console')!;
+      expect(session).toMatch(/; Path=\/;/);
+      expect(session).toMatch(/; HttpOnly/);
+      expect(session).toMatch(/; Secure/);
+      expect(session).not.toMatch(/Domain=/i);
+      expect(setCookie(signedIn, 'payhook_console')).toBeUndefined();
+      const token = session.split(';')[0].split('=')[1];
+      await api.http().get('/console/payments').set('Cookie', `__Host-payhook_console=${token}`).expect(200);
+      await api
+        .http()
+        .get('/console/payments')
+        .set('Cookie', `payhook_console=${token}`)
+        .expect(303)
+        .expect('Location', '/console/login');
     });
   });
 });

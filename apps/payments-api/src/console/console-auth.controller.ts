@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Inject, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
-import type { CookieOptions, Request, Response } from 'express';
+import type { Request, Response } from 'express';
 import { PaymentsApiEnv } from '../config/payments-api.env';
-import { formField, readCookie, sameToken } from '../html/cookies';
+import { formField, sameToken } from '../html/cookies';
 import { CsrfTokens } from '../html/csrf-tokens';
 import { newNonce, redirectSeeOther, sendHtml } from '../html/html-response';
 import { ConsoleAuthService } from './console-auth.service';
@@ -9,7 +9,8 @@ import { ConsoleExceptionFilter } from './console-exception.filter';
 import { BeforeSecondStep, ConsoleRole } from './console-role.decorator';
 import { renderConsoleError } from './console-layout.view';
 import { renderLogin, renderSecondStep } from './console-login.view';
-import { LOGIN_CSRF_COOKIE, SESSION_COOKIE, SESSION_TTL_HOURS, type ConsoleSession } from './console-session';
+import { LOGIN_CSRF_COOKIE, type ConsoleSession } from './console-session';
+import { ConsoleSessionCookie } from './console-session-cookie';
 import { ConsoleSessionGuard } from './console-session.guard';
 import { secondStepThrottledMessage, throttledMessage } from './console-throttled';
 import { CurrentConsoleSession } from './current-console-session.decorator';
@@ -21,25 +22,24 @@ const LOGIN_FORM = 'console:login';
 @Controller('console')
 @UseFilters(ConsoleExceptionFilter)
 export class ConsoleAuthController {
-  private readonly secureCookies: boolean;
   private readonly loginCsrfTokens: CsrfTokens;
 
   constructor(
     private readonly auth: ConsoleAuthService,
+    private readonly sessionCookie: ConsoleSessionCookie,
     @Inject(PaymentsApiEnv) env: PaymentsApiEnv,
   ) {
-    // Secure wherever payhook is served over https; plain http only on a local machine.
-    this.secureCookies = env.BASE_URL.startsWith('https://') || env.PAY_URL.startsWith('https://');
     this.loginCsrfTokens = new CsrfTokens(env.secretsKey.key, {
       name: LOGIN_CSRF_COOKIE,
       path: '/console/login',
-      secure: this.secureCookies,
+      // Secure wherever payhook is served over https; plain http only on a local machine.
+      secure: sessionCookie.secure,
     });
   }
 
   @Get('login')
   async showLogin(@Req() request: Request, @Res() response: Response): Promise<void> {
-    const token = readCookie(request, SESSION_COOKIE);
+    const token = this.sessionCookie.read(request);
     const current = token ? await this.auth.session(token) : null;
     if (current) return redirectSeeOther(response, current.verified ? '/console/payments' : '/console/login/two-step');
     const nonce = newNonce();
@@ -58,10 +58,10 @@ export class ConsoleAuthController {
     const result = await this.auth.login(email, formField(body, 'password') ?? '', request.ip ?? 'unknown');
     switch (result.kind) {
       case 'signed_in':
-        response.cookie(SESSION_COOKIE, result.token, this.sessionCookie());
+        this.sessionCookie.set(response, result.token);
         return redirectSeeOther(response, '/console/payments');
       case 'second_step':
-        response.cookie(SESSION_COOKIE, result.token, this.sessionCookie());
+        this.sessionCookie.set(response, result.token);
         return redirectSeeOther(response, '/console/login/two-step');
       case 'refused': {
         const form = { csrf: this.loginCsrf(request, response), email, error: 'Wrong email or password.' };
@@ -99,14 +99,14 @@ export class ConsoleAuthController {
     const result = await this.auth.secondStep(session, formField(body, 'code') ?? '', request.ip ?? 'unknown');
     switch (result.kind) {
       case 'signed_in':
-        response.cookie(SESSION_COOKIE, result.token, this.sessionCookie());
+        this.sessionCookie.set(response, result.token);
         return redirectSeeOther(response, '/console/payments');
       case 'refused': {
         const error = 'That code is wrong or was used already. Wait for the next code and try again.';
         return sendHtml(response, 401, renderSecondStep(nonce, { csrf: session.csrfToken, error }), nonce);
       }
       case 'ended': {
-        response.clearCookie(SESSION_COOKIE, { ...this.sessionCookie(), maxAge: undefined });
+        this.sessionCookie.clear(response);
         const form = {
           csrf: this.loginCsrf(request, response),
           error: 'Too many wrong codes: sign in again with your password.',
@@ -126,23 +126,13 @@ export class ConsoleAuthController {
   @UseGuards(ConsoleSessionGuard)
   async logout(@CurrentConsoleSession() session: ConsoleSession, @Res() response: Response): Promise<void> {
     await this.auth.logout(session);
-    response.clearCookie(SESSION_COOKIE, { ...this.sessionCookie(), maxAge: undefined });
+    this.sessionCookie.clear(response);
     redirectSeeOther(response, '/console/login');
-  }
-
-  private sessionCookie(): CookieOptions {
-    return {
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: this.secureCookies,
-      path: '/console',
-      maxAge: SESSION_TTL_HOURS * 3_600_000,
-    };
   }
 
   /** The cookie's session when it still owes its second step; undefined when it owes nothing; null without one. */
   private async pendingSession(request: Request): Promise<ConsoleSession | null | undefined> {
-    const token = readCookie(request, SESSION_COOKIE);
+    const token = this.sessionCookie.read(request);
     const session = token ? await this.auth.session(token) : null;
     if (!session) return null;
     return session.verified ? undefined : session;

@@ -2,10 +2,11 @@ import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { roleAllows, type MemberRole } from '../team/member-role';
-import { formField, readCookie, sameToken } from '../html/cookies';
+import { formField, sameToken } from '../html/cookies';
 import { ConsoleAuthService } from './console-auth.service';
 import { BEFORE_SECOND_STEP, CONSOLE_ROLE } from './console-role.decorator';
-import { SESSION_COOKIE, type ConsoleSession } from './console-session';
+import type { ConsoleSession } from './console-session';
+import { ConsoleSessionCookie } from './console-session-cookie';
 import { ConsoleException } from './console.exception';
 
 export type ConsoleRequest = Request & { consoleSession?: ConsoleSession };
@@ -21,12 +22,13 @@ const isRead = (method: string) => method === 'GET' || method === 'HEAD';
 export class ConsoleSessionGuard implements CanActivate {
   constructor(
     private readonly auth: ConsoleAuthService,
+    private readonly sessionCookie: ConsoleSessionCookie,
     private readonly reflector: Reflector,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<ConsoleRequest>();
-    const token = readCookie(request, SESSION_COOKIE);
+    const token = this.sessionCookie.read(request);
     const session = token ? await this.auth.session(token) : null;
     if (!session) throw new ConsoleException('login_required', 'Sign in to use the console.');
     const beforeSecondStep = this.reflector.getAllAndOverride<boolean | undefined>(BEFORE_SECOND_STEP, [

@@ -23,6 +23,7 @@ import { ConsolePaymentsController } from './console-payments.controller';
 import { ConsolePaymentsService } from './console-payments.service';
 import { ConsoleRefundsController } from './console-refunds.controller';
 import { ConsoleRefundsService } from './console-refunds.service';
+import { ConsoleSessionCookie } from './console-session-cookie';
 import { ConsoleSessionGuard } from './console-session.guard';
 import { ConsoleSessionsRepository } from './console-sessions.repository';
 import { ConsoleSettingsController } from './console-settings.controller';
@@ -59,6 +60,7 @@ import { ConsoleWebhookBannerInterceptor } from './console-webhook-banner';
   ],
   providers: [
     ConsoleAuthService,
+    ConsoleSessionCookie,
     ConsoleSessionsRepository,
     ConsoleSessionGuard,
     ConsolePaymentsService,
