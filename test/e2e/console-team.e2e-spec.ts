@@ -224,6 +224,32 @@ describe('merchant console: team, roles, two-step login, keys and audit log', ()
     expect(audit).toContain('member.two_step_enabled');
   });
 
+  it('keys: at most 10 active per mode, a rolled key counting while it keeps working', async () => {
+    const many = await approvedMerchant(api, { name: 'Many Keys Shop' });
+    const keyOwner = await ConsoleClient.login(api, many.email);
+    const activeTestKeys = async () =>
+      (
+        await api.sql<{ id: string }>(
+          `SELECT id FROM api_keys WHERE merchant_id = $1 AND mode = 'test' AND revoked_at IS NULL
+             AND (expires_at IS NULL OR expires_at > now()) ORDER BY created_at`,
+          [many.merchantId],
+        )
+      ).map((row) => row.id);
+    // The operator's key at approval is one of them.
+    for (let made = (await activeTestKeys()).length; made < 10; made++) {
+      await keyOwner.post('/console/developers/keys', { mode: 'test' }).expect(200);
+    }
+    const refused = await keyOwner.post('/console/developers/keys', { mode: 'test' }).expect(409);
+    expect(refused.text).toContain('A merchant has at most 10 active test keys');
+    const [oldest, second] = await activeTestKeys();
+    await keyOwner.post(`/console/developers/keys/${oldest}/roll`, { overlapDays: '1' }).expect(409);
+    await keyOwner.post(`/console/developers/keys/${oldest}/roll`, { overlapDays: '0' }).expect(200);
+    await keyOwner.post('/console/developers/keys', { mode: 'test' }).expect(409);
+    await keyOwner.post(`/console/developers/keys/${second}/revoke`).expect(303);
+    await keyOwner.post('/console/developers/keys', { mode: 'test' }).expect(200);
+    expect(await activeTestKeys()).toHaveLength(10);
+  });
+
   it('keys: made and shown once, rolled with the old key working for its overlap, revoked within 5 seconds', async () => {
     const developer = await member('developer', 'keys@team.example');
     const made = await developer.post('/console/developers/keys', { mode: 'test' }).expect(200);

@@ -349,13 +349,14 @@ export class ConsoleDevelopersController {
     if (done) redirectSeeOther(response, '/console/developers?notice=key-revoked#api-keys');
   }
 
-  /** Runs a key change; a refusal (not the merchant's key, live keys locked) is this page with its message. */
+  /** Runs a key change; a refusal (not the merchant's key, live keys locked, too many keys) is this page with its message. */
   private async keyChange<R>(response: Response, session: ConsoleSession, change: () => Promise<R>): Promise<R | null> {
     try {
       return await change();
     } catch (error) {
       if (!(error instanceof MerchantException)) throw error;
-      await this.render(response, error.code === 'resource_not_found' ? 404 : 403, session, { error: error.message });
+      const status = { resource_not_found: 404, merchant_state_conflict: 409 }[error.code as string] ?? 403;
+      await this.render(response, status, session, { error: error.message });
       return null;
     }
   }

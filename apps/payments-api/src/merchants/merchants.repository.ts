@@ -99,6 +99,28 @@ export class MerchantsRepository {
   }
 
   /**
+   * Inserts the key unless its merchant already has `max` active keys of its mode (neither revoked
+   * nor past a roll's expiry: a rolled key still in its overlap counts); false then. Counted under a
+   * lock of the merchant's keys of that mode, held by `sql`'s transaction, so two at once cannot
+   * both take the last place.
+   */
+  async insertApiKeyWithin(
+    sql: Sql,
+    key: Pick<ApiKeyEntity, 'id' | 'merchantId' | 'mode' | 'keyHash' | 'keyLast4'>,
+    max: number,
+  ): Promise<boolean> {
+    await sql(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`api-keys:${key.merchantId}:${key.mode}`]);
+    const [{ active }] = await sql<{ active: number }>(
+      `SELECT count(*)::int AS active FROM api_keys
+       WHERE merchant_id = $1 AND mode = $2 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
+      [key.merchantId, key.mode],
+    );
+    if (active >= max) return false;
+    await this.insertApiKeyWith(sql, key);
+    return true;
+  }
+
+  /**
    * Ends a merchant's own active key `after` seconds from now (0: at once, as revoked); null when it
    * is not the merchant's, or already revoked or expired. An earlier expiry is never pushed later.
    * `onlyUnrolled`: null also for a key already ending after a roll, so a roll happens once per key

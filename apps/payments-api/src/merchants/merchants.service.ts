@@ -11,6 +11,20 @@ import { PaymentsApiEnv } from '../config/payments-api.env';
 import { AuditLog } from '../audit/audit-log';
 import type { AuditActor } from '../audit/audit-entry';
 
+/**
+ * Active keys a merchant's team may hold per mode. Each key has its own rate limit: without a cap,
+ * keys made in the console would multiply it.
+ */
+export const MAX_OWN_KEYS_PER_MODE = 10;
+
+const keyLimitReached = (mode: ApiKeyMode) =>
+  // A console refusal only (the API never makes keys): the merchant's state, its keys, does not allow it.
+  new MerchantException(
+    'merchant_state_conflict',
+    `A merchant has at most ${MAX_OWN_KEYS_PER_MODE} active ${mode} keys (a rolled key counts while it keeps ` +
+      'working); revoke one first.',
+  );
+
 export interface NewMerchant {
   name: string;
   timeZone?: string;
@@ -124,9 +138,10 @@ export class MerchantsService {
     }
     const { key, hash, last4 } = generateApiKey(mode);
     const id = newId('apiKey');
-    await this.audit.audited({ ...by, merchantId, action: 'api_key.created', target: id }, (sql) =>
-      this.merchants.insertApiKeyWith(sql, { id, merchantId, mode, keyHash: hash, keyLast4: last4 }),
-    );
+    await this.audit.audited({ ...by, merchantId, action: 'api_key.created', target: id }, async (sql) => {
+      const key = { id, merchantId, mode, keyHash: hash, keyLast4: last4 };
+      if (!(await this.merchants.insertApiKeyWithin(sql, key, MAX_OWN_KEYS_PER_MODE))) throw keyLimitReached(mode);
+    });
     return { id, mode, key };
   }
 
@@ -148,13 +163,10 @@ export class MerchantsService {
           throw new MerchantException('live_mode_locked', 'Live keys open once the integration test has passed.');
         }
         const fresh = generateApiKey(old.mode);
-        await this.merchants.insertApiKeyWith(sql, {
-          id,
-          merchantId,
-          mode: old.mode,
-          keyHash: fresh.hash,
-          keyLast4: fresh.last4,
-        });
+        const key = { id, merchantId, mode: old.mode, keyHash: fresh.hash, keyLast4: fresh.last4 };
+        // The old key, still in its overlap, counts: rolls cannot pile keys up either.
+        if (!(await this.merchants.insertApiKeyWithin(sql, key, MAX_OWN_KEYS_PER_MODE)))
+          throw keyLimitReached(old.mode);
         return { id, mode: old.mode, key: fresh.key };
       },
     );
