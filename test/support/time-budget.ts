@@ -15,6 +15,8 @@ export const BUDGET_MS = {
   browser: 30_000,
   /** A large history written straight into the tables (bench/scale-seed.sql: 200,000 payments take ~30 s idle). */
   seed: 300_000,
+  /** One console sign-in: the login page, and a password checked with scrypt (32 MiB; ~50 ms of CPU idle). */
+  signIn: 5_000,
   /** One HTTP request to an app under test, answered (fuzz runs send hundreds; ~150 ms each at a load of 18 on 2 cores). */
   request: 500,
 } as const;
