@@ -53,6 +53,11 @@ describe('isForbiddenAddress', () => {
     ['NAT64 of metadata', '64:ff9b::a9fe:a9fe'],
     ['6to4 of private', '2002:c0a8:0101::1'],
     ['6to4 of loopback', '2002:7f00:1::'],
+    // Teredo hides the IPv4 server and client it reaches (the client XOR-ed): never a target.
+    ['Teredo', '2001:0:4136:e378:8000:63bf:3fff:fdd2'],
+    ['Teredo, to a private client', '2001::ffff:f5ff:fffe'],
+    ['IPv4-translated loopback', '::ffff:0:7f00:1'],
+    ['IPv4-translated public', '::ffff:0:808:808'],
   ])('forbids IPv6 %s (%s)', (_range, address) => {
     expect(isForbiddenAddress(address, 6)).toBe(true);
   });

@@ -25,7 +25,9 @@ const forbiddenV4: [string, number][] = [
 const forbiddenV6: [string, number][] = [
   ['::', 96], // unspecified, loopback and the deprecated IPv4-compatible form
   ['64:ff9b:1::', 48], // local-use NAT64
+  ['::ffff:0:0:0', 96], // IPv4-translated (SIIT): an IPv4 address behind a translator, any of them
   ['100::', 64], // discard-only
+  ['2001::', 32], // Teredo: a tunnel to the IPv4 address it encodes (obscured), any of them
   ['2001:db8::', 32], // documentation
   ['fc00::', 7], // unique local, incl. the AWS metadata service fd00:ec2::254
   ['fe80::', 10], // link-local
@@ -40,7 +42,8 @@ for (const [network, prefix] of forbiddenV6) v6BlockList.addSubnet(network, pref
 
 /**
  * True for loopback, private, link-local, metadata, multicast and reserved addresses, including IPv6 forms that
- * carry an IPv4 address (mapped, NAT64, 6to4). Anything that does not parse as `family` is forbidden too.
+ * carry an IPv4 address (mapped, NAT64, 6to4), and the tunnels and translations that reach one we cannot
+ * check (Teredo, IPv4-translated). Anything that does not parse as `family` is forbidden too.
  */
 export function isForbiddenAddress(address: string, family: 4 | 6): boolean {
   const bare = address.replace(/%.*$/, ''); // zone id of a link-local address
