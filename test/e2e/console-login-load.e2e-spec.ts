@@ -1,6 +1,7 @@
 import { PasswordHashQueue } from '../../apps/payments-api/src/team/password-hash-queue';
 import { approvedMerchant, CONSOLE_PASSWORD, ConsoleClient, postLogin } from '../support/console-client';
 import { PaymentsApiHarness } from '../support/payments-api.harness';
+import { pollUntil } from '../support/poll-until';
 
 /**
  * Issue 25 (5): every console login runs scrypt, so hundreds of wrong logins in flight made a right
@@ -11,12 +12,19 @@ describe('console login under load', () => {
   let api: PaymentsApiHarness;
 
   beforeAll(async () => {
-    api = await PaymentsApiHarness.start({ PASSWORD_HASH_CONCURRENCY: '1', PASSWORD_HASH_QUEUE: '1' });
+    // Failures count per client address: the tests send theirs through a trusted loopback proxy.
+    api = await PaymentsApiHarness.start({
+      PASSWORD_HASH_CONCURRENCY: '1',
+      PASSWORD_HASH_QUEUE: '1',
+      TRUST_PROXY: 'loopback',
+    });
   });
   afterAll(() => api.stop());
 
-  it('answers 429 with Retry-After while the password check queue is full, and signs in once it is not', async () => {
+  it('answers 429 with Retry-After to a client that has failed while the queue is full; a clean one waits its turn', async () => {
     const merchant = await approvedMerchant(api);
+    const guesser = '198.51.100.1';
+    await postLogin(api, merchant.email, 'a wrong guess', 401, guesser);
     // Checks that take as long as the test says: one running, one waiting, so the queue is full.
     let finish!: () => void;
     const gate = new Promise<void>((resolve) => (finish = resolve));
@@ -24,9 +32,9 @@ describe('console login under load', () => {
     const held = [queue.run('192.0.2.1', () => gate), queue.run('192.0.2.2', () => gate)];
 
     const answers = [
-      await postLogin(api, merchant.email, CONSOLE_PASSWORD),
-      await postLogin(api, merchant.email, 'wrong password'),
-      await postLogin(api, 'nobody@shop.example', 'wrong password'),
+      await postLogin(api, merchant.email, CONSOLE_PASSWORD, undefined, guesser),
+      await postLogin(api, merchant.email, 'wrong password', undefined, guesser),
+      await postLogin(api, 'nobody@shop.example', 'wrong password', undefined, guesser),
     ];
     for (const answer of answers) {
       expect(answer.status).toBe(429);
@@ -37,9 +45,16 @@ describe('console login under load', () => {
     const withoutNonce = (text: string) => text.replace(/nonce(="|-)[^"']*/g, '');
     expect(withoutNonce(answers[2].text)).toBe(withoutNonce(answers[1].text));
 
+    // A client that has not failed is not refused: it waits ahead of the queue, and signs in.
+    const clean = postLogin(api, merchant.email, CONSOLE_PASSWORD, undefined, '203.0.113.5');
+    await pollUntil(
+      async () => queue.waiting,
+      (waiting) => waiting === 2,
+    );
     finish();
     await Promise.all(held);
-    await postLogin(api, merchant.email, CONSOLE_PASSWORD, 303);
+    expect((await clean).status).toBe(303);
+    await postLogin(api, merchant.email, CONSOLE_PASSWORD, 303, guesser);
   }, 60_000);
 
   /** An owner's invite link for a new developer, as the team page shows it. */

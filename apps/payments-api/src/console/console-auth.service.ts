@@ -66,8 +66,9 @@ export class ConsoleAuthService {
     if (attempt.kind === 'throttled') return attempt;
     const member = await this.members.findLogin(normalized);
     const stored = member?.passwordHash ?? (await this.unknownEmailHash());
+    // A client with no failure in the window (this attempt is the only one counted) goes ahead.
     const matches = await this.checks
-      .run(client, () => verifyPassword(password, stored))
+      .run(client, () => verifyPassword(password, stored), { clean: attempt.failures === 1 })
       .catch(async (error: unknown) => {
         // Refused for load, not for the password: no failure to count.
         await this.failures.release(attempt);

@@ -48,4 +48,18 @@ describe('PasswordHashQueue', () => {
     running.finish();
     await Promise.all(held);
   });
+
+  it('lets a client that has not failed wait ahead of a full queue instead of refusing it', async () => {
+    const queue = queueOf(1, 1);
+    const running = heldCheck();
+    const order: string[] = [];
+    const held = queue.run('192.0.2.1', running.check);
+    const guessing = queue.run('192.0.2.2', async () => void order.push('guessing'));
+    // Full: a client with failures is refused, a clean one waits, and goes before the queued guess.
+    await expect(queue.run('192.0.2.3', async () => 'refused')).rejects.toEqual(rateLimited);
+    const clean = queue.run('203.0.113.9', async () => void order.push('clean'), { clean: true });
+    running.finish();
+    await Promise.all([held, guessing, clean]);
+    expect(order).toEqual(['clean', 'guessing']);
+  });
 });

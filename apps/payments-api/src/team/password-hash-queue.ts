@@ -19,7 +19,9 @@ export class PasswordHashQueue {
   private readonly concurrency: number;
   private readonly queueLength: number;
   private running = 0;
-  private readonly waiting: (() => void)[] = [];
+  /** Checks of clients that have not failed lately: served first, and never refused for a full queue. */
+  private readonly waitingClean: (() => void)[] = [];
+  private readonly waitingOthers: (() => void)[] = [];
   /** Clients with a check running or waiting. */
   private readonly clientsInFlight = new Set<string>();
 
@@ -28,19 +30,27 @@ export class PasswordHashQueue {
     this.queueLength = env.PASSWORD_HASH_QUEUE;
   }
 
+  /** Checks waiting for a slot, both lanes. */
+  get waiting(): number {
+    return this.waitingClean.length + this.waitingOthers.length;
+  }
+
   /**
    * Runs `check` for the client at `address` when a slot is free; throws 429 rate_limited when that
-   * client already has a check in flight, or every slot and queue place is taken.
+   * client already has a check in flight, or every slot and queue place is taken. `clean`: the client
+   * has no recent failure (its first sign-in, say); such a check waits ahead of the others and is
+   * never refused for a full queue, so a flood of wrong passwords from many addresses cannot keep a
+   * right one out.
    */
-  async run<T>(address: string, check: () => Promise<T>): Promise<T> {
+  async run<T>(address: string, check: () => Promise<T>, { clean = false }: { clean?: boolean } = {}): Promise<T> {
     const client = clientKey(address);
     if (this.clientsInFlight.has(client)) throw tooMany();
     if (this.running < this.concurrency) {
       this.running += 1;
-    } else if (this.waiting.length < this.queueLength) {
+    } else if (clean || this.waitingOthers.length < this.queueLength) {
       this.clientsInFlight.add(client);
       // The slot is handed over by the check that finishes, so `running` stays as it is.
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
+      await new Promise<void>((resolve) => (clean ? this.waitingClean : this.waitingOthers).push(resolve));
     } else {
       throw tooMany();
     }
@@ -49,7 +59,7 @@ export class PasswordHashQueue {
       return await check();
     } finally {
       this.clientsInFlight.delete(client);
-      const next = this.waiting.shift();
+      const next = this.waitingClean.shift() ?? this.waitingOthers.shift();
       if (next) next();
       else this.running -= 1;
     }
