@@ -224,6 +224,28 @@ describe('merchant console: team, roles, two-step login, keys and audit log', ()
     expect(audit).toContain('member.two_step_enabled');
   });
 
+  it('invites: at most 3 a day to one address from all teams, and 20 a day from one team', async () => {
+    const teams = await Promise.all([1, 2].map((n) => approvedMerchant(api, { name: `Inviting Shop ${n}` })));
+    // One after the other: a client has one password check in flight at a time.
+    const first = await ConsoleClient.login(api, teams[0].email);
+    const second = await ConsoleClient.login(api, teams[1].email);
+    const invite = (owner: ConsoleClient, email: string) =>
+      owner.post('/console/team/invites', { email, role: 'viewer' });
+    await invite(first, 'popular@team.example').expect(200);
+    await invite(first, 'popular@team.example').expect(200);
+    await invite(second, 'popular@team.example').expect(200);
+    const tooMany = await invite(second, 'popular@team.example').expect(429);
+    expect(tooMany.text).toContain('Too many invites today, from this team or to this address');
+
+    for (let n = 2; n < 20; n++) await invite(first, `person-${n}@team.example`).expect(200);
+    await invite(first, 'one-more@team.example').expect(429);
+    // A day later (moved by hand), the team may invite again.
+    await api.sql(`UPDATE member_invites SET created_at = created_at - interval '25 hours' WHERE merchant_id = $1`, [
+      teams[0].merchantId,
+    ]);
+    await invite(first, 'one-more@team.example').expect(200);
+  });
+
   it('keys: at most 10 active per mode, a rolled key counting while it keeps working', async () => {
     const many = await approvedMerchant(api, { name: 'Many Keys Shop' });
     const keyOwner = await ConsoleClient.login(api, many.email);

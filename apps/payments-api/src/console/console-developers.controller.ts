@@ -27,6 +27,7 @@ import { ConsoleSessionGuard } from './console-session.guard';
 import { ConsoleActorOf, consoleActor } from './console-actor';
 import type { AuditActor } from '../audit/audit-entry';
 import { CurrentConsoleSession } from './current-console-session.decorator';
+import { ERROR_CODES } from '@payhook/contracts';
 
 /** The notices a redirect names (`?notice=`): a Map, so no name of Object.prototype reads as one. */
 const NOTICES = new Map<string, string>([
@@ -355,8 +356,7 @@ export class ConsoleDevelopersController {
       return await change();
     } catch (error) {
       if (!(error instanceof MerchantException)) throw error;
-      const status = { resource_not_found: 404, merchant_state_conflict: 409 }[error.code as string] ?? 403;
-      await this.render(response, status, session, { error: error.message });
+      await this.render(response, ERROR_CODES[error.code].status, session, { error: error.message });
       return null;
     }
   }

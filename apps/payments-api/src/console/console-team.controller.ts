@@ -13,6 +13,7 @@ import { ConsoleSessionGuard } from './console-session.guard';
 import { renderTeam } from './console-team.view';
 import { ConsoleException } from './console.exception';
 import { CurrentConsoleSession } from './current-console-session.decorator';
+import { ERROR_CODES } from '@payhook/contracts';
 
 /** The notices a redirect names (`?notice=`): a Map, so no name of Object.prototype reads as one. */
 const NOTICES = new Map<string, string>([
@@ -110,8 +111,7 @@ export class ConsoleTeamController {
       return await change();
     } catch (error) {
       if (!(error instanceof TeamException)) throw error;
-      const status = error.code === 'merchant_state_conflict' ? 409 : error.code === 'resource_not_found' ? 404 : 400;
-      await this.render(response, status, session, null, error.message);
+      await this.render(response, ERROR_CODES[error.code].status, session, null, error.message);
       return null;
     }
   }

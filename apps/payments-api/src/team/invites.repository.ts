@@ -55,6 +55,18 @@ export class InvitesRepository {
     );
   }
 
+  /** Invites made in the last day by the merchant, and to the address by anyone. */
+  async madeToday(sql: Sql, merchantId: string, email: string): Promise<{ byMerchant: number; toAddress: number }> {
+    const [counts] = await sql<{ by_merchant: number; to_address: number }>(
+      `SELECT (SELECT count(*)::int FROM member_invites
+                WHERE merchant_id = $1 AND created_at > now() - interval '1 day') AS by_merchant,
+              (SELECT count(*)::int FROM member_invites
+                WHERE email = $2 AND created_at > now() - interval '1 day') AS to_address`,
+      [merchantId, email],
+    );
+    return { byMerchant: counts.by_merchant, toAddress: counts.to_address };
+  }
+
   /** The merchant's latest invites, newest first. */
   async list(merchantId: string, limit = 50): Promise<Invite[]> {
     const rows = await sqlRows<InviteRow>(

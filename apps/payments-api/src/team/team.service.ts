@@ -16,6 +16,10 @@ import { TeamException } from './team.exception';
 /** DESIGN §9: an invite link works once, for 72 hours. */
 export const INVITE_VALID_HOURS = 72;
 
+/** Invites a team may make in a day, and an address may get in a day from all teams together. */
+const INVITES_PER_MERCHANT_PER_DAY = 20;
+const INVITES_PER_ADDRESS_PER_DAY = 3;
+
 /** Beyond a hash's longest wait in the queue: a claimant that has not finished by then has failed. */
 const INVITE_CLAIM_SECONDS = 60;
 
@@ -66,13 +70,21 @@ export class TeamService {
     }
     const token = randomBytes(32).toString('base64url');
     const id = newId('invite');
-    await this.audit.audited({ ...by, merchantId, action: 'member.invited', target: email }, (sql) =>
-      this.invites.insert(
+    await this.audit.audited({ ...by, merchantId, action: 'member.invited', target: email }, async (sql) => {
+      const made = await this.invites.madeToday(sql, merchantId, email);
+      // Each invite may e-mail an address from payhook's own: neither a team nor an address gets a flood.
+      if (made.byMerchant >= INVITES_PER_MERCHANT_PER_DAY || made.toAddress >= INVITES_PER_ADDRESS_PER_DAY) {
+        throw new TeamException(
+          'rate_limited',
+          'Too many invites today, from this team or to this address; try again tomorrow.',
+        );
+      }
+      await this.invites.insert(
         sql,
         { id, tokenHash: inviteTokenHash(token), merchantId, email, role, invitedBy: by.actor },
         INVITE_VALID_HOURS,
-      ),
-    );
+      );
+    });
     const link = `${this.env.BASE_URL}/console/invite/${token}`;
     return { invite: { id, email, role }, link, emailed: await this.emailInvite(email, role, link) };
   }

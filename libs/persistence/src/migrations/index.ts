@@ -26,6 +26,7 @@ import { ListenSessions1765970000000 } from './1765970000000-listen-sessions';
 import { StatementsAlone1766000000000 } from './1766000000000-statements-alone';
 import { SecondStepThrottle1766100000000 } from './1766100000000-second-step-throttle';
 import { InviteClaims1766200000000 } from './1766200000000-invite-claims';
+import { InviteLimits1766300000000 } from './1766300000000-invite-limits';
 
 /** Listed explicitly: bundled builds cannot glob, and the order is the history. */
 export const MIGRATIONS = [
@@ -57,4 +58,5 @@ export const MIGRATIONS = [
   StatementsAlone1766000000000,
   SecondStepThrottle1766100000000,
   InviteClaims1766200000000,
+  InviteLimits1766300000000,
 ];
