@@ -88,6 +88,7 @@ describe('console team, two-step login, keys and audit log in a real browser (ax
       await logIn(developer, developerEmail, PASSWORD);
       await developer.waitForURL('**/console/payments');
       await developer.getByRole('link', { name: `Your login (${developerEmail})` }).click();
+      await developer.getByLabel('Your password').fill(PASSWORD);
       await developer.getByRole('button', { name: 'Set up two-step login' }).click();
       await expectClean(developer, 'the two-step setup with its QR code', width);
       const secret = await developer.locator('[data-totp-secret]').innerText();

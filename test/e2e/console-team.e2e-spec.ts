@@ -142,7 +142,11 @@ describe('merchant console: team, roles, two-step login, keys and audit log', ()
 
   it('two-step login: a code from the app after the password, never the same code twice, recovery codes once', async () => {
     const person = await member('developer', 'totp@team.example');
-    const setup = await person.post('/console/security/two-step').expect(200);
+    // The password first: a session left open is not enough.
+    const noPassword = await person.post('/console/security/two-step', { password: 'not my password 1' }).expect(400);
+    expect(noPassword.text).toContain('That password is wrong.');
+    expect(noPassword.text).not.toContain('data-totp-secret');
+    const setup = await person.post('/console/security/two-step', { password: PASSWORD }).expect(200);
     const secret = /<code data-totp-secret>([A-Z2-7]+)<\/code>/.exec(setup.text)![1];
     expect(setup.text).toMatch(/<svg[^>]*viewBox/); // the QR code, served inline by payhook
     // A wrong code turns nothing on.

@@ -34,7 +34,7 @@ describe('two-step codes cannot be guessed', () => {
   async function ownerWithTwoStep(): Promise<{ email: string; secret: string; memberId: string }> {
     const shop = await approvedMerchant(api);
     const owner = await ConsoleClient.login(api, shop.email);
-    const setup = await owner.post('/console/security/two-step').expect(200);
+    const setup = await owner.post('/console/security/two-step', { password: CONSOLE_PASSWORD }).expect(200);
     const secret = /<code data-totp-secret>([A-Z2-7]+)<\/code>/.exec(setup.text)![1];
     await owner.post('/console/security/two-step/confirm', { code: await generate({ secret }) }).expect(200);
     const [{ id }] = await api.sql<{ id: string }>(`SELECT id FROM merchant_members WHERE email = $1`, [shop.email]);

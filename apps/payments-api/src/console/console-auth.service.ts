@@ -141,6 +141,32 @@ export class ConsoleAuthService {
     return { kind: 'refused' };
   }
 
+  /**
+   * The signed-in member's password again, before a change a session left open must not make alone.
+   * Counted toward the client's throttle and checked in the password queue, as a login is.
+   */
+  async checkPassword(
+    session: ConsoleSession,
+    password: string,
+    client: string,
+  ): Promise<{ kind: 'passed' } | { kind: 'refused' } | { kind: 'throttled'; until: Date }> {
+    const attempt = await this.failures.claim('console', client);
+    if (attempt.kind === 'throttled') return attempt;
+    const login = await this.members.findLogin(session.member.email);
+    const matches =
+      login !== null &&
+      password !== '' &&
+      (await this.checks
+        .run(client, () => verifyPassword(password, login.passwordHash), { clean: attempt.failures === 1 })
+        .catch(async (error: unknown) => {
+          await this.failures.release(attempt);
+          throw error;
+        }));
+    if (!matches) return { kind: 'refused' };
+    await this.failures.release(attempt);
+    return { kind: 'passed' };
+  }
+
   /** After two-step login is turned on or off: every other session of the member ends. */
   signOutElsewhere(session: ConsoleSession): Promise<void> {
     return this.sessions.deleteOthersOf(session.member.id, session.id);

@@ -4,7 +4,7 @@ import { formField } from '../html/cookies';
 import { newNonce, redirectSeeOther, sendHtml } from '../html/html-response';
 import { TwoStepService } from '../team/two-step.service';
 import { ConsoleAuthService } from './console-auth.service';
-import { secondStepThrottledMessage } from './console-throttled';
+import { secondStepThrottledMessage, throttledMessage } from './console-throttled';
 import { ConsoleExceptionFilter } from './console-exception.filter';
 import { ConsoleRole } from './console-role.decorator';
 import { renderSecurity, type SecurityModel } from './console-security.view';
@@ -35,10 +35,23 @@ export class ConsoleSecurityController {
     await this.render(response, 200, { session, notice: text, error: null });
   }
 
+  /** Asks for the password first: a session left open must not bind the login to someone else's phone. */
   @Post('two-step')
   @ConsoleRole('viewer')
-  async start(@CurrentConsoleSession() session: ConsoleSession, @Res() response: Response) {
+  async start(
+    @CurrentConsoleSession() session: ConsoleSession,
+    @Body() body: unknown,
+    @Req() request: Request,
+    @Res() response: Response,
+  ) {
     if (session.member.twoStep) return redirectSeeOther(response, '/console/security');
+    const checked = await this.auth.checkPassword(session, formField(body, 'password') ?? '', request.ip ?? 'unknown');
+    if (checked.kind === 'throttled') {
+      return this.render(response, 429, { session, notice: null, error: throttledMessage(response, checked.until) });
+    }
+    if (checked.kind === 'refused') {
+      return this.render(response, 400, { session, notice: null, error: 'That password is wrong.' });
+    }
     const setup = await this.twoStep.startSetup(session.member);
     await this.render(response, 200, { session, notice: null, error: null, setup });
   }

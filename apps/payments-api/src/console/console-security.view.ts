@@ -65,6 +65,10 @@ export function renderSecurity(nonce: string, model: SecurityModel): string {
       <p>With it on, signing in also asks for a code from an authenticator app on your phone.</p>
       <form method="post" action="/console/security/two-step">
         ${csrfField(session)}
+        <div class="field">
+          <label for="setup-password">Your password</label>
+          <input id="setup-password" name="password" type="password" autocomplete="current-password" required maxlength="200" />
+        </div>
         <button type="submit">Set up two-step login</button>
       </form>
     </div>`;
