@@ -4,7 +4,7 @@ import { CliError, EXIT, usageError } from './cli-error';
 
 export const DEFAULT_API_URL = 'http://localhost:3000';
 
-/** What every command takes (DESIGN.md §9): the key and where payhook is, else the environment's. */
+/** What every command takes: the key and where payhook is, else the environment's. */
 export const GLOBAL_OPTIONS = {
   'api-key': { type: 'string' },
   'api-url': { type: 'string' },
@@ -13,13 +13,22 @@ export const GLOBAL_OPTIONS = {
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
-/** The command's arguments, or a usage error naming what is wrong (never util's stack). */
+/** The command's arguments, or a usage error naming what is wrong (never util's stack or its advice). */
 export function parseCommand<O extends Options>(args: string[], options: O, command: string) {
   try {
     return parseArgs({ args, options: { ...GLOBAL_OPTIONS, ...options }, allowPositionals: true, strict: true });
   } catch (error) {
-    throw usageError(error instanceof Error ? error.message : String(error), command);
+    throw usageError(argumentProblem(error), command);
   }
+}
+
+/** What util.parseArgs found wrong, said in one short sentence. */
+function argumentProblem(error: unknown): string {
+  const { code, message } = error as { code?: string; message?: string };
+  const option = /'(-[^']*)'/.exec(message ?? '')?.[1];
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) return `Unknown option ${option.split(' ')[0]}.`;
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) return `${option.split(' ')[0]} needs a value.`;
+  return message ?? String(error);
 }
 
 export interface Connection {

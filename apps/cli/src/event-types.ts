@@ -1,6 +1,6 @@
 import type { EventType } from '@payhook/sdk';
 
-/** Every event type payhook sends (DESIGN.md §8, §9), in the order the CLI lists them. */
+/** Every event type payhook sends, in the order the CLI lists them. */
 export const EVENT_TYPES: readonly EventType[] = [
   'payment.completed',
   'payment.failed',

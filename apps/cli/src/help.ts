@@ -57,7 +57,7 @@ Options:
 
 export const HELP = `Usage: payhook <command> [options]
 
-The payhook developer CLI (DESIGN.md §9), for a test key in PAYHOOK_API_KEY and payhook at
+The payhook developer CLI, for a test key in PAYHOOK_API_KEY and payhook at
 PAYHOOK_API_URL (default http://localhost:3000).
 
 Commands:

@@ -1,4 +1,4 @@
-/** What the local handler answered, as the attempt payhook records (DESIGN.md §5: the first 1 KiB of the body). */
+/** What the local handler answered, as the attempt payhook records (the first 1 KiB of the body). */
 export interface LocalAnswer {
   responseStatus: number | null;
   responseBody: string | null;
