@@ -355,4 +355,21 @@ describe('merchant console: team, roles, two-step login, keys and audit log', ()
     const page = auditTableOf((await owner.get(`/console/audit?actor=${keyId}`).expect(200)).text);
     expect(page).toContain('signing_secret.rotated');
   });
+
+  it("audits the singular PUT as what it did: the mode's first endpoint created, then updated", async () => {
+    const merchant = await api.merchantWithKey('test');
+    await api.as(merchant).put('/v1/webhook-endpoint').send({ url: 'https://shop.example/a' }).expect(200);
+    await api.as(merchant).put('/v1/webhook-endpoint').send({ url: 'https://shop.example/b' }).expect(200);
+    const [{ id }] = await api.sql<{ id: string }>(`SELECT id FROM webhook_endpoints WHERE merchant_id = $1`, [
+      merchant.merchantId,
+    ]);
+    const rows = await api.sql<{ action: string; target: string }>(
+      `SELECT action, target FROM audit_log WHERE merchant_id = $1 ORDER BY created_at, id`,
+      [merchant.merchantId],
+    );
+    expect(rows).toEqual([
+      { action: 'webhook_endpoint.created', target: id },
+      { action: 'webhook_endpoint.updated', target: id },
+    ]);
+  });
 });

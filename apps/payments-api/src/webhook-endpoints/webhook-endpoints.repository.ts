@@ -208,7 +208,7 @@ export class WebhookEndpointsRepository {
     url: string,
     enabledEvents: EventType[] | null,
     newSecret: string,
-  ): Promise<WebhookEndpointRecord> {
+  ): Promise<{ endpoint: WebhookEndpointRecord; created: boolean }> {
     await lockEndpointsOf(sql, scope);
     const rows = await sql<EndpointRow>(
       `UPDATE webhook_endpoints SET url = $3, enabled_events = COALESCE($4::text[], enabled_events),
@@ -217,8 +217,9 @@ export class WebhookEndpointsRepository {
        RETURNING ${ENDPOINT_COLUMNS}`,
       [scope.merchantId, scope.livemode, url, enabledEvents],
     );
-    if (rows[0]) return toRecord(rows[0], this.keyring);
-    return this.insert(sql, scope, { url, enabledEvents: enabledEvents ?? undefined }, newSecret);
+    if (rows[0]) return { endpoint: toRecord(rows[0], this.keyring), created: false };
+    const endpoint = await this.insert(sql, scope, { url, enabledEvents: enabledEvents ?? undefined }, newSecret);
+    return { endpoint, created: true };
   }
 
   /**

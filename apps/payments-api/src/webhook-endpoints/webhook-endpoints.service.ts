@@ -42,17 +42,22 @@ export class WebhookEndpointsService {
    * The singular PUT: sets the oldest endpoint, or creates it. Setting an endpoint does not by itself
    * send older events (DESIGN.md §5); left out, `enabledEvents` of an existing endpoint stay.
    */
-  put(scope: MerchantScope, url: string, enabledEvents: EventType[] | undefined, by: AuditActor) {
+  async put(scope: MerchantScope, url: string, enabledEvents: EventType[] | undefined, by: AuditActor) {
     url = this.acceptedUrl(scope, url);
-    return this.audit.audited(this.entry(scope, by, 'webhook_endpoint.updated'), (sql) =>
-      this.endpoints.upsertOldest(
-        sql,
-        scope,
-        url,
-        enabledEvents ? inTypeOrder(enabledEvents) : null,
-        newSigningSecret(),
-      ),
+    const { endpoint } = await this.audit.audited(
+      // Audited as what it did: the mode's first endpoint is created, later ones updated.
+      ({ endpoint, created }: { endpoint: WebhookEndpointRecord; created: boolean }) =>
+        this.entry(scope, by, created ? 'webhook_endpoint.created' : 'webhook_endpoint.updated')(endpoint),
+      (sql) =>
+        this.endpoints.upsertOldest(
+          sql,
+          scope,
+          url,
+          enabledEvents ? inTypeOrder(enabledEvents) : null,
+          newSigningSecret(),
+        ),
     );
+    return endpoint;
   }
 
   /** The new secret signs every attempt from now on, retries of older events included (the oldest endpoint). */
