@@ -49,6 +49,8 @@ describe('merchant console: team, roles, two-step login, keys and audit log', ()
 
     const page = await api.http().get(pathOf(link!)).expect(200);
     expect(page.text).toContain('dev@team.example');
+    // Whose team it is, before the person sets a password for it.
+    expect(page.text).toContain('the team of <strong>Team Shop</strong>');
     const mismatch = await api
       .http()
       .post(pathOf(link!))
@@ -63,6 +65,13 @@ describe('merchant console: team, roles, two-step login, keys and audit log', ()
       .send({ password: PASSWORD, passwordAgain: PASSWORD })
       .expect(303)
       .expect('Location', '/console/login?notice=joined');
+    // The login page says so, without the hint meant for a merchant's first owner.
+    const joined = await api.http().get('/console/login?notice=joined').expect(200);
+    expect(joined.text).toContain('You joined the team. Log in with your e-mail and the password you just set.');
+    expect(joined.text).not.toContain('The login is set when payhook approves');
+    expect((await api.http().get('/console/login?notice=constructor').expect(200)).text).toContain(
+      'The login is set when payhook approves',
+    );
     // A used link is refused, and changes nothing.
     const reused = await api
       .http()

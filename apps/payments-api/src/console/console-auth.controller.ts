@@ -15,6 +15,11 @@ import { ConsoleSessionGuard } from './console-session.guard';
 import { secondStepThrottledMessage, throttledMessage } from './console-throttled';
 import { CurrentConsoleSession } from './current-console-session.decorator';
 
+/** What the login page says after a step that sent the person here (a Map: only its own names count). */
+const LOGIN_NOTICES = new Map([
+  ['joined', 'You joined the team. Log in with your e-mail and the password you just set.'],
+]);
+
 /** What the login form's CSRF token is bound to (a session's own forms carry the session's token). */
 const LOGIN_FORM = 'console:login';
 
@@ -43,7 +48,9 @@ export class ConsoleAuthController {
     const current = token ? await this.auth.session(token) : null;
     if (current) return redirectSeeOther(response, current.verified ? '/console/payments' : '/console/login/two-step');
     const nonce = newNonce();
-    sendHtml(response, 200, renderLogin(nonce, { csrf: this.loginCsrf(request, response) }), nonce);
+    const { notice: name } = request.query;
+    const notice = typeof name === 'string' ? LOGIN_NOTICES.get(name) : undefined;
+    sendHtml(response, 200, renderLogin(nonce, { csrf: this.loginCsrf(request, response), notice }), nonce);
   }
 
   @Post('login')

@@ -24,7 +24,7 @@ export class ConsoleInviteController {
     const invite = TOKEN.test(token) ? await this.team.usableInvite(token) : null;
     const nonce = newNonce();
     if (!invite) return sendHtml(response, 404, renderConsoleError(nonce, 'Invite not usable', UNUSABLE), nonce);
-    sendHtml(response, 200, renderAcceptInvite(nonce, { email: invite.email, role: invite.role }), nonce);
+    sendHtml(response, 200, renderAcceptInvite(nonce, invite), nonce);
   }
 
   @Post(':token')
@@ -39,8 +39,7 @@ export class ConsoleInviteController {
     if (!invite) return sendHtml(response, 404, renderConsoleError(nonce, 'Invite not usable', UNUSABLE), nonce);
     const password = formField(body, 'password') ?? '';
     const again = formField(body, 'passwordAgain') ?? '';
-    const refuse = (error: string) =>
-      sendHtml(response, 400, renderAcceptInvite(nonce, { email: invite.email, role: invite.role, error }), nonce);
+    const refuse = (error: string) => sendHtml(response, 400, renderAcceptInvite(nonce, { ...invite, error }), nonce);
     if ([...password].length < 12 || [...password].length > 200)
       return refuse('The password needs 12 to 200 characters.');
     if (password !== again) return refuse('The two passwords differ.');

@@ -165,6 +165,7 @@ export function renderTeam(nonce: string, model: TeamModel): string {
 }
 
 export interface AcceptInviteModel {
+  merchantName: string;
   email: string;
   role: MemberRole;
   error?: string;
@@ -177,7 +178,10 @@ export function renderAcceptInvite(nonce: string, model: AcceptInviteModel): str
     html`<div class="card login">
       <h1>Join the team</h1>
       ${messages(null, model.error ?? null)}
-      <p>You were invited as <strong>${model.role}</strong> with the login <strong>${model.email}</strong>.</p>
+      <p>
+        You were invited to the team of <strong>${model.merchantName}</strong> as <strong>${model.role}</strong>, with
+        the login <strong>${model.email}</strong>.
+      </p>
       <form method="post">
         <label
           >Password (12 to 200 characters)

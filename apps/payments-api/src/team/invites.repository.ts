@@ -77,15 +77,15 @@ export class InvitesRepository {
     return rows.map(toInvite);
   }
 
-  /** An invite that can still be used, for the set-password page. */
-  async findUsable(tokenHash: string): Promise<(Invite & { merchantId: string }) | null> {
-    const [row] = await sqlRows<InviteRow>(
+  /** An invite that can still be used, with its merchant's name, for the set-password page. */
+  async findUsable(tokenHash: string): Promise<(Invite & { merchantId: string; merchantName: string }) | null> {
+    const [row] = await sqlRows<InviteRow & { merchant_name: string }>(
       this.db,
-      `SELECT * FROM member_invites
-       WHERE token_hash = $1 AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > now()`,
+      `SELECT i.*, m.name AS merchant_name FROM member_invites i JOIN merchants m ON m.id = i.merchant_id
+       WHERE i.token_hash = $1 AND i.accepted_at IS NULL AND i.revoked_at IS NULL AND i.expires_at > now()`,
       [tokenHash],
     );
-    return row ? { ...toInvite(row), merchantId: row.merchant_id } : null;
+    return row ? { ...toInvite(row), merchantId: row.merchant_id, merchantName: row.merchant_name } : null;
   }
 
   /**
