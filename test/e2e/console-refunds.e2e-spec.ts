@@ -133,6 +133,17 @@ describe('merchant console: refunds', () => {
       [paid.id],
     );
     expect(stored).toEqual({ status: 'completed', refunded_amount: '5000' });
+    // The Payments list marks it, and a payment refunded in full, at a glance.
+    const rowOf = (html: string, id: string) =>
+      html.slice(html.lastIndexOf('<tr>', html.indexOf(id)), html.indexOf('</tr>', html.indexOf(id)));
+    const listed = (await client.get(`/console/payments?mode=test&orderId=${paid.orderId}`).expect(200)).text;
+    expect(rowOf(listed, paid.id)).toContain('<span class="badge">₩5,000 refunded</span>');
+    const whole = await client
+      .post(`/console/payments/${paid.id}/refunds`, (await review(paid.id, { amount: '10,000' })).confirmation!)
+      .expect(303);
+    expect(whole.headers.location).toContain('notice=refunded');
+    const fully = (await client.get(`/console/payments?mode=test&orderId=${paid.orderId}`).expect(200)).text;
+    expect(rowOf(fully, paid.id)).toContain('<span class="badge">refunded</span>');
   });
 
   it('goes back from the confirmation to the form as it was typed, making nothing', async () => {

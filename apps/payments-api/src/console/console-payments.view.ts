@@ -1,5 +1,5 @@
 import { PAYMENT_STATUSES, type ListEnvelope } from '@payhook/contracts';
-import { html } from '../html/html';
+import { html, type SafeHtml } from '../html/html';
 import { formatWon } from '../pay-screen/format';
 import { effectiveStatus, type PaymentRecord } from '../ledger';
 import { badge, consolePage, messages, modeSwitch, timeIn } from './console-layout.view';
@@ -45,7 +45,7 @@ export function renderPaymentsList(nonce: string, model: PaymentsListModel): str
       <td data-label="Order">${payment.orderId}</td>
       <td data-label="Customer">${payment.customerId}</td>
       <td data-label="Amount" class="num">${formatWon(payment.amount)}</td>
-      <td data-label="Status">${badge(effectiveStatus(payment))}</td>
+      <td data-label="Status">${badge(effectiveStatus(payment))} ${refundMark(payment)}</td>
     </tr>`,
   );
   const table =
@@ -81,4 +81,12 @@ export function renderPaymentsList(nonce: string, model: PaymentsListModel): str
     <div class="card">${filters}</div>
     <div class="card">${table} ${pager}</div>`;
   return consolePage({ title: 'Payments', nonce, session, section: 'payments' }, body);
+}
+
+/** A completed payment's refunds at a glance: all of it, or how much of it. */
+function refundMark(payment: PaymentRecord): SafeHtml | null {
+  if (payment.refundedAmount <= 0) return null;
+  return payment.refundedAmount >= payment.amount
+    ? html`<span class="badge">refunded</span>`
+    : html`<span class="badge">${formatWon(payment.refundedAmount)} refunded</span>`;
 }
