@@ -1,5 +1,12 @@
 import { generate } from 'otplib';
-import { ConsoleClient, approvedMerchant, csrfFieldOf, postLogin, setCookie } from '../support/console-client';
+import {
+  ConsoleClient,
+  approvedMerchant,
+  csrfFieldOf,
+  postLogin,
+  secondStepOf,
+  setCookie,
+} from '../support/console-client';
 import { PaymentsApiHarness, paymentBody } from '../support/payments-api.harness';
 import { pollUntil } from '../support/poll-until';
 
@@ -177,22 +184,14 @@ describe('merchant console: team, roles, two-step login, keys and audit log', ()
     async function passwordStep() {
       const answer = await postLogin(api, 'totp@team.example', PASSWORD, 303);
       expect(answer.headers.location).toBe('/console/login/two-step');
-      const cookie = setCookie(answer, 'payhook_console')!.split(';')[0];
+      const step = await secondStepOf(api, answer);
       await api
         .http()
         .get('/console/payments')
-        .set('Cookie', cookie)
+        .set('Cookie', step.cookie)
         .expect(303)
         .expect('Location', '/console/login/two-step');
-      const form = await api.http().get('/console/login/two-step').set('Cookie', cookie).expect(200);
-      const send = (code: string) =>
-        api
-          .http()
-          .post('/console/login/two-step')
-          .set('Cookie', cookie)
-          .type('form')
-          .send({ csrf: csrfFieldOf(form.text), code });
-      return { cookie, send };
+      return step;
     }
 
     // The next time step's code: the one used to turn it on is spent.

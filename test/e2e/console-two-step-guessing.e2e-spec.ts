@@ -3,8 +3,8 @@ import {
   approvedMerchant,
   CONSOLE_PASSWORD,
   ConsoleClient,
-  csrfFieldOf,
   postLogin,
+  secondStepOf,
   setCookie,
 } from '../support/console-client';
 import { PaymentsApiHarness } from '../support/payments-api.harness';
@@ -43,18 +43,7 @@ describe('two-step codes cannot be guessed', () => {
 
   /** The password step from `from`: a session owing its code, and a way to send codes on it. */
   async function passwordStep(email: string, from: string) {
-    const answer = await postLogin(api, email, CONSOLE_PASSWORD, 303, from);
-    const cookie = setCookie(answer, 'payhook_console')!.split(';')[0];
-    const form = await api.http().get('/console/login/two-step').set('Cookie', cookie).expect(200);
-    const send = (code: string) =>
-      api
-        .http()
-        .post('/console/login/two-step')
-        .set('Cookie', cookie)
-        .set('X-Forwarded-For', from)
-        .type('form')
-        .send({ csrf: csrfFieldOf(form.text), code });
-    return { cookie, send };
+    return secondStepOf(api, await postLogin(api, email, CONSOLE_PASSWORD, 303, from), from);
   }
 
   const checkedCodesOf = async (memberId: string) =>

@@ -38,6 +38,21 @@ export async function postLogin(
   return expectedStatus === undefined ? sent : sent.expect(expectedStatus);
 }
 
+/**
+ * The second step of a login whose password step answered `passwordAnswer`: the session's cookie,
+ * and `send(code)` posting the two-step form as a browser would (from `from`, as postLogin).
+ */
+export async function secondStepOf(api: PaymentsApiHarness, passwordAnswer: Response, from?: string) {
+  const cookie = setCookie(passwordAnswer, 'payhook_console')!.split(';')[0];
+  const form = await api.http().get('/console/login/two-step').set('Cookie', cookie).expect(200);
+  const send = (code: string) => {
+    const post = api.http().post('/console/login/two-step').set('Cookie', cookie);
+    if (from) post.set('X-Forwarded-For', from);
+    return post.type('form').send({ csrf: csrfFieldOf(form.text), code });
+  };
+  return { cookie, send };
+}
+
 /** A signed-in console user: sends the session cookie, and the session's CSRF token in forms. */
 export class ConsoleClient {
   private constructor(
