@@ -166,7 +166,10 @@ describe('merchant console: team, roles, two-step login, keys and audit log', ()
     const secret = /<code data-totp-secret>([A-Z2-7]+)<\/code>/.exec(setup.text)![1];
     expect(setup.text).toMatch(/<svg[^>]*viewBox/); // the QR code, served inline by payhook
     // A wrong code turns nothing on.
-    await person.post('/console/security/two-step/confirm', { code: '000000' }).expect(400);
+    const wrong = await person.post('/console/security/two-step/confirm', { code: '000000' }).expect(400);
+    // Nor does it show the secret again: a session left open must not read it without the password.
+    expect(wrong.text).not.toContain('data-totp-secret');
+    expect(wrong.text).toContain('6-digit code from the app');
     const confirmed = await person
       .post('/console/security/two-step/confirm', { code: await generate({ secret }) })
       .expect(200);
@@ -379,5 +382,18 @@ describe('merchant console: team, roles, two-step login, keys and audit log', ()
       { action: 'webhook_endpoint.created', target: id },
       { action: 'webhook_endpoint.updated', target: id },
     ]);
+  });
+
+  it('refuses an endpoint description of more than one line in the console, as the API does', async () => {
+    const added = await owner
+      .post('/console/developers/endpoints', {
+        mode: 'test',
+        url: 'https://shop.example/hooks',
+        description: 'accounting\u2028ACTION REQUIRED: sign in at evil.example',
+        'events-listed': '1',
+        events: ['payment.completed'],
+      })
+      .expect(400);
+    expect(added.text).toContain('A description is one line of at most 200 printable characters.');
   });
 });

@@ -149,6 +149,11 @@ describe('webhook endpoint', () => {
       { code: 'parameter_invalid', param: 'url' },
     ],
     [
+      'a url of 1,021 characters that is over 2,048 once percent-encoded',
+      { url: `https://shop.example/${'ㄱ'.repeat(1_000)}` },
+      { code: 'parameter_invalid', param: 'url' },
+    ],
+    [
       'a url over 2,048 characters',
       { url: `https://shop.example/${'a'.repeat(2_048)}` },
       { code: 'parameter_invalid', param: 'url' },

@@ -8,6 +8,7 @@ describe('parseCommand', () => {
     [['--json'], 'Unknown option --json. (see payhook payments --help)'],
     [['-x'], 'Unknown option -x. (see payhook payments --help)'],
     [['--limit'], '--limit needs a value. (see payhook payments --help)'],
+    [['--help=1'], '--help takes no value. (see payhook payments --help)'],
   ])('says what is wrong with %j in one line, without util advice', (args, line) => {
     let thrown: { message: string; exitCode: number } | undefined;
     try {

@@ -25,9 +25,16 @@ export function parseCommand<O extends Options>(args: string[], options: O, comm
 /** What util.parseArgs found wrong, said in one short sentence. */
 function argumentProblem(error: unknown): string {
   const { code, message } = error as { code?: string; message?: string };
-  const option = /'(-[^']*)'/.exec(message ?? '')?.[1];
-  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) return `Unknown option ${option.split(' ')[0]}.`;
-  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) return `${option.split(' ')[0]} needs a value.`;
+  // util names an option '--limit' or '-h, --help': the long name is the last.
+  const option = /'(-[^']*)'/
+    .exec(message ?? '')?.[1]
+    ?.split(', ')
+    .at(-1)
+    ?.split(' ')[0];
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) return `Unknown option ${option}.`;
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) {
+    return message?.includes('does not take an argument') ? `${option} takes no value.` : `${option} needs a value.`;
+  }
   return message ?? String(error);
 }
 

@@ -112,6 +112,9 @@ export class ConsoleAuthController {
         const error = 'That code is wrong or was used already. Wait for the next code and try again.';
         return sendHtml(response, 401, renderSecondStep(nonce, { csrf: session.csrfToken, error }), nonce);
       }
+      case 'gone':
+        // Verified or ended by the same form sent twice: the cookie the other answer set stays.
+        return redirectSeeOther(response, '/console/login');
       case 'ended': {
         this.sessionCookie.clear(response);
         const form = {

@@ -18,11 +18,16 @@ export type LoginResult =
 
 /**
  * `signed_in` comes with a fresh token (the one the password gave is dead). `ended`: this session had
- * its last code; it is gone, and the login starts again from the password. `throttled`: too many
- * wrong codes from the client's network, or for the member from anywhere.
+ * its last code; it is gone, and the login starts again from the password. `gone`: the session was
+ * verified or ended meanwhile (a form sent twice). `throttled`: too many wrong codes from the
+ * client's network, or for the member from anywhere.
  */
 export type SecondStepResult =
-  { kind: 'signed_in'; token: string } | { kind: 'refused' } | { kind: 'ended' } | SecondStepThrottled;
+  | { kind: 'signed_in'; token: string }
+  | { kind: 'refused' }
+  | { kind: 'ended' }
+  | { kind: 'gone' }
+  | SecondStepThrottled;
 export type SecondStepThrottled = { kind: 'throttled'; until: Date; by: 'network' | 'member' };
 
 /**
@@ -93,39 +98,53 @@ export class ConsoleAuthService {
   }
 
   /**
-   * The code of a session's second step (TOTP or a recovery code). The session's attempt is claimed
-   * before the code is checked, so codes sent together are never all checked; wrong codes count
-   * toward the client's throttle exactly as wrong passwords do, and toward the member's.
+   * The code of a session's second step (TOTP or a recovery code). The throttles are claimed first
+   * (a throttled answer uses none of the session's codes), then the session's attempt, before the
+   * code is checked: codes sent together are never all checked. Wrong codes count toward the
+   * client's throttle as wrong passwords do, and toward the member's.
    */
   async secondStep(session: ConsoleSession, code: string, client: string): Promise<SecondStepResult> {
+    const claims = await this.claimCodeThrottles(session, client);
+    if (claims.kind === 'throttled') return claims;
     const attempt = await this.sessions.claimSecondStepAttempt(session.id);
     if (attempt === null || attempt > MAX_SECOND_STEP_ATTEMPTS) {
+      await claims.release();
+      if (attempt === null) return { kind: 'gone' };
       await this.sessions.delete(session.id);
       return { kind: 'ended' };
     }
-    const result = await this.checkSecondStep(session, code, client);
-    if (result.kind === 'refused' && attempt === MAX_SECOND_STEP_ATTEMPTS) {
+    const passed = await this.checkCode(session, code, claims);
+    if (!passed) {
+      if (attempt < MAX_SECOND_STEP_ATTEMPTS) return { kind: 'refused' };
       await this.sessions.delete(session.id);
       return { kind: 'ended' };
     }
-    if (result.kind !== 'passed') return result;
     // The token the password gave may have been seen on the way (it was a credential already): the
     // opened session goes on under a new one.
     const token = randomToken();
-    await this.sessions.markVerified(session.id, sessionIdOf(token));
+    if (!(await this.sessions.markVerified(session.id, sessionIdOf(token)))) return { kind: 'gone' };
     return { kind: 'signed_in', token };
   }
 
   /**
    * A code of the member's two-step login (TOTP or recovery), counted toward the client's throttle
-   * and the member's when wrong. The member's last allowed wrong code e-mails the member: whoever
-   * gives them has the password.
+   * and the member's when wrong (turning two-step login off asks for one).
    */
   async checkSecondStep(
     session: ConsoleSession,
     code: string,
     client: string,
   ): Promise<{ kind: 'passed' } | { kind: 'refused' } | SecondStepThrottled> {
+    const claims = await this.claimCodeThrottles(session, client);
+    if (claims.kind === 'throttled') return claims;
+    return (await this.checkCode(session, code, claims)) ? { kind: 'passed' } : { kind: 'refused' };
+  }
+
+  /** A failure claimed for the client and one for the member, or which of them is throttled. */
+  private async claimCodeThrottles(
+    session: ConsoleSession,
+    client: string,
+  ): Promise<SecondStepThrottled | { kind: 'claimed'; memberFailures: number; release: () => Promise<void> }> {
     const byClient = await this.failures.claim('console', client);
     if (byClient.kind === 'throttled') return { ...byClient, by: 'network' };
     const byMember = await this.failures.claim('second-step', session.member.id);
@@ -133,12 +152,27 @@ export class ConsoleAuthService {
       await this.failures.release(byClient);
       return { ...byMember, by: 'member' };
     }
-    if (await this.twoStep.verifyLogin(session.member.id, code.slice(0, 40))) {
+    const release = async () => {
       await Promise.all([this.failures.release(byClient), this.failures.release(byMember)]);
-      return { kind: 'passed' };
+    };
+    return { kind: 'claimed', memberFailures: byMember.failures, release };
+  }
+
+  /**
+   * Checks the code; a right one releases the claimed failures. The member's last allowed wrong
+   * code e-mails the member: whoever gives them has the password.
+   */
+  private async checkCode(
+    session: ConsoleSession,
+    code: string,
+    claims: { memberFailures: number; release: () => Promise<void> },
+  ): Promise<boolean> {
+    if (await this.twoStep.verifyLogin(session.member.id, code.slice(0, 40))) {
+      await claims.release();
+      return true;
     }
-    if (byMember.failures === AUTH_FAILURE_LIMITS['second-step'].max) this.warnOfWrongCodes(session.member);
-    return { kind: 'refused' };
+    if (claims.memberFailures === AUTH_FAILURE_LIMITS['second-step'].max) this.warnOfWrongCodes(session.member);
+    return false;
   }
 
   /**

@@ -71,8 +71,12 @@ function checkEndpointFields(
   const checked = checkEndpointForm(merchant, mode, form.url, form.events);
   if (checked.kind === 'refused') return checked;
   const description = form.description.trim();
-  if (/\p{C}/u.test(description) || [...description].length > DESCRIPTION_MAX) {
-    return { kind: 'refused', message: `A description is at most ${DESCRIPTION_MAX} printable characters.` };
+  // One line, as the API takes it: owners read it in e-mails about the endpoint.
+  if (/[\p{C}\p{Zl}\p{Zp}]/u.test(description) || [...description].length > DESCRIPTION_MAX) {
+    return {
+      kind: 'refused',
+      message: `A description is one line of at most ${DESCRIPTION_MAX} printable characters.`,
+    };
   }
   return {
     kind: 'ok',

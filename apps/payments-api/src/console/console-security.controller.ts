@@ -71,8 +71,10 @@ export class ConsoleSecurityController {
       consoleActor(session, request),
     );
     if (!codes) {
-      const setup = (await this.twoStep.pendingSetup(session.member)) ?? undefined;
-      return this.render(response, 400, { session, notice: null, error: WRONG_CODE, setup });
+      // The secret is never shown again without the password: the phone that scanned it can still
+      // confirm, anyone else at this session must set up anew.
+      const error = `${WRONG_CODE} For a new QR code, open Your login again and set it up with your password.`;
+      return this.render(response, 400, { session, notice: null, error, confirmAgain: true });
     }
     await this.auth.signOutElsewhere(session);
     const now = { ...session, member: { ...session.member, twoStep: true } };

@@ -7,8 +7,10 @@ export interface SecurityModel {
   session: ConsoleSession;
   notice: string | null;
   error: string | null;
-  /** While turning two-step on: the QR code and secret, shown until confirmed. */
+  /** While turning two-step on: the QR code and secret, shown once, right after the password. */
   setup?: TwoStepSetup;
+  /** A wrong code while turning it on: the code form again, without the secret. */
+  confirmAgain?: boolean;
   /** Just turned on: the recovery codes, shown this once. */
   recoveryCodes?: string[];
   unusedRecoveryCodes?: number;
@@ -45,6 +47,14 @@ export function renderSecurity(nonce: string, model: SecurityModel): string {
         <div class="qr" role="img" aria-label="QR code of your two-step login secret">${new SafeHtml(model.setup.qrSvg)}</div>
         <figcaption>Secret: <code data-totp-secret>${model.setup.secret}</code></figcaption>
       </figure>
+      <form method="post" action="/console/security/two-step/confirm">
+        ${csrfField(session)} ${codeField('confirm-code', '6-digit code from the app')}
+        <button type="submit">Turn on</button>
+      </form>
+    </div>`;
+  } else if (model.confirmAgain) {
+    card = html`<div class="card">
+      <h2>Turn on two-step login</h2>
       <form method="post" action="/console/security/two-step/confirm">
         ${csrfField(session)} ${codeField('confirm-code', '6-digit code from the app')}
         <button type="submit">Turn on</button>

@@ -56,9 +56,17 @@ export class ConsoleSessionsRepository {
     return row?.attempts ?? null;
   }
 
-  /** The second step passed: the session opens the console from now on, under a new id (a new token). */
-  async markVerified(id: string, newId: string): Promise<void> {
-    await sqlRows(this.db, `UPDATE console_sessions SET verified_at = now(), id = $2 WHERE id = $1`, [id, newId]);
+  /**
+   * The second step passed: the session opens the console from now on, under a new id (a new token).
+   * False when it was verified or ended meanwhile.
+   */
+  async markVerified(id: string, newId: string): Promise<boolean> {
+    const rows = await sqlRows(
+      this.db,
+      `UPDATE console_sessions SET verified_at = now(), id = $2 WHERE id = $1 AND verified_at IS NULL RETURNING 1`,
+      [id, newId],
+    );
+    return rows.length === 1;
   }
 
   /**

@@ -38,6 +38,12 @@ const toInvite = (row: InviteRow): Invite => ({
   createdAt: row.created_at,
 });
 
+/** One request's hold on an invite link while it hashes the password; its instant tells it apart. */
+export interface InviteClaim {
+  tokenHash: string;
+  until: Date;
+}
+
 /** Invites to a merchant's team: only the token's SHA-256 is stored; the link is shown once. */
 @Injectable()
 export class InvitesRepository {
@@ -55,8 +61,14 @@ export class InvitesRepository {
     );
   }
 
-  /** Invites made in the last day by the merchant, and to the address by anyone. */
+  /**
+   * Invites made in the last day by the merchant, and to the address by anyone. Counted under locks of
+   * both (merchant first, then address: never a cycle), held by `sql`'s transaction until the insert
+   * commits, so two invites at once cannot both take the last place.
+   */
   async madeToday(sql: Sql, merchantId: string, email: string): Promise<{ byMerchant: number; toAddress: number }> {
+    await sql(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`invites:merchant:${merchantId}`]);
+    await sql(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`invites:address:${email}`]);
     const [counts] = await sql<{ by_merchant: number; to_address: number }>(
       `SELECT (SELECT count(*)::int FROM member_invites
                 WHERE merchant_id = $1 AND created_at > now() - interval '1 day') AS by_merchant,
@@ -92,21 +104,29 @@ export class InvitesRepository {
    * Claims a usable invite for `seconds`, before its password is hashed: one statement, so of many
    * requests at once only one gets it; the others find it claimed until the claim lapses.
    */
-  async claim(tokenHash: string, seconds: number): Promise<boolean> {
-    const rows = await sqlRows(
+  async claim(tokenHash: string, seconds: number): Promise<InviteClaim | null> {
+    const [row] = await sqlRows<{ claimed_until: Date }>(
       this.db,
-      `UPDATE member_invites SET claimed_until = now() + make_interval(secs => $2)
+      `UPDATE member_invites SET claimed_until = date_trunc('milliseconds', clock_timestamp() + make_interval(secs => $2))
        WHERE token_hash = $1 AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > now()
          AND (claimed_until IS NULL OR claimed_until <= now())
-       RETURNING 1`,
+       RETURNING claimed_until`,
       [tokenHash, seconds],
     );
-    return rows.length === 1;
+    return row ? { tokenHash, until: row.claimed_until } : null;
   }
 
-  /** The claimant could not finish (its hash refused for load, say): the link is usable again at once. */
-  async releaseClaim(tokenHash: string): Promise<void> {
-    await sqlRows(this.db, `UPDATE member_invites SET claimed_until = NULL WHERE token_hash = $1`, [tokenHash]);
+  /**
+   * The claimant could not finish (its hash refused for load, say): the link is usable again at once,
+   * unless the claim lapsed and another request holds the link now (its claim is another instant;
+   * whole milliseconds, as a Date holds them).
+   */
+  async releaseClaim(claim: InviteClaim): Promise<void> {
+    await sqlRows(
+      this.db,
+      `UPDATE member_invites SET claimed_until = NULL WHERE token_hash = $1 AND claimed_until = $2`,
+      [claim.tokenHash, claim.until],
+    );
   }
 
   /** Uses the invite: one statement, so of two uses at once only one gets it. */

@@ -19,7 +19,7 @@ export class PasswordHashQueue {
   private readonly concurrency: number;
   private readonly queueLength: number;
   private running = 0;
-  /** Checks of clients that have not failed lately: served first, and never refused for a full queue. */
+  /** Checks of clients that have not failed lately: a lane of their own, served first. */
   private readonly waitingClean: (() => void)[] = [];
   private readonly waitingOthers: (() => void)[] = [];
   /** Clients with a check running or waiting. */
@@ -37,17 +37,17 @@ export class PasswordHashQueue {
 
   /**
    * Runs `check` for the client at `address` when a slot is free; throws 429 rate_limited when that
-   * client already has a check in flight, or every slot and queue place is taken. `clean`: the client
-   * has no recent failure (its first sign-in, say); such a check waits ahead of the others and is
-   * never refused for a full queue, so a flood of wrong passwords from many addresses cannot keep a
-   * right one out.
+   * client already has a check in flight, or every slot and its lane's places are taken. `clean`: the
+   * client has no recent failure (its first sign-in, say); such a check waits in a lane of its own
+   * (PASSWORD_HASH_QUEUE places too), served first, so a flood of wrong passwords from clients that
+   * have failed cannot keep a right one out.
    */
   async run<T>(address: string, check: () => Promise<T>, { clean = false }: { clean?: boolean } = {}): Promise<T> {
     const client = clientKey(address);
     if (this.clientsInFlight.has(client)) throw tooMany();
     if (this.running < this.concurrency) {
       this.running += 1;
-    } else if (clean || this.waitingOthers.length < this.queueLength) {
+    } else if ((clean ? this.waitingClean : this.waitingOthers).length < this.queueLength) {
       this.clientsInFlight.add(client);
       // The slot is handed over by the check that finishes, so `running` stays as it is.
       await new Promise<void>((resolve) => (clean ? this.waitingClean : this.waitingOthers).push(resolve));

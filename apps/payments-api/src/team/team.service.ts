@@ -134,13 +134,12 @@ export class TeamService {
    */
   async accept(token: string, password: string, clientAddress: string | null): Promise<Member> {
     const tokenHash = inviteTokenHash(token);
-    if (!(await this.invites.claim(tokenHash, INVITE_CLAIM_SECONDS))) {
-      throw new TeamException('resource_not_found', 'This invite link is used, expired or unknown.');
-    }
+    const claim = await this.invites.claim(tokenHash, INVITE_CLAIM_SECONDS);
+    if (!claim) throw new TeamException('resource_not_found', 'This invite link is used, expired or unknown.');
     try {
       return await this.join(tokenHash, password, clientAddress);
     } catch (error) {
-      await this.invites.releaseClaim(tokenHash);
+      await this.invites.releaseClaim(claim);
       throw error;
     }
   }

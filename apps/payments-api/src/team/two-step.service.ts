@@ -51,15 +51,6 @@ export class TwoStepService {
     return { secret, qrSvg };
   }
 
-  /** The pending secret's setup again (a wrong code re-shows the same QR code), or null when none is pending. */
-  async pendingSetup(member: { id: string; email: string }): Promise<TwoStepSetup | null> {
-    const { pending } = await this.store.secrets(member.id);
-    if (!pending) return null;
-    const secret = this.env.secretsKeyring.open(pending, sealContext(member.id));
-    const uri = generateURI({ issuer: 'payhook', label: member.email, secret });
-    return { secret, qrSvg: await QRCode.toString(uri, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' }) };
-  }
-
   /** Turns two-step login on when `code` is right for the pending secret; the recovery codes, shown once, or null. */
   async confirmSetup(
     member: { id: string; merchantId: string },

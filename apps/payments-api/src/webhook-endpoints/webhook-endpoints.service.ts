@@ -3,7 +3,7 @@ import { EVENT_TYPES, randomBase62, type EventType } from '@payhook/contracts';
 import { AuditLog } from '../audit/audit-log';
 import type { AuditAction, AuditActor, AuditEntry } from '../audit/audit-entry';
 import { PaymentsApiEnv } from '../config/payments-api.env';
-import { isPrivateHost } from '../http/validators';
+import { isPrivateHost, MAX_URL_LENGTH } from '../http/validators';
 import type { MerchantScope } from '@payhook/auth';
 import { WebhookEndpointException } from './webhook-endpoint.exception';
 import type { WebhookEndpointRecord } from './webhook-endpoint.record';
@@ -149,6 +149,14 @@ export class WebhookEndpointsService {
   private acceptedUrl(scope: MerchantScope, raw: string): string {
     const url = new URL(raw);
     this.checkTarget(scope, url);
+    // Percent-encoding and punycode lengthen what was typed: the stored form keeps the limit.
+    if (url.href.length > MAX_URL_LENGTH) {
+      throw new WebhookEndpointException(
+        'parameter_invalid',
+        `url must be at most ${MAX_URL_LENGTH} characters as a URL parser writes it (non-ASCII percent-encoded).`,
+        'url',
+      );
+    }
     return url.href;
   }
 
