@@ -37,7 +37,15 @@ describe('the API reference page /docs', () => {
     await expect(example.innerText()).resolves.toContain('"status": "completed"');
     // The merchant guide is one link away, served by payhook itself.
     await page.getByRole('link', { name: 'merchant guide' }).click();
-    await expect(page.locator('body').innerText()).resolves.toContain('# payhook merchant guide');
+    await expect(page.getByRole('heading', { level: 1, name: 'payhook merchant guide' }).isVisible()).resolves.toBe(
+      true,
+    );
+    // Its Contents links land on their sections; its wide tables scroll inside the page.
+    await page.getByRole('link', { name: 'Errors', exact: true }).click();
+    expect(new URL(page.url()).hash).toBe('#errors');
+    await expect(page.getByRole('heading', { level: 2, name: 'Errors' }).isVisible()).resolves.toBe(true);
+    await expect(page.getByRole('region', { name: /^Table \d+: Errors$/ }).isVisible()).resolves.toBe(true);
+    await expect(accessibilityViolations(page)).resolves.toEqual([]);
     expect([...hosts]).toEqual([new URL(api.baseUrl).host]);
     await page.goto(`${api.baseUrl}/docs`);
     await expect(accessibilityViolations(page)).resolves.toEqual([]);

@@ -1,4 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
+import { STATUS_CODES } from 'node:http';
 import { ApiBearerAuth, ApiOperation, ApiResponse } from '@nestjs/swagger';
 import { ERROR_CODES, type ErrorCode } from '@payhook/contracts';
 import { errorRef } from './components';
@@ -67,7 +68,7 @@ function routeDecorators(options: RouteOptions, always: ErrorCode[]) {
     ApiOperation({ summary: options.summary }),
     ApiResponse({
       status: options.status,
-      description: 'OK',
+      description: STATUS_CODES[options.status] ?? 'Success',
       ...(options.response ? { content: content(options.response) } : {}),
     }),
     ...(options.replay

@@ -1,6 +1,8 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { html, SafeHtml } from '../html/html';
+import { html, type SafeHtml } from '../html/html';
 import { htmlPage } from '../html/html-page';
+import { DOCS_STYLE } from './docs-style';
+import { renderInlineMarkdown } from './markdown';
 
 type Schema = {
   $ref?: string;
@@ -29,26 +31,6 @@ type Operation = {
   responses: Record<string, { description?: string; content?: Record<string, { schema?: Schema }> }>;
 };
 
-const STYLE = new SafeHtml(`
-*{box-sizing:border-box}
-body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans KR",sans-serif;background:#f3f4f6;color:#111827}
-main{max-width:60rem;margin:0 auto;padding:1rem}
-h1{font-size:1.5rem;margin:0 0 .5rem}
-h2{font-size:1.25rem;margin:2rem 0 .75rem}
-h3{font-size:1.0625rem;margin:0 0 .5rem;overflow-wrap:anywhere}
-section{background:#fff;border-radius:10px;padding:1rem;margin:0 0 1rem;box-shadow:0 1px 3px rgba(0,0,0,.12)}
-.method{display:inline-block;min-width:4rem;font-weight:700;color:#1e3a8a}
-code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.9375em}
-table{border-collapse:collapse;width:100%;margin:.5rem 0}
-th,td{text-align:left;vertical-align:top;padding:.375rem .5rem;border-bottom:1px solid #e5e7eb;overflow-wrap:anywhere}
-th{color:#374151;font-weight:600}
-.muted{color:#4b5563}
-a{color:#1d4ed8}
-.scroll{overflow-x:auto}
-h4{font-size:1rem;margin:1rem 0 .25rem}
-pre{background:#f9fafb;border:1px solid #e5e7eb;border-radius:6px;padding:.5rem .75rem;margin:0}
-`);
-
 /**
  * GET /docs: the merchant API's OpenAPI document as a page, rendered on the server from the same
  * document /v1/openapi.json serves. No script and no other host: the page's CSP stays the strict
@@ -60,7 +42,7 @@ export function renderDocsPage(document: OpenAPIObject, nonce: string, guideServ
   );
   const schemas = (document.components?.schemas ?? {}) as Record<string, Schema>;
   const body = html`<h1>${document.info.title} <span class="muted">${document.info.version}</span></h1>
-    <p>${document.info.description ?? ''}</p>
+    <p>${renderInlineMarkdown(document.info.description ?? '')}</p>
     <p>
       Authenticate with <code>Authorization: Bearer &lt;API key&gt;</code>. The machine-readable document:
       <a href="/v1/openapi.json">/v1/openapi.json</a> (OpenAPI ${document.openapi}).
@@ -80,25 +62,30 @@ export function renderDocsPage(document: OpenAPIObject, nonce: string, guideServ
           ({ path, method, operation }) =>
             html`<li>
               <a href="#${anchor(method, path)}"><span class="method">${method.toUpperCase()}</span> ${path}</a>
-              <span class="muted">${operation.summary ?? ''}</span>
+              <span class="muted">${renderInlineMarkdown(operation.summary ?? '')}</span>
             </li>`,
         )}
       </ul>
     </nav>
     <h2>Operations</h2>
-    ${operations.map(({ path, method, operation }) => operationSection(path, method, operation))}
+    ${operations.map(({ path, method, operation }) => operationSection(path, method, operation, schemas))}
     <h2>Schemas</h2>
     ${Object.entries(schemas).map(([name, schema]) => schemaSection(name, schema))}`;
-  return htmlPage({ title: `${document.info.title} · payhook`, nonce, style: STYLE, body, indexable: true });
+  return htmlPage({ title: `${document.info.title} · payhook`, nonce, style: DOCS_STYLE, body, indexable: true });
 }
 
-function operationSection(path: string, method: string, operation: Operation): SafeHtml {
+function operationSection(
+  path: string,
+  method: string,
+  operation: Operation,
+  schemas: Record<string, Schema>,
+): SafeHtml {
   const id = anchor(method, path);
   const requestSchema = operation.requestBody?.content?.['application/json']?.schema;
   const parameters = operation.parameters ?? [];
   return html`<section id="${id}" aria-labelledby="${id}-title">
     <h3 id="${id}-title"><span class="method">${method.toUpperCase()}</span> <code>${path}</code></h3>
-    <p>${operation.summary ?? ''}</p>
+    <p>${renderInlineMarkdown(operation.summary ?? '')}</p>
     ${
       parameters.length === 0
         ? null
@@ -109,16 +96,16 @@ function operationSection(path: string, method: string, operation: Operation): S
               html`<code>${parameter.name}</code>`,
               parameter.in,
               parameter.required ? 'yes' : 'no',
-              html`${describe(parameter.schema)} ${parameter.description ?? ''}`,
+              html`${describe(parameter.schema)} ${renderInlineMarkdown(parameter.description ?? '')}`,
             ]),
           )
     }
-    ${requestSchema ? html`<p>Request body: ${describe(requestSchema)}</p>` : null}
+    ${requestSchema ? requestBody(`${method.toUpperCase()} ${path}`, requestSchema, schemas) : null}
     <ul>
       ${Object.entries(operation.responses).map(
         ([status, response]) =>
           html`<li>
-            <strong>${status}</strong> ${response.description ?? ''}
+            <strong>${status}</strong> ${renderInlineMarkdown(response.description ?? '')}
             ${describe(response.content?.['application/json']?.schema)}
           </li>`,
       )}
@@ -130,22 +117,31 @@ function schemaSection(name: string, schema: Schema): SafeHtml {
   const properties = Object.entries(schema.properties ?? {});
   return html`<section id="schema-${name}" aria-labelledby="schema-${name}-title">
     <h3 id="schema-${name}-title">${name}</h3>
-    ${schema.description ? html`<p>${schema.description}</p>` : null}
-    ${
-      properties.length === 0
-        ? html`<p>${describe(schema, false)}</p>`
-        : scrollingTable(
-            `Fields of ${name}`,
-            ['field', 'required', 'schema'],
-            properties.map(([property, value]) => [
-              html`<code>${property}</code>`,
-              schema.required?.includes(property) ? 'yes' : 'no',
-              html`${describe(value)} ${value.description ?? ''}`,
-            ]),
-          )
-    }
+    ${schema.description ? html`<p>${renderInlineMarkdown(schema.description)}</p>` : null}
+    ${properties.length === 0 ? html`<p>${describe(schema, false)}</p>` : fieldsTable(`Fields of ${name}`, schema)}
     ${schema.examples?.length ? example(name, schema.examples[0]) : null}
   </section>`;
+}
+
+/** The request body's fields where the operation is described, not only the name of its schema. */
+function requestBody(operation: string, schema: Schema, schemas: Record<string, Schema>): SafeHtml {
+  const resolved = schema.$ref ? schemas[schema.$ref.split('/').pop() ?? ''] : schema;
+  if (!resolved?.properties) return html`<p>Request body: ${describe(schema)}</p>`;
+  return html`<h4>Request body</h4>
+    ${resolved.description ? html`<p>${renderInlineMarkdown(resolved.description)}</p>` : null}
+    ${fieldsTable(`Request body of ${operation}`, resolved)}`;
+}
+
+function fieldsTable(label: string, schema: Schema): SafeHtml {
+  return scrollingTable(
+    label,
+    ['field', 'required', 'schema'],
+    Object.entries(schema.properties ?? {}).map(([property, value]) => [
+      html`<code>${property}</code>`,
+      schema.required?.includes(property) ? 'yes' : 'no',
+      html`${describe(value)} ${renderInlineMarkdown(value.description ?? '')}`,
+    ]),
+  );
 }
 
 /** A recorded answer, as JSON; it scrolls sideways on a narrow screen like the tables. */

@@ -4,6 +4,7 @@ import { ApiExcludeController, type OpenAPIObject } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { newNonce, sendHtml } from '../html/html-response';
 import { renderDocsPage } from './docs-page.view';
+import { renderGuidePage } from './guide-page.view';
 import { renderHomePage } from './home-page.view';
 import { merchantGuide } from './merchant-guide';
 
@@ -44,13 +45,13 @@ export class OpenApiController {
     );
   }
 
-  /** docs/merchant-guide.md as it is in the repository: Markdown reads as plain text. */
+  /** docs/merchant-guide.md as a page (the repository keeps the Markdown). */
   @Get('docs/guide')
   guide(@Res() response: Response): void {
     const text = merchantGuide();
     if (text === null) throw new NotFoundException();
-    response.set({ 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' });
-    response.status(200).type('text/plain; charset=utf-8').send(text);
+    const nonce = newNonce();
+    sendHtml(response, 200, renderGuidePage(text, nonce), nonce);
   }
 
   /**
