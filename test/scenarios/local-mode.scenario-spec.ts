@@ -83,6 +83,17 @@ describe('npm start with nothing at the PostgreSQL and RabbitMQ defaults', () =>
     expect(observed.first.stdout).not.toMatch(/Mapped \{|RoutesResolver/);
   });
 
+  it("logs in one format, pino's, and not Nest's own lines beside it or its start twice", () => {
+    for (const run of [observed.first, observed.second]) {
+      expect(run.stdout + run.stderr).not.toMatch(/\[Nest\] \d+/);
+      expect(run.stdout).not.toContain('Nest application successfully started');
+      expect(run.stdout + run.stderr).not.toContain('DataSourceNameRegistry');
+    }
+    // Nest's lines, the app's announcements and the request lines all come through pino-pretty.
+    expect(observed.first.stdout).toMatch(/^\[[\d:.]+\] INFO: payments-api listening:/m);
+    expect(observed.second.stdout).toMatch(/^\[[\d:.]+\] INFO: webhook attempt 2: delivered/m);
+  });
+
   it('delivers the signed payment.completed webhook, and its retry after a restart with the same event id', () => {
     const [failed, retried] = observed.requests;
     expect(observed.requests).toHaveLength(3);
@@ -140,7 +151,8 @@ describe('npm start with nothing at the PostgreSQL and RabbitMQ defaults', () =>
   it('logs a webhook attempt as one line', () => {
     const lines = observed.first.stdout.split('\n');
     const attempt = lines.find((line) => line.includes('webhook attempt 1: HTTP 500'));
-    expect(attempt).toMatch(/webhook attempt 1: HTTP 500 attempt=1 responseStatus=500 durationMs=\d+/);
+    // Its fields on the same line, as pino-pretty writes them.
+    expect(attempt).toMatch(/webhook attempt 1: HTTP 500 \{.*"attempt":1,.*"responseStatus":500,.*"durationMs":\d+/);
     expect(lines.filter((line) => /^\s*[{}]\s*$|Object\(\d+\)/.test(line))).toEqual([]);
   });
 

@@ -2,7 +2,14 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { postgresUser, privateDirectory, runnableBinaries, type Binaries, type RunAs } from './embedded-postgres';
+import {
+  assertReachable,
+  postgresUser,
+  privateDirectory,
+  runnableBinaries,
+  type Binaries,
+  type RunAs,
+} from './embedded-postgres';
 
 /**
  * Which PostgreSQL binaries local mode runs (issue 25). As root (this suite runs as root: the
@@ -80,6 +87,22 @@ describe('the embedded PostgreSQL binaries', () => {
     const made = statSync(privateDir);
     expect(made.mode & 0o777).toBe(0o700);
     expect([made.uid, made.gid]).toEqual([runAs.uid, runAs.gid]);
+  });
+
+  it('refuse, in one line saying what to do, a data directory the user postgres cannot enter', () => {
+    // Issue 47: a `mktemp -d` checkout run as root, where initdb used to fail about permissions.
+    const project = mkdtempSync(join(tmpdir(), 'payhook-project-'));
+    cleanup.push(project);
+    const dataDir = join(project, 'checkout', '.payhook');
+    mkdirSync(dataDir, { recursive: true, mode: 0o755 });
+    chmodSync(join(project, 'checkout'), 0o755);
+    chmodSync(project, 0o700);
+    expect(() => assertReachable(dataDir, runAs)).toThrow(
+      `as root, PostgreSQL runs as the user postgres, which cannot enter ${project}: ` +
+        'keep the data where it can, e.g. PAYHOOK_DATA_DIR=/var/tmp/payhook npm start',
+    );
+    chmodSync(project, 0o755);
+    expect(() => assertReachable(dataDir, runAs)).not.toThrow();
   });
 
   it('get a new private directory on every start', async () => {

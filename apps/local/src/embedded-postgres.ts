@@ -4,7 +4,7 @@ import { chownSync, cpSync, existsSync, readFileSync } from 'node:fs';
 import { chmod, chown, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** A running embedded Postgres: where to reach it, and how to stop it. */
@@ -63,6 +63,7 @@ export async function startEmbeddedPostgres(directory: string): Promise<Embedded
   await claimDirectory(directory);
   const cluster = join(directory, 'postgres');
   const runAs = process.getuid?.() === 0 ? postgresUser() : undefined;
+  if (runAs) assertReachable(directory, runAs);
   await stopOrphanedServer(cluster);
 
   const privateDir = await privateDirectory(runAs);
@@ -281,6 +282,23 @@ async function stop({ postgres, privateDir }: RunningServer): Promise<void> {
 /** Postgres' messages in English: the start waits for one of them. */
 function englishMessages(): NodeJS.ProcessEnv {
   return { ...process.env, LC_MESSAGES: 'C', LC_ALL: 'C' };
+}
+
+/**
+ * As root, Postgres runs as the user postgres, which must enter the data directory. A parent of
+ * mode 0700 (root's home, a `mktemp -d` checkout) shuts it out: say which one and what to do, before
+ * initdb fails with a message about permissions that suggests nothing.
+ */
+export function assertReachable(directory: string, runAs: RunAs): void {
+  const canEnter = (path: string) => spawnSync('test', ['-x', path], { ...runAs, stdio: 'ignore' }).status === 0;
+  if (canEnter(directory)) return;
+  const parents: string[] = [];
+  for (let path = resolve(directory); dirname(path) !== path; path = dirname(path)) parents.unshift(path);
+  const blocking = parents.find((path) => !canEnter(path)) ?? directory;
+  throw new Error(
+    `as root, PostgreSQL runs as the user postgres, which cannot enter ${blocking}: ` +
+      `keep the data where it can, e.g. PAYHOOK_DATA_DIR=/var/tmp/payhook npm start`,
+  );
 }
 
 function asRootHint(runAs?: RunAs): string {

@@ -1,6 +1,6 @@
 import './tracing';
 import 'reflect-metadata';
-import { ConsoleLogger, type INestApplication, type LogLevel } from '@nestjs/common';
+import type { INestApplication } from '@nestjs/common';
 import { loadEnvOrExit, startupProgress } from '@payhook/config';
 import { resolve } from 'node:path';
 import { createPaymentsApi } from '../../payments-api/src/app.setup';
@@ -9,7 +9,6 @@ import { createWebhookDispatcher } from '../../webhook-dispatcher/src/app.setup'
 import { WebhookDispatcherEnv } from '../../webhook-dispatcher/src/config/webhook-dispatcher.env';
 import { announceWebhookDispatcher } from '../../webhook-dispatcher/src/listening';
 import { announcePaymentsApi } from '../../payments-api/src/listening';
-import { QuietStartupLogger } from '@payhook/observability';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres';
 
 /**
@@ -54,8 +53,6 @@ async function main(): Promise<void> {
     );
   }
 
-  // Nest's own lines (attempts included) as a person at a terminal reads them; request lines through pino (pretty).
-  const logger = new QuietStartupLogger(new LocalModeLogger(), ['debug', 'trace'].includes(apiEnv.LOG_LEVEL));
   const apps: INestApplication[] = [];
   let stopping = false;
   const stop = async (exitCode: number) => {
@@ -73,10 +70,10 @@ async function main(): Promise<void> {
 
   try {
     startupProgress.set('setting up the payments API');
-    const api = await createPaymentsApi(apiEnv, { shutdownHooks: false, logger });
+    const api = await createPaymentsApi(apiEnv, { shutdownHooks: false, sharesProcess: true });
     apps.push(api);
     startupProgress.set('setting up the webhook dispatcher');
-    const dispatcher = await createWebhookDispatcher(dispatcherEnv, { shutdownHooks: false, logger });
+    const dispatcher = await createWebhookDispatcher(dispatcherEnv, { shutdownHooks: false, sharesProcess: true });
     apps.push(dispatcher);
     startupProgress.set(`starting HTTP on ports ${apiEnv.PORT} and ${dispatcherEnv.DISPATCHER_PORT}`);
     // The README's admin token is known to all and private webhook targets are allowed: this machine only.
@@ -89,35 +86,6 @@ async function main(): Promise<void> {
     console.error(`payhook cannot start: ${error instanceof Error ? error.message : String(error)}`);
     await stop(1);
   }
-}
-
-/**
- * @nestjs/typeorm warns when a second module registers the default data source in one process, for
- * fear that one overrides the other. Here each app has its own container and its own data source,
- * so a newcomer's first screen would show a warning about nothing.
- */
-class LocalModeLogger extends ConsoleLogger {
-  override warn(message: unknown, ...rest: unknown[]): void {
-    if (rest.at(-1) === 'DataSourceNameRegistry') return;
-    super.warn(message, ...rest);
-  }
-
-  /**
-   * A line logged as an object (`{msg, attempt, responseStatus, …}`, as pino takes it) is one line
-   * here too: its message, then its fields as `name=value`, not Nest's multi-line object dump.
-   */
-  protected override stringifyMessage(message: unknown, logLevel: LogLevel): string {
-    if (!isRecordWithMessage(message)) return super.stringifyMessage(message, logLevel);
-    const { msg, ...fields } = message;
-    const details = Object.entries(fields)
-      .filter(([, value]) => value !== undefined)
-      .map(([name, value]) => `${name}=${typeof value === 'string' ? value : JSON.stringify(value)}`);
-    return this.colorize([msg, ...details].join(' '), logLevel);
-  }
-}
-
-function isRecordWithMessage(message: unknown): message is { msg: string } & Record<string, unknown> {
-  return typeof message === 'object' && message !== null && typeof (message as { msg?: unknown }).msg === 'string';
 }
 
 void main();

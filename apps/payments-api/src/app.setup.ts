@@ -1,7 +1,7 @@
 import type { INestApplication, LogLevel, LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger as PinoLogger } from 'nestjs-pino';
-import { QuietStartupLogger } from '@payhook/observability';
+import { QuietStartupLogger, SHARED_PROCESS_WARNINGS } from '@payhook/observability';
 import type { DestinationStream } from 'pino';
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import type { PaymentsApiEnv } from './config/payments-api.env';
@@ -27,6 +27,8 @@ export async function createPaymentsApi(
     /** Where the pino lines go instead of stdout (tests capture them). */
     logDestination?: DestinationStream;
     shutdownHooks?: boolean;
+    /** Local mode: both apps in one process, which quiets the warnings meant for one app per process. */
+    sharesProcess?: boolean;
   } = {},
 ): Promise<INestApplication> {
   const module = PaymentsApiModule.forRoot(env, { destination: options.logDestination });
@@ -39,7 +41,10 @@ export async function createPaymentsApi(
     ...(options.logger ? { logger: options.logger } : {}),
   });
   // Nest's route and module lines go to debug: start-up says where payhook listens, not 140 routes.
-  if (!options.logger) app.useLogger(new QuietStartupLogger(app.get(PinoLogger)));
+  if (!options.logger) {
+    const ignoredWarnings = options.sharesProcess ? SHARED_PROCESS_WARNINGS : undefined;
+    app.useLogger(new QuietStartupLogger(app.get(PinoLogger), ignoredWarnings));
+  }
   // Client addresses (voucher PIN throttling) come from X-Forwarded-For only through proxies the operator trusts.
   if (env.TRUST_PROXY) app.set('trust proxy', env.trustProxy);
   else if (env.NODE_ENV === 'production') app.use(untrustedProxyWarning());

@@ -1,6 +1,6 @@
 import type { LogLevel, LoggerService } from '@nestjs/common';
 import { Logger as PinoLogger } from 'nestjs-pino';
-import { QuietStartupLogger } from '@payhook/observability';
+import { QuietStartupLogger, SHARED_PROCESS_WARNINGS } from '@payhook/observability';
 import type { Server } from 'node:http';
 import type { DestinationStream } from 'pino';
 import { NestFactory } from '@nestjs/core';
@@ -42,6 +42,8 @@ export async function createWebhookDispatcher(
     /** Where the pino lines go instead of stdout (tests capture them). */
     logDestination?: DestinationStream;
     shutdownHooks?: boolean;
+    /** Local mode: both apps in one process, which quiets the warnings meant for one app per process. */
+    sharesProcess?: boolean;
   } = {},
 ): Promise<NestExpressApplication> {
   const module = WebhookDispatcherModule.forRoot(env, { destination: options.logDestination });
@@ -52,7 +54,10 @@ export async function createWebhookDispatcher(
     ...(options.logger ? { logger: options.logger } : {}),
   });
   // Nest's route and module lines go to debug: start-up says where payhook listens, not 140 routes.
-  if (!options.logger) app.useLogger(new QuietStartupLogger(app.get(PinoLogger)));
+  if (!options.logger) {
+    const ignoredWarnings = options.sharesProcess ? SHARED_PROCESS_WARNINGS : undefined;
+    app.useLogger(new QuietStartupLogger(app.get(PinoLogger), ignoredWarnings));
+  }
   app.disable('x-powered-by');
   limitProbeConnections(app.getHttpServer());
   // After a graceful stop, process.exit() rather than the signal re-raised: only 'exit' makes pino

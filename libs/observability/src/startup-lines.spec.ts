@@ -1,4 +1,4 @@
-import { QuietStartupLogger, originOf } from './startup-lines';
+import { QuietStartupLogger, SHARED_PROCESS_WARNINGS, originOf } from './startup-lines';
 
 describe('originOf', () => {
   it('names every-interface listeners localhost and keeps a chosen address', () => {
@@ -16,7 +16,7 @@ describe('QuietStartupLogger', () => {
       log: (message: string, context: string) => calls.push(`log ${context}: ${message}`),
       debug: (message: string, context: string) => calls.push(`debug ${context}: ${message}`),
       error: () => undefined,
-      warn: () => undefined,
+      warn: (message: string, context: string) => calls.push(`warn ${context}: ${message}`),
     };
     return { calls, inner };
   }
@@ -36,11 +36,24 @@ describe('QuietStartupLogger', () => {
     ]);
   });
 
-  it('drops them for a logger without levels of its own when debug is off', () => {
+  it('moves Nest\'s own "successfully started" to debug: the app\'s listening line says it', () => {
     const { calls, inner } = recording();
-    const logger = new QuietStartupLogger(inner, false);
-    logger.log('Mapped {/v1/payments, POST} route', 'RouterExplorer');
-    logger.log('Nest application successfully started', 'NestApplication');
-    expect(calls).toEqual(['log NestApplication: Nest application successfully started']);
+    new QuietStartupLogger(inner).log('Nest application successfully started', 'NestApplication');
+    expect(calls).toEqual(['debug NestApplication: Nest application successfully started']);
+  });
+
+  it('drops the warnings that do not apply to its process and passes the others on', () => {
+    const { calls, inner } = recording();
+    const logger = new QuietStartupLogger(inner, SHARED_PROCESS_WARNINGS);
+    logger.warn('A data source with the name "default" is already registered', 'DataSourceNameRegistry');
+    logger.warn('payhook: the broker is slow', 'WebhookQueueServer');
+    new QuietStartupLogger(inner).warn(
+      'A data source with the name "default" is already registered',
+      'DataSourceNameRegistry',
+    );
+    expect(calls).toEqual([
+      'warn WebhookQueueServer: payhook: the broker is slow',
+      'warn DataSourceNameRegistry: A data source with the name "default" is already registered',
+    ]);
   });
 });

@@ -2,28 +2,43 @@ import { Logger, type INestApplication, type LoggerService } from '@nestjs/commo
 import type { AddressInfo } from 'node:net';
 
 /**
- * Nest's start-up detail: a line per module and per route (some 140), which buried the one line a
- * person starting payhook needs. Kept for LOG_LEVEL=debug.
+ * Nest's start-up detail: a line per module and per route (some 140), and its own "successfully
+ * started", which buried the one line a person starting payhook needs (where it listens). Kept for
+ * LOG_LEVEL=debug.
  */
-const START_UP_DETAIL = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer']);
+const START_UP_DETAIL = new Set([
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'NestFactory',
+  'NestApplication',
+  'NestMicroservice',
+]);
 
-/** Nest's lines as they are, except its start-up detail, which goes to debug. */
+/**
+ * @nestjs/typeorm warns when a second module registers the default data source in one process, for
+ * fear that one overrides the other. Local mode runs both apps in one process, each with its own
+ * container and data source: there the warning is about nothing.
+ */
+export const SHARED_PROCESS_WARNINGS: ReadonlySet<string> = new Set(['DataSourceNameRegistry']);
+
+/** Nest's lines as they are, except its start-up detail, which goes to debug, and warnings that do not apply. */
 export class QuietStartupLogger implements LoggerService {
   constructor(
     private readonly inner: LoggerService,
-    /** For a logger that writes every level it is given (Nest's ConsoleLogger): whether debug is on. */
-    private readonly debugEnabled = true,
+    /** Contexts whose warnings do not apply to this process (SHARED_PROCESS_WARNINGS in local mode). */
+    private readonly ignoredWarnings: ReadonlySet<string> = new Set(),
   ) {}
 
   log(message: unknown, ...rest: unknown[]): void {
-    if (!START_UP_DETAIL.has(String(rest.at(-1)))) this.inner.log(message, ...rest);
-    else if (this.debugEnabled) this.inner.debug?.(message, ...rest);
+    if (START_UP_DETAIL.has(String(rest.at(-1)))) this.inner.debug?.(message, ...rest);
+    else this.inner.log(message, ...rest);
   }
   error(message: unknown, ...rest: unknown[]): void {
     this.inner.error(message, ...rest);
   }
   warn(message: unknown, ...rest: unknown[]): void {
-    this.inner.warn(message, ...rest);
+    if (!this.ignoredWarnings.has(String(rest.at(-1)))) this.inner.warn(message, ...rest);
   }
   debug(message: unknown, ...rest: unknown[]): void {
     this.inner.debug?.(message, ...rest);
