@@ -7,6 +7,8 @@ import {
   secondStepOf,
   setCookie,
 } from '../support/console-client';
+import { RecoveryCodeHashes, recoveryCodeDigest } from '../../apps/payments-api/src/team/recovery-code-hashes';
+import { RecoveryCodesKeyer } from '../../apps/payments-api/src/team/recovery-codes.keyer';
 import { PaymentsApiHarness, paymentBody } from '../support/payments-api.harness';
 import { pollUntil } from '../support/poll-until';
 
@@ -182,6 +184,19 @@ describe('merchant console: team, roles, two-step login, keys and audit log', ()
       ['totp@team.example'],
     );
     expect(stored.totp_secret).not.toContain(secret); // sealed under SECRETS_KEY
+    // The recovery codes keyed under SECRETS_KEY: a copy of the database cannot test guesses against them.
+    const [{ id: memberId }] = await api.sql<{ id: string }>(`SELECT id FROM merchant_members WHERE email = $1`, [
+      'totp@team.example',
+    ]);
+    const storedCodes = await api.sql<{ code_hash: string }>(
+      `SELECT code_hash FROM member_recovery_codes WHERE member_id = $1`,
+      [memberId],
+    );
+    expect(storedCodes).toHaveLength(10);
+    for (const { code_hash } of storedCodes) {
+      expect(code_hash).toMatch(/^hmac1:[0-9a-f]{8}:[0-9a-f]{64}$/);
+      for (const code of recovery) expect(code_hash).not.toContain(recoveryCodeDigest(memberId, code));
+    }
 
     /** The password step: a session that opens nothing until its code is given. */
     async function passwordStep() {
@@ -213,6 +228,17 @@ describe('merchant console: team, roles, two-step login, keys and audit log', ()
     const again = await passwordStep();
     await again.send(recovery[0]).expect(401);
     await again.send(recovery[1].toUpperCase()).expect(303);
+    // A code stored before codes were keyed (its bare salted SHA-256) is keyed at start and keeps working.
+    await api.sql(`UPDATE member_recovery_codes SET code_hash = $3 WHERE member_id = $1 AND code_hash = $2`, [
+      memberId,
+      api.app.get(RecoveryCodeHashes).current(memberId, recovery[2]),
+      recoveryCodeDigest(memberId, recovery[2]),
+    ]);
+    await expect(api.app.get(RecoveryCodesKeyer).keyUnkeyed()).resolves.toBe(1);
+    await expect(api.sql(`SELECT 1 FROM member_recovery_codes WHERE code_hash NOT LIKE 'hmac1:%'`)).resolves.toEqual(
+      [],
+    );
+    await (await passwordStep()).send(recovery[2]).expect(303);
     // Five wrong codes end the half-signed-in session: the password is asked again.
     const guessing = await passwordStep();
     for (let n = 1; n < 5; n++) await guessing.send('000000').expect(401);

@@ -3,6 +3,8 @@ import { MailModule } from '../mail/mail.module';
 import { InvitesRepository } from './invites.repository';
 import { MembersRepository } from './members.repository';
 import { PasswordHashQueue } from './password-hash-queue';
+import { RecoveryCodeHashes } from './recovery-code-hashes';
+import { RecoveryCodesKeyer } from './recovery-codes.keyer';
 import { TeamService } from './team.service';
 import { TwoStepRepository } from './two-step.repository';
 import { TwoStepService } from './two-step.service';
@@ -10,7 +12,16 @@ import { TwoStepService } from './two-step.service';
 /** A merchant's members, their roles, invites and passwords (every hash through one bounded queue). */
 @Module({
   imports: [MailModule],
-  providers: [MembersRepository, InvitesRepository, TeamService, TwoStepRepository, TwoStepService, PasswordHashQueue],
+  providers: [
+    MembersRepository,
+    InvitesRepository,
+    TeamService,
+    TwoStepRepository,
+    TwoStepService,
+    PasswordHashQueue,
+    RecoveryCodeHashes,
+    RecoveryCodesKeyer,
+  ],
   exports: [MembersRepository, TeamService, TwoStepService, PasswordHashQueue],
 })
 export class TeamModule {}

@@ -63,15 +63,38 @@ export class TwoStepRepository {
     await sql(`DELETE FROM member_recovery_codes WHERE member_id = $1`, [memberId]);
   }
 
-  /** Uses a recovery code once: of two uses at once, one gets it. */
-  async useRecoveryCode(memberId: string, codeHash: string): Promise<boolean> {
+  /**
+   * Uses a recovery code once, stored as any of `codeHashes` (its hash under each key): of two uses
+   * at once, one gets it (the second waits for the row, then finds it used).
+   */
+  async useRecoveryCode(memberId: string, codeHashes: string[]): Promise<boolean> {
     const rows = await sqlRows(
       this.db,
       `UPDATE member_recovery_codes SET used_at = now()
-       WHERE member_id = $1 AND code_hash = $2 AND used_at IS NULL RETURNING member_id`,
-      [memberId, codeHash],
+       WHERE member_id = $1 AND code_hash = ANY($2::text[]) AND used_at IS NULL RETURNING member_id`,
+      [memberId, codeHashes],
     );
-    return rows.length === 1;
+    return rows.length > 0;
+  }
+
+  /**
+   * Replaces up to `limit` codes stored unkeyed (before codes were keyed) by `keyed(digest)`; how many
+   * it found. Each row only while it is still what was read, so instances at start may run it at once.
+   */
+  async keyUnkeyedRecoveryCodes(limit: number, keyed: (digest: string) => string): Promise<number> {
+    const rows = await sqlRows<{ member_id: string; code_hash: string }>(
+      this.db,
+      `SELECT member_id, code_hash FROM member_recovery_codes WHERE code_hash NOT LIKE 'hmac1:%' LIMIT $1`,
+      [limit],
+    );
+    for (const row of rows) {
+      await sqlRows(
+        this.db,
+        `UPDATE member_recovery_codes SET code_hash = $3 WHERE member_id = $1 AND code_hash = $2`,
+        [row.member_id, row.code_hash, keyed(row.code_hash)],
+      );
+    }
+    return rows.length;
   }
 
   async unusedRecoveryCodes(memberId: string): Promise<number> {

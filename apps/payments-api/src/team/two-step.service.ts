@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { generateSecret, generateURI, verify } from 'otplib';
 import QRCode from 'qrcode';
 import { AuditLog } from '../audit/audit-log';
 import type { AuditActor } from '../audit/audit-entry';
 import { PaymentsApiEnv } from '../config/payments-api.env';
+import { RecoveryCodeHashes } from './recovery-code-hashes';
 import { TwoStepRepository } from './two-step.repository';
 
 /** RFC 6238 as DESIGN §9 fixes it: 30-second steps, 6 digits; a code of the step before or after still counts (clock drift). */
@@ -13,11 +14,6 @@ const DRIFT_SECONDS = 30;
 export const RECOVERY_CODE_COUNT = 10;
 
 const sealContext = (memberId: string) => `merchant_members.totp_secret:${memberId}`;
-/** Salted with the member's id: the same code of two members never hashes alike. */
-const recoveryCodeHash = (memberId: string, code: string) =>
-  createHash('sha256')
-    .update(`${memberId}:${code.trim().toLowerCase().replace(/[\s-]/g, '')}`)
-    .digest('hex');
 /** 10 characters of base32 (50 bits) in two groups: typed by hand, never guessed. */
 function newRecoveryCode(): string {
   const alphabet = 'abcdefghijkmnpqrstuvwxyz23456789';
@@ -39,6 +35,7 @@ export class TwoStepService {
   constructor(
     private readonly store: TwoStepRepository,
     private readonly audit: AuditLog,
+    private readonly recoveryCodes: RecoveryCodeHashes,
     @Inject(PaymentsApiEnv) private readonly env: PaymentsApiEnv,
   ) {}
 
@@ -75,7 +72,7 @@ export class TwoStepService {
         await this.store.activate(
           sql,
           member.id,
-          codes.map((c) => recoveryCodeHash(member.id, c)),
+          codes.map((c) => this.recoveryCodes.current(member.id, c)),
         );
         return true;
       },
@@ -96,7 +93,7 @@ export class TwoStepService {
       );
       return step !== null && (await this.store.takeStep(null, memberId, step));
     }
-    return this.store.useRecoveryCode(memberId, recoveryCodeHash(memberId, code));
+    return this.store.useRecoveryCode(memberId, this.recoveryCodes.candidates(memberId, code));
   }
 
   async disable(member: { id: string; merchantId: string }, by: AuditActor): Promise<void> {

@@ -27,6 +27,7 @@ import { StatementsAlone1766000000000 } from './1766000000000-statements-alone';
 import { SecondStepThrottle1766100000000 } from './1766100000000-second-step-throttle';
 import { InviteClaims1766200000000 } from './1766200000000-invite-claims';
 import { InviteLimits1766300000000 } from './1766300000000-invite-limits';
+import { KeyedRecoveryCodes1766400000000 } from './1766400000000-keyed-recovery-codes';
 
 /** Listed explicitly: bundled builds cannot glob, and the order is the history. */
 export const MIGRATIONS = [
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   SecondStepThrottle1766100000000,
   InviteClaims1766200000000,
   InviteLimits1766300000000,
+  KeyedRecoveryCodes1766400000000,
 ];
