@@ -43,6 +43,8 @@ export interface FeedEvent {
 
 export interface FeedQuery {
   session: ListenSessionRecord;
+  /** The stream asking: it must still hold the session. */
+  connectionId: string;
   /** Events written at or after this instant. */
   from: Date;
   /** Already sent on this connection (within the look-back): not again. */
@@ -167,19 +169,39 @@ export class ListenSessionsRepository {
    * takes, leaving out those sent on this connection and those the session already reported an
    * attempt for (sent before a reconnect).
    */
-  async feed({ session, from, exclude, limit }: FeedQuery): Promise<FeedEvent[]> {
-    const rows = await sqlRows<{ id: string; type: EventType; body: string; recorded_at: Date }>(
+  /**
+   * What is new for a stream holding the session as `connectionId`, or 'not_held' once the session
+   * ended or another stream took it over: checked in the same statement, so a superseded stream
+   * sends nothing more and learns it at its next poll, not at its next heartbeat.
+   */
+  async feed({ session, connectionId, from, exclude, limit }: FeedQuery): Promise<FeedEvent[] | 'not_held'> {
+    const rows = await sqlRows<{
+      held: boolean;
+      id: string | null;
+      type: EventType;
+      body: string;
+      recorded_at: Date;
+    }>(
       this.db,
-      `SELECT e.id, e.type, e.body, e.recorded_at FROM events e
-       WHERE e.merchant_id = $1 AND NOT e.livemode AND e.recorded_at IS NOT NULL AND e.recorded_at >= $2
-         AND ($3::text[] IS NULL OR e.type = ANY ($3::text[]))
-         AND NOT (e.id = ANY ($4::text[]))
-         AND NOT EXISTS (SELECT 1 FROM webhook_attempts a WHERE a.event_id = e.id AND a.endpoint_id = $5)
-       ORDER BY e.recorded_at, e.id
-       LIMIT $6`,
-      [session.merchantId, from, session.enabledEvents, exclude, session.id, limit],
+      `SELECT held.ok AS held, e.id, e.type, e.body, e.recorded_at
+       FROM (SELECT EXISTS (SELECT 1 FROM listen_sessions
+                            WHERE id = $5 AND connection_id = $7 AND ended_at IS NULL) AS ok) held
+       LEFT JOIN LATERAL (
+         SELECT e.id, e.type, e.body, e.recorded_at FROM events e
+         WHERE e.merchant_id = $1 AND NOT e.livemode AND e.recorded_at IS NOT NULL AND e.recorded_at >= $2
+           AND ($3::text[] IS NULL OR e.type = ANY ($3::text[]))
+           AND NOT (e.id = ANY ($4::text[]))
+           AND NOT EXISTS (SELECT 1 FROM webhook_attempts a WHERE a.event_id = e.id AND a.endpoint_id = $5)
+         ORDER BY e.recorded_at, e.id
+         LIMIT $6
+       ) e ON held.ok
+       ORDER BY e.recorded_at, e.id`,
+      [session.merchantId, from, session.enabledEvents, exclude, session.id, limit, connectionId],
     );
-    return rows.map((row) => ({ id: row.id, type: row.type, body: row.body, recordedAt: row.recorded_at }));
+    if (!rows[0]?.held) return 'not_held';
+    return rows
+      .filter((row) => row.id !== null)
+      .map((row) => ({ id: row.id!, type: row.type, body: row.body, recordedAt: row.recorded_at }));
   }
 
   /** The attempt the CLI reported, numbered with the event's others (EventWriter.recordListenAttempt). */

@@ -28,6 +28,14 @@ class StalledResponse extends EventEmitter {
   }
 }
 
+/** A response whose client reads everything at once. */
+class ReadingResponse extends StalledResponse {
+  override write(chunk: string): boolean {
+    this.written.push(chunk);
+    return true;
+  }
+}
+
 describe('a listen stream whose client stops reading', () => {
   const createdAt = new Date();
   const start: StreamStart = {
@@ -106,6 +114,42 @@ describe('a listen stream whose client stops reading', () => {
     expect(response.written.at(-1)).toMatch(/^event: end\n/);
     // Its buffer still full: the socket is dropped, not left to drain.
     expect(response.destroyed).toBe(true);
+    expect(sessions.release).not.toHaveBeenCalled();
+  });
+
+  it('ends at once, with an end event, when another stream of this process takes the session over', async () => {
+    sessions.feed.mockReset().mockResolvedValue([]);
+    const first = new ReadingResponse();
+    let firstEnded = false;
+    const serving = streams.serve(start, first as unknown as Response).then(() => (firstEnded = true));
+    await jest.advanceTimersByTimeAsync(1_000);
+
+    const second = new ReadingResponse();
+    const taking = streams.serve({ ...start, connectionId: 'conn_2' }, second as unknown as Response);
+    // No poll and no heartbeat needed: it is over before the clock moves.
+    await jest.advanceTimersByTimeAsync(0);
+    expect(firstEnded).toBe(true);
+    await serving;
+    expect(first.written.at(-1)).toMatch(/^event: end\n/);
+    // The session is the new stream's: the old one does not release it.
+    expect(sessions.release).not.toHaveBeenCalledWith('lsn_1', 'conn_1');
+
+    await streams.beforeApplicationShutdown();
+    await taking;
+  });
+
+  it("ends at its next poll, not its next heartbeat, when another instance's stream holds the session", async () => {
+    sessions.feed.mockReset().mockResolvedValue('not_held');
+    const reading = new ReadingResponse();
+    let ended = false;
+    const serving = streams.serve(start, reading as unknown as Response).then(() => (ended = true));
+    await jest.advanceTimersByTimeAsync(0);
+    expect(ended).toBe(true);
+    await serving;
+    expect(sessions.feed).toHaveBeenCalledWith(expect.objectContaining({ connectionId: 'conn_1' }));
+    expect(sessions.touch).not.toHaveBeenCalled();
+    expect(reading.written.filter((chunk) => chunk.startsWith('event: delivery'))).toEqual([]);
+    expect(reading.written.at(-1)).toMatch(/^event: end\n/);
     expect(sessions.release).not.toHaveBeenCalled();
   });
 });

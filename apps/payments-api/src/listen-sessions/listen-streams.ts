@@ -22,6 +22,7 @@ const BATCH_SIZE = 100;
 const RECONNECT_DELAY_MS = 1_000;
 /** A client that reads nothing for this long is dropped: it would hold its stream (and a shutdown) forever. */
 const DRAIN_TIMEOUT_MS = 30_000;
+const TAKEN_OVER = 'The session ended, or another payhook listen took it over.';
 
 export interface StreamStart {
   session: ListenSessionRecord;
@@ -46,6 +47,9 @@ export class ListenStreams implements BeforeApplicationShutdown {
 
   /** Serves the stream until the client goes, another stream takes the session over, or it ends. */
   async serve(start: StreamStart, response: Response): Promise<void> {
+    // This stream has just claimed the session: one of this process that held it stops at once
+    // (one of another instance learns it at its next poll).
+    for (const other of this.open) if (other.sessionId === start.session.id) other.end(TAKEN_OVER);
     const stream = new ListenStream(start, response, this.sessions, this.logger);
     this.open.add(stream);
     try {
@@ -79,6 +83,17 @@ class ListenStream {
     private readonly logger: Logger,
   ) {
     this.newest = (start.resumeFrom ?? start.session.createdAt).getTime();
+  }
+
+  get sessionId(): string {
+    return this.start.session.id;
+  }
+
+  /** Ends the stream with an `end` event saying why: the CLI does not reconnect. */
+  end(reason: string): void {
+    this.endReason = reason;
+    this.stopped = true;
+    this.wake?.();
   }
 
   run(): Promise<void> {
@@ -153,9 +168,7 @@ class ListenStream {
     try {
       const held = await this.sessions.touch(this.start.session.id, this.start.connectionId);
       if (!held) {
-        this.endReason = 'The session ended, or another payhook listen took it over.';
-        this.stopped = true;
-        this.wake?.();
+        this.end(TAKEN_OVER);
         return;
       }
       this.write(sseComment('still here'));
@@ -177,10 +190,15 @@ class ListenStream {
     for (const [id, recordedAt] of this.sent) if (recordedAt < from) this.sent.delete(id);
     const events = await this.sessions.feed({
       session,
+      connectionId: this.start.connectionId,
       from: new Date(from),
       exclude: [...this.sent.keys()],
       limit: BATCH_SIZE,
     });
+    if (events === 'not_held') {
+      this.end(TAKEN_OVER);
+      return false;
+    }
     for (const event of events) {
       if (this.stopped) return false;
       // Signed as the dispatcher signs a delivery, at the moment it leaves (DESIGN.md §5, §9).
