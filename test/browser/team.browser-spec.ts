@@ -168,6 +168,18 @@ describe('console team, two-step login, keys and audit log in a real browser (ax
       await owner.getByRole('button', { name: 'Filter' }).click();
       await expect(owner.locator('tbody tr').count()).resolves.toBe(1);
       await expectClean(owner, 'the audit page filtered', width);
+
+      // Removing a member takes a confirmation step; Cancel leaves the team as it was.
+      await owner.goto(consoleUrl('/console/team'));
+      await owner.getByRole('link', { name: `Remove ${viewerEmail}` }).click();
+      await expect(
+        owner.getByRole('heading', { name: `Remove ${viewerEmail} from Team Shop ${width}?` }).isVisible(),
+      ).resolves.toBe(true);
+      await expectClean(owner, 'the removal step', width);
+      await owner.getByRole('link', { name: 'Cancel' }).click();
+      await owner.waitForURL('**/console/team');
+      const members = owner.getByRole('region', { name: 'Members' });
+      await expect(members.innerText()).resolves.toContain(viewerEmail);
       await Promise.all([ownerContext.close(), devContext.close(), viewerContext.close()]);
     });
   }

@@ -51,6 +51,7 @@ const ROUTES: Record<string, MemberRole | null> = {
   'POST /console/team/invites': 'owner',
   'POST /console/team/invites/:id/revoke': 'owner',
   'POST /console/team/members/:id/role': 'owner',
+  'GET /console/team/members/:id/remove': 'owner',
   'POST /console/team/members/:id/remove': 'owner',
   'GET /console/security': 'viewer',
   'POST /console/security/two-step': 'viewer',

@@ -131,6 +131,16 @@ describe('merchant console: team, roles, two-step login, keys and audit log', ()
     const [row] = await api.sql<{ id: string }>(`SELECT id FROM merchant_members WHERE email = $1`, [
       'leaving@team.example',
     ]);
+    // The team page only links to a confirmation step; that step names who goes and posts the removal.
+    const team = (await owner.get('/console/team').expect(200)).text;
+    expect(team).not.toContain(`action="/console/team/members/${row.id}/remove"`);
+    expect(team).toContain(`href="/console/team/members/${row.id}/remove"`);
+    const confirm = (await owner.get(`/console/team/members/${row.id}/remove`).expect(200)).text;
+    expect(confirm).toContain('Remove leaving@team.example from Team Shop?');
+    expect(confirm).toContain(`<form method="post" action="/console/team/members/${row.id}/remove"`);
+    expect(confirm).toContain('href="/console/team">Cancel</a>');
+    // Looking at the step changed nothing.
+    await leaving.get('/console/payments').expect(200);
     await owner.post(`/console/team/members/${row.id}/remove`).expect(303);
     await leaving.get('/console/payments').expect(303).expect('Location', '/console/login');
     await postLogin(api, 'leaving@team.example', PASSWORD, 401);

@@ -10,7 +10,8 @@ import { consoleActor } from './console-actor';
 import { ConsoleExceptionFilter } from './console-exception.filter';
 import type { ConsoleSession } from './console-session';
 import { ConsoleSessionGuard } from './console-session.guard';
-import { renderTeam } from './console-team.view';
+import { renderRemoveConfirm, renderTeam } from './console-team.view';
+import { ConsoleRole } from './console-role.decorator';
 import { ConsoleException } from './console.exception';
 import { CurrentConsoleSession } from './current-console-session.decorator';
 import { ERROR_CODES } from '@payhook/contracts';
@@ -88,6 +89,20 @@ export class ConsoleTeamController {
         .then(() => true),
     );
     if (done) redirectSeeOther(response, '/console/team?notice=role-changed');
+  }
+
+  /** The confirmation step of a removal: the team page links here, this page posts. */
+  @Get('members/:id/remove')
+  @ConsoleRole('owner')
+  async confirmRemove(
+    @CurrentConsoleSession() session: ConsoleSession,
+    @Param('id') id: string,
+    @Res() response: Response,
+  ) {
+    const member = await this.team.member(session.merchant.id, idOf('member', id));
+    if (!member) throw new ConsoleException('not_found', 'No such member.');
+    const nonce = newNonce();
+    sendHtml(response, 200, renderRemoveConfirm(nonce, session, member), nonce);
   }
 
   @Post('members/:id/remove')

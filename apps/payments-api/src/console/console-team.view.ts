@@ -55,10 +55,9 @@ export function renderTeam(nonce: string, model: TeamModel): string {
               ${roleSelect(`role-${member.id}`, member.role)}
               <button type="submit" class="secondary">Change role</button>
             </form>
-            <form method="post" action="/console/team/members/${member.id}/remove" class="actions">
-              ${csrfField(session)}
-              <button type="submit" class="danger">Remove ${member.email}</button>
-            </form>
+            <p class="actions">
+              <a class="button danger" href="/console/team/members/${member.id}/remove">Remove ${member.email}</a>
+            </p>
           </div></td>`
           : null
       }
@@ -162,6 +161,24 @@ export function renderTeam(nonce: string, model: TeamModel): string {
         </div>`
     }`;
   return consolePage({ title: 'Team', nonce, session, section: 'team' }, body);
+}
+
+/** The step before removing a member: who goes, and what that does. */
+export function renderRemoveConfirm(nonce: string, session: ConsoleSession, member: Member): string {
+  const yourself = member.id === session.member.id;
+  const body = html`<div class="card">
+    <h1>Remove ${yourself ? 'yourself' : member.email} from ${session.merchant.name}?</h1>
+    <p>
+      ${yourself ? 'You are' : html`<strong>${member.email}</strong> (${member.role}) is`} signed out everywhere at once
+      and can no longer sign in to this merchant's console. What ${yourself ? 'you' : 'they'} did stays in the audit log.
+    </p>
+    <form method="post" action="/console/team/members/${member.id}/remove" class="actions">
+      ${csrfField(session)}
+      <button type="submit" class="danger">Remove ${yourself ? 'myself' : member.email}</button>
+      <a class="button secondary" href="/console/team">Cancel</a>
+    </form>
+  </div>`;
+  return consolePage({ title: 'Remove member', nonce, session, section: 'team' }, body);
 }
 
 export interface AcceptInviteModel {

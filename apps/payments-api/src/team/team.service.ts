@@ -53,6 +53,11 @@ export class TeamService {
     return this.members.list(merchantId);
   }
 
+  /** One member of the team, or null. */
+  member(merchantId: string, memberId: string): Promise<Member | null> {
+    return this.members.find(merchantId, memberId);
+  }
+
   /** The latest invites, open, used, revoked or expired. */
   recentInvites(merchantId: string): Promise<Invite[]> {
     return this.invites.list(merchantId);
