@@ -89,6 +89,11 @@ describe('npm start with nothing at the PostgreSQL and RabbitMQ defaults', () =>
       expect(run.stdout).not.toContain('Nest application successfully started');
       expect(run.stdout + run.stderr).not.toContain('DataSourceNameRegistry');
     }
+    // One process, one service on every line (Nest's logger is the process's, not the first app's).
+    for (const run of [observed.first, observed.second]) {
+      expect(run.stdout).not.toMatch(/"service":"(payments-api|webhook-dispatcher)"/);
+    }
+    expect(observed.second.stdout).toMatch(/webhook attempt 2: delivered \{"service":"payhook",/);
     // Nest's lines, the app's announcements and the request lines all come through pino-pretty.
     expect(observed.first.stdout).toMatch(/^\[[\d:.]+\] INFO: payments-api listening:/m);
     expect(observed.second.stdout).toMatch(/^\[[\d:.]+\] INFO: webhook attempt 2: delivered/m);

@@ -1,7 +1,7 @@
 import type { INestApplication, LogLevel, LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger as PinoLogger } from 'nestjs-pino';
-import { QuietStartupLogger, SHARED_PROCESS_WARNINGS } from '@payhook/observability';
+import { LOCAL_MODE_SERVICE, QuietStartupLogger, SHARED_PROCESS_WARNINGS } from '@payhook/observability';
 import type { DestinationStream } from 'pino';
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import type { PaymentsApiEnv } from './config/payments-api.env';
@@ -31,7 +31,11 @@ export async function createPaymentsApi(
     sharesProcess?: boolean;
   } = {},
 ): Promise<INestApplication> {
-  const module = PaymentsApiModule.forRoot(env, { destination: options.logDestination });
+  const module = PaymentsApiModule.forRoot(env, {
+    destination: options.logDestination,
+    // Nest's logger is one per process: in local mode its lines are payhook's, not the first app's.
+    service: options.sharesProcess ? LOCAL_MODE_SERVICE : undefined,
+  });
   const adapter = caseSensitiveExpress();
   const app = await NestFactory.create<NestExpressApplication>(module, adapter, {
     bodyParser: false,

@@ -34,14 +34,17 @@ import { WebhookNoticesModule } from './webhook-notices/webhook-notices.module';
 @Module({})
 export class PaymentsApiModule {
   /** The whole API for one validated configuration; tests pass their own. */
-  static forRoot(env: PaymentsApiEnv, logging: { destination?: DestinationStream } = {}): DynamicModule {
+  static forRoot(
+    env: PaymentsApiEnv,
+    logging: { destination?: DestinationStream; service?: string } = {},
+  ): DynamicModule {
     return {
       module: PaymentsApiModule,
       global: true,
       imports: [
         LoggerModule.forRoot(
           loggingParams({
-            service: 'payments-api',
+            service: logging.service ?? 'payments-api',
             level: env.LOG_LEVEL,
             format: env.logFormat,
             destination: logging.destination,

@@ -1,6 +1,6 @@
 import type { LogLevel, LoggerService } from '@nestjs/common';
 import { Logger as PinoLogger } from 'nestjs-pino';
-import { QuietStartupLogger, SHARED_PROCESS_WARNINGS } from '@payhook/observability';
+import { LOCAL_MODE_SERVICE, QuietStartupLogger, SHARED_PROCESS_WARNINGS } from '@payhook/observability';
 import type { Server } from 'node:http';
 import type { DestinationStream } from 'pino';
 import { NestFactory } from '@nestjs/core';
@@ -46,7 +46,11 @@ export async function createWebhookDispatcher(
     sharesProcess?: boolean;
   } = {},
 ): Promise<NestExpressApplication> {
-  const module = WebhookDispatcherModule.forRoot(env, { destination: options.logDestination });
+  const module = WebhookDispatcherModule.forRoot(env, {
+    destination: options.logDestination,
+    // Nest's logger is one per process: in local mode its lines are payhook's, not the first app's.
+    service: options.sharesProcess ? LOCAL_MODE_SERVICE : undefined,
+  });
   const app = await NestFactory.create<NestExpressApplication>(module, {
     bufferLogs: true,
     // Shutdown must not wait on idle keep-alive connections of clients.

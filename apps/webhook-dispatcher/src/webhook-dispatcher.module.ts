@@ -10,14 +10,17 @@ import { HealthModule } from './health/health.module';
 
 @Module({})
 export class WebhookDispatcherModule {
-  static forRoot(env: WebhookDispatcherEnv, logging: { destination?: DestinationStream } = {}): DynamicModule {
+  static forRoot(
+    env: WebhookDispatcherEnv,
+    logging: { destination?: DestinationStream; service?: string } = {},
+  ): DynamicModule {
     return {
       module: WebhookDispatcherModule,
       global: true,
       imports: [
         LoggerModule.forRoot(
           loggingParams({
-            service: 'webhook-dispatcher',
+            service: logging.service ?? 'webhook-dispatcher',
             level: env.LOG_LEVEL,
             format: env.logFormat,
             destination: logging.destination,

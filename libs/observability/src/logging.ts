@@ -86,9 +86,7 @@ export function loggingParams(options: LoggingOptions): Params {
   const destination =
     options.destination ??
     (options.format === 'pretty'
-      ? // One process is one service to a person at its terminal; local mode's two apps share Nest's
-        // process-wide logger, whose service would name the first app on the other's lines.
-        pretty({ sync: true, colorize: process.stdout.isTTY, singleLine: true, ignore: 'pid,hostname,service' })
+      ? pretty({ sync: true, colorize: process.stdout.isTTY, singleLine: true, ignore: 'pid,hostname' })
       : asyncStdout(options.service));
   return {
     pinoHttp: [

@@ -22,6 +22,9 @@ const START_UP_DETAIL = new Set([
  */
 export const SHARED_PROCESS_WARNINGS: ReadonlySet<string> = new Set(['DataSourceNameRegistry']);
 
+/** The `service` of every line of local mode: one process runs both apps (its `context` names the part). */
+export const LOCAL_MODE_SERVICE = 'payhook';
+
 /** Nest's lines as they are, except its start-up detail, which goes to debug, and warnings that do not apply. */
 export class QuietStartupLogger implements LoggerService {
   constructor(

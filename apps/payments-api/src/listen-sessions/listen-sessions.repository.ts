@@ -171,8 +171,9 @@ export class ListenSessionsRepository {
    */
   /**
    * What is new for a stream holding the session as `connectionId`, or 'not_held' once the session
-   * ended or another stream took it over: checked in the same statement, so a superseded stream
-   * sends nothing more and learns it at its next poll, not at its next heartbeat.
+   * ended or another stream took it over: checked in the same statement (the database decides
+   * between two streams claiming at once), so a superseded stream sends nothing more and learns it
+   * at its next poll, not at its next heartbeat. Not held, the events are not read at all.
    */
   async feed({ session, connectionId, from, exclude, limit }: FeedQuery): Promise<FeedEvent[] | 'not_held'> {
     const rows = await sqlRows<{
@@ -188,13 +189,13 @@ export class ListenSessionsRepository {
                             WHERE id = $5 AND connection_id = $7 AND ended_at IS NULL) AS ok) held
        LEFT JOIN LATERAL (
          SELECT e.id, e.type, e.body, e.recorded_at FROM events e
-         WHERE e.merchant_id = $1 AND NOT e.livemode AND e.recorded_at IS NOT NULL AND e.recorded_at >= $2
+         WHERE held.ok AND e.merchant_id = $1 AND NOT e.livemode AND e.recorded_at IS NOT NULL AND e.recorded_at >= $2
            AND ($3::text[] IS NULL OR e.type = ANY ($3::text[]))
            AND NOT (e.id = ANY ($4::text[]))
            AND NOT EXISTS (SELECT 1 FROM webhook_attempts a WHERE a.event_id = e.id AND a.endpoint_id = $5)
          ORDER BY e.recorded_at, e.id
          LIMIT $6
-       ) e ON held.ok
+       ) e ON true
        ORDER BY e.recorded_at, e.id`,
       [session.merchantId, from, session.enabledEvents, exclude, session.id, limit, connectionId],
     );

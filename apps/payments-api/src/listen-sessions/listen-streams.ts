@@ -47,9 +47,6 @@ export class ListenStreams implements BeforeApplicationShutdown {
 
   /** Serves the stream until the client goes, another stream takes the session over, or it ends. */
   async serve(start: StreamStart, response: Response): Promise<void> {
-    // This stream has just claimed the session: one of this process that held it stops at once
-    // (one of another instance learns it at its next poll).
-    for (const other of this.open) if (other.sessionId === start.session.id) other.end(TAKEN_OVER);
     const stream = new ListenStream(start, response, this.sessions, this.logger);
     this.open.add(stream);
     try {
@@ -85,12 +82,8 @@ class ListenStream {
     this.newest = (start.resumeFrom ?? start.session.createdAt).getTime();
   }
 
-  get sessionId(): string {
-    return this.start.session.id;
-  }
-
   /** Ends the stream with an `end` event saying why: the CLI does not reconnect. */
-  end(reason: string): void {
+  private end(reason: string): void {
     this.endReason = reason;
     this.stopped = true;
     this.wake?.();

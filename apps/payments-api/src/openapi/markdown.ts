@@ -3,10 +3,11 @@ import { escapeHtml, SafeHtml } from '../html/html';
 
 /**
  * Markdown of payhook's own texts (the merchant guide, the OpenAPI descriptions) as HTML. Raw HTML
- * in the source is escaped (`html: false`) and unsafe link schemes are refused by markdown-it itself;
- * the page's CSP allows no inline style, and no rule here writes one.
+ * in the source is escaped (`html: false`) and unsafe link schemes are refused by markdown-it itself.
+ * The pages' CSP allows no inline style and no image: images stay text, and a table column's
+ * alignment (markdown-it's only `style` attribute) is dropped.
  */
-const markdown = new MarkdownIt({ html: false, linkify: false, typographer: false });
+const markdown = new MarkdownIt({ html: false, linkify: false, typographer: false }).disable('image');
 
 /** Links in the guide that point at a file of the repository, and what a running payhook serves for it. */
 const SERVED_FILES: Record<string, string> = { 'openapi.json': '/v1/openapi.json' };
@@ -23,15 +24,33 @@ export function headingSlug(text: string): string {
     .replace(/\s/g, '-');
 }
 
+/** A heading's text as a reader sees it: link targets and code marks left out. */
+function headingText(inline: MarkdownIt.Token): string {
+  return (inline.children ?? [])
+    .filter((child) => child.type === 'text' || child.type === 'code_inline')
+    .map((child) => child.content)
+    .join('');
+}
+
 markdown.core.ruler.push('heading_ids', (state) => {
-  const taken = new Map<string, number>();
+  // As GitHub does: a slug already taken gets -1, -2, … until it is free; an empty one is `section`.
+  const taken = new Set<string>();
   state.tokens.forEach((token, index) => {
     if (token.type !== 'heading_open') return;
-    const slug = headingSlug(state.tokens[index + 1].content);
-    const seen = taken.get(slug) ?? 0;
-    taken.set(slug, seen + 1);
-    token.attrSet('id', seen === 0 ? slug : `${slug}-${seen}`);
+    const slug = headingSlug(headingText(state.tokens[index + 1])) || 'section';
+    let id = slug;
+    for (let n = 1; taken.has(id); n++) id = `${slug}-${n}`;
+    taken.add(id);
+    token.attrSet('id', id);
   });
+});
+
+markdown.core.ruler.push('no_inline_style', (state) => {
+  for (const token of state.tokens) {
+    if (token.type === 'th_open' || token.type === 'td_open') {
+      token.attrs = token.attrs?.filter(([name]) => name !== 'style') ?? null;
+    }
+  }
 });
 
 const renderLinkOpen = markdown.renderer.rules.link_open;

@@ -48,9 +48,16 @@ export class RecoveryCodeHashes {
     return prefix + createHmac('sha256', hmacKey).update(digest).digest('hex');
   }
 
-  /** Every form a stored code may have: the current key's first, then the previous key's during a rotation. */
+  /**
+   * Every form a stored code may have: the current key's first, then the previous key's during a
+   * rotation, and last its bare digest, which a code made before codes were keyed keeps until the
+   * start-up pass has keyed it (or while an older instance of a rolling deploy still makes such codes).
+   */
   candidates(memberId: string, code: string): string[] {
     const digest = recoveryCodeDigest(memberId, code);
-    return this.keys.map(({ prefix, hmacKey }) => prefix + createHmac('sha256', hmacKey).update(digest).digest('hex'));
+    return [
+      ...this.keys.map(({ prefix, hmacKey }) => prefix + createHmac('sha256', hmacKey).update(digest).digest('hex')),
+      digest,
+    ];
   }
 }

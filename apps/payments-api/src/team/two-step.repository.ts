@@ -78,8 +78,9 @@ export class TwoStepRepository {
   }
 
   /**
-   * Replaces up to `limit` codes stored unkeyed (before codes were keyed) by `keyed(digest)`; how many
-   * it found. Each row only while it is still what was read, so instances at start may run it at once.
+   * Replaces up to `limit` codes stored unkeyed (before codes were keyed) by `keyed(digest)`, in one
+   * statement; how many it found. Each row only while it is still what was read, so instances at
+   * start may run it at once (a row another one keyed is no longer unkeyed, and is not found again).
    */
   async keyUnkeyedRecoveryCodes(limit: number, keyed: (digest: string) => string): Promise<number> {
     const rows = await sqlRows<{ member_id: string; code_hash: string }>(
@@ -87,13 +88,14 @@ export class TwoStepRepository {
       `SELECT member_id, code_hash FROM member_recovery_codes WHERE code_hash NOT LIKE 'hmac1:%' LIMIT $1`,
       [limit],
     );
-    for (const row of rows) {
-      await sqlRows(
-        this.db,
-        `UPDATE member_recovery_codes SET code_hash = $3 WHERE member_id = $1 AND code_hash = $2`,
-        [row.member_id, row.code_hash, keyed(row.code_hash)],
-      );
-    }
+    if (rows.length === 0) return 0;
+    await sqlRows(
+      this.db,
+      `UPDATE member_recovery_codes c SET code_hash = r.keyed
+       FROM unnest($1::text[], $2::text[], $3::text[]) AS r(member_id, was, keyed)
+       WHERE c.member_id = r.member_id AND c.code_hash = r.was`,
+      [rows.map((row) => row.member_id), rows.map((row) => row.code_hash), rows.map((row) => keyed(row.code_hash))],
+    );
     return rows.length;
   }
 
