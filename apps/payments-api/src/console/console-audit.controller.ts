@@ -1,7 +1,10 @@
 import { Controller, Get, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { Response } from 'express';
 import { isAuditAction } from '../audit/audit-entry';
-import { AuditLog, type AuditFilter } from '../audit/audit-log';
+import { AuditLog, type AuditFilter, type AuditRecord } from '../audit/audit-log';
+import { MerchantsService } from '../merchants/merchants.service';
+import { TeamService } from '../team/team.service';
+import { isIdOf } from '@payhook/contracts';
 import { newNonce, sendHtml } from '../html/html-response';
 import { renderAudit } from './console-audit.view';
 import { ConsoleExceptionFilter } from './console-exception.filter';
@@ -27,7 +30,11 @@ function cursorOf(value: unknown): AuditFilter['before'] {
 @UseGuards(ConsoleSessionGuard)
 @UseFilters(ConsoleExceptionFilter)
 export class ConsoleAuditController {
-  constructor(private readonly audit: AuditLog) {}
+  constructor(
+    private readonly audit: AuditLog,
+    private readonly merchants: MerchantsService,
+    private readonly team: TeamService,
+  ) {}
 
   @Get()
   async show(
@@ -58,11 +65,31 @@ export class ConsoleAuditController {
     const model = {
       session,
       entries: page,
+      names: await this.namesOf(session.merchant.id, page),
       actor,
       action: action ?? '',
       olderHref,
       newestHref: cursor ? query({}) : null,
     };
     sendHtml(response, 200, renderAudit(nonce, model), nonce);
+  }
+
+  /**
+   * What the pages call the keys and members an entry names by id: a key's mask as the developers
+   * page shows it, a member's e-mail address.
+   */
+  private async namesOf(merchantId: string, entries: AuditRecord[]): Promise<Map<string, string>> {
+    const ids = [...new Set(entries.flatMap((entry) => [entry.actor, entry.target ?? '']))];
+    const [keys, members] = await Promise.all([
+      this.merchants.maskedApiKeys(
+        merchantId,
+        ids.filter((id) => isIdOf('apiKey', id)),
+      ),
+      this.team.memberEmails(
+        merchantId,
+        ids.filter((id) => isIdOf('member', id)),
+      ),
+    ]);
+    return new Map([...keys, ...members]);
   }
 }

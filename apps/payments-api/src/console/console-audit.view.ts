@@ -7,11 +7,20 @@ import type { ConsoleSession } from './console-session';
 export interface AuditModel {
   session: ConsoleSession;
   entries: AuditRecord[];
+  /** The names the pages use for the keys and members entries name by id (key mask, e-mail). */
+  names: Map<string, string>;
   actor: string;
   action: string;
   /** The address of the next (older) page, or null on the last. */
   olderHref: string | null;
   newestHref: string | null;
+}
+
+/** An actor or target as the pages name it (a key's mask, a member's e-mail), its id kept beside it. */
+function named(value: string, names: Map<string, string>) {
+  const name = names.get(value);
+  if (!name) return html`<code>${value}</code>`;
+  return html`<code>${name}</code> <span class="muted">(${value})</span>`;
 }
 
 /** /console/audit: who changed what, newest first, filtered by actor and action. */
@@ -21,9 +30,9 @@ export function renderAudit(nonce: string, model: AuditModel): string {
   const rows = model.entries.map(
     (entry) => html`<tr>
       <td data-label="Time">${timeIn(entry.createdAt, zone)}</td>
-      <td data-label="Actor">${entry.actor}</td>
+      <td data-label="Actor">${named(entry.actor, model.names)}</td>
       <td data-label="Action"><code>${entry.action}</code></td>
-      <td data-label="Target">${entry.target ? html`<code>${entry.target}</code>` : html`<span class="muted">—</span>`}</td>
+      <td data-label="Target">${entry.target ? named(entry.target, model.names) : html`<span class="muted">—</span>`}</td>
       <td data-label="Client address">${entry.clientAddress ?? html`<span class="muted">—</span>`}</td>
     </tr>`,
   );

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { AuthContext } from '@payhook/auth';
 import type { ApiKeyMode, MerchantStatus } from '@payhook/contracts';
 import { sqlRows, type Sql } from '@payhook/persistence';
-import { DataSource, IsNull } from 'typeorm';
+import { DataSource, In, IsNull } from 'typeorm';
 import { ApiKeyEntity } from './api-key.entity';
 import { MerchantEntity } from './merchant.entity';
 
@@ -49,6 +49,14 @@ export class MerchantsRepository {
   }
 
   /** The merchant's keys, newest first, revoked ones included (the console shows them as revoked). */
+  /** Of the merchant's keys with these ids (revoked ones included), each key's mode and last 4 characters. */
+  async apiKeysById(merchantId: string, ids: string[]): Promise<Pick<ApiKeyEntity, 'id' | 'mode' | 'keyLast4'>[]> {
+    if (ids.length === 0) return [];
+    return this.db
+      .getRepository(ApiKeyEntity)
+      .find({ select: { id: true, mode: true, keyLast4: true }, where: { merchantId, id: In(ids) } });
+  }
+
   listApiKeys(merchantId: string): Promise<ApiKeyEntity[]> {
     return this.db
       .getRepository(ApiKeyEntity)

@@ -102,6 +102,12 @@ export class MerchantsService {
     return this.get(id);
   }
 
+  /** How pages name the merchant's keys with these ids: `svc_<mode>_…<last 4>`, by id. */
+  async maskedApiKeys(merchantId: string, ids: string[]): Promise<Map<string, string>> {
+    const keys = await this.merchants.apiKeysById(merchantId, ids);
+    return new Map(keys.map((key) => [key.id, `svc_${key.mode}_…${key.keyLast4}`]));
+  }
+
   listApiKeys(merchantId: string): Promise<ApiKeyEntity[]> {
     return this.merchants.listApiKeys(merchantId);
   }

@@ -56,6 +56,17 @@ export class MembersRepository {
     return row ? { ...toMember(row), passwordHash: row.password_hash, totpSecret: row.totp_secret } : null;
   }
 
+  /** The e-mail addresses of the team's members with these ids, by id. */
+  async emailsById(merchantId: string, ids: string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await sqlRows<{ id: string; email: string }>(
+      this.db,
+      `SELECT id, email FROM merchant_members WHERE merchant_id = $1 AND id = ANY($2::text[])`,
+      [merchantId, ids],
+    );
+    return new Map(rows.map((row) => [row.id, row.email]));
+  }
+
   async find(merchantId: string, id: string): Promise<Member | null> {
     const [row] = await sqlRows<MemberRow>(
       this.db,

@@ -53,6 +53,11 @@ export class TeamService {
     return this.members.list(merchantId);
   }
 
+  /** The e-mail addresses of the team's members with these ids (removed members are not found), by id. */
+  memberEmails(merchantId: string, memberIds: string[]): Promise<Map<string, string>> {
+    return this.members.emailsById(merchantId, memberIds);
+  }
+
   /** One member of the team, or null. */
   member(merchantId: string, memberId: string): Promise<Member | null> {
     return this.members.find(merchantId, memberId);
