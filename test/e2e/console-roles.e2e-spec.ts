@@ -1,5 +1,6 @@
 import { ConsoleClient, approvedMerchant } from '../support/console-client';
-import { PaymentsApiHarness } from '../support/payments-api.harness';
+import { randomUUID } from 'node:crypto';
+import { PaymentsApiHarness, paymentBody } from '../support/payments-api.harness';
 import type { MemberRole } from '../../apps/payments-api/src/team/member-role';
 
 const PASSWORD = 'a long enough password 1';
@@ -89,10 +90,22 @@ function registeredConsoleRoutes(api: PaymentsApiHarness): string[] {
 describe('merchant console: every route checks the role on the server', () => {
   let api: PaymentsApiHarness;
   const members = {} as Record<MemberRole, ConsoleClient>;
+  let paymentId: string;
 
   beforeAll(async () => {
     api = await PaymentsApiHarness.start({ RATE_LIMIT_PER_SECOND: '0' });
     const shop = await approvedMerchant(api, { name: 'Roles Shop' });
+    // Something on every page to change: endpoints (the first and a further one), a completed payment with its event.
+    const merchantApi = api.as(shop);
+    await merchantApi.put('/v1/webhook-endpoint').send({ url: 'https://roles.example/hook' }).expect(200);
+    await merchantApi.post('/v1/webhook-endpoints').send({ url: 'https://roles.example/books' }).expect(201);
+    const created = await merchantApi
+      .post('/v1/payments')
+      .set('Idempotency-Key', randomUUID())
+      .send(paymentBody())
+      .expect(201);
+    paymentId = created.body.data.id as string;
+    await merchantApi.post(`/v1/test-helpers/payments/${paymentId}/complete`).expect(200);
     members.owner = await ConsoleClient.login(api, shop.email);
     for (const role of ['developer', 'viewer'] as const) {
       const email = `${role}@roles.example`;
@@ -132,6 +145,42 @@ describe('merchant console: every route checks the role on the server', () => {
       expect(answer.status).toBe(403);
       expect(answer.text).toContain(`This needs the ${needed} role; you are ${role}.`);
     }
+  });
+
+  /** The route of ROUTES a form posts to. */
+  function routeOfForm(action: string): string | undefined {
+    return Object.keys(ROUTES).find((route) => {
+      const [method, pattern] = route.split(' ');
+      return method === 'POST' && new RegExp(`^${pattern.replace(/:\w+/g, '[^/]+')}$`).test(action);
+    });
+  }
+
+  it.each(['viewer', 'developer', 'owner'] as const)('shows a %s only the forms that role can use', async (role) => {
+    const pages = [
+      '/console/payments',
+      `/console/payments/${paymentId}?mode=test`,
+      '/console/developers',
+      '/console/settings',
+      '/console/team',
+      '/console/security',
+      '/console/audit',
+    ];
+    const actions = new Set<string>();
+    for (const page of pages) {
+      const text = (await members[role].get(page).expect(200)).text;
+      for (const match of text.matchAll(/<form\s+method="post"\s+action="([^"?]+)/g)) actions.add(match[1]);
+    }
+    const routes = [...actions].map((action) => [action, routeOfForm(action)] as const);
+    expect(routes.filter(([, route]) => route === undefined)).toEqual([]);
+    const beyond = routes.filter(([, route]) => RANK[role] < RANK[ROUTES[route!]!]);
+    expect(beyond).toEqual([]);
+    // And what the role can use is there.
+    const expected = {
+      viewer: ['/console/logout', '/console/security/two-step'],
+      developer: ['/console/developers/keys', `/console/payments/${paymentId}/refunds/review`],
+      owner: ['/console/settings', '/console/team/invites'],
+    }[role];
+    for (const action of expected) expect([...actions]).toContain(action);
   });
 
   it('lets every role log out', async () => {

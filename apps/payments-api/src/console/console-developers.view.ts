@@ -5,7 +5,7 @@ import type { IssuedOwnKey } from '../merchants/merchants.service';
 import type { IntegrationTestView } from '../onboarding/integration-test.record';
 import type { WebhookEndpointRecord } from '../webhook-endpoints/webhook-endpoint.record';
 import { RECOVER_DAYS, type DevelopersOverview } from './console-developers.service';
-import { badge, consolePage, csrfField, messages, timeIn } from './console-layout.view';
+import { badge, canUse, consolePage, csrfField, messages, timeIn } from './console-layout.view';
 import type { ConsoleMode, ConsoleSession } from './console-session';
 
 /** Reload while an integration test runs, so its result appears without script. */
@@ -61,16 +61,20 @@ function goLiveCard(model: DevelopersModel) {
   return html`<div class="card" id="go-live">
     <h2>Go live</h2>
     <p>${badge(session.merchant.status)} ${STATUS_TEXT[session.merchant.status]}</p>
-    <form method="post" action="/console/developers/integration-tests" class="actions">
-      ${csrfField(session)}
-      <button type="submit">Run integration test</button>
-      ${
-        // No self-refresh (WCAG 2.2.1): the merchant looks again when they like.
-        overview.runs.some((run) => run.status === 'running')
-          ? html`<a class="button secondary" href="/console/developers#go-live">Check the results</a>`
-          : null
-      }
-    </form>
+    ${
+      canUse(session, 'developer')
+        ? html`<form method="post" action="/console/developers/integration-tests" class="actions">
+            ${csrfField(session)}
+            <button type="submit">Run integration test</button>
+            ${
+              // No self-refresh (WCAG 2.2.1): the merchant looks again when they like.
+              overview.runs.some((run) => run.status === 'running')
+                ? html`<a class="button secondary" href="/console/developers#go-live">Check the results</a>`
+                : null
+            }
+          </form>`
+        : null
+    }
     ${runs.length === 0 ? html`<p class="muted">No integration test has run yet.</p>` : runs}
   </div>`;
 }
@@ -120,17 +124,28 @@ function furtherEndpoint(model: DevelopersModel, mode: ConsoleMode, endpoint: We
             ${endpoint.lastError ? html`Last error: <code>${endpoint.lastError}</code>.` : null}
           </p>`
         : html`<p>${badge('enabled')} Receiving events.</p>`;
+  return html`<section class="event" id="endpoint-${endpoint.id}" aria-label="${mode} webhook endpoint ${name}">
+    <h4>${name} <code>${endpoint.id}</code></h4>
+    <p>Sends ${endpoint.enabledEvents.join(', ')} to <code>${endpoint.url}</code>.</p>
+    ${health}
+    ${
+      canUse(session, 'developer')
+        ? furtherEndpointControls(model, mode, endpoint)
+        : revealSecret(session, endpoint.signingSecret)
+    }
+  </section>`;
+}
+
+/** A further endpoint's settings form, secret and actions: for developers and owners. */
+function furtherEndpointControls(model: DevelopersModel, mode: ConsoleMode, endpoint: WebhookEndpointRecord) {
+  const { session } = model;
   const action = (path: string, label: string, style = 'secondary') =>
     html`<form method="post" action="/console/developers/endpoints/${endpoint.id}/${path}" class="inline">
       ${csrfField(session)}
       <input type="hidden" name="mode" value="${mode}" />
       <button type="submit" class="${style}">${label}</button>
     </form>`;
-  return html`<section class="event" id="endpoint-${endpoint.id}" aria-label="${mode} webhook endpoint ${name}">
-    <h4>${name} <code>${endpoint.id}</code></h4>
-    <p>Sends ${endpoint.enabledEvents.join(', ')} to <code>${endpoint.url}</code>.</p>
-    ${health}
-    <details>
+  return html`<details>
       <summary>Edit endpoint</summary>
       <form method="post" action="/console/developers/endpoints/${endpoint.id}" class="inline">
         ${csrfField(session)}
@@ -150,11 +165,11 @@ function furtherEndpoint(model: DevelopersModel, mode: ConsoleMode, endpoint: We
         >Rotate signing secret…</a
       >
       <a class="button secondary" href="/console/developers/endpoints/${endpoint.id}/delete?mode=${mode}">Delete…</a>
-    </div>
-  </section>`;
+    </div>`;
 }
 
 function addEndpointForm(model: DevelopersModel, mode: ConsoleMode, count: number) {
+  if (!canUse(model.session, 'developer')) return null;
   if (count >= 16) return html`<p class="muted">This mode has 16 endpoints, the most it can have.</p>`;
   return html`<details id="add-endpoint-${mode}">
     <summary>Add another ${mode} endpoint</summary>
@@ -177,9 +192,12 @@ function endpointCard(model: DevelopersModel, mode: ConsoleMode, endpoint: Webho
   const typed = model.rejected?.mode === mode ? model.rejected.url : (endpoint?.url ?? '');
   const sent =
     model.rejected?.mode === mode ? model.rejected.events : (endpoint?.enabledEvents ?? DEFAULT_ENABLED_EVENTS);
+  const changes = canUse(session, 'developer');
   const form = locked
     ? html`<p class="muted">Live mode opens once the integration test passes.</p>`
-    : html`<form method="post" action="/console/developers/webhook-endpoint" class="inline">
+    : !changes
+      ? null
+      : html`<form method="post" action="/console/developers/webhook-endpoint" class="inline">
         ${csrfField(session)}
         <input type="hidden" name="mode" value="${mode}" />
         <label
@@ -199,9 +217,15 @@ function endpointCard(model: DevelopersModel, mode: ConsoleMode, endpoint: Webho
             </p>`
             : null
         }
-        <div class="actions">
-          <a class="button secondary" href="/console/developers/rotate-secret?mode=${mode}">Rotate signing secret…</a>
-        </div>`
+        ${
+          changes
+            ? html`<div class="actions">
+                <a class="button secondary" href="/console/developers/rotate-secret?mode=${mode}"
+                  >Rotate signing secret…</a
+                >
+              </div>`
+            : null
+        }`
     : null;
   return html`<section class="event" id="endpoint-${mode}" aria-label="${mode} webhook endpoint">
     <h3>${mode === 'test' ? 'Test' : 'Live'} mode</h3>
@@ -222,7 +246,10 @@ function healthBlock(model: DevelopersModel, mode: ConsoleMode, endpoint: Webhoo
   const { session, overview } = model;
   const zone = session.merchant.timeZone;
   const lastError = endpoint.lastError ? html` Last error: <code>${endpoint.lastError}</code>.` : null;
-  const recoverForm = html`<form method="post" action="/console/developers/recover" class="inline">
+  const changes = canUse(session, 'developer');
+  const recoverForm = !changes
+    ? null
+    : html`<form method="post" action="/console/developers/recover" class="inline">
     ${csrfField(session)}
     <input type="hidden" name="mode" value="${mode}" />
     <label
@@ -239,11 +266,15 @@ function healthBlock(model: DevelopersModel, mode: ConsoleMode, endpoint: Webhoo
           ${badge('disabled')} Disabled ${timeIn(endpoint.disabledAt, zone)}: automatic attempts failed from
           ${timeIn(endpoint.failingSince, zone)} on.${lastError} New events are kept as failed and not sent.
         </p>
-        <form method="post" action="/console/developers/webhook-endpoint/enable" class="actions">
-          ${csrfField(session)}
-          <input type="hidden" name="mode" value="${mode}" />
-          <button type="submit">Re-enable endpoint</button>
-        </form>
+        ${
+          changes
+            ? html`<form method="post" action="/console/developers/webhook-endpoint/enable" class="actions">
+                ${csrfField(session)}
+                <input type="hidden" name="mode" value="${mode}" />
+                <button type="submit">Re-enable endpoint</button>
+              </form>`
+            : null
+        }
       </div>`;
   }
   if (endpoint.failingSince) {

@@ -1,5 +1,6 @@
 import { SafeHtml, html } from '../html/html';
 import { htmlPage } from '../html/html-page';
+import { roleAllows, type MemberRole } from '../team/member-role';
 import type { ConsoleMode, ConsoleSession } from './console-session';
 import { endpointsInTroubleOfThisPage } from './console-webhook-banner';
 import { formatInZone } from './zoned-time';
@@ -170,6 +171,14 @@ export function modeSwitch(current: ConsoleMode, hrefFor: (mode: ConsoleMode) =>
 
 export function badge(text: string): SafeHtml {
   return html`<span class="badge ${text}">${text}</span>`;
+}
+
+/**
+ * Whether the signed-in member's role may use a control that needs `needed`: a page shows only the
+ * forms its reader can submit (the server checks the role on every form all the same).
+ */
+export function canUse(session: ConsoleSession, needed: MemberRole): boolean {
+  return roleAllows(session.member.role, needed);
 }
 
 export function csrfField(session: ConsoleSession): SafeHtml {

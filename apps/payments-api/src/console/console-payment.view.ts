@@ -1,7 +1,7 @@
 import type { EventView, PaymentStatus, WebhookAttemptView } from '@payhook/contracts';
 import { html } from '../html/html';
 import { formatWon } from '../pay-screen/format';
-import { badge, consolePage, csrfField, messages, timeIn } from './console-layout.view';
+import { badge, canUse, consolePage, csrfField, messages, timeIn } from './console-layout.view';
 import { moneyCard } from './console-payment-money.view';
 import type { PaymentDetail } from './console-payments.service';
 import { refundHistory, refundsCard, type HistoryLine, type RefundFormState } from './console-refunds.view';
@@ -80,11 +80,19 @@ function eventSection(event: EventView, model: PaymentPageModel) {
     </dl>
     <h3>Delivery attempts of ${event.type}</h3>
     ${attempts}
-    <form method="post" action="/console/payments/${model.detail.payment.id}/events/${event.id}/redeliver" class="actions">
-      ${csrfField(model.session)}
-      <input type="hidden" name="mode" value="${model.mode}" />
-      <button type="submit">Redeliver</button>
-    </form>
+    ${
+      canUse(model.session, 'developer')
+        ? html`<form
+            method="post"
+            action="/console/payments/${model.detail.payment.id}/events/${event.id}/redeliver"
+            class="actions"
+          >
+            ${csrfField(model.session)}
+            <input type="hidden" name="mode" value="${model.mode}" />
+            <button type="submit">Redeliver</button>
+          </form>`
+        : null
+    }
   </section>`;
 }
 

@@ -1,7 +1,7 @@
 import type { RefundView } from '@payhook/contracts';
 import { html, type SafeHtml } from '../html/html';
 import { formatWon } from '../pay-screen/format';
-import { badge, consolePage, csrfField, timeIn } from './console-layout.view';
+import { badge, canUse, consolePage, csrfField, timeIn } from './console-layout.view';
 import {
   ACCOUNT_FIELD_MAX_CHARS,
   REASON_MAX_CHARS,
@@ -157,7 +157,10 @@ export function refundsCard(
               : null
           }
         </p>`;
-  const form = detail.status === 'completed' && detail.refundable > 0 ? refundForm(detail, session, mode, state) : null;
+  const form =
+    detail.status === 'completed' && detail.refundable > 0 && canUse(session, 'developer')
+      ? refundForm(detail, session, mode, state)
+      : null;
   return html`<section class="card" id="refunds" aria-labelledby="refunds-title">
     <h2 id="refunds-title">Refunds</h2>
     ${refundsList(detail.refunds, zone)} ${summary} ${form}

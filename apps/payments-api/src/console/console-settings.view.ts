@@ -1,5 +1,5 @@
 import { html } from '../html/html';
-import { consolePage, csrfField, messages } from './console-layout.view';
+import { canUse, consolePage, csrfField, messages } from './console-layout.view';
 import type { ConsoleSession } from './console-session';
 import { formatInZone } from './zoned-time';
 
@@ -25,7 +25,9 @@ export function renderSettings(nonce: string, model: SettingsModel): string {
         Every time in the console is shown in this zone, with the zone named. Now it is
         <strong>${formatInZone(model.now ?? new Date(), zone)}</strong> in ${zone}.
       </p>
-      <form method="post" action="/console/settings" class="inline">
+      ${
+        canUse(session, 'owner')
+          ? html`<form method="post" action="/console/settings" class="inline">
         ${csrfField(session)}
         <label
           >IANA time zone
@@ -33,7 +35,9 @@ export function renderSettings(nonce: string, model: SettingsModel): string {
         /></label>
         <button type="submit">Save time zone</button>
       </form>
-      <datalist id="zones">${ZONES.map((name) => html`<option value="${name}"></option>`)}</datalist>
+      <datalist id="zones">${ZONES.map((name) => html`<option value="${name}"></option>`)}</datalist>`
+          : html`<p class="muted">An owner can change the time zone.</p>`
+      }
     </div>`;
   return consolePage({ title: 'Settings', nonce, session, section: 'settings' }, body);
 }
