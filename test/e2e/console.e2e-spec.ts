@@ -298,6 +298,14 @@ describe('merchant console /console', () => {
       const live = await shopClient.get('/console/payments?mode=live').expect(200);
       expect(listed(live.text)).toEqual([]);
       expect(live.text).toContain('No live payments match.');
+      // Test data says so above everything else; live data does not.
+      expect(page.text).toContain('<p class="test-mode" id="test-mode">');
+      expect(page.text).toContain('<title>Payments (test mode) · payhook console</title>');
+      expect(live.text).not.toContain('id="test-mode"');
+      for (const path of [`/console/payments/${testPayment.id}?mode=test`, '/console/settlements?mode=test']) {
+        expect((await shopClient.get(path).expect(200)).text).toContain('id="test-mode"');
+      }
+      expect((await shopClient.get('/console/settlements?mode=live').expect(200)).text).not.toContain('id="test-mode"');
 
       await api.sql(`UPDATE merchants SET status = 'live' WHERE id = $1`, [shop.merchantId]);
       const { key: liveKey } = await api.issueKey(shop.merchantId, 'live');

@@ -163,7 +163,9 @@ describe('payment transitions', () => {
     await expect(paymentsClient(api, merchant.key).get(paymentId)).resolves.toMatchObject({
       body: { data: { status: 'expired', completedAt: null } },
     });
-    await expect(eventsOf(paymentId)).resolves.toEqual([]);
+    // The refused moves wrote nothing; the expiry sweep may have recorded the expiry meanwhile (its own event).
+    const events = await eventsOf(paymentId);
+    expect((events as { type: string }[]).filter((event) => event.type !== 'payment.expired')).toEqual([]);
   });
 
   it('expires an overdue pending payment in the database within one sweep', async () => {

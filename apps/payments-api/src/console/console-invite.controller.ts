@@ -3,13 +3,11 @@ import type { Request, Response } from 'express';
 import { formField } from '../html/cookies';
 import { newNonce, redirectSeeOther, sendHtml } from '../html/html-response';
 import { TeamException } from '../team/team.exception';
-import { TeamService } from '../team/team.service';
+import { INVITE_UNUSABLE, TeamService } from '../team/team.service';
 import { ConsoleExceptionFilter } from './console-exception.filter';
 import { renderConsoleError } from './console-layout.view';
 import { renderAcceptInvite } from './console-team.view';
 
-const UNUSABLE =
-  'This invite link was used already, has expired (links work for 72 hours) or is unknown. Ask an owner of the account for a new one.';
 /** The token's shape (base64url of 32 bytes); anything else names no invite and reaches no query. */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
@@ -23,7 +21,7 @@ export class ConsoleInviteController {
   async show(@Param('token') token: string, @Res() response: Response): Promise<void> {
     const invite = TOKEN.test(token) ? await this.team.usableInvite(token) : null;
     const nonce = newNonce();
-    if (!invite) return sendHtml(response, 404, renderConsoleError(nonce, 'Invite not usable', UNUSABLE), nonce);
+    if (!invite) return sendHtml(response, 404, renderConsoleError(nonce, 'Invite not usable', INVITE_UNUSABLE), nonce);
     sendHtml(response, 200, renderAcceptInvite(nonce, invite), nonce);
   }
 
@@ -36,7 +34,7 @@ export class ConsoleInviteController {
   ): Promise<void> {
     const nonce = newNonce();
     const invite = TOKEN.test(token) ? await this.team.usableInvite(token) : null;
-    if (!invite) return sendHtml(response, 404, renderConsoleError(nonce, 'Invite not usable', UNUSABLE), nonce);
+    if (!invite) return sendHtml(response, 404, renderConsoleError(nonce, 'Invite not usable', INVITE_UNUSABLE), nonce);
     const password = formField(body, 'password') ?? '';
     const again = formField(body, 'passwordAgain') ?? '';
     const refuse = (error: string) => sendHtml(response, 400, renderAcceptInvite(nonce, { ...invite, error }), nonce);

@@ -43,6 +43,7 @@ th{color:#4b5563;font-weight:600;white-space:nowrap}
 .badge.failing,.badge.expiring{background:#fef3c7;color:#92400e}
 .qr{max-width:14rem;background:#fff}
 .warning{padding:.625rem .875rem;border-radius:8px;margin:0 0 1rem;background:#fef3c7;color:#78350f}
+.test-mode{padding:.5rem .875rem;border-radius:8px;margin:0 0 1rem;background:#ede9fe;color:#4c1d95;border:1px solid #c4b5fd}
 .webhook-banner p{margin:0}
 .webhook-banner ul{margin:.25rem 0 0;padding-left:1.25rem}
 .webhook-banner a{color:#78350f;font-weight:600}
@@ -97,6 +98,8 @@ export interface PageOptions {
   /** Absent on the login form and on error pages. */
   session?: ConsoleSession;
   section?: ConsoleSection;
+  /** The mode a page shows the data of; test mode says so above everything else. */
+  mode?: ConsoleMode;
 }
 
 export function consolePage(options: PageOptions, body: SafeHtml): string {
@@ -120,13 +123,19 @@ export function consolePage(options: PageOptions, body: SafeHtml): string {
     : html`<header><span class="brand">payhook console</span></header>`;
   const banner = session ? webhookBanner(session) : null;
   return htmlPage({
-    title: `${options.title} · payhook console`,
+    title: `${options.title}${options.mode === 'test' ? ' (test mode)' : ''} · payhook console`,
     nonce: options.nonce,
     style: STYLE,
     header,
-    body: banner ? html`${banner}${body}` : body,
+    body: html`${options.mode === 'test' ? TEST_MODE_BANNER : null}${banner}${body}`,
   });
 }
+
+/** Test data looks like live data: a page of test mode says so before anything else. */
+const TEST_MODE_BANNER = html`<p class="test-mode" id="test-mode">
+  <strong>Test mode.</strong> Test payments, refunds and settlements: no real money moves. Switch to live mode to see
+  real ones.
+</p>`;
 
 /**
  * While an endpoint of the merchant is disabled or has failed for WEBHOOK_NOTICE_AFTER, every page

@@ -166,5 +166,5 @@ export function renderPayment(nonce: string, model: PaymentPageModel): string {
         }
       </div>
     </div>`;
-  return consolePage({ title: `${payment.orderId} · Payments`, nonce, session, section: 'payments' }, body);
+  return consolePage({ title: `${payment.orderId} · Payments`, nonce, session, section: 'payments', mode }, body);
 }

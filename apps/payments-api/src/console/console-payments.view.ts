@@ -80,7 +80,7 @@ export function renderPaymentsList(nonce: string, model: PaymentsListModel): str
     ${modeSwitch(mode, (target) => paymentsHref(target, values))} ${messages(null, model.error)}
     <div class="card">${filters}</div>
     <div class="card">${table} ${pager}</div>`;
-  return consolePage({ title: 'Payments', nonce, session, section: 'payments' }, body);
+  return consolePage({ title: 'Payments', nonce, session, section: 'payments', mode }, body);
 }
 
 /** A completed payment's refunds at a glance: all of it, or how much of it. */

@@ -221,5 +221,5 @@ export function renderRefundConfirm(nonce: string, model: RefundConfirmModel): s
         <button type="submit" class="secondary" formaction="/console/payments/${payment.id}/refunds/edit">Back</button>
       </form>
     </div>`;
-  return consolePage({ title: `Refund ${payment.orderId}`, nonce, session, section: 'payments' }, body);
+  return consolePage({ title: `Refund ${payment.orderId}`, nonce, session, section: 'payments', mode }, body);
 }

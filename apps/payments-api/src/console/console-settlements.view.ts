@@ -132,5 +132,5 @@ export function renderSettlementsList(nonce: string, model: SettlementsListModel
     ${modeSwitch(mode, (target) => settlementsHref(target, values))} ${messages(null, model.error)}
     <div class="card">${filters}</div>
     <div class="card">${table} ${download} ${pager}</div>`;
-  return consolePage({ title: 'Settlements', nonce, session, section: 'settlements' }, body);
+  return consolePage({ title: 'Settlements', nonce, session, section: 'settlements', mode }, body);
 }

@@ -16,6 +16,13 @@ import { TeamException } from './team.exception';
 /** DESIGN §9: an invite link works once, for 72 hours. */
 export const INVITE_VALID_HOURS = 72;
 
+/**
+ * What an invite link that cannot be used says, whichever way it cannot (used, expired, unknown, or
+ * taken by a request a moment earlier): the same page for all, so it tells nothing about the others.
+ */
+export const INVITE_UNUSABLE =
+  'This invite link was used already, has expired (links work for 72 hours) or is unknown. Ask an owner of the account for a new one.';
+
 /** Invites a team may make in a day, and an address may get in a day from all teams together. */
 const INVITES_PER_MERCHANT_PER_DAY = 20;
 const INVITES_PER_ADDRESS_PER_DAY = 3;
@@ -145,7 +152,7 @@ export class TeamService {
   async accept(token: string, password: string, clientAddress: string | null): Promise<Member> {
     const tokenHash = inviteTokenHash(token);
     const claim = await this.invites.claim(tokenHash, INVITE_CLAIM_SECONDS);
-    if (!claim) throw new TeamException('resource_not_found', 'This invite link is used, expired or unknown.');
+    if (!claim) throw new TeamException('resource_not_found', INVITE_UNUSABLE);
     try {
       return await this.join(tokenHash, password, clientAddress);
     } catch (error) {
@@ -168,7 +175,7 @@ export class TeamService {
         }),
         async (sql) => {
           const used = await this.invites.accept(sql, tokenHash);
-          if (!used) throw new TeamException('resource_not_found', 'This invite link is used, expired or unknown.');
+          if (!used) throw new TeamException('resource_not_found', INVITE_UNUSABLE);
           await this.members.insert(sql, {
             id: memberId,
             merchantId: used.merchantId,
