@@ -426,6 +426,29 @@ describe('merchant console: team, roles, two-step login, keys and audit log', ()
     ]);
   });
 
+  it('shows the endpoint the singular PUT made with its id and the controls of any other: disable, delete', async () => {
+    const endpointShop = await approvedMerchant(api, { name: 'Endpoint Shop' });
+    const client = await ConsoleClient.login(api, endpointShop.email);
+    await api.as(endpointShop).put('/v1/webhook-endpoint').send({ url: 'https://shop.example/first' }).expect(200);
+    const [{ id }] = await api.sql<{ id: string }>(`SELECT id FROM webhook_endpoints WHERE merchant_id = $1`, [
+      endpointShop.merchantId,
+    ]);
+    const testCard = (page: string) =>
+      page.slice(page.indexOf('id="endpoint-test"'), page.indexOf('</section>', page.indexOf('id="endpoint-test"')));
+    const card = testCard((await client.get('/console/developers').expect(200)).text);
+    expect(card).toContain(`<code>${id}</code>`);
+    expect(card).toContain(`action="/console/developers/endpoints/${id}/disable"`);
+    expect(card).toContain(`href="/console/developers/endpoints/${id}/delete?mode=test"`);
+
+    await client.post(`/console/developers/endpoints/${id}/disable`, { mode: 'test' }).expect(303);
+    const disabled = testCard((await client.get('/console/developers').expect(200)).text);
+    expect(disabled).toContain('Re-enable endpoint');
+    expect(disabled).not.toContain(`/endpoints/${id}/disable"`);
+    await client.get(`/console/developers/endpoints/${id}/delete?mode=test`).expect(200);
+    await client.post(`/console/developers/endpoints/${id}/delete`, { mode: 'test' }).expect(303);
+    expect(testCard((await client.get('/console/developers').expect(200)).text)).toContain('No endpoint set.');
+  });
+
   it('refuses an endpoint description of more than one line in the console, as the API does', async () => {
     const added = await owner
       .post('/console/developers/endpoints', {

@@ -223,12 +223,29 @@ function endpointCard(model: DevelopersModel, mode: ConsoleMode, endpoint: Webho
                 <a class="button secondary" href="/console/developers/rotate-secret?mode=${mode}"
                   >Rotate signing secret…</a
                 >
+                ${
+                  // Disabled, it is re-enabled from its health notice above.
+                  endpoint.status === 'disabled'
+                    ? null
+                    : html`<form
+                        method="post"
+                        action="/console/developers/endpoints/${endpoint.id}/disable"
+                        class="inline"
+                      >
+                        ${csrfField(session)}
+                        <input type="hidden" name="mode" value="${mode}" />
+                        <button type="submit" class="secondary">Disable</button>
+                      </form>`
+                }
+                <a class="button secondary" href="/console/developers/endpoints/${endpoint.id}/delete?mode=${mode}"
+                  >Delete…</a
+                >
               </div>`
             : null
         }`
     : null;
   return html`<section class="event" id="endpoint-${mode}" aria-label="${mode} webhook endpoint">
-    <h3>${mode === 'test' ? 'Test' : 'Live'} mode</h3>
+    <h3>${mode === 'test' ? 'Test' : 'Live'} mode ${endpoint ? html`<code>${endpoint.id}</code>` : null}</h3>
     <p>
       ${
         endpoint
