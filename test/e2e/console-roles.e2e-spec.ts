@@ -147,41 +147,49 @@ describe('merchant console: every route checks the role on the server', () => {
     }
   });
 
-  /** The route of ROUTES a form posts to. */
-  function routeOfForm(action: string): string | undefined {
+  /** The route of ROUTES a form posts to (POST) or a link opens (GET). */
+  function routeOf(method: 'GET' | 'POST', path: string): string | undefined {
     return Object.keys(ROUTES).find((route) => {
-      const [method, pattern] = route.split(' ');
-      return method === 'POST' && new RegExp(`^${pattern.replace(/:\w+/g, '[^/]+')}$`).test(action);
+      const [routeMethod, pattern] = route.split(' ');
+      return routeMethod === method && new RegExp(`^${pattern.replace(/:\w+/g, '[^/]+')}$`).test(path);
     });
   }
 
-  it.each(['viewer', 'developer', 'owner'] as const)('shows a %s only the forms that role can use', async (role) => {
-    const pages = [
-      '/console/payments',
-      `/console/payments/${paymentId}?mode=test`,
-      '/console/developers',
-      '/console/settings',
-      '/console/team',
-      '/console/security',
-      '/console/audit',
-    ];
-    const actions = new Set<string>();
-    for (const page of pages) {
-      const text = (await members[role].get(page).expect(200)).text;
-      for (const match of text.matchAll(/<form\s+method="post"\s+action="([^"?]+)/g)) actions.add(match[1]);
-    }
-    const routes = [...actions].map((action) => [action, routeOfForm(action)] as const);
-    expect(routes.filter(([, route]) => route === undefined)).toEqual([]);
-    const beyond = routes.filter(([, route]) => RANK[role] < RANK[ROUTES[route!]!]);
-    expect(beyond).toEqual([]);
-    // And what the role can use is there.
-    const expected = {
-      viewer: ['/console/logout', '/console/security/two-step'],
-      developer: ['/console/developers/keys', `/console/payments/${paymentId}/refunds/review`],
-      owner: ['/console/settings', '/console/team/invites'],
-    }[role];
-    for (const action of expected) expect([...actions]).toContain(action);
-  });
+  it.each(['viewer', 'developer', 'owner'] as const)(
+    'shows a %s only the forms and links that role can use',
+    async (role) => {
+      const pages = [
+        '/console/payments',
+        `/console/payments/${paymentId}?mode=test`,
+        '/console/developers',
+        '/console/settings',
+        '/console/team',
+        '/console/security',
+        '/console/audit',
+      ];
+      const actions = new Set<string>();
+      const links = new Set<string>();
+      for (const page of pages) {
+        const text = (await members[role].get(page).expect(200)).text;
+        for (const match of text.matchAll(/<form\s+method="post"\s+action="([^"?]+)/g)) actions.add(match[1]);
+        for (const match of text.matchAll(/href="(\/console[^"?#]*)/g)) links.add(match[1]);
+      }
+      const routes = [
+        ...[...actions].map((action) => [action, routeOf('POST', action)] as const),
+        ...[...links].map((link) => [link, routeOf('GET', link)] as const),
+      ];
+      expect(routes.filter(([, route]) => route === undefined)).toEqual([]);
+      const beyond = routes.filter(([, route]) => RANK[role] < RANK[ROUTES[route!]!]);
+      expect(beyond).toEqual([]);
+      // And what the role can use is there.
+      const expected = {
+        viewer: ['/console/logout', '/console/security/two-step'],
+        developer: ['/console/developers/keys', `/console/payments/${paymentId}/refunds/review`],
+        owner: ['/console/settings', '/console/team/invites'],
+      }[role];
+      for (const action of expected) expect([...actions]).toContain(action);
+    },
+  );
 
   it('lets every role log out', async () => {
     for (const role of ['viewer', 'developer', 'owner'] as const) {

@@ -9,6 +9,7 @@ import {
 } from '../support/console-client';
 import { RecoveryCodeHashes, recoveryCodeDigest } from '../../apps/payments-api/src/team/recovery-code-hashes';
 import { RecoveryCodesKeyer } from '../../apps/payments-api/src/team/recovery-codes.keyer';
+import { INVITE_UNUSABLE } from '../../apps/payments-api/src/team/team.service';
 import { PaymentsApiHarness, paymentBody } from '../support/payments-api.harness';
 import { pollUntil } from '../support/poll-until';
 
@@ -121,6 +122,23 @@ describe('merchant console: team, roles, two-step login, keys and audit log', ()
     ]);
     expect(byAction).toContain(`<code>dev@team.example</code> <span class="muted">(${devId})</span>`);
     expect(byAction).not.toContain('member.invited');
+  });
+
+  it('answers an invite to an address with a login elsewhere as an unusable link, naming no login', async () => {
+    const elsewhere = await approvedMerchant(api, { name: 'Elsewhere Shop' });
+    const made = await owner.post('/console/team/invites', { email: elsewhere.email, role: 'viewer' }).expect(200);
+    const answer = await api
+      .http()
+      .post(pathOf(inviteLinkOf(made.text)!))
+      .type('form')
+      .send({ password: PASSWORD, passwordAgain: PASSWORD })
+      .expect(404);
+    // The page of a used, expired or unknown link: whoever holds the link learns nothing of other merchants.
+    expect(answer.text).toContain(INVITE_UNUSABLE);
+    expect(answer.text).not.toContain('console login');
+    expect(await api.sql(`SELECT merchant_id FROM merchant_members WHERE email = $1`, [elsewhere.email])).toEqual([
+      { merchant_id: elsewhere.merchantId },
+    ]);
   });
 
   it('never removes or demotes the last owner, and a removed member is signed out at once', async () => {

@@ -61,20 +61,22 @@ function goLiveCard(model: DevelopersModel) {
   return html`<div class="card" id="go-live">
     <h2>Go live</h2>
     <p>${badge(session.merchant.status)} ${STATUS_TEXT[session.merchant.status]}</p>
-    ${
-      canUse(session, 'developer')
-        ? html`<form method="post" action="/console/developers/integration-tests" class="actions">
-            ${csrfField(session)}
-            <button type="submit">Run integration test</button>
-            ${
-              // No self-refresh (WCAG 2.2.1): the merchant looks again when they like.
-              overview.runs.some((run) => run.status === 'running')
-                ? html`<a class="button secondary" href="/console/developers#go-live">Check the results</a>`
-                : null
-            }
-          </form>`
-        : null
-    }
+    <div class="actions">
+      ${
+        canUse(session, 'developer')
+          ? html`<form method="post" action="/console/developers/integration-tests">
+              ${csrfField(session)}
+              <button type="submit">Run integration test</button>
+            </form>`
+          : null
+      }
+      ${
+        // No self-refresh (WCAG 2.2.1): the merchant looks again when they like.
+        overview.runs.some((run) => run.status === 'running')
+          ? html`<a class="button secondary" href="/console/developers#go-live">Check the results</a>`
+          : null
+      }
+    </div>
     ${runs.length === 0 ? html`<p class="muted">No integration test has run yet.</p>` : runs}
   </div>`;
 }
@@ -245,7 +247,9 @@ function endpointCard(model: DevelopersModel, mode: ConsoleMode, endpoint: Webho
         }`
     : null;
   return html`<section class="event" id="endpoint-${mode}" aria-label="${mode} webhook endpoint">
-    <h3>${mode === 'test' ? 'Test' : 'Live'} mode ${endpoint ? html`<code>${endpoint.id}</code>` : null}</h3>
+    <h3 ${endpoint ? html`id="endpoint-${endpoint.id}"` : null}>
+      ${mode === 'test' ? 'Test' : 'Live'} mode ${endpoint ? html`<code>${endpoint.id}</code>` : null}
+    </h3>
     <p>
       ${
         endpoint
@@ -280,8 +284,13 @@ function healthBlock(model: DevelopersModel, mode: ConsoleMode, endpoint: Webhoo
   if (endpoint.status === 'disabled') {
     return html`<div class="error" role="alert">
         <p>
-          ${badge('disabled')} Disabled ${timeIn(endpoint.disabledAt, zone)}: automatic attempts failed from
-          ${timeIn(endpoint.failingSince, zone)} on.${lastError} New events are kept as failed and not sent.
+          ${badge('disabled')} Disabled ${timeIn(endpoint.disabledAt, zone)}:
+          ${
+            endpoint.failingSince
+              ? html`automatic attempts failed from ${timeIn(endpoint.failingSince, zone)} on.${lastError}`
+              : 'by hand.'
+          }
+          New events are kept as failed and not sent.
         </p>
         ${
           changes

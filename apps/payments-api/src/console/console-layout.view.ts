@@ -133,8 +133,7 @@ export function consolePage(options: PageOptions, body: SafeHtml): string {
 
 /** Test data looks like live data: a page of test mode says so before anything else. */
 const TEST_MODE_BANNER = html`<p class="test-mode" id="test-mode">
-  <strong>Test mode.</strong> Test payments, refunds and settlements: no real money moves. Switch to live mode to see
-  real ones.
+  <strong>Test mode.</strong> Test payments, refunds and settlements: no real money moves.
 </p>`;
 
 /**

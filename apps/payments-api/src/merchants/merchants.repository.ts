@@ -48,7 +48,6 @@ export class MerchantsRepository {
     return this.db.getRepository(ApiKeyEntity).save({ ...key, lastUsedAt: null, revokedAt: null });
   }
 
-  /** The merchant's keys, newest first, revoked ones included (the console shows them as revoked). */
   /** Of the merchant's keys with these ids (revoked ones included), each key's mode and last 4 characters. */
   async apiKeysById(merchantId: string, ids: string[]): Promise<Pick<ApiKeyEntity, 'id' | 'mode' | 'keyLast4'>[]> {
     if (ids.length === 0) return [];
@@ -57,6 +56,7 @@ export class MerchantsRepository {
       .find({ select: { id: true, mode: true, keyLast4: true }, where: { merchantId, id: In(ids) } });
   }
 
+  /** The merchant's keys, newest first, revoked ones included (the console shows them as revoked). */
   listApiKeys(merchantId: string): Promise<ApiKeyEntity[]> {
     return this.db
       .getRepository(ApiKeyEntity)

@@ -143,7 +143,6 @@ export class TeamService {
     return this.invites.findUsable(inviteTokenHash(token));
   }
 
-  /** Uses the invite and makes its member, in one transaction: an invite is used once or not at all. */
   /**
    * Sets the invited person's password and makes them a member. The link is claimed first, so of
    * many requests on one link only the claimant's password is hashed, and the hash waits its turn in
@@ -188,9 +187,9 @@ export class TeamService {
       );
       return (await this.members.find(invite.merchantId, memberId))!;
     } catch (error) {
-      if (isUniqueViolation(error)) {
-        throw new TeamException('parameter_invalid', 'This e-mail address already has a console login.');
-      }
+      // An address with a login already (at any merchant) gets the page of an unusable link: whoever
+      // holds the link learns nothing about logins elsewhere from it.
+      if (isUniqueViolation(error)) throw new TeamException('resource_not_found', INVITE_UNUSABLE);
       throw error;
     }
   }
