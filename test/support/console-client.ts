@@ -61,8 +61,14 @@ export class ConsoleClient {
     readonly csrf: string,
   ) {}
 
-  static async login(api: PaymentsApiHarness, email: string, password = CONSOLE_PASSWORD): Promise<ConsoleClient> {
-    const response = await postLogin(api, email, password);
+  /** `from`: the client address the login comes from, through a trusted proxy (as postLogin). */
+  static async login(
+    api: PaymentsApiHarness,
+    email: string,
+    password = CONSOLE_PASSWORD,
+    from?: string,
+  ): Promise<ConsoleClient> {
+    const response = await postLogin(api, email, password, undefined, from);
     if (response.status !== 303) throw new Error(`login answered ${response.status}: ${response.text}`);
     const cookie = setCookie(response, 'payhook_console')!.split(';')[0];
     const page = await api.http().get('/console/payments').set('Cookie', cookie).expect(200);
