@@ -11,11 +11,14 @@ import { RecoveryCodeHashes, recoveryCodeDigest } from '../../apps/payments-api/
 import { RecoveryCodesKeyer } from '../../apps/payments-api/src/team/recovery-codes.keyer';
 import { INVITE_UNUSABLE } from '../../apps/payments-api/src/team/team.service';
 import { PaymentsApiHarness, paymentBody } from '../support/payments-api.harness';
+import { expectApiError } from '../support/api-expectations';
 import { pollUntil } from '../support/poll-until';
 
 type Merchant = Awaited<ReturnType<typeof approvedMerchant>>;
 
 const PASSWORD = 'a long enough password 1';
+/** Where this file's failing sign-ins come from. */
+const FAILING_FROM = '192.0.2.81';
 /** The link on the team page right after an invite was made: shown there once. */
 const inviteLinkOf = (html: string) => /<code data-invite-link>([^<]+)<\/code>/.exec(html)?.[1];
 const pathOf = (link: string) => new URL(link).pathname;
@@ -27,7 +30,9 @@ describe('merchant console: team, roles, two-step login, keys and audit log', ()
   let owner: ConsoleClient;
 
   beforeAll(async () => {
-    api = await PaymentsApiHarness.start({ RATE_LIMIT_PER_SECOND: '0' });
+    // The wrong passwords and codes below come from an address of this file's own (a trusted loopback
+    // proxy's X-Forwarded-For): failures count per address in the run's database, across spec files.
+    api = await PaymentsApiHarness.start({ RATE_LIMIT_PER_SECOND: '0', TRUST_PROXY: 'loopback' });
     shop = await approvedMerchant(api, { name: 'Team Shop' });
     owner = await ConsoleClient.login(api, shop.email);
   });
@@ -93,7 +98,7 @@ describe('merchant console: team, roles, two-step login, keys and audit log', ()
     await api.http().get(pathOf(link!)).expect(404);
     const developer = await ConsoleClient.login(api, 'dev@team.example', PASSWORD);
     await developer.get('/console/team').expect(200);
-    await postLogin(api, 'dev@team.example', 'another long password', 401);
+    await postLogin(api, 'dev@team.example', 'another long password', 401, FAILING_FROM);
 
     // An expired invite (72 hours later) is refused alike.
     const second = await owner
@@ -122,6 +127,37 @@ describe('merchant console: team, roles, two-step login, keys and audit log', ()
     ]);
     expect(byAction).toContain(`<code>dev@team.example</code> <span class="muted">(${devId})</span>`);
     expect(byAction).not.toContain('member.invited');
+  });
+
+  it("lets the operator turn off a member's two-step login (phone and codes lost), audited as the operator's", async () => {
+    const person = await member('viewer', 'lost-phone@team.example');
+    const setup = await person.post('/console/security/two-step', { password: PASSWORD }).expect(200);
+    const secret = /<code data-totp-secret>([A-Z2-7]+)<\/code>/.exec(setup.text)![1];
+    await person.post('/console/security/two-step/confirm', { code: await generate({ secret }) }).expect(200);
+    const asked = await postLogin(api, 'lost-phone@team.example', PASSWORD, 303);
+    expect(asked.headers.location).toBe('/console/login/two-step');
+
+    const reset = (email: string, merchantId = shop.merchantId) =>
+      api.admin().post(`/admin/v1/merchants/${merchantId}/members/two-step-reset`).send({ email });
+    // Only a member of that merchant, by the address of the login.
+    expectApiError(await reset('nobody@team.example'), { status: 404, code: 'resource_not_found' });
+    const other = await approvedMerchant(api, { name: 'Other Team' });
+    expectApiError(await reset('lost-phone@team.example', other.merchantId), {
+      status: 404,
+      code: 'resource_not_found',
+    });
+    await reset('Lost-Phone@team.example').expect(204);
+
+    // The password alone signs in now; the codes are gone; the team sees two-step off.
+    const signedIn = await postLogin(api, 'lost-phone@team.example', PASSWORD, 303);
+    expect(signedIn.headers.location).toBe('/console/payments');
+    const [{ id }] = await api.sql<{ id: string }>(`SELECT id FROM merchant_members WHERE email = $1`, [
+      'lost-phone@team.example',
+    ]);
+    expect(await api.sql(`SELECT 1 FROM member_recovery_codes WHERE member_id = $1`, [id])).toEqual([]);
+    const audit = auditTableOf((await owner.get('/console/audit?action=member.two_step_reset').expect(200)).text);
+    expect(audit).toContain('<code>operator</code>');
+    expect(audit).toContain('<code>lost-phone@team.example</code>');
   });
 
   it('answers an invite to an address with a login elsewhere as an unusable link, naming no login', async () => {
@@ -165,7 +201,7 @@ describe('merchant console: team, roles, two-step login, keys and audit log', ()
     await leaving.get('/console/payments').expect(200);
     await owner.post(`/console/team/members/${row.id}/remove`).expect(303);
     await leaving.get('/console/payments').expect(303).expect('Location', '/console/login');
-    await postLogin(api, 'leaving@team.example', PASSWORD, 401);
+    await postLogin(api, 'leaving@team.example', PASSWORD, 401, FAILING_FROM);
   });
 
   it('checks the role on the server: a viewer can read but not refund, change keys or the team', async () => {
@@ -232,9 +268,9 @@ describe('merchant console: team, roles, two-step login, keys and audit log', ()
 
     /** The password step: a session that opens nothing until its code is given. */
     async function passwordStep() {
-      const answer = await postLogin(api, 'totp@team.example', PASSWORD, 303);
+      const answer = await postLogin(api, 'totp@team.example', PASSWORD, 303, FAILING_FROM);
       expect(answer.headers.location).toBe('/console/login/two-step');
-      const step = await secondStepOf(api, answer);
+      const step = await secondStepOf(api, answer, FAILING_FROM);
       await api
         .http()
         .get('/console/payments')

@@ -1,4 +1,5 @@
-import { Body, Controller, Get, HttpCode, Patch, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Patch, Post, Req, UseGuards } from '@nestjs/common';
+import type { Request } from 'express';
 import { ApiTags } from '@nestjs/swagger';
 import { AdminRoute, BODY_ERRORS } from '../openapi/api-route.decorator';
 import { dataOf } from '../openapi/components';
@@ -9,6 +10,8 @@ import { toApiKeyView, toMerchantView } from './admin.views';
 import { ApproveMerchantRequestDto } from './dto/approve-merchant.request.dto';
 import { CreateMerchantRequestDto, SettlementTermsRequestDto } from './dto/create-merchant.request.dto';
 import { IssueApiKeyRequestDto } from './dto/issue-api-key.request.dto';
+import { ResetMemberTwoStepRequestDto } from './dto/reset-member-two-step.request.dto';
+import { TwoStepService } from '../team/two-step.service';
 import { IdParam } from '../http/id-param';
 import { NoStore } from '../http/no-store';
 
@@ -19,6 +22,7 @@ export class MerchantsAdminController {
   constructor(
     private readonly merchants: MerchantsService,
     private readonly integrationTests: IntegrationTestsRepository,
+    private readonly twoStep: TwoStepService,
   ) {}
 
   @Post()
@@ -66,6 +70,24 @@ export class MerchantsAdminController {
   @HttpCode(200)
   async approve(@IdParam('merchant') id: string, @Body() body: ApproveMerchantRequestDto) {
     return { data: toMerchantView(await this.merchants.approve(id, body.consoleEmail, body.consolePassword)) };
+  }
+
+  /** A member locked out by a lost phone and lost recovery codes: two-step login off, audited as the operator's. */
+  @Post(':id/members/two-step-reset')
+  @AdminRoute({
+    summary:
+      "Turn a member's two-step login off (phone and recovery codes lost); the member signs in with the password",
+    status: 204,
+    errors: [...BODY_ERRORS],
+  })
+  @HttpCode(204)
+  async resetMemberTwoStep(
+    @IdParam('merchant') id: string,
+    @Body() body: ResetMemberTwoStepRequestDto,
+    @Req() request: Request,
+  ): Promise<void> {
+    await this.merchants.get(id);
+    await this.twoStep.resetByOperator(id, body.email, request.ip ?? null);
   }
 
   @Post(':id/api-keys')

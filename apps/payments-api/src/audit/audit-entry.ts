@@ -16,6 +16,7 @@ export const AUDIT_ACTIONS = [
   'member.removed',
   'member.two_step_enabled',
   'member.two_step_disabled',
+  'member.two_step_reset',
   'refund.created',
   'payment.canceled',
 ] as const;

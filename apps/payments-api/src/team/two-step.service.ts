@@ -5,13 +5,17 @@ import QRCode from 'qrcode';
 import { AuditLog } from '../audit/audit-log';
 import type { AuditActor } from '../audit/audit-entry';
 import { PaymentsApiEnv } from '../config/payments-api.env';
+import { MembersRepository } from './members.repository';
 import { RecoveryCodeHashes } from './recovery-code-hashes';
+import { TeamException } from './team.exception';
 import { TwoStepRepository } from './two-step.repository';
 
 /** RFC 6238 as DESIGN §9 fixes it: 30-second steps, 6 digits; a code of the step before or after still counts (clock drift). */
 const PERIOD_SECONDS = 30;
 const DRIFT_SECONDS = 30;
 export const RECOVERY_CODE_COUNT = 10;
+/** Who an operator's change is recorded as in a merchant's audit log. */
+export const OPERATOR_ACTOR = 'operator';
 
 const sealContext = (memberId: string) => `merchant_members.totp_secret:${memberId}`;
 /** 10 characters of base32 (50 bits) in two groups: typed by hand, never guessed. */
@@ -36,6 +40,7 @@ export class TwoStepService {
     private readonly store: TwoStepRepository,
     private readonly audit: AuditLog,
     private readonly recoveryCodes: RecoveryCodeHashes,
+    private readonly members: MembersRepository,
     @Inject(PaymentsApiEnv) private readonly env: PaymentsApiEnv,
   ) {}
 
@@ -94,6 +99,22 @@ export class TwoStepService {
       return step !== null && (await this.store.takeStep(null, memberId, step));
     }
     return this.store.useRecoveryCode(memberId, this.recoveryCodes.candidates(memberId, code));
+  }
+
+  /**
+   * The operator's way back for a member who lost the phone and the recovery codes: two-step login
+   * off, the member's codes gone, audited as the operator's. The member signs in with the password
+   * and can turn it on again. resource_not_found when the merchant has no member with this address.
+   */
+  async resetByOperator(merchantId: string, email: string, clientAddress: string | null): Promise<void> {
+    const login = await this.members.findLogin(email.trim().toLowerCase());
+    if (!login || login.merchantId !== merchantId) {
+      throw new TeamException('resource_not_found', `No member ${email} of merchant ${merchantId}.`);
+    }
+    await this.audit.audited(
+      { actor: OPERATOR_ACTOR, clientAddress, merchantId, action: 'member.two_step_reset', target: login.id },
+      (sql) => this.store.deactivate(sql, login.id),
+    );
   }
 
   async disable(member: { id: string; merchantId: string }, by: AuditActor): Promise<void> {
