@@ -55,6 +55,7 @@ const ROUTES: Record<string, MemberRole | null> = {
   'GET /console/team/members/:id/remove': 'owner',
   'POST /console/team/members/:id/remove': 'owner',
   'GET /console/security': 'viewer',
+  'POST /console/security/password': 'viewer',
   'POST /console/security/two-step': 'viewer',
   'POST /console/security/two-step/confirm': 'viewer',
   'POST /console/security/two-step/disable': 'viewer',

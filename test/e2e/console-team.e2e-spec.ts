@@ -129,6 +129,34 @@ describe('merchant console: team, roles, two-step login, keys and audit log', ()
     expect(byAction).not.toContain('member.invited');
   });
 
+  it('changes a password after the current one, signs the other sessions out and audits it', async () => {
+    const email = 'new-password@team.example';
+    const person = await member('viewer', email);
+    const elsewhere = await ConsoleClient.login(api, email, PASSWORD);
+    const NEW = 'a brand new password 22';
+    const change = (fields: Record<string, string>) =>
+      person.post('/console/security/password', fields).set('X-Forwarded-For', FAILING_FROM);
+    const short = await change({ password: PASSWORD, newPassword: 'short', newPasswordAgain: 'short' }).expect(400);
+    expect(short.text).toContain('The new password needs 12 to 200 characters.');
+    const differ = await change({ password: PASSWORD, newPassword: NEW, newPasswordAgain: `${NEW}!` }).expect(400);
+    expect(differ.text).toContain('The two new passwords differ.');
+    const wrong = await change({ password: 'not my password 1', newPassword: NEW, newPasswordAgain: NEW }).expect(400);
+    expect(wrong.text).toContain('Your current password is wrong.');
+    await postLogin(api, email, NEW, 401, FAILING_FROM);
+
+    await change({ password: PASSWORD, newPassword: NEW, newPasswordAgain: NEW })
+      .expect(303)
+      .expect('Location', '/console/security?notice=password-changed');
+    expect((await person.get('/console/security?notice=password-changed').expect(200)).text).toContain(
+      'Password changed. Your other sessions are signed out.',
+    );
+    await elsewhere.get('/console/payments').expect(303).expect('Location', '/console/login');
+    await postLogin(api, email, PASSWORD, 401, FAILING_FROM);
+    await postLogin(api, email, NEW, 303);
+    const audit = auditTableOf((await owner.get('/console/audit?action=member.password_changed').expect(200)).text);
+    expect(audit).toContain(`<code>${email}</code>`);
+  });
+
   it("lets the operator turn off a member's two-step login (phone and codes lost), audited as the operator's", async () => {
     const person = await member('viewer', 'lost-phone@team.example');
     const setup = await person.post('/console/security/two-step', { password: PASSWORD }).expect(200);

@@ -17,6 +17,7 @@ export const AUDIT_ACTIONS = [
   'member.two_step_enabled',
   'member.two_step_disabled',
   'member.two_step_reset',
+  'member.password_changed',
   'refund.created',
   'payment.canceled',
 ] as const;

@@ -2,6 +2,7 @@ import { Body, Controller, Get, Post, Query, Req, Res, UseFilters, UseGuards } f
 import type { Request, Response } from 'express';
 import { formField } from '../html/cookies';
 import { newNonce, redirectSeeOther, sendHtml } from '../html/html-response';
+import { TeamService } from '../team/team.service';
 import { TwoStepService } from '../team/two-step.service';
 import { ConsoleAuthService } from './console-auth.service';
 import { secondStepThrottledMessage, throttledMessage } from './console-throttled';
@@ -13,9 +14,15 @@ import { ConsoleSessionGuard } from './console-session.guard';
 import { consoleActor } from './console-actor';
 import { CurrentConsoleSession } from './current-console-session.decorator';
 
+/** The notices a redirect names (`?notice=`): a Map, so no name of Object.prototype reads as one. */
+const NOTICES = new Map<string, string>([
+  ['disabled', 'Two-step login is off.'],
+  ['password-changed', 'Password changed. Your other sessions are signed out.'],
+]);
+
 const WRONG_CODE = 'That code is wrong or was used already. Wait for the next code and try again.';
 
-/** Each member's own login: two-step login (TOTP) on and off. Every role may change its own. */
+/** Each member's own login: the password, two-step login (TOTP) on and off. Every role may change its own. */
 @Controller('console/security')
 @UseGuards(ConsoleSessionGuard)
 @UseFilters(ConsoleExceptionFilter)
@@ -23,6 +30,7 @@ export class ConsoleSecurityController {
   constructor(
     private readonly twoStep: TwoStepService,
     private readonly auth: ConsoleAuthService,
+    private readonly team: TeamService,
   ) {}
 
   @Get()
@@ -31,7 +39,7 @@ export class ConsoleSecurityController {
     @Query('notice') notice: unknown,
     @Res() response: Response,
   ) {
-    const text = notice === 'disabled' ? 'Two-step login is off.' : null;
+    const text = typeof notice === 'string' ? (NOTICES.get(notice) ?? null) : null;
     await this.render(response, 200, { session, notice: text, error: null });
   }
 
@@ -79,6 +87,32 @@ export class ConsoleSecurityController {
     await this.auth.signOutElsewhere(session);
     const now = { ...session, member: { ...session.member, twoStep: true } };
     await this.render(response, 200, { session: now, notice: null, error: null, recoveryCodes: codes });
+  }
+
+  /** A new password: the current one first (throttled as sign-ins are); every other session ends. */
+  @Post('password')
+  @ConsoleRole('viewer')
+  async changePassword(
+    @CurrentConsoleSession() session: ConsoleSession,
+    @Body() body: unknown,
+    @Req() request: Request,
+    @Res() response: Response,
+  ) {
+    const refuse = (status: number, error: string) => this.render(response, status, { session, notice: null, error });
+    const next = formField(body, 'newPassword') ?? '';
+    if ([...next].length < 12 || [...next].length > 200)
+      return refuse(400, 'The new password needs 12 to 200 characters.');
+    if (next !== formField(body, 'newPasswordAgain')) return refuse(400, 'The two new passwords differ.');
+    const checked = await this.auth.checkPassword(session, formField(body, 'password') ?? '', request.ip ?? 'unknown');
+    if (checked.kind === 'throttled') return refuse(429, throttledMessage(response, checked.until));
+    if (checked.kind === 'refused') return refuse(400, 'Your current password is wrong.');
+    await this.team.changePassword(
+      { id: session.member.id, merchantId: session.merchant.id },
+      next,
+      consoleActor(session, request),
+    );
+    await this.auth.signOutElsewhere(session);
+    redirectSeeOther(response, '/console/security?notice=password-changed');
   }
 
   @Post('two-step/disable')

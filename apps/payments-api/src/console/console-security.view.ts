@@ -23,7 +23,30 @@ function codeField(id: string, label: string) {
   </div>`;
 }
 
-/** Your own login: two-step login on or off. */
+/** A new password, after the current one; 12 to 200 characters, as at an invite. */
+function passwordCard(session: ConsoleSession) {
+  return html`<div class="card">
+    <h2>Password</h2>
+    <form method="post" action="/console/security/password">
+      ${csrfField(session)}
+      <div class="field">
+        <label for="current-password">Current password</label>
+        <input id="current-password" name="password" type="password" autocomplete="current-password" required maxlength="200" />
+      </div>
+      <div class="field">
+        <label for="new-password">New password (12 to 200 characters)</label>
+        <input id="new-password" name="newPassword" type="password" autocomplete="new-password" required minlength="12" maxlength="200" />
+      </div>
+      <div class="field">
+        <label for="new-password-again">New password again</label>
+        <input id="new-password-again" name="newPasswordAgain" type="password" autocomplete="new-password" required minlength="12" maxlength="200" />
+      </div>
+      <button type="submit">Change password</button>
+    </form>
+  </div>`;
+}
+
+/** Your own login: the password, two-step login on or off. */
 export function renderSecurity(nonce: string, model: SecurityModel): string {
   const { session } = model;
   let card: SafeHtml;
@@ -85,6 +108,6 @@ export function renderSecurity(nonce: string, model: SecurityModel): string {
   }
   const body = html`<h1>Your login</h1>
     <p>Signed in as <strong>${session.member.email}</strong> (${session.member.role}).</p>
-    ${messages(model.notice, model.error)} ${card}`;
+    ${messages(model.notice, model.error)} ${card} ${model.setup || model.recoveryCodes ? null : passwordCard(session)}`;
   return consolePage({ title: 'Your login', nonce, session, section: 'security' }, body);
 }

@@ -131,6 +131,14 @@ export class MembersRepository {
     return row.n;
   }
 
+  async setPasswordHash(sql: Sql, merchantId: string, id: string, passwordHash: string): Promise<void> {
+    await sql(`UPDATE merchant_members SET password_hash = $3 WHERE merchant_id = $1 AND id = $2`, [
+      merchantId,
+      id,
+      passwordHash,
+    ]);
+  }
+
   async setRole(sql: Sql, merchantId: string, id: string, role: MemberRole): Promise<void> {
     await sql(`UPDATE merchant_members SET role = $3 WHERE merchant_id = $1 AND id = $2`, [merchantId, id, role]);
   }

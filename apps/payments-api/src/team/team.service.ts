@@ -194,6 +194,18 @@ export class TeamService {
     }
   }
 
+  /**
+   * A member's new password (the caller checked the current one), hashed in the queue logins use,
+   * audited. The caller ends the member's other sessions.
+   */
+  async changePassword(member: { id: string; merchantId: string }, password: string, by: AuditActor): Promise<void> {
+    const passwordHash = await this.passwordHashes.run(by.clientAddress ?? 'unknown', () => hashPassword(password));
+    await this.audit.audited(
+      { ...by, merchantId: member.merchantId, action: 'member.password_changed', target: member.id },
+      (sql) => this.members.setPasswordHash(sql, member.merchantId, member.id, passwordHash),
+    );
+  }
+
   async changeRole(merchantId: string, memberId: string, role: MemberRole, by: AuditActor): Promise<void> {
     const entry = { ...by, merchantId, action: 'member.role_changed' as const, target: memberId };
     await this.audit.audited(
