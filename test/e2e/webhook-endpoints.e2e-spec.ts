@@ -243,8 +243,13 @@ describe('several webhook endpoints', () => {
     other.respondWith(() => ({ status: 500, body: 'down' }));
 
     const { eventId } = await completedPayment(stack.api, merchant);
-    const settled = await eventUntil(stack.api, merchant, eventId, (seen) =>
-      seen.deliveries.every((delivery) => delivery.status !== 'pending'),
+    // The event's summary is written after its last delivery's outcome: wait for both (CI once read
+    // every delivery settled while the summary still said pending).
+    const settled = await eventUntil(
+      stack.api,
+      merchant,
+      eventId,
+      (seen) => seen.deliveries.every((delivery) => delivery.status !== 'pending') && seen.deliveryStatus !== 'pending',
     );
     expect(settled.deliveries).toEqual([
       { endpointId: healthy.id, status: 'succeeded', undeliveredReason: null },
