@@ -132,11 +132,13 @@ export default tseslint.config(
   },
   {
     // Transactions over rows that move no money and no payment state keep inTransaction (ADR 0014):
-    // audited changes, auth failure counts, voucher loads and PIN rekeying, the relay's claim of an outbox batch.
+    // audited changes, auth failure and password reset counts, voucher loads and PIN rekeying, the relay's claim of an outbox batch.
     files: [
       // A change to keys, endpoints, secrets or members commits with its audit entry, or not at all.
       'apps/payments-api/src/audit/audit-log.ts',
       'apps/payments-api/src/auth-throttle/auth-failures.repository.ts',
+      // Password reset requests are counted under a lock of the address until the request is written.
+      'apps/payments-api/src/console/password-resets.repository.ts',
       'apps/payments-api/src/vouchers/vouchers.repository.ts',
       'apps/payments-api/src/outbox/outbox.repository.ts',
     ],

@@ -6,6 +6,7 @@ import { expectClean, connectChromium } from '../support/browser';
 import { CONSOLE_PASSWORD, approvedMerchant } from '../support/console-client';
 import { PaymentsApiHarness, paymentBody } from '../support/payments-api.harness';
 import { pollUntil } from '../support/poll-until';
+import { SmtpInbox } from '../support/smtp-inbox';
 import { timeFor } from '../support/time-budget';
 
 const PASSWORD = 'a long enough password 1';
@@ -21,16 +22,22 @@ jest.setTimeout(timeFor({ browser: 6 }));
 describe('console team, two-step login, keys and audit log in a real browser (axe-core, WCAG 2.1 AA)', () => {
   let api: PaymentsApiHarness;
   let browser: Browser;
+  let inbox: SmtpInbox;
 
   beforeAll(
     async () => {
-      [api, browser] = await Promise.all([PaymentsApiHarness.start({ RATE_LIMIT_PER_SECOND: '0' }), connectChromium()]);
+      inbox = await SmtpInbox.start();
+      [api, browser] = await Promise.all([
+        PaymentsApiHarness.start({ RATE_LIMIT_PER_SECOND: '0', SMTP_URL: inbox.url }),
+        connectChromium(),
+      ]);
     },
     timeFor({ app: 1, browser: 1 }),
   );
   afterAll(async () => {
     await browser?.close();
     await api?.stop();
+    await inbox?.stop();
   });
 
   const consoleUrl = (path: string) =>
@@ -71,6 +78,38 @@ describe('console team, two-step login, keys and audit log in a real browser (ax
   }
 
   for (const width of [360, 1280]) {
+    it(`resets a forgotten password through the e-mailed link at ${width} px`, async () => {
+      const shop = await approvedMerchant(api, { name: `Forgetful Shop ${width}` });
+      const context = await browser.newContext({ viewport: { width, height: 800 } });
+      const page = await context.newPage();
+      await page.goto(consoleUrl('/console/login'));
+      await page.getByRole('link', { name: 'Forgot your password?' }).click();
+      await expectClean(page, 'the forgotten-password page', width);
+      await page.getByLabel('Email').fill(shop.email);
+      await page.getByRole('button', { name: 'Send the link' }).click();
+      await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
+      await expectClean(page, 'the page after asking for a link', width);
+
+      const [mail] = await pollUntil(
+        async () => inbox.received.filter((received) => received.to.includes(shop.email)),
+        (mails) => mails.length === 1,
+      );
+      // The link names BASE_URL; this API listens on a port of its own.
+      await page.goto(consoleUrl(/(\/console\/reset\/[A-Za-z0-9_-]{43})\n/.exec(mail.text)![1]));
+      await expectClean(page, 'the new-password page', width);
+      await page.getByLabel('New password (12 to 200 characters)').fill(PASSWORD);
+      await page.getByLabel('New password again').fill(PASSWORD);
+      await Promise.all([
+        page.waitForURL('**/console/login?notice=password_reset'),
+        page.getByRole('button', { name: 'Set the password' }).click(),
+      ]);
+      await expect(page.getByRole('status').innerText()).resolves.toContain('Your new password is set');
+      await expectClean(page, 'the login page after a reset', width);
+      await logIn(page, shop.email, PASSWORD);
+      await page.waitForURL('**/console/payments');
+      await context.close();
+    });
+
     it(`walks a team's account at ${width} px`, async () => {
       const shop = await approvedMerchant(api, { name: `Team Shop ${width}` });
       const ownerContext = await browser.newContext({ viewport: { width, height: 800 } });

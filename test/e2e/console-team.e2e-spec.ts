@@ -72,7 +72,7 @@ describe('merchant console: team, roles, two-step login, keys and audit log', ()
       .type('form')
       .send({ password: PASSWORD, passwordAgain: `${PASSWORD}x` })
       .expect(400);
-    expect(mismatch.text).toContain('The two passwords differ.');
+    expect(mismatch.text).toContain('The two new passwords differ.');
     await api
       .http()
       .post(pathOf(link!))
@@ -155,6 +155,16 @@ describe('merchant console: team, roles, two-step login, keys and audit log', ()
     await postLogin(api, email, NEW, 303);
     const audit = auditTableOf((await owner.get('/console/audit?action=member.password_changed').expect(200)).text);
     expect(audit).toContain(`<code>${email}</code>`);
+  });
+
+  it('says that a forgotten password cannot be reset by e-mail when e-mail is off, and what to do instead', async () => {
+    for (const answer of [
+      await api.http().get('/console/login/forgot').expect(200),
+      await api.http().post('/console/login/forgot').type('form').send({ email: 'someone@team.example' }).expect(200),
+    ]) {
+      expect(answer.text).toContain('This payhook sends no e-mail, so it cannot send a reset link.');
+      expect(answer.text).not.toContain('<form');
+    }
   });
 
   it("lets the operator turn off a member's two-step login (phone and codes lost), audited as the operator's", async () => {

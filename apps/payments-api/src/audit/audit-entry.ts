@@ -18,6 +18,7 @@ export const AUDIT_ACTIONS = [
   'member.two_step_disabled',
   'member.two_step_reset',
   'member.password_changed',
+  'member.password_reset',
   'refund.created',
   'payment.canceled',
 ] as const;

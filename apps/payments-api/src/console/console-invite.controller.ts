@@ -7,6 +7,7 @@ import { INVITE_UNUSABLE, TeamService } from '../team/team.service';
 import { ConsoleExceptionFilter } from './console-exception.filter';
 import { renderConsoleError } from './console-layout.view';
 import { renderAcceptInvite } from './console-team.view';
+import { newPasswordProblem } from './new-password';
 
 /** The token's shape (base64url of 32 bytes); anything else names no invite and reaches no query. */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -36,11 +37,10 @@ export class ConsoleInviteController {
     const invite = TOKEN.test(token) ? await this.team.usableInvite(token) : null;
     if (!invite) return sendHtml(response, 404, renderConsoleError(nonce, 'Invite not usable', INVITE_UNUSABLE), nonce);
     const password = formField(body, 'password') ?? '';
-    const again = formField(body, 'passwordAgain') ?? '';
+    const again = formField(body, 'passwordAgain');
     const refuse = (error: string) => sendHtml(response, 400, renderAcceptInvite(nonce, { ...invite, error }), nonce);
-    if ([...password].length < 12 || [...password].length > 200)
-      return refuse('The password needs 12 to 200 characters.');
-    if (password !== again) return refuse('The two passwords differ.');
+    const problem = newPasswordProblem(password, again);
+    if (problem) return refuse(problem);
     try {
       await this.team.accept(token, password, request.ip ?? null);
     } catch (error) {

@@ -24,6 +24,7 @@ h2{font-size:1.125rem;margin:0 0 .75rem}
 h3{font-size:1rem;margin:1rem 0 .5rem}
 h4{font-size:.9375rem;margin:.75rem 0 .375rem}
 .card{background:#fff;border-radius:10px;padding:1rem;margin:0 0 1rem;box-shadow:0 1px 3px rgba(0,0,0,.12)}
+.login p{overflow-wrap:anywhere}
 .zone{color:#4b5563;font-size:.875rem;margin:-.5rem 0 .75rem}
 .modes{display:flex;gap:.5rem;margin:0 0 1rem}
 .modes a{padding:.25rem .875rem;border-radius:999px;border:1px solid #9ca3af;color:#111827;text-decoration:none;font-weight:600}

@@ -26,6 +26,7 @@ export function renderLogin(nonce: string, form: LoginForm): string {
         /></label>
         <button type="submit">Log in</button>
       </form>
+      <p><a href="/console/login/forgot">Forgot your password?</a></p>
       ${form.notice ? '' : html`<p class="muted">The login is set when payhook approves your merchant account.</p>`}
     </div>`,
   );

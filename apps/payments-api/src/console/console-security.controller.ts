@@ -13,6 +13,7 @@ import type { ConsoleSession } from './console-session';
 import { ConsoleSessionGuard } from './console-session.guard';
 import { consoleActor } from './console-actor';
 import { CurrentConsoleSession } from './current-console-session.decorator';
+import { newPasswordProblem } from './new-password';
 
 /** The notices a redirect names (`?notice=`): a Map, so no name of Object.prototype reads as one. */
 const NOTICES = new Map<string, string>([
@@ -100,9 +101,8 @@ export class ConsoleSecurityController {
   ) {
     const refuse = (status: number, error: string) => this.render(response, status, { session, notice: null, error });
     const next = formField(body, 'newPassword') ?? '';
-    if ([...next].length < 12 || [...next].length > 200)
-      return refuse(400, 'The new password needs 12 to 200 characters.');
-    if (next !== formField(body, 'newPasswordAgain')) return refuse(400, 'The two new passwords differ.');
+    const problem = newPasswordProblem(next, formField(body, 'newPasswordAgain'));
+    if (problem) return refuse(400, problem);
     const checked = await this.auth.checkPassword(session, formField(body, 'password') ?? '', request.ip ?? 'unknown');
     if (checked.kind === 'throttled') return refuse(429, throttledMessage(response, checked.until));
     if (checked.kind === 'refused') return refuse(400, 'Your current password is wrong.');

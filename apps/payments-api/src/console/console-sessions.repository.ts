@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { MerchantStatus } from '@payhook/contracts';
-import { sqlRows } from '@payhook/persistence';
+import { sqlRows, type Sql } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 import type { MemberRole } from '../team/member-role';
 import type { ConsoleSession } from './console-session';
@@ -105,6 +105,11 @@ export class ConsoleSessionsRepository {
   /** Signs a member out everywhere but here (after turning two-step login on or off). */
   async deleteOthersOf(memberId: string, keep: string): Promise<void> {
     await sqlRows(this.db, `DELETE FROM console_sessions WHERE member_id = $1 AND id <> $2`, [memberId, keep]);
+  }
+
+  /** Signs a member out everywhere, in `sql`'s transaction (a password set by a reset link). */
+  async deleteAllOf(sql: Sql, memberId: string): Promise<void> {
+    await sql(`DELETE FROM console_sessions WHERE member_id = $1`, [memberId]);
   }
 
   async purgeExpired(): Promise<void> {

@@ -19,3 +19,8 @@ export function secondStepThrottledMessage(response: Response, throttled: Second
   if (throttled.by === 'network') return throttledMessage(response, throttled.until);
   return `Too many wrong codes for this login. Codes are paused for ${pausedFor(response, throttled.until)}, and we have e-mailed you about it.`;
 }
+
+/** Too many reset links asked for from the client's network. */
+export function resetThrottledMessage(response: Response, until: Date): string {
+  return `Too many reset links were asked for from your network. Asking is paused for ${pausedFor(response, until)}; try again then.`;
+}

@@ -10,6 +10,9 @@ import { TeamModule } from '../team/team.module';
 import { WebhookEndpointsModule } from '../webhook-endpoints/webhook-endpoints.module';
 import { ConsoleAuditController } from './console-audit.controller';
 import { ConsoleInviteController } from './console-invite.controller';
+import { ConsolePasswordResetController } from './console-password-reset.controller';
+import { ConsolePasswordResetService } from './console-password-reset.service';
+import { PasswordResetsRepository } from './password-resets.repository';
 import { ConsoleSecurityController } from './console-security.controller';
 import { ConsoleTeamController } from './console-team.controller';
 import { WebhookNoticesModule } from '../webhook-notices/webhook-notices.module';
@@ -53,6 +56,7 @@ import { ConsoleWebhookBannerInterceptor } from './console-webhook-banner';
     ConsoleSettingsController,
     ConsoleTeamController,
     ConsoleInviteController,
+    ConsolePasswordResetController,
     ConsoleSecurityController,
     ConsoleAuditController,
     // Last: it answers every /console address the others do not.
@@ -68,6 +72,8 @@ import { ConsoleWebhookBannerInterceptor } from './console-webhook-banner';
     ConsoleRefundsService,
     ConsoleSettlementsService,
     ConsoleDevelopersService,
+    ConsolePasswordResetService,
+    PasswordResetsRepository,
     // Runs on every route (Nest has no module-scoped interceptors); it does nothing without a console session.
     { provide: APP_INTERCEPTOR, useClass: ConsoleWebhookBannerInterceptor },
   ],

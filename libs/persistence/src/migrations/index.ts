@@ -28,6 +28,7 @@ import { SecondStepThrottle1766100000000 } from './1766100000000-second-step-thr
 import { InviteClaims1766200000000 } from './1766200000000-invite-claims';
 import { InviteLimits1766300000000 } from './1766300000000-invite-limits';
 import { KeyedRecoveryCodes1766400000000 } from './1766400000000-keyed-recovery-codes';
+import { PasswordResets1766500000000 } from './1766500000000-password-resets';
 
 /** Listed explicitly: bundled builds cannot glob, and the order is the history. */
 export const MIGRATIONS = [
@@ -61,4 +62,5 @@ export const MIGRATIONS = [
   InviteClaims1766200000000,
   InviteLimits1766300000000,
   KeyedRecoveryCodes1766400000000,
+  PasswordResets1766500000000,
 ];

@@ -1,0 +1,192 @@
+import {
+  approvedMerchant,
+  CONSOLE_PASSWORD,
+  ConsoleClient,
+  csrfFieldOf,
+  postLogin,
+  setCookie,
+} from '../support/console-client';
+import { PaymentsApiHarness } from '../support/payments-api.harness';
+import { pollUntil } from '../support/poll-until';
+import { SmtpInbox } from '../support/smtp-inbox';
+
+const NEW_PASSWORD = 'a brand new console password';
+
+/**
+ * A member who forgot the password asks for a link on the login page; it is e-mailed, works once
+ * for an hour, and sets a new password. The answer never tells whether an address has a login.
+ * Requests count per client address, so each test asks from addresses of its own (X-Forwarded-For
+ * through a trusted loopback proxy).
+ */
+describe('console: a forgotten password is reset by an e-mailed link', () => {
+  let api: PaymentsApiHarness;
+  let inbox: SmtpInbox;
+
+  beforeAll(async () => {
+    inbox = await SmtpInbox.start();
+    api = await PaymentsApiHarness.start({ TRUST_PROXY: 'loopback', SMTP_URL: inbox.url });
+  });
+  afterAll(async () => {
+    await api?.stop();
+    await inbox?.stop();
+  });
+
+  /** Fills in the "Forgot your password?" form as a browser would, from `from`; expects `status`. */
+  async function askForLink(email: string, from: string, status = 200) {
+    const page = await api.http().get('/console/login/forgot').expect(200);
+    const cookie = (setCookie(page, 'payhook_console_login') ?? '').split(';')[0];
+    return api
+      .http()
+      .post('/console/login/forgot')
+      .set('Cookie', cookie)
+      .set('X-Forwarded-For', from)
+      .type('form')
+      .send({ csrf: csrfFieldOf(page.text), email })
+      .expect(status);
+  }
+
+  const mailsTo = (email: string) => inbox.received.filter((mail) => mail.to.includes(email));
+  const tokenIn = (text: string) => /\/console\/reset\/([A-Za-z0-9_-]{43})\n/.exec(text)![1];
+  const requestsFor = (email: string) =>
+    api.sql<{ member_id: string | null; token_hash: string | null }>(
+      `SELECT member_id, token_hash FROM password_reset_requests WHERE email = $1 ORDER BY id`,
+      [email],
+    );
+  /** The page without what differs on every answer (the CSP nonce) or names the address. */
+  const shapeOf = (text: string, email: string) => text.replaceAll(email, '<email>').replace(/nonce="[^"]+"/g, '');
+
+  it('sets a new password through the link once; every session ends; the old password stops; audited', async () => {
+    const shop = await approvedMerchant(api);
+    const signedIn = await ConsoleClient.login(api, shop.email, CONSOLE_PASSWORD, '192.0.2.70');
+    const login = await api.http().get('/console/login').expect(200);
+    expect(login.text).toContain('href="/console/login/forgot"');
+
+    const asked = await askForLink(shop.email, '192.0.2.70');
+    expect(asked.text).toContain('has a console login, an e-mail with a link to set a new password is on its way');
+    const [mail] = await pollUntil(
+      async () => mailsTo(shop.email),
+      (mails) => mails.length === 1,
+    );
+    expect(mail.subject).toBe('Set a new password for your payhook console login');
+    expect(mail.text).toContain('the link works once, for 60 minutes');
+    const token = tokenIn(mail.text);
+    // Only the token's SHA-256 is stored.
+    const [stored] = await requestsFor(shop.email);
+    expect(stored.token_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(stored.token_hash).not.toContain(token);
+
+    const form = await api.http().get(`/console/reset/${token}`).expect(200);
+    expect(form.text).toContain(shop.email);
+    const short = await api
+      .http()
+      .post(`/console/reset/${token}`)
+      .type('form')
+      .send({ password: 'short', passwordAgain: 'short' });
+    expect(short.status).toBe(400);
+    expect(short.text).toContain('The new password needs 12 to 200 characters.');
+    const differ = await api
+      .http()
+      .post(`/console/reset/${token}`)
+      .type('form')
+      .send({ password: NEW_PASSWORD, passwordAgain: `${NEW_PASSWORD}!` });
+    expect(differ.status).toBe(400);
+
+    const reset = await api
+      .http()
+      .post(`/console/reset/${token}`)
+      .type('form')
+      .send({ password: NEW_PASSWORD, passwordAgain: NEW_PASSWORD })
+      .expect(303);
+    expect(reset.headers.location).toBe('/console/login?notice=password_reset');
+    const notice = await api.http().get('/console/login?notice=password_reset').expect(200);
+    expect(notice.text).toContain('Your new password is set');
+
+    // The session that was open ends; the old password is refused, the new one works.
+    const after = await signedIn.get('/console/payments');
+    expect(after.status).toBe(303);
+    expect(after.headers.location).toBe('/console/login');
+    await postLogin(api, shop.email, CONSOLE_PASSWORD, 401, '192.0.2.71');
+    await ConsoleClient.login(api, shop.email, NEW_PASSWORD, '192.0.2.71');
+
+    // The link worked once.
+    const again = await api.http().get(`/console/reset/${token}`).expect(404);
+    expect(again.text).toContain('This link was used already, has expired');
+    await api
+      .http()
+      .post(`/console/reset/${token}`)
+      .type('form')
+      .send({ password: CONSOLE_PASSWORD, passwordAgain: CONSOLE_PASSWORD })
+      .expect(404);
+    await ConsoleClient.login(api, shop.email, NEW_PASSWORD, '192.0.2.71');
+
+    const audit = await api.sql<{ actor: string; action: string }>(
+      `SELECT a.actor, a.action FROM audit_log a JOIN merchant_members m ON m.id = a.target
+       WHERE a.merchant_id = $1 AND m.email = $2 AND a.action = 'member.password_reset'`,
+      [shop.merchantId, shop.email],
+    );
+    expect(audit).toEqual([{ actor: shop.email, action: 'member.password_reset' }]);
+  });
+
+  it('answers an unknown address exactly as a known one, and sends it nothing', async () => {
+    const shop = await approvedMerchant(api);
+    const unknown = `nobody-${shop.merchantId.toLowerCase()}@shop.example`;
+    const known = await askForLink(shop.email, '192.0.2.72');
+    const none = await askForLink(unknown, '192.0.2.72');
+    expect(shapeOf(none.text, unknown)).toBe(shapeOf(known.text, shop.email));
+    // Decided when the request was recorded: no member, no link.
+    expect(await requestsFor(unknown)).toEqual([{ member_id: null, token_hash: null }]);
+    await pollUntil(
+      async () => mailsTo(shop.email),
+      (mails) => mails.length === 1,
+    );
+    expect(mailsTo(unknown)).toEqual([]);
+  });
+
+  it('sends an address three links an hour at most, and pauses a client after ten requests', async () => {
+    const shop = await approvedMerchant(api);
+    const from = '192.0.2.73';
+    for (let n = 0; n < 4; n++) await askForLink(shop.email, from);
+    const requests = await requestsFor(shop.email);
+    expect(requests).toHaveLength(4);
+    expect(requests.filter((request) => request.token_hash !== null)).toHaveLength(3);
+    expect(requests[3]).toEqual({ member_id: null, token_hash: null });
+
+    for (let n = 4; n < 10; n++) await askForLink(`someone-${n}@shop.example`, from);
+    const paused = await askForLink(`someone-10@shop.example`, from, 429);
+    expect(paused.text).toContain('Too many reset links were asked for from your network');
+    expect(Number(paused.headers['retry-after'])).toBeGreaterThan(3000);
+    // Another client is not held up.
+    await askForLink(`someone-11@shop.example`, '192.0.2.74');
+  });
+
+  it('lets one of many posts on a link at once set the password, and refuses an expired link', async () => {
+    const shop = await approvedMerchant(api);
+    await askForLink(shop.email, '192.0.2.75');
+    const [mail] = await pollUntil(
+      async () => mailsTo(shop.email),
+      (mails) => mails.length === 1,
+    );
+    const token = tokenIn(mail.text);
+    const passwords = Array.from({ length: 8 }, (_, n) => `${NEW_PASSWORD} number ${n}`);
+    const answers = await Promise.all(
+      passwords.map((password) =>
+        api.http().post(`/console/reset/${token}`).type('form').send({ password, passwordAgain: password }),
+      ),
+    );
+    const set = answers.flatMap((answer, n) => (answer.status === 303 ? [passwords[n]] : []));
+    expect(set).toHaveLength(1);
+    expect(answers.filter((answer) => answer.status === 404)).toHaveLength(passwords.length - 1);
+    await ConsoleClient.login(api, shop.email, set[0], '192.0.2.76');
+
+    await askForLink(shop.email, '192.0.2.75');
+    const second = await pollUntil(
+      async () => mailsTo(shop.email),
+      (mails) => mails.length === 2,
+    );
+    const expiring = tokenIn(second[1].text);
+    await api.sql(`UPDATE password_reset_requests SET expires_at = now() - interval '1 second' WHERE email = $1`, [
+      shop.email,
+    ]);
+    await api.http().get(`/console/reset/${expiring}`).expect(404);
+  });
+});
