@@ -120,6 +120,63 @@ describe('several webhook endpoints', () => {
     await expect(sdk.getWebhookEndpoint(created.id)).rejects.toMatchObject({ status: 404, code: 'resource_not_found' });
   });
 
+  it('answers every other merchant operation through the SDK as the API does', async () => {
+    const port = (stack.api.app.getHttpServer().address() as AddressInfo).port;
+    const sdk = new PayhookClient({ apiKey: merchant.key, baseUrl: `http://127.0.0.1:${port}` });
+    const endpoint = await sdk.putModeWebhookEndpoint({ url: stack.receiver.url });
+    await expect(sdk.getModeWebhookEndpoint()).resolves.toEqual(endpoint);
+    const rotated = await sdk.rotateModeWebhookEndpointSecret({ previousSecretExpiresIn: 60 });
+    expect(rotated.signingSecret).not.toBe(endpoint.signingSecret);
+
+    // A payment paid by transfer, then refunded in part; its events, settlement records and CSV.
+    const payment = await sdk.createPayment({
+      orderId: `sdk-${merchant.merchantId}`,
+      customerId: 'customer-1',
+      amount: 15000,
+      currency: 'KRW',
+      returnUrl: 'https://shop.example/return',
+    });
+    const deposit = await sdk.depositForTestPayment(payment.id);
+    expect(deposit).toMatchObject({ outcome: 'matched', paymentId: payment.id, amount: 15000 });
+    const refund = await sdk.createRefund(payment.id, { amount: 5000 });
+    await expect(sdk.getRefund(refund.id)).resolves.toMatchObject({ id: refund.id, amount: 5000 });
+    await expect(sdk.listRefunds({ paymentId: payment.id })).resolves.toMatchObject({ data: [{ id: refund.id }] });
+
+    const [listed] = (await sdk.listEvents({ paymentId: payment.id, type: 'payment.completed' })).data;
+    const event = await pollUntil(
+      () => sdk.getEvent(listed.id),
+      (read) => read.deliveryStatus === 'succeeded' && read.deliveries.every((one) => one.status === 'succeeded'),
+    );
+    expect(event).toMatchObject({ type: 'payment.completed', deliveries: [{ status: 'succeeded' }] });
+    await expect(sdk.redeliverEvent(event.id)).resolves.toEqual({ eventId: event.id, status: 'queued' });
+    await expect(sdk.recoverEvents({ since: new Date(Date.now() - 60_000) })).resolves.toMatchObject({ queued: 0 });
+
+    const settlements = await sdk.listSettlements();
+    const records = settlements.data.filter((record) => record.paymentId === payment.id);
+    expect(records.map((record) => record.grossAmount).sort()).toEqual([-5000, 15000]);
+    const csv = await sdk.exportSettlements(records[0].salesDate);
+    expect(csv.split('\n')[0]).toContain('payment_id');
+    expect(csv).toContain(payment.id);
+
+    // The other test helpers: a deposit nobody's code matches goes to review; a voucher shows its PIN once.
+    const unmatched = await sdk.createTestDeposit({ amount: 777, bankTransactionId: `bank-${merchant.merchantId}` });
+    expect(unmatched.outcome).toBe('review');
+    await expect(
+      sdk.createTestDeposit({ amount: 777, bankTransactionId: `bank-${merchant.merchantId}` }),
+    ).resolves.toEqual(unmatched);
+    await expect(sdk.issueTestVoucher({ faceValue: 10000 })).resolves.toMatchObject({
+      faceValue: 10000,
+      pin: expect.stringMatching(/^[0-9]{16}$/),
+    });
+
+    const run = await sdk.startIntegrationTest();
+    await expect(sdk.getIntegrationTest(run.id)).resolves.toMatchObject({ id: run.id });
+    const session = await sdk.createListenSession();
+    await expect(sdk.getListenSession(session.id)).resolves.toMatchObject({ id: session.id, status: 'open' });
+    await sdk.endListenSession(session.id);
+    await expect(sdk.getListenSession(session.id)).resolves.toMatchObject({ status: 'ended' });
+  });
+
   it('refuses bad input with the error shape and changes nothing', async () => {
     const endpoint = await create({ url: stack.receiver.url });
     refused(await api().post('/v1/webhook-endpoints').send({}), 400, 'parameter_missing', 'url');

@@ -50,6 +50,8 @@ export interface OpenApiSchemas {
   EndpointDelivery: EndpointDelivery;
   EventSummary: EventSummary;
   Event: Event;
+  EventRedelivery: EventRedelivery;
+  EventsRecovery: EventsRecovery;
   Settlement: Settlement;
   Deposit: Deposit;
   IntegrationTest: IntegrationTest;
@@ -437,6 +439,20 @@ export interface EndpointDelivery {
   endpointId: string;
   status: 'pending' | 'succeeded' | 'failed';
   undeliveredReason: string | null;
+}
+/**
+ * The event is queued to be sent again; its attempts show what came of it.
+ */
+export interface EventRedelivery {
+  eventId: string;
+  status: 'queued';
+}
+/**
+ * How many failed deliveries since `since` are queued to be sent again, oldest first.
+ */
+export interface EventsRecovery {
+  since: string;
+  queued: number;
 }
 export interface Settlement {
   /**

@@ -220,6 +220,117 @@ export interface WebhookAttempt {
   error: string | null;
 }
 
+/** How an event's deliveries stand, summed up over the endpoints that take its type. */
+export interface EventDelivery {
+  livemode: boolean;
+  deliveryStatus: 'pending' | 'succeeded' | 'failed' | 'skipped';
+  undeliveredReason: string | null;
+}
+
+/** What an event owes one endpoint that takes its type. */
+export interface EndpointDelivery {
+  endpointId: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  undeliveredReason: string | null;
+}
+
+/** An event as GET /v1/events lists it: the webhook body and how its deliveries stand. */
+export type EventSummary = WebhookEvent & EventDelivery;
+
+/** One event (GET /v1/events/{id}) with what it owes each endpoint and every attempt made. */
+export type EventView = EventSummary & { deliveries: EndpointDelivery[]; attempts: WebhookAttempt[] };
+
+/** The answer to POST /v1/events/{id}/redeliver. */
+export interface EventRedelivery {
+  eventId: string;
+  status: 'queued';
+}
+
+/** The answer to POST /v1/events/recover: how many failed deliveries are queued again. */
+export interface EventsRecovery {
+  since: string;
+  queued: number;
+}
+
+/** One settlement record (GET /v1/settlements): a completed payment, or a refund with negative amounts. */
+export interface Settlement {
+  type: 'payment' | 'refund';
+  paymentId: string;
+  refundId: string | null;
+  orderId: string;
+  livemode: boolean;
+  currency: 'KRW';
+  grossAmount: number;
+  feeBps: number;
+  feeAmount: number;
+  vatAmount: number;
+  netAmount: number;
+  salesDate: string;
+  payoutDate: string;
+  payoutRule: 'kr_public_holidays' | 'weekdays_only';
+  completedAt: string;
+}
+
+/** An integration test run (POST /v1/integration-tests, GET /v1/integration-tests/{id}). */
+export interface IntegrationTest {
+  id: string;
+  status: 'running' | 'passed' | 'failed';
+  scenarios: {
+    name: 'completion' | 'retries' | 'duplicates' | 'review';
+    status: 'pending' | 'running' | 'passed' | 'failed';
+    detail: string;
+  }[];
+  startedAt: string;
+  finishedAt: string | null;
+}
+
+/** The answer to POST /v1/integration-tests: the run started; read it with its id. */
+export interface IntegrationTestStarted {
+  id: string;
+  status: 'running';
+}
+
+/** A bank transfer received (test mode: made by POST /v1/test-helpers/deposits or …/payments/{id}/deposit). */
+export interface Deposit {
+  id: string;
+  livemode: boolean;
+  bankTransactionId: string;
+  amount: number;
+  depositCode: string | null;
+  depositorName: string;
+  receivedAt: string;
+  outcome: 'matched' | 'review';
+  paymentId: string | null;
+  reviewCaseId: string | null;
+  reviewReason: string | null;
+  createdAt: string;
+}
+
+/** A test voucher with its PIN (POST /v1/test-helpers/vouchers): the one time the PIN is shown. */
+export interface TestVoucher {
+  id: string;
+  livemode: boolean;
+  kind: 'culture' | 'book';
+  faceValue: number;
+  pinLast4: string;
+  status: 'available' | 'held' | 'redeemed';
+  paymentId: string | null;
+  pin: string;
+}
+
+/** The mode's first webhook endpoint, as the singular /v1/webhook-endpoint shows it (no id). */
+export interface ModeWebhookEndpoint {
+  url: string;
+  signingSecret: string;
+  livemode: boolean;
+  enabledEvents: EventType[];
+  status: 'enabled' | 'disabled';
+  failingSince: string | null;
+  consecutiveFailures: number;
+  lastError: string | null;
+  disabledAt: string | null;
+}
+
 /** The headers of a webhook delivery. */
 export const WEBHOOK_HEADERS = {
   eventId: 'Service-Event-Id',

@@ -1,14 +1,24 @@
 import { randomUUID } from 'node:crypto';
 
 import {
-  type CreatedPaymentView,
-  type EventType,
-  type ListEnvelope,
   type CreatedListenSession,
+  type CreatedPaymentView,
+  type Deposit,
+  type EventRedelivery,
+  type EventsRecovery,
+  type EventSummary,
+  type EventType,
+  type EventView,
+  type IntegrationTest,
+  type IntegrationTestStarted,
+  type ListEnvelope,
   type ListenSession,
+  type ModeWebhookEndpoint,
   type PaymentStatus,
   type PaymentView,
   type RefundView,
+  type Settlement,
+  type TestVoucher,
   type WebhookAttempt,
   type WebhookEndpoint,
 } from './payhook-contract';
@@ -90,6 +100,46 @@ export interface CreateRefundBody {
 }
 
 /** POST /v1/listen-sessions/{id}/attempts: what the local handler answered (a status, or the error). */
+/** A page of a list: pass `nextCursor` back as `cursor` while `hasMore`. */
+export interface PageQuery {
+  limit?: number;
+  cursor?: string;
+}
+
+/** GET /v1/events: newest first, of one type or one payment. */
+export interface ListEventsQuery extends PageQuery {
+  type?: EventType;
+  paymentId?: string;
+}
+
+/** GET /v1/refunds: newest first, of one payment or one status. */
+export interface ListRefundsQuery extends PageQuery {
+  paymentId?: string;
+  status?: RefundView['status'];
+}
+
+/** GET /v1/settlements: one sales date (`date`) or a range (`from`, `to`), as YYYY-MM-DD in Korea. */
+export interface ListSettlementsQuery extends PageQuery {
+  date?: string;
+  from?: string;
+  to?: string;
+}
+
+/** POST /v1/test-helpers/deposits: a bank transfer as the bank would report it (test keys). */
+export interface TestDepositBody {
+  amount: number;
+  depositCode?: string;
+  depositorName?: string;
+  /** The bank's id of the transfer: the same id again answers the deposit it made, so it is safe to retry. */
+  bankTransactionId?: string;
+}
+
+/** PUT /v1/webhook-endpoint: the mode's first endpoint, made or changed. */
+export interface PutModeWebhookEndpointBody {
+  url: string;
+  enabledEvents?: EventType[];
+}
+
 export interface ListenAttemptReport {
   eventId: string;
   responseStatus: number | null;
@@ -191,17 +241,14 @@ export class PayhookClient {
 
   /** GET /v1/payments: one page, newest first; pass `nextCursor` back as `cursor` while `hasMore`. */
   async listPayments(query: ListPaymentsQuery = {}): Promise<ListEnvelope<PaymentView>> {
-    const params = new URLSearchParams();
-    const { status, orderId, customerId, createdFrom, createdTo, limit, cursor } = query;
-    if (status !== undefined) params.set('status', typeof status === 'string' ? status : status.join(','));
-    if (orderId !== undefined) params.set('orderId', orderId);
-    if (customerId !== undefined) params.set('customerId', customerId);
-    if (createdFrom !== undefined) params.set('createdFrom', toIso(createdFrom));
-    if (createdTo !== undefined) params.set('createdTo', toIso(createdTo));
-    if (limit !== undefined) params.set('limit', String(limit));
-    if (cursor !== undefined) params.set('cursor', cursor);
-    const search = params.toString();
-    return this.request<ListEnvelope<PaymentView>>('GET', `/v1/payments${search ? `?${search}` : ''}`);
+    const { status, createdFrom, createdTo } = query;
+    const path = withQuery('/v1/payments', {
+      ...query,
+      status: status === undefined || typeof status === 'string' ? status : status.join(','),
+      createdFrom: createdFrom === undefined ? undefined : toIso(createdFrom),
+      createdTo: createdTo === undefined ? undefined : toIso(createdTo),
+    });
+    return this.request<ListEnvelope<PaymentView>>('GET', path);
   }
 
   /** POST /v1/webhook-endpoints: another endpoint of the key's mode, with its own signing secret. */
@@ -215,12 +262,8 @@ export class PayhookClient {
   }
 
   /** GET /v1/webhook-endpoints: one page, oldest first; pass `nextCursor` back as `cursor` while `hasMore`. */
-  async listWebhookEndpoints(query: { limit?: number; cursor?: string } = {}): Promise<ListEnvelope<WebhookEndpoint>> {
-    const params = new URLSearchParams();
-    if (query.limit !== undefined) params.set('limit', String(query.limit));
-    if (query.cursor !== undefined) params.set('cursor', query.cursor);
-    const search = params.toString();
-    return this.request<ListEnvelope<WebhookEndpoint>>('GET', `/v1/webhook-endpoints${search ? `?${search}` : ''}`);
+  async listWebhookEndpoints(query: PageQuery = {}): Promise<ListEnvelope<WebhookEndpoint>> {
+    return this.request<ListEnvelope<WebhookEndpoint>>('GET', withQuery('/v1/webhook-endpoints', query));
   }
 
   /** GET /v1/webhook-endpoints/{id}. */
@@ -291,13 +334,120 @@ export class PayhookClient {
   }
 
   /** POST /v1/events/{id}/redeliver: the same event once more, to one endpoint or to each that takes it. */
-  async redeliverEvent(
-    id: string,
-    options: { endpointId?: string } = {},
-  ): Promise<{ eventId: string; status: 'queued' }> {
-    const path = `/v1/events/${encodeURIComponent(id)}/redeliver`;
-    const envelope = await this.request<{ data: { eventId: string; status: 'queued' } }>('POST', path, {
+  async redeliverEvent(id: string, options: { endpointId?: string } = {}): Promise<EventRedelivery> {
+    const envelope = await this.request<{ data: EventRedelivery }>('POST', `${eventPath(id)}/redeliver`, {
       body: JSON.stringify(options),
+      idempotent: false,
+    });
+    return envelope.data;
+  }
+
+  /** GET /v1/events: one page, newest first, each with how its deliveries stand. */
+  async listEvents(query: ListEventsQuery = {}): Promise<ListEnvelope<EventSummary>> {
+    return this.request<ListEnvelope<EventSummary>>('GET', withQuery('/v1/events', query));
+  }
+
+  /** GET /v1/events/{id}: the event with what it owes each endpoint and every attempt made. */
+  async getEvent(id: string): Promise<EventView> {
+    return (await this.request<{ data: EventView }>('GET', eventPath(id))).data;
+  }
+
+  /** POST /v1/events/recover: every failed delivery since `since` sent again (of one endpoint, or all), oldest first. */
+  async recoverEvents(body: { since: string | Date; endpointId?: string }): Promise<EventsRecovery> {
+    // Not idempotent: a retry after a lost answer would queue the deliveries a second time.
+    const envelope = await this.request<{ data: EventsRecovery }>('POST', '/v1/events/recover', {
+      body: JSON.stringify({ ...body, since: toIso(body.since) }),
+      idempotent: false,
+    });
+    return envelope.data;
+  }
+
+  /** GET /v1/refunds: one page, newest first. */
+  async listRefunds(query: ListRefundsQuery = {}): Promise<ListEnvelope<RefundView>> {
+    return this.request<ListEnvelope<RefundView>>('GET', withQuery('/v1/refunds', query));
+  }
+
+  /** GET /v1/refunds/{id}. */
+  async getRefund(id: string): Promise<RefundView> {
+    return (await this.request<{ data: RefundView }>('GET', `/v1/refunds/${encodeURIComponent(id)}`)).data;
+  }
+
+  /** GET /v1/settlements: one page of settlement records, by sales date. */
+  async listSettlements(query: ListSettlementsQuery = {}): Promise<ListEnvelope<Settlement>> {
+    return this.request<ListEnvelope<Settlement>>('GET', withQuery('/v1/settlements', query));
+  }
+
+  /** GET /v1/settlements/export: one sales date (YYYY-MM-DD) as CSV, a header row then one row per record. */
+  async exportSettlements(date: string): Promise<string> {
+    return this.request<string>('GET', withQuery('/v1/settlements/export', { date }), { accept: 'text/csv' });
+  }
+
+  /** POST /v1/integration-tests (test keys): runs the integration test against the test webhook endpoint. */
+  async startIntegrationTest(): Promise<IntegrationTestStarted> {
+    // Not idempotent: a retry after a lost answer would start a second run.
+    const envelope = await this.request<{ data: IntegrationTestStarted }>('POST', '/v1/integration-tests', {
+      idempotent: false,
+    });
+    return envelope.data;
+  }
+
+  /** GET /v1/integration-tests/{id}: the run and each scenario's outcome. */
+  async getIntegrationTest(id: string): Promise<IntegrationTest> {
+    const path = `/v1/integration-tests/${encodeURIComponent(id)}`;
+    return (await this.request<{ data: IntegrationTest }>('GET', path)).data;
+  }
+
+  /** GET /v1/webhook-endpoint: the mode's first endpoint, as the single-endpoint form of the API shows it. */
+  async getModeWebhookEndpoint(): Promise<ModeWebhookEndpoint> {
+    return (await this.request<{ data: ModeWebhookEndpoint }>('GET', '/v1/webhook-endpoint')).data;
+  }
+
+  /** PUT /v1/webhook-endpoint: makes the mode's first endpoint, or changes it; the same body twice changes nothing. */
+  async putModeWebhookEndpoint(body: PutModeWebhookEndpointBody): Promise<ModeWebhookEndpoint> {
+    const envelope = await this.request<{ data: ModeWebhookEndpoint }>('PUT', '/v1/webhook-endpoint', {
+      body: JSON.stringify(body),
+    });
+    return envelope.data;
+  }
+
+  /** POST /v1/webhook-endpoint/rotate-secret: a new secret for the mode's first endpoint (an overlap as per endpoint). */
+  async rotateModeWebhookEndpointSecret(
+    options: { previousSecretExpiresIn?: number } = {},
+  ): Promise<ModeWebhookEndpoint> {
+    // Not idempotent: a retry after a lost answer would rotate twice, ending the overlap of the first.
+    const envelope = await this.request<{ data: ModeWebhookEndpoint }>('POST', '/v1/webhook-endpoint/rotate-secret', {
+      body: JSON.stringify(options),
+      idempotent: false,
+    });
+    return envelope.data;
+  }
+
+  /**
+   * POST /v1/test-helpers/deposits (test keys): a bank transfer as the bank reports it, matched to a payment by
+   * its deposit code or sent to review. With `bankTransactionId` a retry answers the deposit it made.
+   */
+  async createTestDeposit(body: TestDepositBody): Promise<Deposit> {
+    const envelope = await this.request<{ data: Deposit }>('POST', '/v1/test-helpers/deposits', {
+      body: JSON.stringify(body),
+      idempotent: body.bankTransactionId !== undefined,
+    });
+    return envelope.data;
+  }
+
+  /** POST /v1/test-helpers/payments/{id}/deposit (test keys): the payer's transfer for a pending payment. */
+  async depositForTestPayment(paymentId: string, body: { amount?: number } = {}): Promise<Deposit> {
+    const path = `/v1/test-helpers/payments/${encodeURIComponent(paymentId)}/deposit`;
+    const envelope = await this.request<{ data: Deposit }>('POST', path, {
+      body: JSON.stringify(body),
+      idempotent: false,
+    });
+    return envelope.data;
+  }
+
+  /** POST /v1/test-helpers/vouchers (test keys): a voucher with its PIN, shown only here. */
+  async issueTestVoucher(body: { faceValue: number; kind?: 'culture' | 'book' }): Promise<TestVoucher> {
+    const envelope = await this.request<{ data: TestVoucher }>('POST', '/v1/test-helpers/vouchers', {
+      body: JSON.stringify(body),
       idempotent: false,
     });
     return envelope.data;
@@ -311,6 +461,11 @@ export class PayhookClient {
       idempotent: false,
     });
     return envelope.data;
+  }
+
+  /** GET /v1/listen-sessions/{id}: whether the session is still open (its secret is never shown again). */
+  async getListenSession(id: string): Promise<ListenSession> {
+    return (await this.request<{ data: ListenSession }>('GET', listenSessionPath(id))).data;
   }
 
   /** DELETE /v1/listen-sessions/{id}: ends the session now. */
@@ -341,14 +496,20 @@ export class PayhookClient {
     return { url: `${this.baseUrl}${listenSessionPath(id)}/stream`, headers };
   }
 
+  /** `accept: 'text/csv'` answers the body's text; otherwise the API's JSON envelope. */
   private async request<T>(
-    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     path: string,
-    { body, idempotencyKey, idempotent = true }: { body?: string; idempotencyKey?: string; idempotent?: boolean } = {},
+    {
+      body,
+      idempotencyKey,
+      idempotent = true,
+      accept = 'application/json',
+    }: { body?: string; idempotencyKey?: string; idempotent?: boolean; accept?: 'application/json' | 'text/csv' } = {},
   ): Promise<T> {
     const headers: Record<string, string> = {
       Authorization: `Bearer ${this.apiKey}`,
-      Accept: 'application/json',
+      Accept: accept,
       'User-Agent': USER_AGENT,
     };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -387,6 +548,7 @@ export class PayhookClient {
     const requestId = response.headers.get('request-id') ?? undefined;
     const parsed = parseJson(text);
     if (response.status >= 200 && response.status < 300) {
+      if (headers.Accept === 'text/csv') return { kind: 'success', value: text as T };
       if (isRecord(parsed) && 'data' in parsed) return { kind: 'success', value: parsed as T };
       return { kind: 'fail', error: unexpected(response.status, requestId) };
     }
@@ -408,8 +570,19 @@ export class PayhookClient {
 }
 
 const endpointPath = (id: string) => `/v1/webhook-endpoints/${encodeURIComponent(id)}`;
+const eventPath = (id: string) => `/v1/events/${encodeURIComponent(id)}`;
 const paymentPath = (id: string) => `/v1/payments/${encodeURIComponent(id)}`;
 const listenSessionPath = (id: string) => `/v1/listen-sessions/${encodeURIComponent(id)}`;
+
+/** `path` with the query parameters that are set (every query here holds strings and numbers). */
+function withQuery(path: string, query: object): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query) as [string, string | number | undefined][]) {
+    if (value !== undefined) params.set(name, String(value));
+  }
+  const search = params.toString();
+  return search ? `${path}?${search}` : path;
+}
 
 function normalizeBaseUrl(baseUrl: string): string {
   const url = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;

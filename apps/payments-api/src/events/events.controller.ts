@@ -43,6 +43,7 @@ export class EventsController {
   @ApiRoute({
     summary: 'Send every failed delivery since `since` again (of one endpoint, or all), oldest first',
     status: 202,
+    response: dataOf('EventsRecovery'),
     errors: [...BODY_ERRORS, 'resource_not_found', 'recover_in_progress'],
   })
   @HttpCode(202)
@@ -57,6 +58,7 @@ export class EventsController {
   @ApiRoute({
     summary: 'Send the event once more (also a skipped one), to one endpoint or to each that takes it',
     status: 202,
+    response: dataOf('EventRedelivery'),
     errors: ['resource_not_found', ...BODY_ERRORS],
   })
   // The body is optional: an empty POST sends to every endpoint that takes the type, as before.

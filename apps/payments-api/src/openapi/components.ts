@@ -322,6 +322,14 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = withRecordedExamples({
       },
     ],
   },
+  EventRedelivery: {
+    ...object({ eventId: id('evt'), status: { const: 'queued' } }),
+    description: 'The event is queued to be sent again; its attempts show what came of it.',
+  },
+  EventsRecovery: {
+    ...object({ since: instant, queued: { type: 'integer', minimum: 0 } }),
+    description: 'How many failed deliveries since `since` are queued to be sent again, oldest first.',
+  },
   Settlement: object({
     type: { enum: ['payment', 'refund'], description: 'a refund record has negative amounts' },
     paymentId: { type: 'string', pattern: '^pay_' },

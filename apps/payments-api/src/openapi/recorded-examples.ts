@@ -331,6 +331,9 @@ export const RECORDED_EXAMPLES: Record<string, unknown> = {
       },
     ],
   },
+  // The answers to a redelivery of the completion event above and to a recover of the hour before it.
+  EventRedelivery: { eventId: 'evt_Wm6Ax4Mobfmd8s3S5oGtn6HM', status: 'queued' },
+  EventsRecovery: { since: '2026-11-24T06:00:00.000Z', queued: 1 },
   IntegrationTestStarted: {
     id: 'itr_TZdt3Nqht7tDuoj26BmQ4JKU',
     status: 'running',
