@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '@payhook/persistence';
 import { MerchantTeam1765900000000 } from '../../libs/persistence/src/migrations/1765900000000-merchant-team';
+import { PasswordResets1766500000000 } from '../../libs/persistence/src/migrations/1766500000000-password-resets';
 import { CONSOLE_PASSWORD, ConsoleClient, approvedMerchant } from '../support/console-client';
 import { isolatedServices, type IsolatedServices } from '../support/isolated-services';
 import { PaymentsApiHarness } from '../support/payments-api.harness';
@@ -19,13 +20,17 @@ describe('migrating console logins to team members', () => {
     await services?.drop();
   });
 
+  /** The team migration, and the later ones whose tables refer to its members: undone newest first. */
+  const TEAM_MIGRATIONS = [new MerchantTeam1765900000000(), new PasswordResets1766500000000()];
+
   async function migrate(direction: 'up' | 'down'): Promise<void> {
     const db = await new DataSource(
       dataSourceOptions({ url: services.env.DATABASE_URL, entities: [], applicationName: 'payhook-tests' }),
     ).initialize();
     const runner = db.createQueryRunner();
     try {
-      await new MerchantTeam1765900000000()[direction](runner);
+      const ordered = direction === 'up' ? TEAM_MIGRATIONS : [...TEAM_MIGRATIONS].reverse();
+      for (const migration of ordered) await migration[direction](runner);
     } finally {
       await runner.release();
       await db.destroy();
