@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
 import { SealedSigningSecrets1764900000000 } from '../../libs/persistence/src/migrations/1764900000000-sealed-signing-secrets';
+import { EndpointBoundSigningSecrets1766600000000 } from '../../libs/persistence/src/migrations/1766600000000-endpoint-bound-signing-secrets';
 import { isolatedServices, type IsolatedServices } from '../support/isolated-services';
 import { PaymentsApiHarness, type TestMerchant } from '../support/payments-api.harness';
 import { pollUntil } from '../support/poll-until';
@@ -203,7 +204,28 @@ describe('signing secrets at rest', () => {
     expect(own.body.data.signingSecret).toMatch(/^whsec_/);
   });
 
-  /** The migration reads SECRETS_KEY from the environment, as it does when an app starts. */
+  it('does not open a sealed secret copied into another endpoint of the same merchant and mode', async () => {
+    const harness = await start({ SECRETS_KEY: NEW });
+    const merchant = await harness.merchantWithKey('test');
+    const create = async () =>
+      (await harness.as(merchant).post('/v1/webhook-endpoints').send({ url: receiver.url }).expect(201)).body.data as {
+        id: string;
+        signingSecret: string;
+      };
+    const [first, second] = [await create(), await create()];
+    await harness.sql(
+      `UPDATE webhook_endpoints SET signing_secret = (SELECT signing_secret FROM webhook_endpoints WHERE id = $1)
+       WHERE id = $2`,
+      [first.id, second.id],
+    );
+    const copied = await harness.as(merchant).get(`/v1/webhook-endpoints/${second.id}`);
+    expect(copied.status).toBe(503);
+    expect(copied.text).not.toContain('whsec_');
+    const own = await harness.as(merchant).get(`/v1/webhook-endpoints/${first.id}`).expect(200);
+    expect(own.body.data.signingSecret).toBe(first.signingSecret);
+  });
+
+  /** The migrations read SECRETS_KEY from the environment, as they do when an app starts. */
   async function migrateWith(env: Record<string, string>): Promise<void> {
     const saved = { ...process.env };
     Object.assign(process.env, env);
@@ -212,7 +234,9 @@ describe('signing secrets at rest', () => {
     ).initialize();
     const runner = db.createQueryRunner();
     try {
+      // As an app's start runs them on a row of the release before: sealed for the merchant's mode, then bound to the endpoint.
       await new SealedSigningSecrets1764900000000().up(runner);
+      await new EndpointBoundSigningSecrets1766600000000().up(runner);
     } finally {
       await runner.release();
       await db.destroy();

@@ -27,11 +27,14 @@ describe('a signing secret sealed under a key the apps do not hold', () => {
     merchant = await api.merchantWithKey('test');
     await api.as(merchant).put('/v1/webhook-endpoint').send({ url: stack.receiver.url }).expect(200);
     const otherKey = new SecretsKeyring(randomBytes(32));
-    const scope = { merchantId: merchant.merchantId, livemode: false };
-    await api.sql(`UPDATE webhook_endpoints SET signing_secret = $3 WHERE merchant_id = $1 AND livemode = $2`, [
-      scope.merchantId,
-      scope.livemode,
-      otherKey.seal('whsec_sealed_elsewhere', signingSecretContext(scope)),
+    const [{ id }] = await api.sql<{ id: string }>(
+      `SELECT id FROM webhook_endpoints WHERE merchant_id = $1 AND livemode = false`,
+      [merchant.merchantId],
+    );
+    const endpoint = { id, merchantId: merchant.merchantId, livemode: false };
+    await api.sql(`UPDATE webhook_endpoints SET signing_secret = $2 WHERE id = $1`, [
+      id,
+      otherKey.seal('whsec_sealed_elsewhere', signingSecretContext(endpoint)),
     ]);
   }, START_MS);
   afterAll(() => stack.stop());

@@ -4,6 +4,7 @@ import {
   sealedKeyId,
   sealedPrefix,
   secretsKeyId,
+  modeSigningSecretContext,
   signingSecretContext,
 } from './sealed-secret';
 
@@ -11,7 +12,8 @@ describe('sealed secrets', () => {
   const oldKey = Buffer.alloc(32, 1);
   const newKey = Buffer.alloc(32, 2);
   const secret = 'whsec_0123456789abcdefghijABCDEFGHIJ';
-  const mine = signingSecretContext({ merchantId: 'mer_one', livemode: false });
+  const endpoint = { id: 'we_one', merchantId: 'mer_one', livemode: false };
+  const mine = signingSecretContext(endpoint);
 
   it('opens what it sealed, and the stored text names the key but holds nothing of the secret', () => {
     const keyring = new SecretsKeyring(oldKey);
@@ -80,15 +82,18 @@ describe('sealed secrets', () => {
     }
   });
 
-  it('does not open in another row: another merchant, or the other mode of the same merchant', () => {
+  it('does not open in another row: another merchant, the other mode, another endpoint of the same mode', () => {
     const keyring = new SecretsKeyring(oldKey);
     const sealed = keyring.seal(secret, mine);
-    expect(() => keyring.open(sealed, signingSecretContext({ merchantId: 'mer_two', livemode: false }))).toThrow(
-      SealedSecretError,
-    );
-    expect(() => keyring.open(sealed, signingSecretContext({ merchantId: 'mer_one', livemode: true }))).toThrow(
-      SealedSecretError,
-    );
+    for (const other of [
+      { ...endpoint, merchantId: 'mer_two' },
+      { ...endpoint, livemode: true },
+      { ...endpoint, id: 'we_two' },
+    ]) {
+      expect(() => keyring.open(sealed, signingSecretContext(other))).toThrow(SealedSecretError);
+    }
+    // Nor under the binding of a merchant's mode that secrets had before each endpoint had its own.
+    expect(() => keyring.open(sealed, modeSigningSecretContext(endpoint))).toThrow(SealedSecretError);
   });
 
   it('refuses plain text and malformed values, without repeating them', () => {

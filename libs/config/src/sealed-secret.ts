@@ -38,8 +38,19 @@ export function sealedPrefix(keyId: string): string {
   return `${VERSION}:${keyId}:`;
 }
 
-/** What a webhook signing secret is bound to: its endpoint, one per merchant and mode. */
-export function signingSecretContext(endpoint: { merchantId: string; livemode: boolean }): string {
+/**
+ * What a webhook signing secret is bound to: its own endpoint. Copied into another endpoint's row,
+ * even one of the same merchant and mode, it does not open.
+ */
+export function signingSecretContext(endpoint: { id: string; merchantId: string; livemode: boolean }): string {
+  return `${modeSigningSecretContext(endpoint)}:${endpoint.id}`;
+}
+
+/**
+ * How secrets were bound when a merchant had one endpoint per mode: read only by the migrations that
+ * sealed secrets so and then bound each to its endpoint.
+ */
+export function modeSigningSecretContext(endpoint: { merchantId: string; livemode: boolean }): string {
   return `webhook_endpoints.signing_secret:${endpoint.merchantId}:${endpoint.livemode ? 'live' : 'test'}`;
 }
 

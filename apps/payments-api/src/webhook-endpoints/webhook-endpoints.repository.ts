@@ -77,13 +77,17 @@ export interface ResealBatch {
   last: string | null;
 }
 
+/** What the endpoint's sealed secrets are bound to: this endpoint alone. */
+const contextOf = (row: { id: string; merchant_id: string; livemode: boolean }) =>
+  signingSecretContext({ id: row.id, merchantId: row.merchant_id, livemode: row.livemode });
+
 /**
  * A secret that does not open means the operator's SECRETS_KEY is wrong (or SECRETS_KEY_PREVIOUS went
  * too early): 503 until the key is fixed, never a 500 and never a secret in the answer.
  */
 function openOrUnavailable(keyring: SecretsKeyring, row: EndpointRow, sealed: string): string {
   try {
-    return keyring.open(sealed, signingSecretContext({ merchantId: row.merchant_id, livemode: row.livemode }));
+    return keyring.open(sealed, contextOf(row));
   } catch (error) {
     if (!(error instanceof SealedSecretError)) throw error;
     throw new PayhookError(
@@ -100,10 +104,7 @@ function openOrUnavailable(keyring: SecretsKeyring, row: EndpointRow, sealed: st
 function openPreviousOrNone(keyring: SecretsKeyring, row: EndpointRow): string | null {
   if (!row.previous_signing_secret) return null;
   try {
-    return keyring.open(
-      row.previous_signing_secret,
-      signingSecretContext({ merchantId: row.merchant_id, livemode: row.livemode }),
-    );
+    return keyring.open(row.previous_signing_secret, contextOf(row));
   } catch (error) {
     if (error instanceof SealedSecretError) return null;
     throw error;
@@ -299,17 +300,18 @@ export class WebhookEndpointsRepository {
     fields: EndpointFields & { url: string },
     newSecret: string,
   ): Promise<WebhookEndpointRecord> {
+    const id = newId('webhookEndpoint');
     const rows = await sql<EndpointRow>(
       `INSERT INTO webhook_endpoints (id, merchant_id, livemode, url, description, signing_secret, enabled_events)
        VALUES ($1, $2, $3, $4, $5, $6, COALESCE($7::text[], $8::text[]))
        RETURNING ${ENDPOINT_COLUMNS}`,
       [
-        newId('webhookEndpoint'),
+        id,
         scope.merchantId,
         scope.livemode,
         fields.url,
         fields.description ?? null,
-        this.keyring.seal(newSecret, signingSecretContext(scope)),
+        this.keyring.seal(newSecret, signingSecretContext({ ...scope, id })),
         fields.enabledEvents ?? null,
         DEFAULT_ENABLED_EVENTS,
       ],
@@ -330,19 +332,22 @@ export class WebhookEndpointsRepository {
     secret: string,
     previousSecretExpiresIn: number,
   ): Promise<WebhookEndpointRecord | null> {
+    // The endpoint first (locked until the transaction ends): the new secret is sealed for it alone.
+    const [target] = await sql<{ id: string }>(
+      `SELECT id FROM webhook_endpoints WHERE merchant_id = $1 AND livemode = $2 AND ($3::text IS NULL OR id = $3)
+       ${OLDEST_FIRST} LIMIT 1 FOR UPDATE`,
+      [scope.merchantId, scope.livemode, id],
+    );
+    if (!target) return null;
     const rows = await sql<EndpointRow>(
-      `UPDATE webhook_endpoints SET signing_secret = $4, updated_at = now(),
-         previous_signing_secret = CASE WHEN $5::int > 0 THEN signing_secret END,
-         previous_secret_expires_at = CASE WHEN $5::int > 0 THEN now() + make_interval(secs => $5::int) END
-       WHERE id = COALESCE($3, (SELECT id FROM webhook_endpoints WHERE merchant_id = $1 AND livemode = $2
-                                ${OLDEST_FIRST} LIMIT 1))
-         AND merchant_id = $1 AND livemode = $2
+      `UPDATE webhook_endpoints SET signing_secret = $2, updated_at = now(),
+         previous_signing_secret = CASE WHEN $3::int > 0 THEN signing_secret END,
+         previous_secret_expires_at = CASE WHEN $3::int > 0 THEN now() + make_interval(secs => $3::int) END
+       WHERE id = $1
        RETURNING ${ENDPOINT_COLUMNS}`,
       [
-        scope.merchantId,
-        scope.livemode,
-        id,
-        this.keyring.seal(secret, signingSecretContext(scope)),
+        target.id,
+        this.keyring.seal(secret, signingSecretContext({ ...scope, id: target.id })),
         previousSecretExpiresIn,
       ],
     );
@@ -393,7 +398,7 @@ export class WebhookEndpointsRepository {
     }[] = [];
     const unreadable: string[] = [];
     for (const row of rows) {
-      const context = signingSecretContext({ merchantId: row.merchant_id, livemode: row.livemode });
+      const context = contextOf(row);
       const underCurrentKey = <T extends string | null>(stored: T): T =>
         (stored?.startsWith(prefix) ? this.keyring.seal(this.keyring.open(stored, context), context) : stored) as T;
       try {

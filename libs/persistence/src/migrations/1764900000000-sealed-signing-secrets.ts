@@ -1,7 +1,7 @@
 // Relative: migrations also run from jest's global setup, where the @payhook/* paths are not mapped.
-import { SecretsKeyring, sealedKeyId, signingSecretContext } from '../../../config/src/sealed-secret';
-import { decodeSecretsKey, secretsKeyFrom } from '../../../config/src/secrets-key';
+import { modeSigningSecretContext, sealedKeyId } from '../../../config/src/sealed-secret';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { keyringFromEnvironment } from './migration-keyring';
 
 const BATCH = 1_000;
 
@@ -9,12 +9,6 @@ interface EndpointSecretRow {
   merchant_id: string;
   livemode: boolean;
   signing_secret: string;
-}
-
-/** SECRETS_KEY and SECRETS_KEY_PREVIOUS from the environment, as the apps read them. */
-function keyringFromEnvironment(): SecretsKeyring {
-  const previous = process.env.SECRETS_KEY_PREVIOUS;
-  return new SecretsKeyring(secretsKeyFrom(process.env).key, previous ? decodeSecretsKey(previous) : null);
 }
 
 async function rewrite(db: QueryRunner, rows: { merchantId: string; livemode: boolean; secret: string }[]) {
@@ -32,8 +26,8 @@ async function rewrite(db: QueryRunner, rows: { merchantId: string; livemode: bo
 /**
  * Webhook signing secrets were stored plain, so a database dump let anyone sign webhooks every
  * merchant would trust. Each plain `whsec_…` is sealed in place with AES-256-GCM under SECRETS_KEY
- * for its own endpoint (libs/config/src/sealed-secret.ts), what the apps store and read from now
- * on; the secret itself does not change, so no merchant has to do anything and no endpoint is
+ * for its merchant and mode (libs/config/src/sealed-secret.ts; a later migration binds each to its
+ * endpoint); the secret itself does not change, so no merchant has to do anything and no endpoint is
  * lost. The key is read from the environment as the apps read it. Rows already sealed are left.
  */
 export class SealedSigningSecrets1764900000000 implements MigrationInterface {
@@ -49,7 +43,7 @@ export class SealedSigningSecrets1764900000000 implements MigrationInterface {
       db,
       plain.map((row) => {
         const endpoint = { merchantId: row.merchant_id, livemode: row.livemode };
-        return { ...endpoint, secret: keyring.seal(row.signing_secret, signingSecretContext(endpoint)) };
+        return { ...endpoint, secret: keyring.seal(row.signing_secret, modeSigningSecretContext(endpoint)) };
       }),
     );
   }
@@ -65,7 +59,7 @@ export class SealedSigningSecrets1764900000000 implements MigrationInterface {
       db,
       sealed.map((row) => {
         const endpoint = { merchantId: row.merchant_id, livemode: row.livemode };
-        return { ...endpoint, secret: keyring.open(row.signing_secret, signingSecretContext(endpoint)) };
+        return { ...endpoint, secret: keyring.open(row.signing_secret, modeSigningSecretContext(endpoint)) };
       }),
     );
   }

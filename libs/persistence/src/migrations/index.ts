@@ -29,6 +29,7 @@ import { InviteClaims1766200000000 } from './1766200000000-invite-claims';
 import { InviteLimits1766300000000 } from './1766300000000-invite-limits';
 import { KeyedRecoveryCodes1766400000000 } from './1766400000000-keyed-recovery-codes';
 import { PasswordResets1766500000000 } from './1766500000000-password-resets';
+import { EndpointBoundSigningSecrets1766600000000 } from './1766600000000-endpoint-bound-signing-secrets';
 
 /** Listed explicitly: bundled builds cannot glob, and the order is the history. */
 export const MIGRATIONS = [
@@ -63,4 +64,5 @@ export const MIGRATIONS = [
   InviteLimits1766300000000,
   KeyedRecoveryCodes1766400000000,
   PasswordResets1766500000000,
+  EndpointBoundSigningSecrets1766600000000,
 ];
