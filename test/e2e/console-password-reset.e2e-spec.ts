@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { ConsoleSessionsRepository } from '../../apps/payments-api/src/console/console-sessions.repository';
 import {
   approvedMerchant,
   CONSOLE_PASSWORD,
@@ -72,8 +74,7 @@ describe('console: a forgotten password is reset by an e-mailed link', () => {
     const token = tokenIn(mail.text);
     // Only the token's SHA-256 is stored.
     const [stored] = await requestsFor(shop.email);
-    expect(stored.token_hash).toMatch(/^[0-9a-f]{64}$/);
-    expect(stored.token_hash).not.toContain(token);
+    expect(stored.token_hash).toBe(createHash('sha256').update(token).digest('hex'));
 
     const form = await api.http().get(`/console/reset/${token}`).expect(200);
     expect(form.text).toContain(shop.email);
@@ -188,5 +189,65 @@ describe('console: a forgotten password is reset by an e-mailed link', () => {
       shop.email,
     ]);
     await api.http().get(`/console/reset/${expiring}`).expect(404);
+    await api
+      .http()
+      .post(`/console/reset/${expiring}`)
+      .type('form')
+      .send({ password: NEW_PASSWORD, passwordAgain: NEW_PASSWORD })
+      .expect(404);
+    await ConsoleClient.login(api, shop.email, set[0], '192.0.2.76');
+  });
+
+  it('opens no session for a login whose password was checked before a reset committed', async () => {
+    const shop = await approvedMerchant(api);
+    const [member] = await api.sql<{ id: string; password_hash: string }>(
+      `SELECT id, password_hash FROM merchant_members WHERE email = $1`,
+      [shop.email],
+    );
+    await askForLink(shop.email, '192.0.2.78');
+    const [mail] = await pollUntil(
+      async () => mailsTo(shop.email),
+      (mails) => mails.length === 1,
+    );
+    await api
+      .http()
+      .post(`/console/reset/${tokenIn(mail.text)}`)
+      .type('form')
+      .send({ password: NEW_PASSWORD, passwordAgain: NEW_PASSWORD })
+      .expect(303);
+    // What a login that checked the old password during the reset asks for next: refused.
+    const made = await api.app.get(ConsoleSessionsRepository).insert({
+      id: `stale-${member.id}`,
+      merchantId: shop.merchantId,
+      memberId: member.id,
+      csrfToken: 'csrf',
+      ttlHours: 1,
+      verified: true,
+      passwordHash: member.password_hash,
+    });
+    expect(made).toBe(false);
+    expect(await api.sql(`SELECT 1 FROM console_sessions WHERE member_id = $1`, [member.id])).toEqual([]);
+  });
+
+  it('uses up an open link when the password is changed in the console meanwhile', async () => {
+    const shop = await approvedMerchant(api);
+    await askForLink(shop.email, '192.0.2.77');
+    const [mail] = await pollUntil(
+      async () => mailsTo(shop.email),
+      (mails) => mails.length === 1,
+    );
+    const owner = await ConsoleClient.login(api, shop.email, CONSOLE_PASSWORD, '192.0.2.77');
+    await owner
+      .post('/console/security/password', {
+        password: CONSOLE_PASSWORD,
+        newPassword: NEW_PASSWORD,
+        newPasswordAgain: NEW_PASSWORD,
+      })
+      .set('X-Forwarded-For', '192.0.2.77')
+      .expect(303);
+    await api
+      .http()
+      .get(`/console/reset/${tokenIn(mail.text)}`)
+      .expect(404);
   });
 });

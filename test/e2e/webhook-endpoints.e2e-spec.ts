@@ -153,7 +153,7 @@ describe('several webhook endpoints', () => {
 
     const settlements = await sdk.listSettlements();
     const records = settlements.data.filter((record) => record.paymentId === payment.id);
-    expect(records.map((record) => record.grossAmount).sort()).toEqual([-5000, 15000]);
+    expect(records.map((record) => record.grossAmount).sort((a, b) => a - b)).toEqual([-5000, 15000]);
     const csv = await sdk.exportSettlements(records[0].salesDate);
     expect(csv.split('\n')[0]).toContain('payment_id');
     expect(csv).toContain(payment.id);
@@ -170,7 +170,18 @@ describe('several webhook endpoints', () => {
     });
 
     const run = await sdk.startIntegrationTest();
-    await expect(sdk.getIntegrationTest(run.id)).resolves.toMatchObject({ id: run.id });
+    // Until it ends: a run left going would keep delivering to the receiver the next tests read.
+    const finished = await pollUntil(
+      () => sdk.getIntegrationTest(run.id),
+      (read) => read.status !== 'running',
+      { timeoutMs: 120_000 },
+    );
+    expect(finished.scenarios.map((scenario) => scenario.name)).toEqual([
+      'completion',
+      'retries',
+      'duplicates',
+      'review',
+    ]);
     const session = await sdk.createListenSession();
     await expect(sdk.getListenSession(session.id)).resolves.toMatchObject({ id: session.id, status: 'open' });
     await sdk.endListenSession(session.id);

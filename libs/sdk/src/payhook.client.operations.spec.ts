@@ -99,4 +99,20 @@ describe('PayhookClient covers the merchant API', () => {
       matches: true,
     });
   });
+
+  it('sends only the parameters a list operation has, whatever else the query object holds', async () => {
+    const urls: string[] = [];
+    const fetch: PayhookFetch = async (url) => {
+      urls.push(url);
+      return new Response(JSON.stringify({ data: [], hasMore: false, nextCursor: null }), { status: 200 });
+    };
+    const client = new PayhookClient({ apiKey: 'svc_test_x', baseUrl: 'http://payhook.test', fetch, maxRetries: 0 });
+    const query = { limit: 5, page: 2, sort: 'amount' };
+    await client.listPayments(query);
+    await client.listEvents(query);
+    await client.listRefunds(query);
+    await client.listSettlements(query);
+    await client.listWebhookEndpoints(query);
+    expect(urls.map((url) => new URL(url).search)).toEqual(Array(5).fill('?limit=5'));
+  });
 });

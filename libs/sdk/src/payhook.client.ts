@@ -99,7 +99,6 @@ export interface CreateRefundBody {
   refundAccount?: { bank: string; accountNumber: string; holderName: string };
 }
 
-/** POST /v1/listen-sessions/{id}/attempts: what the local handler answered (a status, or the error). */
 /** A page of a list: pass `nextCursor` back as `cursor` while `hasMore`. */
 export interface PageQuery {
   limit?: number;
@@ -140,6 +139,7 @@ export interface PutModeWebhookEndpointBody {
   enabledEvents?: EventType[];
 }
 
+/** POST /v1/listen-sessions/{id}/attempts: what the local handler answered (a status, or the error). */
 export interface ListenAttemptReport {
   eventId: string;
   responseStatus: number | null;
@@ -241,9 +241,12 @@ export class PayhookClient {
 
   /** GET /v1/payments: one page, newest first; pass `nextCursor` back as `cursor` while `hasMore`. */
   async listPayments(query: ListPaymentsQuery = {}): Promise<ListEnvelope<PaymentView>> {
-    const { status, createdFrom, createdTo } = query;
+    const { status, orderId, customerId, createdFrom, createdTo, limit, cursor } = query;
     const path = withQuery('/v1/payments', {
-      ...query,
+      orderId,
+      customerId,
+      limit,
+      cursor,
       status: status === undefined || typeof status === 'string' ? status : status.join(','),
       createdFrom: createdFrom === undefined ? undefined : toIso(createdFrom),
       createdTo: createdTo === undefined ? undefined : toIso(createdTo),
@@ -263,7 +266,8 @@ export class PayhookClient {
 
   /** GET /v1/webhook-endpoints: one page, oldest first; pass `nextCursor` back as `cursor` while `hasMore`. */
   async listWebhookEndpoints(query: PageQuery = {}): Promise<ListEnvelope<WebhookEndpoint>> {
-    return this.request<ListEnvelope<WebhookEndpoint>>('GET', withQuery('/v1/webhook-endpoints', query));
+    const { limit, cursor } = query;
+    return this.request<ListEnvelope<WebhookEndpoint>>('GET', withQuery('/v1/webhook-endpoints', { limit, cursor }));
   }
 
   /** GET /v1/webhook-endpoints/{id}. */
@@ -344,7 +348,8 @@ export class PayhookClient {
 
   /** GET /v1/events: one page, newest first, each with how its deliveries stand. */
   async listEvents(query: ListEventsQuery = {}): Promise<ListEnvelope<EventSummary>> {
-    return this.request<ListEnvelope<EventSummary>>('GET', withQuery('/v1/events', query));
+    const { type, paymentId, limit, cursor } = query;
+    return this.request<ListEnvelope<EventSummary>>('GET', withQuery('/v1/events', { type, paymentId, limit, cursor }));
   }
 
   /** GET /v1/events/{id}: the event with what it owes each endpoint and every attempt made. */
@@ -364,7 +369,11 @@ export class PayhookClient {
 
   /** GET /v1/refunds: one page, newest first. */
   async listRefunds(query: ListRefundsQuery = {}): Promise<ListEnvelope<RefundView>> {
-    return this.request<ListEnvelope<RefundView>>('GET', withQuery('/v1/refunds', query));
+    const { paymentId, status, limit, cursor } = query;
+    return this.request<ListEnvelope<RefundView>>(
+      'GET',
+      withQuery('/v1/refunds', { paymentId, status, limit, cursor }),
+    );
   }
 
   /** GET /v1/refunds/{id}. */
@@ -374,7 +383,9 @@ export class PayhookClient {
 
   /** GET /v1/settlements: one page of settlement records, by sales date. */
   async listSettlements(query: ListSettlementsQuery = {}): Promise<ListEnvelope<Settlement>> {
-    return this.request<ListEnvelope<Settlement>>('GET', withQuery('/v1/settlements', query));
+    const { date, from, to, limit, cursor } = query;
+    const path = withQuery('/v1/settlements', { date, from, to, limit, cursor });
+    return this.request<ListEnvelope<Settlement>>('GET', path);
   }
 
   /** GET /v1/settlements/export: one sales date (YYYY-MM-DD) as CSV, a header row then one row per record. */
@@ -574,12 +585,10 @@ const eventPath = (id: string) => `/v1/events/${encodeURIComponent(id)}`;
 const paymentPath = (id: string) => `/v1/payments/${encodeURIComponent(id)}`;
 const listenSessionPath = (id: string) => `/v1/listen-sessions/${encodeURIComponent(id)}`;
 
-/** `path` with the query parameters that are set (every query here holds strings and numbers). */
-function withQuery(path: string, query: object): string {
+/** `path` with the query parameters that are set; each caller names its operation's parameters. */
+function withQuery(path: string, query: Record<string, string | number | undefined>): string {
   const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query) as [string, string | number | undefined][]) {
-    if (value !== undefined) params.set(name, String(value));
-  }
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
   const search = params.toString();
   return search ? `${path}?${search}` : path;
 }

@@ -86,14 +86,17 @@ export class ConsoleAuthService {
     await this.sessions.purgeExpired();
     const token = randomToken();
     const verified = member.totpSecret === null;
-    await this.sessions.insert({
+    const made = await this.sessions.insert({
       id: sessionIdOf(token),
       merchantId: member.merchantId,
       memberId: member.id,
       csrfToken: randomToken(),
       ttlHours: SESSION_TTL_HOURS,
       verified,
+      passwordHash: member.passwordHash,
     });
+    // The password changed while it was checked: the old one opens nothing.
+    if (!made) return { kind: 'refused' };
     return verified ? { kind: 'signed_in', token } : { kind: 'second_step', token };
   }
 

@@ -25,7 +25,7 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const FORGOT_FORM = 'console:forgot';
 
 /** What a reset link that cannot be used says, whichever way it cannot (used, expired, unknown, taken). */
-export const RESET_UNUSABLE = `This link was used already, has expired (links work for ${RESET_LINK_VALID_MINUTES} minutes) or is unknown. Ask for a new one on the login page.`;
+const RESET_UNUSABLE = `This link was used already, has expired (links work for ${RESET_LINK_VALID_MINUTES} minutes) or is unknown. Ask for a new one on the login page.`;
 
 /**
  * A forgotten password: the login page's "Forgot your password?" asks for the address and e-mails a

@@ -24,7 +24,11 @@ interface SessionRow {
 export class ConsoleSessionsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /** `verified`: false while the member's second step is still owed. */
+  /**
+   * `verified`: false while the member's second step is still owed. Made only while the member's
+   * password is still the one the login checked (`passwordHash`): a reset or change that committed
+   * during the check, ending every session, is not outlived by this one. False when it was not made.
+   */
   async insert(session: {
     id: string;
     merchantId: string;
@@ -32,13 +36,25 @@ export class ConsoleSessionsRepository {
     csrfToken: string;
     ttlHours: number;
     verified: boolean;
-  }): Promise<void> {
-    await sqlRows(
+    passwordHash: string;
+  }): Promise<boolean> {
+    const rows = await sqlRows(
       this.db,
       `INSERT INTO console_sessions (id, merchant_id, member_id, csrf_token, expires_at, verified_at)
-       VALUES ($1, $2, $3, $4, now() + make_interval(hours => $5), CASE WHEN $6 THEN now() END)`,
-      [session.id, session.merchantId, session.memberId, session.csrfToken, session.ttlHours, session.verified],
+       SELECT $1, $2, $3, $4, now() + make_interval(hours => $5), CASE WHEN $6 THEN now() END
+       FROM merchant_members WHERE id = $3 AND password_hash = $7
+       RETURNING 1`,
+      [
+        session.id,
+        session.merchantId,
+        session.memberId,
+        session.csrfToken,
+        session.ttlHours,
+        session.verified,
+        session.passwordHash,
+      ],
     );
+    return rows.length === 1;
   }
 
   /**

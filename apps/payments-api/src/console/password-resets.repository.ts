@@ -29,8 +29,8 @@ export class PasswordResetsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /**
-   * Records a request for a link. Counted under a lock of the address, held until the request is
-   * written, so two at once cannot both take an address's last link: a client past its hourly limit
+   * Records a request for a link. Counted under locks of the client and the address, held until the
+   * request is written, so two at once cannot both take the last place: a client past its hourly limit
    * is throttled (nothing recorded); an address past its own gets no link (`linkFor` is not asked).
    * Rows older than a day go first: they count toward nothing.
    */
@@ -41,6 +41,8 @@ export class PasswordResetsRepository {
     const { client, email } = request;
     return inTransaction(this.db, async (sql) => {
       await sql(`DELETE FROM password_reset_requests WHERE created_at < now() - interval '1 day'`);
+      // The client's lock first, then the address's (never a cycle): both counts hold until the insert.
+      await sql(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`password-reset-client:${client}`]);
       await sql(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`password-reset:${email}`]);
       const [made] = await sql<{ by_client: number; clients_oldest: Date | null; for_address: number }>(
         `SELECT (SELECT count(*)::int FROM password_reset_requests
@@ -103,8 +105,8 @@ export class PasswordResetsRepository {
   }
 
   /**
-   * Uses the claimed link and every other open link of its member (a new password makes them moot):
-   * the member's id and merchant, or null when the claim was lost meanwhile.
+   * Uses the claimed link (setting the password then uses up the member's other open links): the
+   * member's id and merchant, or null when the claim was lost meanwhile.
    */
   async use(sql: Sql, claim: ResetClaim): Promise<{ memberId: string; merchantId: string; email: string } | null> {
     const [row] = await sql<{ member_id: string; merchant_id: string; email: string }>(
@@ -116,9 +118,6 @@ export class PasswordResetsRepository {
       [claim.tokenHash, claim.until],
     );
     if (!row) return null;
-    await sql(`UPDATE password_reset_requests SET used_at = now() WHERE member_id = $1 AND used_at IS NULL`, [
-      row.member_id,
-    ]);
     return { memberId: row.member_id, merchantId: row.merchant_id, email: row.email };
   }
 }

@@ -56,6 +56,58 @@ const toRecord = (row: EventRow): EventRecord => ({
   undeliveredReason: row.undelivered_reason,
 });
 
+interface AttemptRow {
+  id: string;
+  endpoint_id: string | null;
+  number: number;
+  /** A Date from a column; text (JSON) from DETAILS. */
+  started_at: Date | string;
+  duration_ms: number;
+  response_status: number | null;
+  response_body: string | null;
+  error: string | null;
+}
+
+const ATTEMPT_COLUMNS = `a.id, a.endpoint_id, a.number, a.started_at, a.duration_ms, a.response_status,
+  a.response_body, a.error`;
+
+const toAttemptView = (row: AttemptRow): WebhookAttemptView => ({
+  id: row.id,
+  endpointId: row.endpoint_id,
+  number: row.number,
+  startedAt: new Date(row.started_at).toISOString(),
+  durationMs: row.duration_ms,
+  responseStatus: row.response_status,
+  responseBody: row.response_body,
+  error: row.error,
+});
+
+/**
+ * An event's deliveries (the oldest endpoint first, deleted ones last) and attempts, beside
+ * EVENT_COLUMNS in the same statement: one snapshot, so the summed-up status never disagrees with
+ * the deliveries shown with it, nor with the attempts.
+ */
+const DETAILS = `COALESCE((
+    SELECT json_agg(json_build_object('endpointId', dd.endpoint_id, 'status', dd.status,
+                                      'undeliveredReason', dd.undelivered_reason)
+                    ORDER BY w.created_at NULLS LAST, dd.endpoint_id)
+    FROM webhook_deliveries dd LEFT JOIN webhook_endpoints w ON w.id = dd.endpoint_id
+    WHERE dd.event_id = e.id), '[]') AS deliveries,
+  COALESCE((
+    SELECT json_agg(to_json(a) ORDER BY a.number)
+    FROM (SELECT ${ATTEMPT_COLUMNS} FROM webhook_attempts a WHERE a.event_id = e.id) a), '[]') AS attempts`;
+
+type DetailedEventRow = EventRow & { deliveries: EndpointDeliveryView[]; attempts: AttemptRow[] };
+
+/** An event as read with its deliveries and attempts. */
+export type DetailedEventRecord = EventRecord & { deliveries: EndpointDeliveryView[]; attempts: WebhookAttemptView[] };
+
+const toDetailedRecord = (row: DetailedEventRow): DetailedEventRecord => ({
+  ...toRecord(row),
+  deliveries: row.deliveries,
+  attempts: row.attempts.map(toAttemptView),
+});
+
 @Injectable()
 export class EventsRepository {
   constructor(
@@ -64,54 +116,24 @@ export class EventsRepository {
     private readonly ledger: Ledger,
   ) {}
 
-  async findById(scope: MerchantScope, id: string): Promise<EventRecord | null> {
-    const rows = await sqlRows<EventRow>(
+  /** The event with its deliveries and attempts (one statement: see DETAILS). */
+  async findById(scope: MerchantScope, id: string): Promise<DetailedEventRecord | null> {
+    const rows = await sqlRows<DetailedEventRow>(
       this.db,
-      `SELECT ${EVENT_COLUMNS} FROM events e ${DELIVERIES_OF_EVENT}
+      `SELECT ${EVENT_COLUMNS}, ${DETAILS} FROM events e ${DELIVERIES_OF_EVENT}
        WHERE e.id = $1 AND e.merchant_id = $2 AND e.livemode = $3`,
       [id, scope.merchantId, scope.livemode],
     );
-    return rows[0] ? toRecord(rows[0]) : null;
-  }
-
-  /** What the event owes each endpoint that takes its type, the oldest endpoint first (deleted ones last). */
-  async deliveries(eventId: string): Promise<EndpointDeliveryView[]> {
-    const rows = await sqlRows<{ endpoint_id: string; status: EndpointDeliveryView['status']; reason: string | null }>(
-      this.db,
-      `SELECT d.endpoint_id, d.status, d.undelivered_reason AS reason
-       FROM webhook_deliveries d LEFT JOIN webhook_endpoints w ON w.id = d.endpoint_id
-       WHERE d.event_id = $1 ORDER BY w.created_at NULLS LAST, d.endpoint_id`,
-      [eventId],
-    );
-    return rows.map((row) => ({ endpointId: row.endpoint_id, status: row.status, undeliveredReason: row.reason }));
+    return rows[0] ? toDetailedRecord(rows[0]) : null;
   }
 
   async attempts(eventId: string): Promise<WebhookAttemptView[]> {
-    const rows = await sqlRows<{
-      id: string;
-      endpoint_id: string | null;
-      number: number;
-      started_at: Date;
-      duration_ms: number;
-      response_status: number | null;
-      response_body: string | null;
-      error: string | null;
-    }>(
+    const rows = await sqlRows<AttemptRow>(
       this.db,
-      `SELECT id, endpoint_id, number, started_at, duration_ms, response_status, response_body, error
-       FROM webhook_attempts WHERE event_id = $1 ORDER BY number`,
+      `SELECT ${ATTEMPT_COLUMNS} FROM webhook_attempts a WHERE a.event_id = $1 ORDER BY a.number`,
       [eventId],
     );
-    return rows.map((row) => ({
-      id: row.id,
-      endpointId: row.endpoint_id,
-      number: row.number,
-      startedAt: row.started_at.toISOString(),
-      durationMs: row.duration_ms,
-      responseStatus: row.response_status,
-      responseBody: row.response_body,
-      error: row.error,
-    }));
+    return rows.map(toAttemptView);
   }
 
   /**
@@ -139,15 +161,15 @@ export class EventsRepository {
    * A payment's newest events, on the primary: read right after the transition that wrote them
    * (the integration test, the console's payment page), where a replica could still lack them.
    */
-  async ofPayment(scope: MerchantScope, paymentId: string, limit: number): Promise<EventRecord[]> {
-    const rows = await sqlRows<EventRow>(
+  async ofPayment(scope: MerchantScope, paymentId: string, limit: number): Promise<DetailedEventRecord[]> {
+    const rows = await sqlRows<DetailedEventRow>(
       this.db,
-      `SELECT ${EVENT_COLUMNS} FROM events e ${DELIVERIES_OF_EVENT}
+      `SELECT ${EVENT_COLUMNS}, ${DETAILS} FROM events e ${DELIVERIES_OF_EVENT}
        WHERE e.merchant_id = $1 AND e.livemode = $2 AND e.payment_id = $3
        ORDER BY e.created_at DESC, e.id DESC LIMIT $4`,
       [scope.merchantId, scope.livemode, paymentId, limit],
     );
-    return rows.map(toRecord);
+    return rows.map(toDetailedRecord);
   }
 
   /** On the primary, like PaymentsRepository.existsAt. */

@@ -16,17 +16,13 @@ export class EventsService {
   async get(scope: MerchantScope, id: string): Promise<EventView> {
     const event = await this.events.findById(scope, id);
     if (!event) throw notFound(id);
-    return toEventView(event, await this.events.deliveries(id), await this.events.attempts(id));
+    return toEventView(event, event.deliveries, event.attempts);
   }
 
   /** A payment's events with their attempts, newest first, as they are now (the primary). */
   async ofPayment(scope: MerchantScope, paymentId: string, limit: number): Promise<EventView[]> {
     const events = await this.events.ofPayment(scope, paymentId, limit);
-    return Promise.all(
-      events.map(async (event) =>
-        toEventView(event, await this.events.deliveries(event.id), await this.events.attempts(event.id)),
-      ),
-    );
+    return events.map((event) => toEventView(event, event.deliveries, event.attempts));
   }
 
   async list(scope: MerchantScope, query: ListEventsQueryDto): Promise<ListEnvelope<EventSummaryView>> {

@@ -131,12 +131,14 @@ export class MembersRepository {
     return row.n;
   }
 
+  /** A new password, changed or reset: every reset link of the member still open is used up with it. */
   async setPasswordHash(sql: Sql, merchantId: string, id: string, passwordHash: string): Promise<void> {
     await sql(`UPDATE merchant_members SET password_hash = $3 WHERE merchant_id = $1 AND id = $2`, [
       merchantId,
       id,
       passwordHash,
     ]);
+    await sql(`UPDATE password_reset_requests SET used_at = now() WHERE member_id = $1 AND used_at IS NULL`, [id]);
   }
 
   async setRole(sql: Sql, merchantId: string, id: string, role: MemberRole): Promise<void> {
