@@ -240,6 +240,9 @@ describe('merchant console: team, roles, two-step login, keys and audit log', ()
     await owner.post(`/console/team/members/${row.id}/remove`).expect(303);
     await leaving.get('/console/payments').expect(303).expect('Location', '/console/login');
     await postLogin(api, 'leaving@team.example', PASSWORD, 401, FAILING_FROM);
+    // The audit names who left by e-mail: the id names nobody once the member is gone.
+    const audit = auditTableOf((await owner.get('/console/audit?action=member.removed').expect(200)).text);
+    expect(audit).toContain('<code>leaving@team.example</code>');
   });
 
   it('checks the role on the server: a viewer can read but not refund, change keys or the team', async () => {

@@ -34,7 +34,7 @@ export interface AuditActor {
 export interface AuditEntry extends AuditActor {
   readonly merchantId: string;
   readonly action: AuditAction;
-  /** The id of what changed (`key_…`, `we_…`, `mem_…`, `rfd_…`, `pay_…`), or an invited email. */
+  /** The id of what changed (`key_…`, `we_…`, `mem_…`, `rfd_…`, `pay_…`), or an invited or removed member's email. */
   readonly target: string | null;
 }
 

@@ -229,8 +229,15 @@ export class TeamService {
     );
   }
 
+  /** Audited with the member's e-mail as target: the id names nobody the pages can show once the member is gone. */
   async remove(merchantId: string, memberId: string, by: AuditActor): Promise<void> {
-    await this.audit.audited({ ...by, merchantId, action: 'member.removed', target: memberId }, async (sql) => {
+    const entry = (removed: Member) => ({
+      ...by,
+      merchantId,
+      action: 'member.removed' as const,
+      target: removed.email,
+    });
+    await this.audit.audited(entry, async (sql) => {
       await this.members.lockTeam(sql, merchantId);
       const member = await this.members.findIn(sql, merchantId, memberId);
       if (!member) throw new TeamException('resource_not_found', 'No such member.');
@@ -243,6 +250,7 @@ export class TeamService {
       await this.members.delete(sql, merchantId, memberId);
       // A removed member cannot come back through an invite they made on their way out.
       await this.invites.revokeMadeBy(sql, merchantId, member.email);
+      return member;
     });
   }
 }
