@@ -1,5 +1,5 @@
 import type { INestApplication, LoggerService } from '@nestjs/common';
-import { secretsKeyId } from '@payhook/config';
+import { modeSigningSecretContext, SecretsKeyring, secretsKeyId } from '@payhook/config';
 import { dataSourceOptions } from '@payhook/persistence';
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
@@ -223,6 +223,24 @@ describe('signing secrets at rest', () => {
     expect(copied.text).not.toContain('whsec_');
     const own = await harness.as(merchant).get(`/v1/webhook-endpoints/${first.id}`).expect(200);
     expect(own.body.data.signingSecret).toBe(first.signingSecret);
+  });
+
+  it('stops the upgrade when a secret is sealed under a key the environment lacks, changing nothing', async () => {
+    const harness = await start({ SECRETS_KEY: NEW });
+    const merchant = await harness.merchantWithKey('test');
+    const endpointId = `we_${randomBytes(12).toString('hex')}`;
+    const elsewhere = new SecretsKeyring(randomBytes(32));
+    const sealed = elsewhere.seal('whsec_sealed_elsewhere', modeSigningSecretContext({ ...merchant, livemode: false }));
+    await harness.sql(
+      `INSERT INTO webhook_endpoints (id, merchant_id, livemode, url, signing_secret) VALUES ($1, $2, false, $3, $4)`,
+      [endpointId, merchant.merchantId, receiver.url, sealed],
+    );
+    const before = await harness.sql(`SELECT id, signing_secret FROM webhook_endpoints ORDER BY id`);
+    await expect(migrateWith({ SECRETS_KEY: NEW })).rejects.toThrow(
+      `sealed under keys ${elsewhere.currentKeyId}, neither SECRETS_KEY (${secretsKeyId(newKey)})`,
+    );
+    expect(await harness.sql(`SELECT id, signing_secret FROM webhook_endpoints ORDER BY id`)).toEqual(before);
+    await harness.sql(`DELETE FROM webhook_endpoints WHERE id = $1`, [endpointId]);
   });
 
   /** The migrations read SECRETS_KEY from the environment, as they do when an app starts. */

@@ -43,6 +43,8 @@ export class ConsoleSessionsRepository {
       `INSERT INTO console_sessions (id, merchant_id, member_id, csrf_token, expires_at, verified_at)
        SELECT $1, $2, $3, $4, now() + make_interval(hours => $5), CASE WHEN $6 THEN now() END
        FROM merchant_members WHERE id = $3 AND password_hash = $7
+       -- Waits for a password change in flight to commit, then checks the hash it set.
+       FOR SHARE
        RETURNING 1`,
       [
         session.id,

@@ -34,7 +34,7 @@ export interface EndpointState {
   consecutiveFailures: number;
 }
 
-/** An endpoint (the unit of isolation) and the merchant and mode its secrets are sealed for. */
+/** An endpoint (the unit of isolation): its secrets are sealed for it, its merchant and mode. */
 export interface EndpointKey {
   id: string;
   merchantId: string;
@@ -148,7 +148,7 @@ export function openPreviousSecret(
  * Opened signing secrets by context and sealed text, per keyring: every delivery reads its endpoint's
  * row, and opening it (AES-GCM) each time cost ~1.5% of the dispatcher's CPU. The sealed text changes
  * with the secret (a fresh IV each seal), so an entry is never stale; the context in the key keeps a
- * sealed value bound to its merchant and mode. At most OPENED_SECRETS_KEPT, all dropped when full.
+ * sealed value bound to its endpoint. At most OPENED_SECRETS_KEPT, all dropped when full.
  */
 const openedSecrets = new WeakMap<SecretsKeyring, Map<string, string>>();
 const OPENED_SECRETS_KEPT = 10_000;
