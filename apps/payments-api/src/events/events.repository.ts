@@ -85,7 +85,9 @@ const toAttemptView = (row: AttemptRow): WebhookAttemptView => ({
 /**
  * An event's deliveries (the oldest endpoint first, deleted ones last) and attempts, beside
  * EVENT_COLUMNS in the same statement: one snapshot, so the summed-up status never disagrees with
- * the deliveries shown with it, nor with the attempts.
+ * the deliveries shown with it, nor with the attempts. The statements that read it pick their
+ * events in a leading `WITH e AS (…)`, so what they look up stays within the first 1 KiB of the
+ * text that pg_stat_activity shows.
  */
 const DETAILS = `COALESCE((
     SELECT json_agg(json_build_object('endpointId', dd.endpoint_id, 'status', dd.status,
@@ -120,8 +122,8 @@ export class EventsRepository {
   async findById(scope: MerchantScope, id: string): Promise<DetailedEventRecord | null> {
     const rows = await sqlRows<DetailedEventRow>(
       this.db,
-      `SELECT ${EVENT_COLUMNS}, ${DETAILS} FROM events e ${DELIVERIES_OF_EVENT}
-       WHERE e.id = $1 AND e.merchant_id = $2 AND e.livemode = $3`,
+      `WITH e AS (SELECT * FROM events e WHERE e.id = $1 AND e.merchant_id = $2 AND e.livemode = $3)
+       SELECT ${EVENT_COLUMNS}, ${DETAILS} FROM e ${DELIVERIES_OF_EVENT}`,
       [id, scope.merchantId, scope.livemode],
     );
     return rows[0] ? toDetailedRecord(rows[0]) : null;
@@ -164,9 +166,10 @@ export class EventsRepository {
   async ofPayment(scope: MerchantScope, paymentId: string, limit: number): Promise<DetailedEventRecord[]> {
     const rows = await sqlRows<DetailedEventRow>(
       this.db,
-      `SELECT ${EVENT_COLUMNS}, ${DETAILS} FROM events e ${DELIVERIES_OF_EVENT}
-       WHERE e.merchant_id = $1 AND e.livemode = $2 AND e.payment_id = $3
-       ORDER BY e.created_at DESC, e.id DESC LIMIT $4`,
+      `WITH e AS (SELECT * FROM events e WHERE e.merchant_id = $1 AND e.livemode = $2 AND e.payment_id = $3
+                  ORDER BY e.created_at DESC, e.id DESC LIMIT $4)
+       SELECT ${EVENT_COLUMNS}, ${DETAILS} FROM e ${DELIVERIES_OF_EVENT}
+       ORDER BY e.created_at DESC, e.id DESC`,
       [scope.merchantId, scope.livemode, paymentId, limit],
     );
     return rows.map(toDetailedRecord);
