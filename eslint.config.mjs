@@ -203,7 +203,7 @@ export default tseslint.config(
     },
   },
   {
-    // The developer CLI (DESIGN.md §9) starts in milliseconds and reaches payhook only through the SDK:
+    // The developer CLI starts in milliseconds and reaches payhook only through the SDK:
     // no Nest, no database, no other lib.
     files: ['apps/cli/**'],
     rules: {

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run test:cluster: a broker node's loss loses no webhook (DESIGN.md §9). Starts a RabbitMQ
+// npm run test:cluster: a broker node's loss loses no webhook. Starts a RabbitMQ
 // cluster of three nodes on this machine beside the system's own (rabbitmq-cluster.mjs), the API and
 // two dispatchers against all three nodes (AMQP_URL a list) with quorum queues, and during 2,000
 // completions kills -9 the node that leads the delivery queue, then starts it again. Afterwards

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The `payhook` command (package.json "bin"; `npx payhook`, `npm run cli --`): the developer CLI of
-// apps/cli (DESIGN.md §9). It runs the built CLI, and builds it first when the build is missing or
+// apps/cli. It runs the built CLI, and builds it first when the build is missing or
 // older than its sources (a fresh clone after `npm install`, or a pull), as `npm start` does the apps.
 'use strict';
 const { spawnSync } = require('node:child_process');

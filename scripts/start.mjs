@@ -3,7 +3,7 @@
 //   npm start                      both apps against PostgreSQL and RabbitMQ, or local mode (below)
 //   npm run start:api              payments-api only
 //   npm run start:dispatcher       webhook-dispatcher only (scale it by starting more)
-// Local mode (DESIGN.md §8, ADR 0009): `npm start` on a machine with Node alone runs both apps in
+// Local mode (ADR 0009): `npm start` on a machine with Node alone runs both apps in
 // one process on an embedded Postgres (apps/local), when NODE_ENV is not production, neither
 // DATABASE_URL nor AMQP_URL is set and nothing answers at their defaults, or when PAYHOOK_EMBEDDED=1.
 import { spawn } from 'node:child_process';

@@ -209,7 +209,7 @@ describe('console webhook endpoints (axe-core, WCAG 2.1 AA)', () => {
         section.getByRole('button', { name: 'Disable' }).click(),
       ]);
       await expect(section.innerText()).resolves.toContain('Disabled');
-      // Every page says so while it is disabled (DESIGN §9 "Notices"), until it is enabled again.
+      // Every page says so while it is disabled, until it is enabled again.
       await expect(page.locator('#webhook-banner').innerText()).resolves.toContain('https://books.example/hooks');
       await expectClean(page, 'a disabled endpoint', width);
       await Promise.all([

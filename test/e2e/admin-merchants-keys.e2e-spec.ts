@@ -5,7 +5,7 @@ import { paymentsClient } from '../support/payments-client';
 let sequence = 0;
 const uniqueEmail = () => `owner-${process.pid}-${Date.now()}-${++sequence}@shop.example`;
 
-/** DESIGN.md §6: the operator API behind ADMIN_TOKEN. */
+/** The operator API behind ADMIN_TOKEN. */
 describe('Operator API /admin/v1', () => {
   let api: PaymentsApiHarness;
 

@@ -7,7 +7,7 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const wellFormedKey = (mode: 'test' | 'live') =>
   `svc_${mode}_${Array.from({ length: 32 }, () => BASE62[Math.floor(Math.random() * 62)]).join('')}`;
 
-/** DESIGN.md §3 and §6: who may call, and what each key can see. */
+/** Who may call, and what each key can see. */
 describe('API keys, modes and merchant isolation', () => {
   let api: PaymentsApiHarness;
   let merchant: TestMerchant;

@@ -6,7 +6,7 @@ import type { MemberRole } from '../../apps/payments-api/src/team/member-role';
 const PASSWORD = 'a long enough password 1';
 
 /**
- * Every console route and the least role it needs (DESIGN §9). The spec reads the routes the app
+ * Every console route and the least role it needs. The spec reads the routes the app
  * registered, so a new route without its row here fails the spec before it ships unchecked.
  * null: no session needed (login, invite links); the fallback 404 is left out.
  */

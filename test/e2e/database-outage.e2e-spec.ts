@@ -9,7 +9,7 @@ import { TcpProxy } from '../support/tcp-proxy';
 jest.setTimeout(60_000);
 
 /**
- * DESIGN.md §3: a request that fails because Postgres is unreachable answers 503
+ * A request that fails because Postgres is unreachable answers 503
  * service_unavailable with Retry-After, never 500, and the API recovers by itself. The API reaches
  * this spec's own database through a proxy that the test takes down and brings back.
  */

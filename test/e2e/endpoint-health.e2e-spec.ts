@@ -13,7 +13,7 @@ const START_MS = timeFor({ database: 1, app: 2 });
 jest.setTimeout(60_000);
 
 /**
- * DESIGN.md §8 "Endpoint health" and "Recover", on a dispatcher that disables after 3 s of failures.
+ * Endpoint health and recover, on a dispatcher that disables after 3 s of failures.
  * Its attempts wait up to 10 s: an endpoint a test holds back is slow, not failing.
  */
 describe('endpoint health, disable and recover', () => {

@@ -9,7 +9,7 @@ import {
 import { PaymentsApiHarness, paymentBody, type TestMerchant } from '../support/payments-api.harness';
 import { paymentsClient, type PaymentsClient } from '../support/payments-client';
 
-/** DESIGN.md §3: Request-Id on every response, one error shape, never a stack trace. */
+/** Request-Id on every response, one error shape, never a stack trace. */
 describe('Error bodies and response headers', () => {
   let api: PaymentsApiHarness;
   let merchant: TestMerchant;

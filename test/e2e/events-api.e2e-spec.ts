@@ -10,7 +10,7 @@ interface ListedEvent {
   data: { paymentId: string };
 }
 
-/** DESIGN.md §5: GET /v1/events and GET /v1/events/{id}, scoped to the merchant and the key's mode. */
+/** GET /v1/events and GET /v1/events/{id}, scoped to the merchant and the key's mode. */
 describe('events API', () => {
   let api: PaymentsApiHarness;
   let merchant: TestMerchant;

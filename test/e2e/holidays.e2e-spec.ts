@@ -6,7 +6,7 @@ import { PaymentsApiHarness, type TestMerchant } from '../support/payments-api.h
 import { createPayment } from '../support/webhook-scenario';
 
 /**
- * DESIGN.md §8 "Business days": payouts skip weekends, Korean public holidays and the days an
+ * Payouts skip weekends, Korean public holidays and the days an
  * operator adds. A database of its own: an added day changes every merchant's payout dates.
  */
 describe('non-banking days: /admin/v1/holidays and payout dates', () => {

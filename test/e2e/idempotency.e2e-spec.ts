@@ -3,7 +3,7 @@ import { PaymentsApiHarness, paymentBody, type TestMerchant } from '../support/p
 import { paymentsClient, type PaymentsClient } from '../support/payments-client';
 import { pollUntil } from '../support/poll-until';
 
-/** DESIGN.md §4 Idempotency: scope merchant + mode + key, canonical-JSON fingerprint, one payment per key. */
+/** Scope merchant + mode + key, canonical-JSON fingerprint, one payment per key. */
 describe('Idempotency-Key on POST /v1/payments', () => {
   let api: PaymentsApiHarness;
   let merchant: TestMerchant;

@@ -96,7 +96,7 @@ describe('GET /v1/openapi.json', () => {
     }
   });
 
-  it("shows the refund account only in the operator's examples, never in a merchant answer's (DESIGN §9)", () => {
+  it("shows the refund account only in the operator's examples, never in a merchant answer's", () => {
     const examplesOf = (document: { components: never }) =>
       Object.entries((document.components as { schemas: Record<string, { examples?: unknown[] }> }).schemas)
         .filter(([name]) => !name.endsWith('Dto'))

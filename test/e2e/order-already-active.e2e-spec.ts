@@ -2,7 +2,7 @@ import { expectApiError, rowCounts } from '../support/api-expectations';
 import { PaymentsApiHarness, paymentBody, type TestMerchant } from '../support/payments-api.harness';
 import { paymentsClient, type PaymentsClient } from '../support/payments-client';
 
-/** DESIGN.md §4 "One order, one live payment". */
+/** "One order, one live payment". */
 describe('One active payment per orderId', () => {
   let api: PaymentsApiHarness;
   let merchant: TestMerchant;

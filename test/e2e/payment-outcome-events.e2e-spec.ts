@@ -14,7 +14,7 @@ const START_MS = timeFor({ database: 1, app: 2 });
 const ALL_TYPES = ['payment.completed', 'payment.failed', 'payment.canceled', 'payment.expired'];
 
 /**
- * DESIGN.md §8 "Every payment outcome is an event" and "Merchant cancel": one event per move out of
+ * One event per move out of
  * pending, of its type, written with the move; the endpoint's enabledEvents decide what is sent.
  */
 describe('payment outcome events and merchant cancel', () => {

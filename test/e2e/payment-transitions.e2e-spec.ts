@@ -17,7 +17,7 @@ const ACTIONS: [Action, string][] = [
   ['expire', 'expired'],
 ];
 
-/** DESIGN.md §4: only a pending payment moves; test helpers and the operator move it. */
+/** Only a pending payment moves; test helpers and the operator move it. */
 describe('payment transitions', () => {
   let stack: WebhookStack;
   let api: PaymentsApiHarness;
@@ -59,7 +59,7 @@ describe('payment transitions', () => {
         createdAt: expect.stringMatching(ISO_MILLIS_UTC),
         completedAt: action === 'complete' ? expect.stringMatching(ISO_MILLIS_UTC) : null,
         livemode: false,
-        // The Payment of get and list (DESIGN §9): nothing refunded yet.
+        // The Payment of get and list: nothing refunded yet.
         refundedAmount: 0,
       },
     });
@@ -97,7 +97,7 @@ describe('payment transitions', () => {
   it.each<[Action, string]>([
     ['fail', 'payment.failed'],
     ['expire', 'payment.expired'],
-  ])('%s writes exactly one %s event and no payment.completed (DESIGN.md §8)', async (action, type) => {
+  ])('%s writes exactly one %s event and no payment.completed', async (action, type) => {
     const paymentId = await createPayment(api, merchant);
     await helper(action, paymentId).expect(200);
     const events = (await eventsOf(paymentId)) as { type: string }[];

@@ -16,7 +16,7 @@ const PAYMENT_FIELDS = [
   'status',
 ];
 
-/** DESIGN.md §4: GET /v1/payments/{id} and GET /v1/payments with its filters. */
+/** GET /v1/payments/{id} and GET /v1/payments with its filters. */
 describe('GET /v1/payments and /v1/payments/{id}', () => {
   let api: PaymentsApiHarness;
   let merchant: TestMerchant;

@@ -10,7 +10,7 @@ interface ListedPayment {
 const byListOrder = (a: ListedPayment, b: ListedPayment) =>
   a.createdAt !== b.createdAt ? (a.createdAt < b.createdAt ? 1 : -1) : a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
 
-/** DESIGN.md §4: keyset cursor on (createdAt, id), stable while new payments arrive. */
+/** Keyset cursor on (createdAt, id), stable while new payments arrive. */
 describe('GET /v1/payments paging', () => {
   let api: PaymentsApiHarness;
   let merchant: TestMerchant;

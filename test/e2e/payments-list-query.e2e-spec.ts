@@ -18,7 +18,7 @@ function tamperCursor(cursor: string): string {
   return [bytes.toString('base64url'), ...rest].join('.');
 }
 
-/** DESIGN.md §3: unknown query parameters, bad dates, unknown statuses and forged cursors are 400. */
+/** Unknown query parameters, bad dates, unknown statuses and forged cursors are 400. */
 describe('GET /v1/payments query validation', () => {
   let api: PaymentsApiHarness;
   let merchant: TestMerchant;

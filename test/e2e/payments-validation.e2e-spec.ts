@@ -2,7 +2,7 @@ import { expectApiError, idemKey, rowCounts } from '../support/api-expectations'
 import { PaymentsApiHarness, paymentBody, type TestMerchant } from '../support/payments-api.harness';
 import { paymentsClient, type PaymentsClient } from '../support/payments-client';
 
-/** DESIGN.md §3 and §4: what POST /v1/payments refuses, and that a refusal leaves nothing behind. */
+/** What POST /v1/payments refuses, and that a refusal leaves nothing behind. */
 describe('POST /v1/payments validation', () => {
   let api: PaymentsApiHarness;
   let merchant: TestMerchant;

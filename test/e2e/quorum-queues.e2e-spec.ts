@@ -103,7 +103,7 @@ describe('a delivery queue deleted under the dispatcher', () => {
 });
 
 /**
- * DESIGN.md §9: a quorum queue never dead-letters a valid delivery because the broker handed it out
+ * A quorum queue never dead-letters a valid delivery because the broker handed it out
  * many times. Since RabbitMQ 4.0 the broker's own default would after 20; payhook sets the limit
  * on every quorum queue itself.
  */

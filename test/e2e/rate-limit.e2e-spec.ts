@@ -50,7 +50,7 @@ describe('rate limiting per API key', () => {
 });
 
 /**
- * DESIGN.md §9: the limit holds per key across all API instances together (ADR 0017). Three
+ * The limit holds per key across all API instances together (ADR 0017). Three
  * instances on one database; a key's requests spread over them, or all sent to one of them, get
  * the one bucket's burst and refill: not three times it, and not a third of it.
  */

@@ -23,7 +23,7 @@ async function boundedAll<T>(count: number, limit: number, task: (index: number)
 }
 
 /**
- * DESIGN §9: "refunds racing each other never add up to more than the payment", decided by the
+ * "Refunds racing each other never add up to more than the payment", decided by the
  * database (the guarded reserve on the payment's row), over real HTTP with an Idempotency-Key each.
  */
 describe('refunds racing each other', () => {

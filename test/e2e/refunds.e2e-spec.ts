@@ -27,7 +27,7 @@ const REFUND_FIELDS = [
 
 const ACCOUNT = { bank: 'KB Kookmin', accountNumber: '110-987-654321', holderName: 'Hong Gildong' };
 
-/** DESIGN.md §9 "Refunds": the merchant API, the operator's queue, events and settlement records. */
+/** The merchant API, the operator's queue, events and settlement records. */
 describe('refunds', () => {
   let stack: WebhookStack;
   let api: PaymentsApiHarness;
@@ -406,7 +406,7 @@ describe('refunds', () => {
         .post(`/admin/v1/refunds/${refund.id}/succeed`)
         .send({ bankTransactionId: 'BANK-TX-1' })
         .expect(200);
-      // The Refund of DESIGN §9, exactly: no account, no bank transaction id.
+      // The API's Refund, exactly: no account, no bank transaction id.
       expect(Object.keys(succeeded.body.data).sort()).toEqual(REFUND_FIELDS);
       expect(succeeded.body.data).toMatchObject({
         id: refund.id,

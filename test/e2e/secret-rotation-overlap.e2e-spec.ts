@@ -32,7 +32,7 @@ const standardVerifies = (secret: string, delivery: ReceivedWebhook) => {
 };
 
 /**
- * DESIGN §9 "Rotation with overlap": during `previousSecretExpiresIn` the rotated-out secret also signs
+ * During `previousSecretExpiresIn` the rotated-out secret also signs
  * webhook-signature (after the new one), so receivers still on it keep verifying; Service-Signature is
  * the new secret's alone; the old secret is sealed at rest and forgotten when it expires.
  */

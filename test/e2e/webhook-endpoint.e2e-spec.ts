@@ -11,8 +11,8 @@ const START_MS = timeFor({ database: 1, app: 2 });
 
 const SIGNING_SECRET = /^whsec_[0-9A-Za-z]{24,}$/;
 
-/** DESIGN.md §5: the merchant's webhook endpoint, one per mode of the key used. */
-/** An endpoint that has not failed (DESIGN.md §8 "Endpoint health"), receiving the default event types. */
+/** The merchant's webhook endpoint, one per mode of the key used. */
+/** An endpoint that has not failed, receiving the default event types. */
 const HEALTHY = {
   enabledEvents: ['payment.completed'],
   status: 'enabled',
@@ -205,7 +205,7 @@ describe('webhook endpoint', () => {
 });
 
 /**
- * DESIGN.md §2: private webhook targets only with WEBHOOK_ALLOW_PRIVATE_URLS=true (or local mode),
+ * Private webhook targets only with WEBHOOK_ALLOW_PRIVATE_URLS=true (or local mode),
  * whatever NODE_ENV says; an address that is private on its face is refused already at PUT.
  */
 describe('webhook endpoint without WEBHOOK_ALLOW_PRIVATE_URLS, outside production', () => {

@@ -8,7 +8,7 @@ import { WebhookReceiver } from '../support/webhook-receiver';
 import { completedPayment, eventUntil, getEvent, signatureCheck } from '../support/webhook-scenario';
 import { startWebhookStack, type WebhookStack } from '../support/webhook-stack';
 
-/** The error shape of DESIGN §3 with this status, code and (when given) param. */
+/** The error shape with this status, code and (when given) param. */
 const refused = (response: Response, status: number, code: string, param?: string) =>
   expectApiError(response, { status, code, ...(param === undefined ? {} : { param }) });
 
@@ -24,7 +24,7 @@ interface Endpoint {
 }
 
 /**
- * DESIGN §9 "Several webhook endpoints": endpoints as a resource (we_ ids, up to 16 per mode), the
+ * Endpoints as a resource (we_ ids, up to 16 per mode), the
  * singular route on the mode's oldest, and fan-out: every endpoint that takes an event's type gets its
  * own delivery, with its own secret, attempts, status and retries.
  */

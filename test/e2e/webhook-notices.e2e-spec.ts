@@ -28,7 +28,7 @@ class CapturedLines extends Writable {
 }
 
 /**
- * DESIGN.md §9 "Notices": an endpoint's owners get one e-mail when its automatic attempts have failed
+ * An endpoint's owners get one e-mail when its automatic attempts have failed
  * for WEBHOOK_NOTICE_AFTER, one when it is disabled and one when it recovers, through a real SMTP
  * server; the console shows a banner meanwhile. Notices after 1 s, disabled after 15 s: an attempt
  * falls between the two even when a busy host stalls the dispatcher for seconds.

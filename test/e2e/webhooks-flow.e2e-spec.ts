@@ -55,7 +55,7 @@ describe('payment.completed webhooks', () => {
     expect(signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
     expect(() => verifyWebhookSignature(delivery.rawBody, signature, signingSecret)).not.toThrow();
 
-    // Standard Webhooks (DESIGN §9): the same event id and t, verified by the specification's own library.
+    // Standard Webhooks: the same event id and t, verified by the specification's own library.
     expect(delivery.headers['webhook-id']).toBe(eventId);
     expect(delivery.headers['webhook-timestamp']).toBe(/^t=(\d+),/.exec(signature)?.[1]);
     expect(delivery.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);

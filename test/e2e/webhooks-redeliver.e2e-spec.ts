@@ -19,7 +19,7 @@ import { timeFor } from '../support/time-budget';
 /** Starting its own database and two apps. */
 const START_MS = timeFor({ database: 1, app: 2 });
 
-/** DESIGN.md §5: POST /v1/events/{id}/redeliver sends the same event again, as one attempt. */
+/** POST /v1/events/{id}/redeliver sends the same event again, as one attempt. */
 describe('webhook redelivery', () => {
   let stack: WebhookStack;
   let api: PaymentsApiHarness;

@@ -18,7 +18,7 @@ import { timeFor } from '../support/time-budget';
 /** Starting its own database and two apps. */
 const START_MS = timeFor({ database: 1, app: 2 });
 
-/** DESIGN.md §5: failed attempts are retried by WEBHOOK_RETRY_SCHEDULE ('200ms,400ms' here) and all recorded. */
+/** Failed attempts are retried by WEBHOOK_RETRY_SCHEDULE ('200ms,400ms' here) and all recorded. */
 describe('webhook retries', () => {
   let stack: WebhookStack;
   let api: PaymentsApiHarness;

@@ -34,7 +34,7 @@ function expectVerified(delivery: ReceivedWebhook, secret: string): void {
 }
 
 /**
- * DESIGN §9 "Developer CLI" (issue 30): `payhook listen` forwards the test mode's events, signed with
+ * "Developer CLI" (issue 30): `payhook listen` forwards the test mode's events, signed with
  * the secret it prints, over one outgoing connection; `payhook trigger` makes every event type; the
  * thin commands read and resend. Every command runs as a real child process of the `payhook` bin.
  */

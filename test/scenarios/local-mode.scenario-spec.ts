@@ -42,7 +42,7 @@ interface Observed {
 const LAN_ADDRESS = '192.168.77.1';
 
 /**
- * Local mode (DESIGN.md §8) on a machine with Node alone: the scenario runs in a network namespace
+ * Local mode on a machine with Node alone: the scenario runs in a network namespace
  * of its own, where nothing answers at the PostgreSQL and RabbitMQ defaults, and uses the README's
  * run command (`ADMIN_TOKEN=… npm start`; `npm install` is done already) as a newcomer would.
  */

@@ -34,7 +34,7 @@ const ROOT = resolve(__dirname, '../..');
 const DISPATCHER_MAIN = 'dist/apps/webhook-dispatcher/src/main.js';
 
 /**
- * DESIGN.md §5: deliveries are at least once and the retry wait lives in RabbitMQ, so neither a
+ * Deliveries are at least once and the retry wait lives in RabbitMQ, so neither a
  * dispatcher crash nor a dropped broker connection loses a webhook. This spec has a database and a
  * vhost of its own: it closes every connection of its vhost and counts every delivery.
  */

@@ -1,7 +1,7 @@
 import type { Response } from 'supertest';
 import type { PaymentsApiHarness } from './payments-api.harness';
 
-/** What DESIGN.md §3 allows inside `error`; anything else (a stack, an exception name) is a leak. */
+/** What the error shape allows inside `error`; anything else (a stack, an exception name) is a leak. */
 const ERROR_FIELDS = ['code', 'message', 'param', 'requestId', 'type'];
 
 /** A stack frame or an exception name shown to a caller. */
@@ -54,5 +54,5 @@ export function idemKey(): string {
   return `idem-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
 }
 
-/** ISO 8601 UTC with milliseconds and `Z` (DESIGN.md §3). */
+/** ISO 8601 UTC with milliseconds and `Z`. */
 export const ISO_MILLIS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

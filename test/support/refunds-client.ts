@@ -1,7 +1,7 @@
 import { idemKey } from './api-expectations';
 import { paymentBody, type PaymentsApiHarness, type TestMerchant } from './payments-api.harness';
 
-/** The merchant-facing refund endpoints (DESIGN §9), called with one merchant's API key. */
+/** The merchant-facing refund endpoints, called with one merchant's API key. */
 export function refundsClient(api: PaymentsApiHarness, merchant: { key: string }) {
   const bearer = `Bearer ${merchant.key}`;
   return {

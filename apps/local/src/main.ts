@@ -12,7 +12,7 @@ import { announcePaymentsApi } from '../../payments-api/src/listening';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres';
 
 /**
- * Local mode (DESIGN.md §8, ADR 0009): payhook on a machine with Node alone. Both apps run in this
+ * Local mode (ADR 0009): payhook on a machine with Node alone. Both apps run in this
  * one process on an embedded Postgres, and the webhook queue is a table in it instead of RabbitMQ:
  * the same API, screen, console and signed webhooks, and retry waits that survive a restart.
  * scripts/start.mjs chooses it and says so; this file only runs it.
@@ -42,7 +42,7 @@ async function main(): Promise<void> {
     // The embedded database is the only one: a replica URL left in the shell must not take the lists.
     DATABASE_READ_URL: '',
     WEBHOOK_QUEUE: 'postgres',
-    // The merchant server under test runs on this machine too (DESIGN.md §8).
+    // The merchant server under test runs on this machine too.
     WEBHOOK_ALLOW_PRIVATE_URLS: process.env.WEBHOOK_ALLOW_PRIVATE_URLS ?? 'true',
   };
   const apiEnv = loadEnvOrExit(PaymentsApiEnv, local);

@@ -6,7 +6,7 @@ import { TtlCache } from './ttl-cache';
 
 /**
  * Resolved keys are cached briefly to spare the create path a round trip; the TTL is what
- * bounds how long a revoked key keeps working (DESIGN.md §6: at most 5 s).
+ * bounds how long a revoked key keeps working (at most 5 s).
  */
 export const API_KEY_CACHE_TTL_MS = 2_000;
 

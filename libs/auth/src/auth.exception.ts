@@ -1,6 +1,6 @@
 import { PayhookError, type ErrorCode } from '@payhook/contracts';
 
-/** The DESIGN §3 codes the guards answer before a handler runs: any other code is a type error here. */
+/** The error codes the guards answer before a handler runs: any other code is a type error here. */
 export type AuthErrorCode = Extract<
   ErrorCode,
   'authentication_required' | 'api_key_invalid' | 'test_mode_only' | 'live_mode_locked' | 'rate_limited'

@@ -25,7 +25,7 @@ interface Lease {
 }
 
 /**
- * RATE_LIMIT_PER_SECOND per key across all API instances together (DESIGN.md §9, ADR 0017): the
+ * RATE_LIMIT_PER_SECOND per key across all API instances together (ADR 0017): the
  * bucket is in the store, and an instance takes tokens from it a lease at a time, so a request costs
  * a round trip only when its instance's lease is used up. A key's requests never get more than its
  * bucket holds, however they are spread. What is leased and not used within a second is lost, so a

@@ -29,13 +29,13 @@ const inProduction = (env: object | undefined) => (env as { NODE_ENV?: string } 
 
 const LOG_LEVEL_NAMES = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-/** Variables both apps read (DESIGN.md §2). */
+/** Variables both apps read. */
 export class CommonEnv {
   @Expose()
   @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'must be a postgres:// URL' })
   DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/payhook';
 
-  /** One node, or several nodes of one cluster, comma separated (DESIGN.md §9): the apps move to another when one goes. */
+  /** One node, or several nodes of one cluster, comma separated: the apps move to another when one goes. */
   @Expose()
   @Matches(/^amqps?:\/\/[^\s,]+(\s*,\s*amqps?:\/\/[^\s,]+)*$/, {
     message: 'must be an amqp:// or amqps:// URL, or several of one cluster separated by commas',
@@ -69,7 +69,7 @@ export class CommonEnv {
   @IsIn(['classic', 'quorum'], { message: 'must be classic or quorum' })
   AMQP_QUEUE_TYPE?: 'classic' | 'quorum';
 
-  /** Replicated in production unless said otherwise (DESIGN.md §9): one node's disk must not hold the only copy. */
+  /** Replicated in production unless said otherwise: one node's disk must not hold the only copy. */
   get queueType(): 'classic' | 'quorum' {
     return this.AMQP_QUEUE_TYPE ?? (this.NODE_ENV === 'production' ? 'quorum' : 'classic');
   }
@@ -109,7 +109,7 @@ export class CommonEnv {
   @Max(60_000, { message: 'must be a whole number of milliseconds from 100 to 60,000' })
   WEBHOOK_TIMEOUT_MS = 10_000;
 
-  /** How long an endpoint may keep failing its automatic attempts before it is disabled (DESIGN.md §8). */
+  /** How long an endpoint may keep failing its automatic attempts before it is disabled. */
   @Expose()
   @ValidateBy({
     name: 'isDurationFromOneSecond',
@@ -126,7 +126,7 @@ export class CommonEnv {
 
   /**
    * How long an endpoint's automatic attempts must have failed before its owners get a notice and
-   * the console shows a banner (DESIGN.md §9); same syntax as WEBHOOK_DISABLE_AFTER.
+   * the console shows a banner; same syntax as WEBHOOK_DISABLE_AFTER.
    */
   @Expose()
   @ValidateBy({
@@ -149,7 +149,7 @@ export class CommonEnv {
   WEBHOOK_ALLOW_PRIVATE_URLS?: boolean;
 
   /**
-   * Only when set to true, in any NODE_ENV (DESIGN.md §2): otherwise a merchant could point its
+   * Only when set to true, in any NODE_ENV: otherwise a merchant could point its
    * endpoint at internal services and read their answers in the attempt log. Local mode sets it.
    */
   get allowPrivateWebhookUrls(): boolean {
@@ -158,7 +158,7 @@ export class CommonEnv {
 
   /**
    * 32 random bytes in base64: keys the stored voucher PIN hashes and seals the webhook signing
-   * secrets at rest (DESIGN.md §2). Required in production; elsewhere a fixed development key is
+   * secrets at rest. Required in production; elsewhere a fixed development key is
    * used, and the start says so.
    */
   @Expose()

@@ -1,7 +1,7 @@
 import { parseDuration, parseDurationList } from './duration';
 
 describe('durations', () => {
-  it('parses the retry schedule of DESIGN.md §2', () => {
+  it('parses the default retry schedule', () => {
     expect(parseDurationList('5s,5m,30m,2h,5h,10h,10h')).toEqual([
       5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
     ]);

@@ -19,7 +19,7 @@ class ExampleEnv extends CommonEnv {
 }
 
 describe('loadEnv', () => {
-  it('applies the defaults of DESIGN.md §2 when nothing is set', () => {
+  it('applies the documented defaults when nothing is set', () => {
     const env = loadEnv(ExampleEnv, {});
     expect(env.PORT).toBe(3000);
     expect(env.DATABASE_URL).toBe('postgres://postgres@127.0.0.1:5432/payhook');

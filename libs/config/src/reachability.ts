@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 export interface Dependency {
   name: string;
   variable: string;
-  /** Nodes of one service (RabbitMQ may list a cluster's, DESIGN.md §9): one that answers is enough. */
+  /** Nodes of one service (RabbitMQ may list a cluster's): one that answers is enough. */
   urls: string[];
   defaultPort: number;
 }

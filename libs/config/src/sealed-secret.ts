@@ -1,8 +1,8 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 
 /**
- * Secrets stored at rest (webhook signing secrets), sealed with AES-256-GCM under SECRETS_KEY
- * (DESIGN.md §2). The stored text says what it is and which key sealed it:
+ * Secrets stored at rest (webhook signing secrets), sealed with AES-256-GCM under SECRETS_KEY.
+ * The stored text says what it is and which key sealed it:
  *
  *   v1:<keyId>:<iv>:<ciphertext>:<tag>     (iv, ciphertext and tag in base64url)
  *

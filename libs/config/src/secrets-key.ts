@@ -28,7 +28,7 @@ export function publiclyKnownSecretsKeyMessage(reason: string): string {
 }
 
 /**
- * SECRETS_KEY (DESIGN.md §2): keys the stored voucher PIN hashes and seals the webhook signing
+ * SECRETS_KEY: keys the stored voucher PIN hashes and seals the webhook signing
  * secrets (sealed-secret.ts). Read the same way by the apps (validated config) and by migrations
  * (the raw environment).
  */

@@ -1,4 +1,4 @@
-/** Every error code of DESIGN.md §3 with its HTTP status and error type. */
+/** Every error code with its HTTP status and error type. */
 export const ERROR_CODES = {
   parameter_invalid: { status: 400, type: 'invalid_request_error' },
   parameter_missing: { status: 400, type: 'invalid_request_error' },
@@ -32,7 +32,7 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
-/** The body every error response has (DESIGN.md §3). */
+/** The body every error response has. */
 export interface ErrorBody {
   error: {
     type: string;

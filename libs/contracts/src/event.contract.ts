@@ -1,5 +1,5 @@
 /**
- * One event per move out of `pending` (DESIGN.md §8 "Every payment outcome is an event") and one per
+ * One event per move out of `pending` and one per
  * refund that succeeds or fails (§9). Also what `enabledEvents` accepts.
  */
 export const EVENT_TYPES = [
@@ -69,7 +69,7 @@ export interface PaymentExpiredEvent {
 /** Every payment outcome's webhook body: `switch (event.type)` narrows `event.data`. */
 export type PaymentEvent = PaymentCompletedEvent | PaymentFailedEvent | PaymentCanceledEvent | PaymentExpiredEvent;
 
-/** `data` of a refund event: the refund as it ended (DESIGN.md §9). */
+/** `data` of a refund event: the refund as it ended. */
 interface RefundOutcome<Status extends string> {
   refundId: string;
   paymentId: string;
@@ -113,7 +113,7 @@ export interface WebhookAttemptView {
   error: string | null;
 }
 
-/** What an event owes one endpoint that takes its type (DESIGN.md §9): each on its own. */
+/** What an event owes one endpoint that takes its type: each on its own. */
 export interface EndpointDeliveryView {
   endpointId: string;
   status: 'pending' | 'succeeded' | 'failed';
@@ -138,7 +138,7 @@ export type EventView = WebhookEvent & EventDelivery;
 export const WEBHOOK_HEADERS = {
   eventId: 'Service-Event-Id',
   signature: 'Service-Signature',
-  /** Standard Webhooks (DESIGN.md §9): the event id, the `t` of Service-Signature, `v1,<base64>` per secret. */
+  /** Standard Webhooks: the event id, the `t` of Service-Signature, `v1,<base64>` per secret. */
   webhookId: 'webhook-id',
   webhookTimestamp: 'webhook-timestamp',
   webhookSignature: 'webhook-signature',

@@ -20,7 +20,7 @@ export const ID_PREFIXES = {
   member: 'mem_',
   invite: 'inv_',
   auditEntry: 'aud_',
-  /** A `payhook listen` session: an ephemeral endpoint of a test mode (DESIGN.md §9, Developer CLI). */
+  /** A `payhook listen` session: an ephemeral endpoint of a test mode. */
   listenSession: 'lsn_',
 } as const;
 

@@ -16,11 +16,11 @@ export interface CreatedPaymentView {
   expiresAt: string;
 }
 
-/** The payment as get and list return it (DESIGN.md §4). */
+/** The payment as get and list return it. */
 export interface PaymentView extends CreatedPaymentView {
   createdAt: string;
   completedAt: string | null;
   livemode: boolean;
-  /** The sum of the payment's succeeded refunds, 0 before any (DESIGN.md §9); not on the create response. */
+  /** The sum of the payment's succeeded refunds, 0 before any; not on the create response. */
   refundedAmount: number;
 }

@@ -1,10 +1,10 @@
 import type { CURRENCY } from './payment.contract';
 
-/** `pending` only for live refunds, until the operator has sent the money (DESIGN.md §9). */
+/** `pending` only for live refunds, until the operator has sent the money. */
 export const REFUND_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
 
-/** The refund as create, get and list return it (DESIGN.md §9); the refund account is never echoed. */
+/** The refund as create, get and list return it; the refund account is never echoed. */
 export interface RefundView {
   id: string;
   paymentId: string;

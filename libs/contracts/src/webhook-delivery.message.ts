@@ -19,7 +19,7 @@ export interface WebhookDeliveryRequestedV1 {
 
 export const WEBHOOK_DELIVERY_REQUESTED_V2 = 'webhook.delivery-requested.v2';
 
-/** One event's delivery to one of its mode's endpoints (DESIGN.md §9): each endpoint on its own. */
+/** One event's delivery to one of its mode's endpoints: each endpoint on its own. */
 export interface WebhookDeliveryRequestedV2 extends Omit<WebhookDeliveryRequestedV1, 'type'> {
   type: typeof WEBHOOK_DELIVERY_REQUESTED_V2;
   endpointId: string;

@@ -11,8 +11,8 @@ const CONNECT_TIMEOUT_MS = 5_000;
 
 /**
  * A connection that reconnects by itself after a broker restart; channels set up on it
- * re-declare their topology on every reconnect. With several nodes of one cluster (AMQP_URL,
- * DESIGN.md §9), amqp-connection-manager tries them in turn: a node that refuses, times out or
+ * re-declare their topology on every reconnect. With several nodes of one cluster (AMQP_URL
+ * lists them), amqp-connection-manager tries them in turn: a node that refuses, times out or
  * drops the connection hands over to the next one after `reconnectTimeInSeconds`.
  */
 export function createAmqpConnection(urls: string[], connectionName: string): AmqpConnectionManager {

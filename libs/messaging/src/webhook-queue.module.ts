@@ -100,7 +100,7 @@ class PostgresWebhookQueue extends WebhookQueue {
   }
 }
 
-/** The variables of DESIGN.md §2 that choose and reach the queue. */
+/** The variables that choose and reach the queue. */
 export interface WebhookQueueEnv {
   WEBHOOK_QUEUE: 'rabbitmq' | 'postgres';
   amqpUrls: string[];

@@ -51,7 +51,7 @@ const backToDelivery = (topology: WebhookTopology): Record<string, string> => ({
 
 /**
  * How often a quorum queue may hand out one message before it dead-letters it as poison, set
- * explicitly (DESIGN.md §9): since RabbitMQ 4.0 the broker's default is 20. Only a message that
+ * explicitly: since RabbitMQ 4.0 the broker's default is 20. Only a message that
  * went back unsettled counts: a dispatcher's channel closing with it in hand (a crash, a failover,
  * a broker node going) or a nack with requeue (sent only when a confirmed re-publish failed).
  * Retries and back-offs are fresh confirmed messages, so they never count. A valid delivery request

@@ -5,7 +5,7 @@ const DUPLICATE_DATABASE = '42P04';
 /** What a CREATE DATABASE that loses a race with another one gets: pg_database's own unique index. */
 const UNIQUE_VIOLATION = '23505';
 
-/** Creates the database named in `url` when it does not exist yet (DESIGN.md §2). */
+/** Creates the database named in `url` when it does not exist yet. */
 export async function ensureDatabase(url: string): Promise<void> {
   const name = databaseName(url);
   const admin = new Client({ connectionString: withDatabase(url, 'postgres') });

@@ -5,7 +5,7 @@
  */
 export type PaymentEvent = PaymentCompletedEvent | PaymentFailedEvent | PaymentCanceledEvent | PaymentExpiredEvent;
 /**
- * Any webhook body: a payment outcome or a refund outcome (DESIGN §9).
+ * Any webhook body: a payment outcome or a refund outcome.
  */
 export type WebhookEvent = PaymentEvent | RefundSucceededEvent | RefundFailedEvent;
 export type EventSummary = WebhookEvent & EventDelivery;

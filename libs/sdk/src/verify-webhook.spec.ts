@@ -224,7 +224,7 @@ describe('verifyWebhook', () => {
   });
 });
 
-describe('verifyWebhook for every outcome (DESIGN.md §8)', () => {
+describe('verifyWebhook for every outcome', () => {
   const outcome = (type: string, status: string, instant: string) => ({
     id: EVENT.id,
     type,
@@ -275,7 +275,7 @@ describe('verifyWebhook for every outcome (DESIGN.md §8)', () => {
   });
 });
 
-describe('verifyWebhook for refund events (DESIGN.md §9)', () => {
+describe('verifyWebhook for refund events', () => {
   const refundEvent = (type: string, status: string, instant: string, data: Record<string, unknown> = {}) => ({
     id: EVENT.id,
     type,

@@ -31,7 +31,7 @@ export interface DeliveryHeadersInput {
 }
 
 /**
- * Every header of one delivery attempt (DESIGN.md §5 and §9 "Standard Webhooks"), signed afresh: callers
+ * Every header of one delivery attempt, signed afresh: callers
  * build them per attempt, never store them.
  */
 export function deliveryHeaders({

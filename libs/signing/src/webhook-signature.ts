@@ -35,7 +35,7 @@ export function computeSignature(secret: string, timestamp: number, rawBody: Buf
 }
 
 export function signWebhook(secret: string, rawBody: Buffer | string, nowSeconds = currentUnixSeconds()): string {
-  // Signed fresh per attempt (DESIGN §5): callers pass the attempt's time, never a stored signature.
+  // Signed fresh per attempt: callers pass the attempt's time, never a stored signature.
   return buildSignatureHeader(nowSeconds, computeSignature(secret, nowSeconds, rawBody));
 }
 

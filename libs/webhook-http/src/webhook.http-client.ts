@@ -26,7 +26,7 @@ export interface WebhookHttpClientOptions {
   onRequestStart?: (inFlightToUrl: number) => void;
 }
 
-/** One attempt's outcome, as recorded (DESIGN.md §5). */
+/** One attempt's outcome, as recorded. */
 export interface DeliveryResult {
   ok: boolean;
   status: number | null;
@@ -78,7 +78,7 @@ export class WebhookHttpClient {
       connections: options.connectionsPerOrigin ?? 10,
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
-      // The address check runs on the resolved addresses of every new connection (DESIGN.md §5).
+      // The address check runs on the resolved addresses of every new connection.
       connect: { lookup: guardedLookup(options.allowPrivateUrls), timeout: options.timeoutMs },
     });
   }

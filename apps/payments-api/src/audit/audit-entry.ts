@@ -1,4 +1,4 @@
-/** What the audit log records (DESIGN §9): every change to keys, endpoints, secrets, members, refunds and cancels. */
+/** What the audit log records: every change to keys, endpoints, secrets, members, refunds and cancels. */
 export const AUDIT_ACTIONS = [
   'api_key.created',
   'api_key.rolled',

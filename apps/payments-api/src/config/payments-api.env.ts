@@ -9,7 +9,7 @@ const MIN_ADMIN_TOKEN_LENGTH = 32;
 
 const HTTP_URL = /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/;
 
-/** payments-api configuration (DESIGN.md §2), validated before Nest boots. */
+/** payments-api configuration, validated before Nest boots. */
 export class PaymentsApiEnv extends CommonEnv {
   @Expose()
   @ToInteger()
@@ -188,7 +188,7 @@ export class PaymentsApiEnv extends CommonEnv {
   }
 
   /**
-   * Where notices to merchants are e-mailed (DESIGN.md §9): `smtp://user:password@host:587` (STARTTLS
+   * Where notices to merchants are e-mailed: `smtp://user:password@host:587` (STARTTLS
    * when the server offers it) or `smtps://…:465`. Unset: e-mail is off, and each notice is written to
    * the log instead (the start says so). Holds a password: only its host is ever logged.
    */

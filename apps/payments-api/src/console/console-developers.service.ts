@@ -15,7 +15,7 @@ import { WebhookEndpointsService } from '../webhook-endpoints/webhook-endpoints.
 import { scopeOf, type ConsoleMerchant, type ConsoleMode } from './console-session';
 
 export const RECENT_RUNS = 5;
-/** The periods the console offers to recover (DESIGN.md §8 allows up to 30 days). */
+/** The periods the console offers to recover (up to 30 days back). */
 export const RECOVER_DAYS = [1, 7, 30];
 
 export interface DevelopersOverview {
@@ -230,7 +230,7 @@ export class ConsoleDevelopersService {
     }
   }
 
-  /** Always in test mode, against the test webhook endpoint (DESIGN.md §6). */
+  /** Always in test mode, against the test webhook endpoint. */
   async runIntegrationTest(merchant: ConsoleMerchant): Promise<void> {
     await this.integrationTests.start(scopeOf(merchant, 'test'));
   }

@@ -262,7 +262,7 @@ function endpointCard(model: DevelopersModel, mode: ConsoleMode, endpoint: Webho
   </section>`;
 }
 
-/** DESIGN.md §8 "Endpoint health": warned from the first failure, re-enabled and recovered here. */
+/** Warned from the first failure, re-enabled and recovered here. */
 function healthBlock(model: DevelopersModel, mode: ConsoleMode, endpoint: WebhookEndpointRecord) {
   const { session, overview } = model;
   const zone = session.merchant.timeZone;
@@ -342,7 +342,7 @@ function keyState(key: ApiKeyEntity, zone: string) {
 
 const isUsable = (key: ApiKeyEntity) => !key.revokedAt && (!key.expiresAt || key.expiresAt.getTime() > Date.now());
 
-/** Days the old key of a roll keeps working (DESIGN §9: 0 to 7). */
+/** Days the old key of a roll keeps working (0 to 7). */
 export const ROLL_OVERLAP_DAYS = [0, 1, 2, 3, 7] as const;
 
 function keyControls(model: DevelopersModel, key: ApiKeyEntity) {
@@ -446,7 +446,7 @@ export function renderDevelopers(nonce: string, model: DevelopersModel): string 
   return consolePage({ title: 'Developers', nonce, session, section: 'developers' }, body);
 }
 
-/** How long the console lets the rotated-out secret keep signing webhook-signature (DESIGN §9). */
+/** How long the console lets the rotated-out secret keep signing webhook-signature. */
 export const ROTATION_OVERLAPS = [
   { seconds: 0, label: 'None: the current secret stops at once' },
   { seconds: 3_600, label: '1 hour' },

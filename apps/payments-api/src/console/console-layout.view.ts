@@ -139,7 +139,7 @@ const TEST_MODE_BANNER = html`<p class="test-mode" id="test-mode">
 
 /**
  * While an endpoint of the merchant is disabled or has failed for WEBHOOK_NOTICE_AFTER, every page
- * says so (DESIGN.md §9 "Notices"), until it is enabled or healthy again.
+ * says so, until it is enabled or healthy again.
  */
 function webhookBanner(session: ConsoleSession): SafeHtml | null {
   const endpoints = endpointsInTroubleOfThisPage();

@@ -41,7 +41,7 @@ export interface PaymentReviewCase {
   } | null;
 }
 
-/** A succeeded refund's settlement record (DESIGN.md §9): negative amounts, on the date the refund succeeded. */
+/** A succeeded refund's settlement record: negative amounts, on the date the refund succeeded. */
 export interface RefundSettlementRecord {
   refundId: string;
   grossAmount: number;

@@ -14,7 +14,7 @@ export interface RefundFormValues {
 export type RefundField = keyof RefundFormValues;
 export type RefundFormErrors = Partial<Record<RefundField, string>>;
 
-/** The refund the form asks for, in the shape of the API's body (DESIGN.md §9). */
+/** The refund the form asks for, in the shape of the API's body. */
 export interface RefundRequest {
   amount: number;
   reason?: string;
@@ -62,7 +62,7 @@ export function amountExceededMessage(remainder: number): string {
 }
 
 /**
- * The form's rules, the API's own (DESIGN.md §9): an amount of whole won from 1 up to `maxAmount`
+ * The form's rules, the API's own: an amount of whole won from 1 up to `maxAmount`
  * (omit it where the refund service decides), a reason of up to 200 printable characters, and in
  * live mode the account the money goes back to.
  */

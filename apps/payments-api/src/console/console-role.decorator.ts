@@ -4,7 +4,7 @@ import type { MemberRole } from '../team/member-role';
 export const CONSOLE_ROLE = 'payhook:console-role';
 
 /**
- * The least role a console route needs (DESIGN §9). Without it a page (GET) needs `viewer` and a
+ * The least role a console route needs. Without it a page (GET) needs `viewer` and a
  * form (POST) `owner`: a new form is closed to everyone but owners until it says otherwise.
  */
 export const ConsoleRole = (role: MemberRole) => SetMetadata(CONSOLE_ROLE, role);

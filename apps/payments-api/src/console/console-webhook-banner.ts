@@ -10,7 +10,7 @@ const inTrouble = new AsyncLocalStorage<EndpointInTrouble[]>();
 
 /**
  * Every console page with a session shows a banner while one of the merchant's endpoints is disabled
- * or has failed for WEBHOOK_NOTICE_AFTER (DESIGN.md §9 "Notices"). Read here, once per request, after
+ * or has failed for WEBHOOK_NOTICE_AFTER. Read here, once per request, after
  * the session guard, and handed to the layout through the request's async context, so no page's
  * controller has to carry it.
  */

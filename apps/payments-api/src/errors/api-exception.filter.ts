@@ -17,7 +17,7 @@ const HTTP_STATUS_CODES: Record<number, ErrorCode> = {
 /** A dependency outage is usually a restart or a failover: seconds, not minutes. */
 export const RETRY_AFTER_UNAVAILABLE_SECONDS = 5;
 
-/** The one place that writes an error body (DESIGN.md §3). Nothing else reaches the client. */
+/** The one place that writes an error body. Nothing else reaches the client. */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');

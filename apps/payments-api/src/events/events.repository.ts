@@ -31,7 +31,7 @@ interface EventRow {
 }
 
 /**
- * An event's columns with its delivery status summed up over its deliveries (DESIGN.md §9), for
+ * An event's columns with its delivery status summed up over its deliveries, for
  * `FROM events e ${DELIVERIES_OF_EVENT}`: succeeded when all did, failed when any failed for good,
  * pending otherwise; an event without deliveries has its own (skipped, or no endpoint in its mode).
  */

@@ -74,7 +74,7 @@ export class EventsService {
   }
 }
 
-/** POST /v1/events/recover (DESIGN.md §8). */
+/** POST /v1/events/recover. */
 export interface RecoverView {
   since: string;
   queued: number;

@@ -10,7 +10,7 @@ import { ListHolidaysQueryDto } from './dto/list-holidays.query.dto';
 import { HolidaysRepository } from './holidays.repository';
 
 /**
- * Non-banking days (DESIGN.md §8 "Business days", ADR 0010): Korean public holidays come from the
+ * Non-banking days (ADR 0010): Korean public holidays come from the
  * gazette data; an operator adds the one-off days a bank announces. A payment settled after the
  * change gets the new payout date.
  */

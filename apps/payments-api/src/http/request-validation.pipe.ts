@@ -4,8 +4,8 @@ import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage, validateSync, type ValidationError } from 'class-validator';
 
 /**
- * Validates bodies and queries against their DTO class and reports the first problem as
- * DESIGN.md §3 wants it: unknown fields first, then missing ones, then invalid values,
+ * Validates bodies and queries against their DTO class and reports the first problem, in a fixed
+ * order: unknown fields first, then missing ones, then invalid values,
  * always naming the field in `param`.
  */
 @Injectable()

@@ -1,6 +1,6 @@
 import { PayhookError } from '@payhook/contracts';
 
-/** 1–255 printable ASCII characters (DESIGN.md §3). */
+/** 1–255 printable ASCII characters. */
 const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
 
 export function parseIdempotencyKey(header: string | string[] | undefined): string {

@@ -31,7 +31,7 @@ export class IdempotencyKeysRepository {
   }
 
   /**
-   * The decision for a key that was already claimed (DESIGN §4): its stored answer to replay when
+   * The decision for a key that was already claimed: its stored answer to replay when
    * the body's fingerprint (any of `fingerprints`, for keyed ones during a rotation) is the stored
    * one; 'body_differs' when it is not, which the caller answers with its feature's 422
    * idempotency_key_reused; null when the key expired meanwhile and may be claimed again.

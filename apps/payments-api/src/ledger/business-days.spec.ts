@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { addBusinessDays, publicHolidays } from './business-days';
 
-/** Real Korean dates (DESIGN.md §8 "Business days"). */
+/** Real Korean dates. */
 describe('addBusinessDays', () => {
   const payout = (date: string, days: number, extra: string[] = []) => addBusinessDays(date, days, new Set(extra));
 

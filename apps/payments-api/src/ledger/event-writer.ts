@@ -22,7 +22,7 @@ export interface NewEvent {
 // Every event type the payments-api writes is built in this file: payment.* and refund.*.
 
 /**
- * The webhook body announcing that `payment` left `pending` for `outcome` at `at` (DESIGN.md §5, §8).
+ * The webhook body announcing that `payment` left `pending` for `outcome` at `at`.
  * payment.completed keeps exactly its original `data`; the other outcomes carry the status and
  * their own instant.
  */
@@ -77,7 +77,7 @@ export function toNewEvent(payment: PaymentRecord, event: PaymentEvent): NewEven
 }
 
 /**
- * The webhook body announcing that `refund` ended (DESIGN.md §9): refund.succeeded at its
+ * The webhook body announcing that `refund` ended: refund.succeeded at its
  * succeededAt, refund.failed at its failedAt. Only a refund that has ended has an event.
  */
 export function refundOutcomeEvent(refund: RefundRecord): RefundEvent {
@@ -118,7 +118,7 @@ export function toNewRefundEvent(refund: RefundRecord, event: RefundEvent): NewE
   };
 }
 
-/** Why an event of a mode without any endpoint was not sent (DESIGN.md §5): kept, redelivered once one is set. */
+/** Why an event of a mode without any endpoint was not sent: kept, redelivered once one is set. */
 export const NO_ENDPOINT_REASON = 'No webhook endpoint is set for this mode; set one and redeliver the event.';
 
 /**
@@ -143,7 +143,7 @@ export const initialDeliverySql = (event: string, defaults: string, reason: stri
    CASE WHEN NOT endpoints.any AND ${event}.type = ANY (${defaults}::text[]) THEN ${reason} END`;
 
 /**
- * The fan-out (DESIGN.md §9): for events just inserted (`inserted`: id, type, merchant_id, livemode,
+ * The fan-out: for events just inserted (`inserted`: id, type, merchant_id, livemode,
  * created_at), one pending delivery per endpoint of the mode that takes the type, and only those: an
  * endpoint that does not take it costs no row. Returns the (event_id, endpoint_id) of each.
  */
@@ -272,7 +272,7 @@ export class EventWriter {
   }
 
   /**
-   * An attempt a `payhook listen` session reports (DESIGN.md §9, Developer CLI): numbered with the
+   * An attempt a `payhook listen` session reports: numbered with the
    * event's other attempts (the event's attempt_count, as the dispatcher numbers them), with the
    * session's id as its endpoint. It changes no delivery, status or endpoint health. Only for an event
    * the session was sent (a type it takes, recorded since it began), and once per event and session: a

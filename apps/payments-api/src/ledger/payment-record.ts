@@ -15,7 +15,7 @@ export interface PaymentRecord {
   expiresAt: Date;
   createdAt: Date;
   completedAt: Date | null;
-  /** The sum of its succeeded refunds (DESIGN §9). */
+  /** The sum of its succeeded refunds. */
   refundedAmount: number;
 }
 

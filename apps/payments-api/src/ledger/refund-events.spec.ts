@@ -20,7 +20,7 @@ const pending: RefundRecord = {
 };
 const at = new Date('2026-11-25T02:00:00.000Z');
 
-describe('refund events (DESIGN §9)', () => {
+describe('refund events', () => {
   it('refund.succeeded carries exactly the refund as it ended, at its succeededAt', () => {
     const event = refundOutcomeEvent({ ...pending, status: 'succeeded', succeededAt: at, bankTransactionId: 'TX' });
     expect(event).toEqual({

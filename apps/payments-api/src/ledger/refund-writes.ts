@@ -50,7 +50,7 @@ export interface RefundablePayment {
 
 /**
  * One test refund of a batch for succeedAllAtOnce: the refund (succeeded), its payout, its key's
- * claim, and who asked for it (its `refund.created` audit entry, DESIGN §9).
+ * claim, and who asked for it (its `refund.created` audit entry).
  */
 export interface TestRefundWrite {
   refund: RefundRecord;
@@ -67,7 +67,7 @@ export interface TestRefundWritten {
 }
 
 /**
- * Every money move of a refund (DESIGN §9, ADR 0014). The database decides: the reserve is a guarded
+ * Every money move of a refund (ADR 0014). The database decides: the reserve is a guarded
  * UPDATE of payments.refund_held_amount that takes the payment's row lock, so refunds racing each
  * other queue on it and never add up to more than the payment; a pending refund moves once, by a
  * compare-and-set from pending, and only that move writes its event and settlement record. A refund

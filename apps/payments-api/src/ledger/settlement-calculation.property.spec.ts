@@ -8,7 +8,7 @@ import {
 } from './settlement-calculation';
 
 /**
- * A payment and a random history of partial refunds (DESIGN.md §9): cut points in 1..amount, sorted, give
+ * A payment and a random history of partial refunds: cut points in 1..amount, sorted, give
  * the refunded running totals; the last part is the remainder when the history refunds everything.
  */
 const refundHistory = fc

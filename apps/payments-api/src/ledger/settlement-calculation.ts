@@ -32,7 +32,7 @@ export function settlementAmounts(grossAmount: number, feeBps: number): Settleme
 }
 
 /**
- * The settlement record of one succeeded refund (DESIGN.md §9): negative amounts that give back the
+ * The settlement record of one succeeded refund: negative amounts that give back the
  * fee and VAT by difference of running totals. With R₀ refunded before and R₁ = R₀ + refundAmount,
  * the fee is −(fee(R₁) − fee(R₀)) and the VAT −(VAT(R₁) − VAT(R₀)), each rounded as settlementAmounts
  * rounds a payment, and the net is what remains. So gross = fee + VAT + net holds on every record, and

@@ -33,7 +33,7 @@ export const PAYOUT_TERMS_SQL = `m.settlement_delay_days,
   ARRAY(SELECT to_char(date, 'YYYY-MM-DD') FROM non_banking_days
         WHERE date > $2::date AND date <= $2::date + ${PAYOUT_HORIZON_DAYS}) AS extra_days`;
 
-/** The payout of a record on `sales` (DESIGN §8): its date and the rule that made it. */
+/** The payout of a record on `sales`: its date and the rule that made it. */
 export function payoutOf(sales: string, terms: PayoutTerms): { date: string; rule: PayoutRule } {
   const payout = addBusinessDays(sales, terms.settlement_delay_days, new Set(terms.extra_days));
   for (const year of payout.unknownYears.filter((one) => !reportedUnknownYears.has(one))) {
@@ -47,7 +47,7 @@ export function payoutOf(sales: string, terms: PayoutTerms): { date: string; rul
 }
 
 /**
- * refundSettlementAmounts in SQL (DESIGN §9), for a statement that writes the record itself: the
+ * refundSettlementAmounts in SQL, for a statement that writes the record itself: the
  * fee, VAT and net of a refund of `amount` after `before` (R₀) at `bps`, each an SQL expression of
  * bigints. Integer division of non-negative integers is the floor. settlement-sql.integration-spec.ts
  * holds it to the TypeScript reference.
@@ -117,7 +117,7 @@ export class SettlementWriter {
   }
 
   /**
-   * The record of a refund that just succeeded (DESIGN §9): negative amounts on the sales date of its
+   * The record of a refund that just succeeded: negative amounts on the sales date of its
    * success, by difference of running totals from `refundedBefore` (R₀, read under the payment's row
    * lock), at the fee rate the payment was charged (its own record's fee_bps; 0 for a payment settled
    * before records existed, see reportLegacyRefund), paid out by the rule of §8.

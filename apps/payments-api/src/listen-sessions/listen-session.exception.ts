@@ -1,6 +1,6 @@
 import { PayhookError, type ErrorCode } from '@payhook/contracts';
 
-/** The DESIGN §3 codes the listen-session routes answer: any other code is a type error here. */
+/** The error codes the listen-session routes answer: any other code is a type error here. */
 export type ListenSessionErrorCode = Extract<
   ErrorCode,
   | 'resource_not_found'

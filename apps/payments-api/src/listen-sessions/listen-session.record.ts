@@ -1,6 +1,6 @@
 import type { EventType } from '@payhook/contracts';
 
-/** A `payhook listen` session as stored, its secret opened (DESIGN.md §9, Developer CLI). */
+/** A `payhook listen` session as stored, its secret opened. */
 export interface ListenSessionRecord {
   id: string;
   merchantId: string;

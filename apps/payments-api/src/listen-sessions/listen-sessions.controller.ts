@@ -21,7 +21,7 @@ import { ListenStreams } from './listen-streams';
 type SessionEnvelope = DataEnvelope<ListenSessionView>;
 
 /**
- * `payhook listen` (DESIGN.md §9, Developer CLI; ADR 0018): a session is an ephemeral endpoint of the
+ * `payhook listen` (ADR 0018): a session is an ephemeral endpoint of the
  * key's test mode with its own signing secret; its stream carries every event of the mode, signed,
  * over the one connection the CLI opens; the CLI reports each local answer back as an attempt.
  */

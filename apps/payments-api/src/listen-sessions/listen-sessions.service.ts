@@ -10,7 +10,7 @@ import type { ReportListenAttemptRequestDto } from './dto/report-listen-attempt.
 const newSigningSecret = () => `whsec_${randomBase62(32)}`;
 
 /**
- * `payhook listen` sessions (DESIGN.md §9, Developer CLI; ADR 0018): ephemeral endpoints of a test
+ * `payhook listen` sessions (ADR 0018): ephemeral endpoints of a test
  * mode, each with its own secret, streamed over the CLI's one connection (ListenStreams).
  */
 @Injectable()

@@ -194,7 +194,7 @@ class ListenStream {
     }
     for (const event of events) {
       if (this.stopped) return false;
-      // Signed as the dispatcher signs a delivery, at the moment it leaves (DESIGN.md §5, §9).
+      // Signed as the dispatcher signs a delivery, at the moment it leaves.
       const headers = {
         'Content-Type': 'application/json',
         'User-Agent': WEBHOOK_USER_AGENT,

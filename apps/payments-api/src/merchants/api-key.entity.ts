@@ -28,7 +28,7 @@ export class ApiKeyEntity {
   @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
   revokedAt!: Date | null;
 
-  /** After a roll: the old key works until then, and not after (DESIGN §9). */
+  /** After a roll: the old key works until then, and not after. */
   @Column({ name: 'expires_at', type: 'timestamptz', nullable: true })
   expiresAt!: Date | null;
 }

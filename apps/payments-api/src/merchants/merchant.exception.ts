@@ -1,6 +1,6 @@
 import { PayhookError, type ErrorCode } from '@payhook/contracts';
 
-/** The DESIGN §3 codes the operator's merchant and API key routes answer: any other code is a type error here. */
+/** The error codes the operator's merchant and API key routes answer: any other code is a type error here. */
 export type MerchantErrorCode = Extract<
   ErrorCode,
   'resource_not_found' | 'parameter_invalid' | 'merchant_state_conflict' | 'live_mode_locked'

@@ -134,7 +134,7 @@ export class MerchantsService {
   }
 
   /**
-   * A key the merchant's team makes in the console (DESIGN §9): live keys only once the merchant is
+   * A key the merchant's team makes in the console: live keys only once the merchant is
    * live. Shown once; audited with the change.
    */
   async createOwnApiKey(merchantId: string, mode: ApiKeyMode, by: AuditActor): Promise<IssuedOwnKey> {
@@ -179,7 +179,7 @@ export class MerchantsService {
     return issued;
   }
 
-  /** Revokes one of the merchant's own keys at once (within the 5 s of DESIGN §6 on every instance). */
+  /** Revokes one of the merchant's own keys at once (within 5 s on every instance). */
   async revokeOwnApiKey(merchantId: string, keyId: string, by: AuditActor): Promise<void> {
     await this.audit.audited({ ...by, merchantId, action: 'api_key.revoked', target: keyId }, async (sql) => {
       if (!(await this.merchants.endApiKey(sql, merchantId, keyId, 0))) {

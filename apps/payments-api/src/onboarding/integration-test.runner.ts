@@ -31,7 +31,7 @@ const is2xx = (result: DeliveryResult) => result.ok;
 const answer = (result: DeliveryResult) => result.error ?? `HTTP ${result.status}`;
 
 /**
- * Runs the four scenarios of DESIGN.md §6 against the merchant's test webhook endpoint with real,
+ * Runs the four scenarios of the integration test against the merchant's test webhook endpoint with real,
  * signed deliveries (and, for `review`, deliberately wrong ones), recording what was sent and what
  * came back. A passed run takes an approved merchant live.
  */
@@ -207,7 +207,7 @@ export class IntegrationTestRunner {
     );
   }
 
-  /** Sent as the dispatcher sends it: every header of DESIGN.md §5 and §9, signed now. */
+  /** Sent as the dispatcher sends it: every webhook header, signed now. */
   private sendGenuine(delivery: Delivery): Promise<DeliveryResult> {
     // A run lasts seconds: the previous secret signs only until it expires, as the dispatcher's.
     const { previousSecret } = delivery;

@@ -297,7 +297,7 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = withRecordedExamples({
   RefundSucceededEvent: event('refund.succeeded', refundOutcomeData('succeeded', 'succeededAt')),
   RefundFailedEvent: event('refund.failed', refundOutcomeData('failed', 'failedAt')),
   WebhookEvent: {
-    description: 'Any webhook body: a payment outcome or a refund outcome (DESIGN §9).',
+    description: 'Any webhook body: a payment outcome or a refund outcome.',
     oneOf: [ref('PaymentEvent'), ref('RefundSucceededEvent'), ref('RefundFailedEvent')],
   },
   EndpointDelivery: {

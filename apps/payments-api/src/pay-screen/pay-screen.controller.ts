@@ -126,7 +126,7 @@ export class PayScreenController {
   }
 
   /**
-   * A finished payment sends the user back (DESIGN.md §4); the body still shows the final state and a button
+   * A finished payment sends the user back; the body still shows the final state and a button
    * back, for anything that does not follow redirects.
    */
   private sendBack(response: Response, payment: PayScreenPayment, nonce: string): void {

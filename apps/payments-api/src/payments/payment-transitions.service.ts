@@ -16,7 +16,7 @@ export type FinalStatus = PaymentOutcome;
 /**
  * The payments feature's side of every move out of `pending`: the ledger makes the move with its
  * event, outbox row and (for a completion) settlement record; this answers the caller with the
- * payment's view or the error of DESIGN §3 that says why it could not move.
+ * payment's view or the error that says why it could not move.
  */
 @Injectable()
 export class PaymentTransitionsService {

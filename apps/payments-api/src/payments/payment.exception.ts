@@ -1,6 +1,6 @@
 import { PayhookError, type ErrorCode } from '@payhook/contracts';
 
-/** The DESIGN §3 codes the payment routes (create, get, list, cancel, the test helpers, confirm-receipt) answer: any other code is a type error here. */
+/** The error codes the payment routes (create, get, list, cancel, the test helpers, confirm-receipt) answer: any other code is a type error here. */
 export type PaymentErrorCode = Extract<
   ErrorCode,
   | 'resource_not_found'

@@ -51,7 +51,7 @@ export class PaymentsController {
   }
 
   /**
-   * The merchant no longer wants the payment (DESIGN.md §8): pending → canceled with its
+   * The merchant no longer wants the payment: pending → canceled with its
    * payment.canceled event; again → the canceled payment; any other state → 409. A cancel racing a
    * completion is decided by the database: exactly one of them wins.
    */

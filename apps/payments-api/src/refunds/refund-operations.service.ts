@@ -15,7 +15,7 @@ const DEFAULT_PAGE_SIZE = 20;
 /** One bank transfer is the success of one refund at most. */
 const ONE_REFUND_PER_BANK_TRANSACTION = 'refunds_bank_transaction_id_key';
 
-/** The operator's side of live refunds (DESIGN §9): the queue, and sending the money or not. */
+/** The operator's side of live refunds: the queue, and sending the money or not. */
 @Injectable()
 export class RefundOperationsService {
   private readonly logger = new Logger(RefundOperationsService.name);
@@ -39,7 +39,7 @@ export class RefundOperationsService {
 
   /**
    * Exactly once: a compare-and-set from pending; anything else is 409 refund_state_conflict. Answers
-   * the Refund of DESIGN §9 (the account and the bank's id stay in the queue's view). A bank transaction
+   * the API's Refund (the account and the bank's id stay in the queue's view). A bank transaction
    * already recorded for another refund is a 409 too: one transfer cannot pay two refunds.
    */
   async succeed(id: string, bankTransactionId: string): Promise<RefundView> {

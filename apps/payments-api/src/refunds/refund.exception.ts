@@ -1,6 +1,6 @@
 import { PayhookError, type ErrorCode } from '@payhook/contracts';
 
-/** The DESIGN §3 and §9 codes the refund routes (merchant and operator) answer: any other code is a type error here. */
+/** The error codes the refund routes (merchant and operator) answer: any other code is a type error here. */
 export type RefundErrorCode = Extract<
   ErrorCode,
   | 'resource_not_found'

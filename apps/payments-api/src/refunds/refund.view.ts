@@ -15,7 +15,7 @@ export interface AdminRefundView extends RefundView {
   bankTransactionId: string | null;
 }
 
-/** The refund as the merchant API shows it (DESIGN §9): never the refund account. */
+/** The refund as the merchant API shows it: never the refund account. */
 export function toRefundView(refund: RefundRecord): RefundView {
   return {
     id: refund.id,

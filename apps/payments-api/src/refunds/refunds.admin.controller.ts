@@ -10,7 +10,7 @@ import { FailRefundRequestDto, ListAdminRefundsQueryDto, SucceedRefundRequestDto
 import { RefundOperationsService } from './refund-operations.service';
 import type { AdminRefundView } from './refund.view';
 
-/** The operator's refund queue (DESIGN §9): live refunds wait here until the money is sent. */
+/** The operator's refund queue: live refunds wait here until the money is sent. */
 @ApiTags('refunds')
 @Controller('admin/v1/refunds')
 @UseGuards(AdminGuard)

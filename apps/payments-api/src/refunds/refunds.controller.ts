@@ -13,7 +13,7 @@ import { CreateRefundRequestDto } from './dto/create-refund.request.dto';
 import { ListRefundsQueryDto } from './dto/list-refunds.query.dto';
 import { RefundsService } from './refunds.service';
 
-/** POST /v1/payments/{id}/refunds (DESIGN §9): a refund belongs under its payment. */
+/** POST /v1/payments/{id}/refunds: a refund belongs under its payment. */
 @ApiTags('refunds')
 @Controller('v1/payments')
 @UseGuards(ApiKeyGuard)

@@ -11,7 +11,7 @@ import { RefundsRepository } from './refunds.repository';
 import { RefundsService } from './refunds.service';
 import { TestRefundBatcher } from './test-refund.batcher';
 
-/** Refunds (DESIGN §9): the merchant API, the operator's queue, and RefundsService for the console. */
+/** Refunds: the merchant API, the operator's queue, and RefundsService for the console. */
 @Module({
   imports: [IdempotencyModule, LedgerModule],
   controllers: [PaymentRefundsController, RefundsController, RefundsAdminController, RefundTestHelpersController],

@@ -56,7 +56,7 @@ const REFUSALS: Record<HoldRefusal, (paymentId: string) => RefundException> = {
     ),
 };
 
-/** Refunds of completed payments (DESIGN §9): the merchant API's and the console's way in. */
+/** Refunds of completed payments: the merchant API's and the console's way in. */
 @Injectable()
 export class RefundsService {
   constructor(

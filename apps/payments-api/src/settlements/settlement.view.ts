@@ -2,7 +2,7 @@ import type { PayoutRule } from '../ledger';
 
 /**
  * One settlement record, as merchants read it (API, CSV and console): a completed payment's, or a
- * succeeded refund's with negative amounts (DESIGN §9).
+ * succeeded refund's with negative amounts.
  */
 export interface SettlementView {
   type: 'payment' | 'refund';

@@ -1,4 +1,4 @@
-/** DESIGN §9: owner (everything), developer (keys, endpoints, integration test, payments, refunds), viewer (reads). */
+/** Owner (everything), developer (keys, endpoints, integration test, payments, refunds), viewer (reads). */
 export const MEMBER_ROLES = ['owner', 'developer', 'viewer'] as const;
 export type MemberRole = (typeof MEMBER_ROLES)[number];
 

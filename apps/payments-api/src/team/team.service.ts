@@ -13,7 +13,7 @@ import { MembersRepository, type Member } from './members.repository';
 import { PasswordHashQueue } from './password-hash-queue';
 import { TeamException } from './team.exception';
 
-/** DESIGN §9: an invite link works once, for 72 hours. */
+/** An invite link works once, for 72 hours. */
 export const INVITE_VALID_HOURS = 72;
 
 /**

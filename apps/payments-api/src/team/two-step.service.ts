@@ -10,7 +10,7 @@ import { RecoveryCodeHashes } from './recovery-code-hashes';
 import { TeamException } from './team.exception';
 import { TwoStepRepository } from './two-step.repository';
 
-/** RFC 6238 as DESIGN §9 fixes it: 30-second steps, 6 digits; a code of the step before or after still counts (clock drift). */
+/** RFC 6238: 30-second steps, 6 digits; a code of the step before or after still counts (clock drift). */
 const PERIOD_SECONDS = 30;
 const DRIFT_SECONDS = 30;
 export const RECOVERY_CODE_COUNT = 10;

@@ -3,7 +3,7 @@ import { PeriodicTask } from '../scheduling/periodic-task';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 
 /**
- * Forgets rotated-out signing secrets once their overlap has ended (DESIGN §9). Nothing signs with
+ * Forgets rotated-out signing secrets once their overlap has ended. Nothing signs with
  * one after its expiry either way (every read compares it with now()); this takes it off the disk.
  */
 @Injectable()

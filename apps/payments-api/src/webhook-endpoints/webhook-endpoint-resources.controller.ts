@@ -24,7 +24,7 @@ const DEFAULT_PAGE_SIZE = 20;
 type EndpointEnvelope = DataEnvelope<WebhookEndpointResourceView>;
 
 /**
- * The merchant's webhook endpoints of the key's mode as a resource (DESIGN.md §9): up to 16, each
+ * The merchant's webhook endpoints of the key's mode as a resource: up to 16, each
  * with its own secret, event types and health. Every answer carries the endpoint's signing secret.
  */
 @ApiTags('webhooks')

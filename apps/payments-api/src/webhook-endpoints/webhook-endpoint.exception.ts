@@ -1,6 +1,6 @@
 import { PayhookError, type ErrorCode } from '@payhook/contracts';
 
-/** The DESIGN §3 codes the webhook endpoint routes answer: any other code is a type error here. */
+/** The error codes the webhook endpoint routes answer: any other code is a type error here. */
 export type WebhookEndpointErrorCode = Extract<
   ErrorCode,
   'resource_not_found' | 'parameter_invalid' | 'endpoint_limit_reached'

@@ -19,7 +19,7 @@ export interface WebhookEndpointRecord {
   createdAt: Date;
 }
 
-/** GET /v1/webhook-endpoint (DESIGN.md §5 and §8 "Endpoint health"). */
+/** GET /v1/webhook-endpoint. */
 export interface WebhookEndpointView {
   url: string;
   signingSecret: string;
@@ -46,7 +46,7 @@ export function toWebhookEndpointView(endpoint: WebhookEndpointRecord): WebhookE
   };
 }
 
-/** An endpoint of /v1/webhook-endpoints (DESIGN.md §9): the singular view with its id, description and creation. */
+/** An endpoint of /v1/webhook-endpoints: the singular view with its id, description and creation. */
 export interface WebhookEndpointResourceView extends WebhookEndpointView {
   id: string;
   description: string | null;

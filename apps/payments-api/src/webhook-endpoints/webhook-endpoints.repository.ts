@@ -8,7 +8,7 @@ import { PaymentsApiEnv } from '../config/payments-api.env';
 import type { MerchantScope } from '@payhook/auth';
 import type { WebhookEndpointRecord } from './webhook-endpoint.record';
 
-/** Why a delivery still owed to a deleted endpoint failed (DESIGN.md §9). */
+/** Why a delivery still owed to a deleted endpoint failed. */
 export const ENDPOINT_DELETED = 'endpoint_deleted';
 
 /** Serialises the writes that count or pick a mode's endpoints; no other merchant or mode waits on it. */
@@ -50,10 +50,10 @@ const ENDPOINT_COLUMNS = `id, merchant_id, livemode, url, description, signing_s
 /** The endpoints of a mode, oldest first (webhook_endpoints_scope_idx): the singular route's is the first. */
 const OLDEST_FIRST = 'ORDER BY created_at, id';
 
-/** A mode has at most this many endpoints (DESIGN.md §9). */
+/** A mode has at most this many endpoints. */
 export const MAX_ENDPOINTS_PER_MODE = 16;
 
-/** A cleared health record: what PUT and PATCH leave (DESIGN.md §8, §9: they re-enable). */
+/** A cleared health record: what PUT and PATCH leave (they re-enable). */
 const ENABLED_AND_HEALTHY = `status = 'enabled', disabled_at = NULL, failing_since = NULL, consecutive_failures = 0,
   last_error = NULL`;
 
@@ -199,7 +199,7 @@ export class WebhookEndpointsRepository {
   }
 
   /**
-   * The singular PUT (DESIGN.md §5, §8): sets the URL, and the event types when given, of the mode's
+   * The singular PUT: sets the URL, and the event types when given, of the mode's
    * oldest endpoint, enabled with a clean health record and its secret kept; with no endpoint yet,
    * creates it with `newSecret` (the default types when none are given).
    */
@@ -224,7 +224,7 @@ export class WebhookEndpointsRepository {
   }
 
   /**
-   * PATCH (DESIGN.md §9): the fields given change, the others stay; like the singular PUT it
+   * PATCH: the fields given change, the others stay; like the singular PUT it
    * re-enables the endpoint with a clean health record. Null when the scope has no such endpoint.
    */
   async update(

@@ -20,7 +20,7 @@ const newSigningSecret = () => `whsec_${randomBase62(32)}`;
 const inTypeOrder = (enabledEvents: EventType[]) => EVENT_TYPES.filter((type) => enabledEvents.includes(type));
 
 /**
- * A merchant's webhook endpoints, up to MAX_ENDPOINTS_PER_MODE per mode (DESIGN.md §9), each with its
+ * A merchant's webhook endpoints, up to MAX_ENDPOINTS_PER_MODE per mode, each with its
  * own secret, event types and health. The singular route of §5 and §8 works on the mode's oldest.
  */
 @Injectable()
@@ -40,7 +40,7 @@ export class WebhookEndpointsService {
 
   /**
    * The singular PUT: sets the oldest endpoint, or creates it. Setting an endpoint does not by itself
-   * send older events (DESIGN.md §5); left out, `enabledEvents` of an existing endpoint stay.
+   * send older events; left out, `enabledEvents` of an existing endpoint stay.
    */
   async put(scope: MerchantScope, url: string, enabledEvents: EventType[] | undefined, by: AuditActor) {
     url = this.acceptedUrl(scope, url);

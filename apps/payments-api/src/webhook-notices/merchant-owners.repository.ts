@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { sqlRows } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 
-/** Who is told about the merchant's account: its owners (DESIGN.md §9). */
+/** Who is told about the merchant's account: its owners. */
 @Injectable()
 export class MerchantOwnersRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { sqlRows } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 
-/** The changes an endpoint's owners are told about (DESIGN.md §9 "Notices"). */
+/** The changes an endpoint's owners are told about. */
 export type NoticeKind = 'failing' | 'disabled' | 'recovered';
 
 /** An unsent notice, claimed by one sender until its lease runs out; with what its e-mail says. */

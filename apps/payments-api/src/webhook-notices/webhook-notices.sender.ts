@@ -19,7 +19,7 @@ export const retryDelayMs = (attempts: number): number =>
   Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, Math.min(attempts - 1, 20)));
 
 /**
- * Sends the notices the dispatcher wrote (DESIGN.md §9 "Notices") to the merchant's owners, one
+ * Sends the notices the dispatcher wrote to the merchant's owners, one
  * e-mail each, and marks them sent. Every API instance runs one: claims are leased with SKIP LOCKED,
  * so an instance never sends another's notice, and a restart resends only a notice whose send was cut
  * between the server's acceptance and the mark (the lease then runs out), never loses one.

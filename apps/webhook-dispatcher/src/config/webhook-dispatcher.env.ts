@@ -2,7 +2,7 @@ import { CommonEnv, ToInteger, parseDurationList } from '@payhook/config';
 import { Expose } from 'class-transformer';
 import { IsInt, IsIP, Max, Min, ValidateBy } from 'class-validator';
 
-/** webhook-dispatcher configuration (DESIGN.md §2), validated before Nest boots. */
+/** webhook-dispatcher configuration, validated before Nest boots. */
 export class WebhookDispatcherEnv extends CommonEnv {
   @Expose()
   @ToInteger()

@@ -7,13 +7,13 @@ import { DataSource } from 'typeorm';
 import { WebhookDispatcherEnv } from '../config/webhook-dispatcher.env';
 import { healthChanges } from './endpoint-health';
 
-/** The reason a delivery shows when its endpoint was disabled (DESIGN.md §8). */
+/** The reason a delivery shows when its endpoint was disabled. */
 export const ENDPOINT_DISABLED = 'endpoint_disabled';
 
-/** The reason a delivery shows when its endpoint was deleted (DESIGN.md §9). */
+/** The reason a delivery shows when its endpoint was deleted. */
 export const ENDPOINT_DELETED = 'endpoint_deleted';
 
-/** Why an event of a mode without any endpoint was not sent (DESIGN.md §5); the API writes the same. */
+/** Why an event of a mode without any endpoint was not sent; the API writes the same. */
 export const NO_ENDPOINT = 'No webhook endpoint is set for this mode; set one and redeliver the event.';
 
 /**
@@ -28,7 +28,7 @@ export interface EndpointState {
   key: EndpointKey;
   url: string;
   signingSecret: string;
-  /** The rotated-out secret while its overlap lasts: it still signs webhook-signature (DESIGN §9). */
+  /** The rotated-out secret while its overlap lasts: it still signs webhook-signature. */
   previousSecret: PreviousSecret | null;
   status: 'enabled' | 'disabled';
   consecutiveFailures: number;
@@ -387,7 +387,7 @@ export class DeliveriesRepository {
                    endpoint_locked.was_failing_since, h.any_success,
                    w.status = 'disabled' AND w.disabled_at = now() AS disabled
        ), notice AS (
-         -- The owners' notices (DESIGN.md §9), written with the health change that causes them, so none
+         -- The owners' notices, written with the health change that causes them, so none
          -- is lost; the unique (endpoint, episode, kind) holds each to one, whoever sees it first. The
          -- episode is the failing_since it is about. Recovered only ends an episode that was noticed.
          INSERT INTO webhook_notices (endpoint_id, merchant_id, livemode, kind, episode, url, last_error)

@@ -1,5 +1,5 @@
 /**
- * Retry timing for webhook deliveries (DESIGN.md §5). Pure: the caller persists the wait (RabbitMQ or
+ * Retry timing for webhook deliveries. Pure: the caller persists the wait (RabbitMQ or
  * Postgres), so a dispatcher restart never loses it.
  */
 

@@ -44,7 +44,7 @@ export class InitialSchema1763700000000 implements MigrationInterface {
         completed_at timestamptz,
         updated_at timestamptz NOT NULL DEFAULT now()
       )`);
-    // One order, one live payment: enforced here, not by a read (DESIGN.md §4).
+    // One order, one live payment: enforced here, not by a read.
     await db.query(`
       CREATE UNIQUE INDEX payments_one_active_per_order
         ON payments (merchant_id, livemode, order_id)

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Failed authentication counted per client address (DESIGN.md §8 "Failed authentication"), for the
+ * Failed authentication counted per client address, for the
  * operator token and the console password alike. It replaces the per-email console lockout, which
  * let anyone lock a merchant out of its own console with five wrong passwords.
  */

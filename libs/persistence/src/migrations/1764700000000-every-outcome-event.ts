@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Every move out of `pending` writes an event (DESIGN.md §8); one whose type the endpoint has not
+ * Every move out of `pending` writes an event; one whose type the endpoint has not
  * enabled is recorded `skipped`. The check is replaced NOT VALID and validated apart: validating
  * reads every event but takes no lock that stops writes.
  */

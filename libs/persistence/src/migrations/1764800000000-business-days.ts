@@ -1,8 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Payout dates skip Korean public holidays and the non-banking days an operator adds (DESIGN.md §8
- * "Business days", ADR 0010); each settlement says which calendar dated it. Rows written before
+ * Payout dates skip Korean public holidays and the non-banking days an operator adds (ADR
+ * 0010); each settlement says which calendar dated it. Rows written before
  * were dated on weekdays only, which the default says. The check is added NOT VALID and validated
  * apart, so a large settlements table is never locked against writes while it is read.
  */

@@ -39,7 +39,7 @@ async function undoThroughRefunds(url: string): Promise<void> {
 
 /**
  * Refunds1765300000000 on a database that already holds a completed payment, its settlement record
- * and its event, written with the schema before it: the guards of DESIGN.md §9 hold on old rows.
+ * and its event, written with the schema before it: the refund guards hold on old rows.
  */
 describe('the refunds migration', () => {
   const url = withDatabase(

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Refunds (DESIGN.md §9, issue 26).
+ * Refunds (issue 26).
  *
  * refunds: one row per refund, `rfd_` ids, of a payment of the same merchant and mode
  * (refunds_payment_fkey on (payment_id, merchant_id, livemode), whose target is the unique

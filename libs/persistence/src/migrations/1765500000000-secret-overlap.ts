@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Rotation with overlap (DESIGN §9): a rotated-out signing secret keeps signing `webhook-signature`
+ * Rotation with overlap: a rotated-out signing secret keeps signing `webhook-signature`
  * beside the new one until it expires, sealed at rest like the current one (the same context: moving
  * the sealed text from one column to the other needs no key). Both columns are set or neither.
  */

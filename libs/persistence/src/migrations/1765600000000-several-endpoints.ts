@@ -6,7 +6,7 @@ const RANDOM_ID_SQL = `array_to_string(ARRAY(
   FROM generate_series(1, 24 + 0 * length(merchant_id))), '')`;
 
 /**
- * Several webhook endpoints per merchant and mode (DESIGN §9, ADR 0016). An endpoint is its own row
+ * Several webhook endpoints per merchant and mode (ADR 0016). An endpoint is its own row
  * with a `we_…` id; what was the one endpoint of a mode keeps its secret (sealed for the merchant and
  * mode, which every endpoint of the mode shares), health and lease, under a new id.
  *
@@ -60,7 +60,7 @@ export class SeveralEndpoints1765600000000 implements MigrationInterface {
       `CREATE INDEX webhook_deliveries_lane_idx ON webhook_deliveries (endpoint_id, lane_due_at)
        WHERE lane_due_at IS NOT NULL`,
     );
-    // Deleting an endpoint fails what it is still owed, in one statement (DESIGN.md §9).
+    // Deleting an endpoint fails what it is still owed, in one statement.
     await db.query(
       `CREATE INDEX webhook_deliveries_pending_idx ON webhook_deliveries (endpoint_id) WHERE status = 'pending'`,
     );

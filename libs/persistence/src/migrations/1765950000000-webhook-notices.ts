@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Notices to a merchant's owners about an endpoint in trouble (DESIGN §9 "Notices"). The dispatcher
+ * Notices to a merchant's owners about an endpoint in trouble. The dispatcher
  * writes a row in the statement that changes the endpoint's health; the API's sender e-mails it and
  * marks it sent. The unique key is the endpoint, the episode (the `failing_since` it is about) and the
  * change, so each change of an episode is written once, however many attempts or instances see it.

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * `payhook listen` (DESIGN.md §9, Developer CLI; ADR 0018): a listen session is an ephemeral
+ * `payhook listen` (ADR 0018): a listen session is an ephemeral
  * endpoint of a merchant's test mode with its own signing secret (sealed under SECRETS_KEY, bound
  * to the session's id), streamed to the CLI over one outgoing connection. It is not a
  * webhook_endpoints row: it takes no part in the 16-endpoint limit, fan-out, lanes or health.

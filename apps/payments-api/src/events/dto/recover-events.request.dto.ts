@@ -3,7 +3,7 @@ import { IsInstantInLastDays } from '../../http/validators';
 import { ApiProperty } from '@nestjs/swagger';
 import { OptionalEndpointId } from './endpoint-id.property';
 
-/** How far back a recover may reach (DESIGN.md §8). */
+/** How far back a recover may reach. */
 export const RECOVER_MAX_DAYS = 30;
 
 /** POST /v1/events/recover: send again every failed delivery of an event created since `since`. */

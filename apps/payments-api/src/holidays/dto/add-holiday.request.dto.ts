@@ -3,7 +3,7 @@ import { IsDefined, ValidateBy } from 'class-validator';
 import { IsPrintableText } from '../../http/validators';
 import { isCalendarDay } from '../../ledger';
 
-/** POST /admin/v1/holidays: a one-off non-banking day (DESIGN.md §8 "Business days"). */
+/** POST /admin/v1/holidays: a one-off non-banking day. */
 export class AddHolidayRequestDto {
   @IsDefined()
   @ValidateBy({

@@ -1,14 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsInt, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 
-/** The first 1 KiB of an answer is what an attempt keeps (DESIGN.md §5). */
+/** The first 1 KiB of an answer is what an attempt keeps. */
 export const MAX_REPORTED_TEXT = 1024;
 /** Longer than any local handler should take; the CLI gives up well before. */
 const MAX_DURATION_MS = 600_000;
 
 /**
  * POST /v1/listen-sessions/{id}/attempts: what the local handler answered when the CLI forwarded an
- * event (DESIGN.md §9, Developer CLI). A status, or the error that kept one from coming, or both.
+ * event. A status, or the error that kept one from coming, or both.
  */
 export class ReportListenAttemptRequestDto {
   @ApiProperty({ pattern: '^evt_[0-9A-Za-z]{20,64}$' })

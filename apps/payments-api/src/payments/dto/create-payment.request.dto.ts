@@ -5,7 +5,7 @@ import { ApiProperty } from '@nestjs/swagger';
 
 export const ORDER_ID_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
 
-/** POST /v1/payments body (DESIGN.md §4); unknown fields are rejected by the pipe. */
+/** POST /v1/payments body; unknown fields are rejected by the pipe. */
 export class CreatePaymentRequestDto {
   @ApiProperty({ pattern: ORDER_ID_PATTERN.source, example: 'order-1001' })
   @IsDefined()

@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import { IsDefined, IsObject, ValidateIf, ValidateNested } from 'class-validator';
 import { IsPrintableText, IsWholeWon } from '../../http/validators';
 
-/** Where a live refund's money goes (DESIGN §9); stored sealed, never echoed to the merchant. */
+/** Where a live refund's money goes; stored sealed, never echoed to the merchant. */
 export class RefundAccountDto {
   @ApiProperty({ minLength: 1, maxLength: 64, example: 'KB Kookmin', description: 'printable Unicode' })
   @IsDefined()
@@ -27,7 +27,7 @@ export class RefundAccountDto {
  */
 const IsOmittable = () => ValidateIf((_, value: unknown) => value !== undefined);
 
-/** POST /v1/payments/{id}/refunds body (DESIGN.md §9); unknown fields are rejected by the pipe. */
+/** POST /v1/payments/{id}/refunds body; unknown fields are rejected by the pipe. */
 export class CreateRefundRequestDto {
   @ApiPropertyOptional({
     type: 'integer',

@@ -3,7 +3,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
 import { PageQueryDto } from '../../http/page-query.dto';
 
-/** GET /v1/refunds query (DESIGN §9). Values stay strings here; the service parses them. */
+/** GET /v1/refunds query. Values stay strings here; the service parses them. */
 export class ListRefundsQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ pattern: '^pay_', description: "only this payment's refunds" })
   @IsOptional()

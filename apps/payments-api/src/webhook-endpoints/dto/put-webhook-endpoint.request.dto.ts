@@ -6,7 +6,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 const EVENTS_MESSAGE = `must be a non-empty array of event types: ${EVENT_TYPES.join(', ')}`;
 
-/** An endpoint's `url`: absolute http(s), at most 2,048 characters (DESIGN.md §5). */
+/** An endpoint's `url`: absolute http(s), at most 2,048 characters. */
 export const EndpointUrl = () =>
   applyDecorators(
     ApiProperty({ format: 'uri', maxLength: 2048, example: 'https://shop.example/webhooks' }),
@@ -14,7 +14,7 @@ export const EndpointUrl = () =>
     IsHttpUrl(),
   );
 
-/** Which event types are sent (DESIGN.md §8); the others are recorded `skipped`. Optional. */
+/** Which event types are sent; the others are recorded `skipped`. Optional. */
 export const EnabledEvents = (description: string) =>
   applyDecorators(
     ApiPropertyOptional({ type: 'array', items: { enum: [...EVENT_TYPES] }, description }),

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
-/** The longest overlap of a rotated-out secret: 7 days (DESIGN §9). */
+/** The longest overlap of a rotated-out secret: 7 days. */
 export const MAX_PREVIOUS_SECRET_SECONDS = 604_800;
 
 export class RotateSecretRequestDto {

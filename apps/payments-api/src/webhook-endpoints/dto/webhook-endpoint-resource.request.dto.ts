@@ -21,7 +21,7 @@ const Description = () =>
     IsPrintableText(DESCRIPTION_MAX),
   );
 
-/** POST /v1/webhook-endpoints (DESIGN.md §9). */
+/** POST /v1/webhook-endpoints. */
 export class CreateWebhookEndpointRequestDto {
   @EndpointUrl()
   url!: string;
@@ -33,7 +33,7 @@ export class CreateWebhookEndpointRequestDto {
   description?: string | null;
 }
 
-/** PATCH /v1/webhook-endpoints/{id}: the fields given change; the endpoint is enabled again (DESIGN.md §9). */
+/** PATCH /v1/webhook-endpoints/{id}: the fields given change; the endpoint is enabled again. */
 export class UpdateWebhookEndpointRequestDto {
   @ApiPropertyOptional({ format: 'uri', maxLength: 2048, example: 'https://shop.example/webhooks' })
   @ValidateIf((_, value: unknown) => value !== undefined)
