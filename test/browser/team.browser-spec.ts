@@ -50,15 +50,19 @@ describe('console team, two-step login, keys and audit log in a real browser (ax
     await page.getByRole('button', { name: 'Log in' }).click();
   }
 
-  /** The owner's invite through the Team page; returns the link shown once. */
+  /** The owner's invite through the Team page; returns the link, which only the invited address gets. */
   async function invite(owner: Page, email: string, role: string, width: number): Promise<string> {
     await owner.goto(consoleUrl('/console/team'));
     await owner.getByLabel('Email').fill(email);
     await owner.getByLabel('Role', { exact: true }).selectOption(role);
-    await owner.getByRole('button', { name: 'Make invite link' }).click();
-    const link = await owner.locator('[data-invite-link]').innerText();
+    await owner.getByRole('button', { name: 'Make invite' }).click();
+    await expect(owner.getByRole('status').innerText()).resolves.toContain('sent to that address');
     await expectClean(owner, 'the team page with a new invite', width);
-    return link;
+    const [mail] = await pollUntil(
+      async () => inbox.received.filter((received) => received.to.includes(email)),
+      (mails) => mails.length === 1,
+    );
+    return /(http:\/\/\S+\/console\/invite\/[A-Za-z0-9_-]{43})/.exec(mail.text)![1];
   }
 
   /** The invited person, in a browser of their own: sets a password on the invite page. */
@@ -80,6 +84,17 @@ describe('console team, two-step login, keys and audit log in a real browser (ax
   for (const width of [360, 1280]) {
     it(`resets a forgotten password through the e-mailed link at ${width} px`, async () => {
       const shop = await approvedMerchant(api, { name: `Forgetful Shop ${width}` });
+      // The same person runs a second shop with the same address: the reset sets both logins.
+      const second = await api
+        .admin()
+        .post('/admin/v1/merchants')
+        .send({ name: `Second Shop ${width}` })
+        .expect(201);
+      await api
+        .admin()
+        .post(`/admin/v1/merchants/${second.body.data.id as string}/approve`)
+        .send({ consoleEmail: shop.email, consolePassword: 'the second shop password' })
+        .expect(200);
       const context = await browser.newContext({ viewport: { width, height: 800 } });
       const page = await context.newPage();
       await page.goto(consoleUrl('/console/login'));
@@ -106,7 +121,12 @@ describe('console team, two-step login, keys and audit log in a real browser (ax
       await expect(page.getByRole('status').innerText()).resolves.toContain('Your new password is set');
       await expectClean(page, 'the login page after a reset', width);
       await logIn(page, shop.email, PASSWORD);
-      await page.waitForURL('**/console/payments');
+      await page.getByRole('heading', { name: 'Choose a merchant' }).waitFor();
+      await expectClean(page, 'the choice of merchant after the password', width);
+      await Promise.all([
+        page.waitForURL('**/console/payments'),
+        page.getByRole('button', { name: `Second Shop ${width}` }).click(),
+      ]);
       await context.close();
     });
 

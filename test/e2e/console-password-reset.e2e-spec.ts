@@ -50,8 +50,8 @@ describe('console: a forgotten password is reset by an e-mailed link', () => {
   const mailsTo = (email: string) => inbox.received.filter((mail) => mail.to.includes(email));
   const tokenIn = (text: string) => /\/console\/reset\/([A-Za-z0-9_-]{43})\n/.exec(text)![1];
   const requestsFor = (email: string) =>
-    api.sql<{ member_id: string | null; token_hash: string | null }>(
-      `SELECT member_id, token_hash FROM password_reset_requests WHERE email = $1 ORDER BY id`,
+    api.sql<{ token_hash: string | null }>(
+      `SELECT token_hash FROM password_reset_requests WHERE email = $1 ORDER BY id`,
       [email],
     );
   /** The page without what differs on every answer (the CSP nonce) or names the address. */
@@ -135,7 +135,7 @@ describe('console: a forgotten password is reset by an e-mailed link', () => {
     const none = await askForLink(unknown, '192.0.2.72');
     expect(shapeOf(none.text, unknown)).toBe(shapeOf(known.text, shop.email));
     // Decided when the request was recorded: no member, no link.
-    expect(await requestsFor(unknown)).toEqual([{ member_id: null, token_hash: null }]);
+    expect(await requestsFor(unknown)).toEqual([{ token_hash: null }]);
     await pollUntil(
       async () => mailsTo(shop.email),
       (mails) => mails.length === 1,
@@ -150,7 +150,7 @@ describe('console: a forgotten password is reset by an e-mailed link', () => {
     const requests = await requestsFor(shop.email);
     expect(requests).toHaveLength(4);
     expect(requests.filter((request) => request.token_hash !== null)).toHaveLength(3);
-    expect(requests[3]).toEqual({ member_id: null, token_hash: null });
+    expect(requests[3]).toEqual({ token_hash: null });
 
     for (let n = 4; n < 10; n++) await askForLink(`someone-${n}@shop.example`, from);
     const paused = await askForLink(`someone-10@shop.example`, from, 429);
@@ -249,5 +249,70 @@ describe('console: a forgotten password is reset by an e-mailed link', () => {
       .http()
       .get(`/console/reset/${tokenIn(mail.text)}`)
       .expect(404);
+  });
+
+  it('sets the password of every login the address has, one per merchant: the link proves the address', async () => {
+    const first = await approvedMerchant(api, { name: 'First Of Two' });
+    const created = await api.admin().post('/admin/v1/merchants').send({ name: 'Second Of Two' }).expect(201);
+    const second = created.body.data.id as string;
+    await api
+      .admin()
+      .post(`/admin/v1/merchants/${second}/approve`)
+      .send({ consoleEmail: first.email, consolePassword: 'another password of the same person' })
+      .expect(200);
+    await askForLink(first.email, '192.0.2.78');
+    const [mail] = await pollUntil(
+      async () => mailsTo(first.email),
+      (mails) => mails.length === 1,
+    );
+    await api
+      .http()
+      .post(`/console/reset/${tokenIn(mail.text)}`)
+      .type('form')
+      .send({ password: NEW_PASSWORD, passwordAgain: NEW_PASSWORD })
+      .expect(303);
+    // One password now opens both: the login asks which merchant.
+    const answer = await postLogin(api, first.email, NEW_PASSWORD, 200, '192.0.2.78');
+    expect(answer.text).toContain('First Of Two');
+    expect(answer.text).toContain('Second Of Two');
+    const audit = await api.sql<{ merchant_id: string }>(
+      `SELECT merchant_id FROM audit_log WHERE actor = $1 AND action = 'member.password_reset'`,
+      [first.email],
+    );
+    expect(audit.map((entry) => entry.merchant_id).sort()).toEqual([first.merchantId, second].sort());
+  });
+
+  it('e-mails an invite link only to the invited address; the owner sees that it went, and can send it again', async () => {
+    const shop = await approvedMerchant(api, { name: 'Mailing Shop' });
+    const owner = await ConsoleClient.login(api, shop.email, CONSOLE_PASSWORD, '192.0.2.79');
+    const invitee = `invitee-${shop.merchantId.toLowerCase()}@team.example`;
+    const made = await owner.post('/console/team/invites', { email: invitee, role: 'viewer' }).expect(200);
+    expect(made.text).toContain('sent to that address');
+    // The owner never holds the link: accepting it proves the address.
+    expect(made.text).not.toContain('/console/invite/');
+    const [first] = await pollUntil(
+      async () => mailsTo(invitee),
+      (mails) => mails.length === 1,
+    );
+    const firstLink = /\/console\/invite\/([A-Za-z0-9_-]{43})/.exec(first.text)![0];
+
+    const [invite] = await api.sql<{ id: string }>(`SELECT id FROM member_invites WHERE email = $1`, [invitee]);
+    const resent = await owner.post(`/console/team/invites/${invite.id}/resend`).expect(200);
+    expect(resent.text).toContain('sent to that address');
+    expect(resent.text).not.toContain('/console/invite/');
+    const mails = await pollUntil(
+      async () => mailsTo(invitee),
+      (all) => all.length === 2,
+    );
+    const secondLink = /\/console\/invite\/([A-Za-z0-9_-]{43})/.exec(mails[1].text)![0];
+    // The link sent first stops; the new one works.
+    await api.http().get(firstLink).expect(404);
+    await api
+      .http()
+      .post(secondLink)
+      .type('form')
+      .send({ password: NEW_PASSWORD, passwordAgain: NEW_PASSWORD })
+      .expect(303);
+    await ConsoleClient.login(api, invitee, NEW_PASSWORD, '192.0.2.79');
   });
 });

@@ -13,6 +13,7 @@ const PASSWORD = 'a long enough password 1';
 const ROUTES: Record<string, MemberRole | null> = {
   'GET /console/login': null,
   'POST /console/login': null,
+  'POST /console/login/choose': null,
   'GET /console/login/two-step': null,
   'POST /console/login/two-step': null,
   'GET /console/invite/:token': null,
@@ -54,6 +55,7 @@ const ROUTES: Record<string, MemberRole | null> = {
   'POST /console/settings': 'owner',
   'GET /console/team': 'viewer',
   'POST /console/team/invites': 'owner',
+  'POST /console/team/invites/:id/resend': 'owner',
   'POST /console/team/invites/:id/revoke': 'owner',
   'POST /console/team/members/:id/role': 'owner',
   'GET /console/team/members/:id/remove': 'owner',

@@ -198,21 +198,103 @@ describe('merchant console: team, roles, two-step login, keys and audit log', ()
     expect(audit).toContain('<code>lost-phone@team.example</code>');
   });
 
-  it('answers an invite to an address with a login elsewhere as an unusable link, naming no login', async () => {
-    const elsewhere = await approvedMerchant(api, { name: 'Elsewhere Shop' });
-    const made = await owner.post('/console/team/invites', { email: elsewhere.email, role: 'viewer' }).expect(200);
-    const answer = await api
+  it('reserves no address by an accepted invite: a login is per merchant, and a password opening several asks which', async () => {
+    // An owner invites an address that is not his and, holding the link (e-mail is off), accepts it himself.
+    const victim = 'victim@elsewhere.example';
+    const squatterPassword = 'the squatter chose this one';
+    const made = await owner.post('/console/team/invites', { email: victim, role: 'viewer' }).expect(200);
+    await api
       .http()
       .post(pathOf(inviteLinkOf(made.text)!))
       .type('form')
+      .send({ password: squatterPassword, passwordAgain: squatterPassword })
+      .expect(303);
+
+    // The address's owner still gets a merchant of their own approved with it, and signs in there alone.
+    const created = await api.admin().post('/admin/v1/merchants').send({ name: 'Victim Shop' }).expect(201);
+    const victimShop = created.body.data.id as string;
+    await api
+      .admin()
+      .post(`/admin/v1/merchants/${victimShop}/approve`)
+      .send({ consoleEmail: victim, consolePassword: PASSWORD })
+      .expect(200);
+    const own = await ConsoleClient.login(api, victim, PASSWORD);
+    expect((await own.get('/console/team').expect(200)).text).toContain('Victim Shop');
+    // The squatter's password opens only the login he made, at his own merchant.
+    const squatter = await ConsoleClient.login(api, victim, squatterPassword);
+    expect((await squatter.get('/console/team').expect(200)).text).toContain('Team Shop');
+
+    // Another team's invite to the address works too; with the same password, the login asks which merchant.
+    const elsewhere = await approvedMerchant(api, { name: 'Elsewhere Shop' });
+    const inviter = await ConsoleClient.login(api, elsewhere.email);
+    const invited = await inviter.post('/console/team/invites', { email: victim, role: 'developer' }).expect(200);
+    await api
+      .http()
+      .post(pathOf(inviteLinkOf(invited.text)!))
+      .type('form')
       .send({ password: PASSWORD, passwordAgain: PASSWORD })
-      .expect(404);
-    // The page of a used, expired or unknown link: whoever holds the link learns nothing of other merchants.
-    expect(answer.text).toContain(INVITE_UNUSABLE);
-    expect(answer.text).not.toContain('console login');
-    expect(await api.sql(`SELECT merchant_id FROM merchant_members WHERE email = $1`, [elsewhere.email])).toEqual([
-      { merchant_id: elsewhere.merchantId },
-    ]);
+      .expect(303);
+    const page = await api.http().get('/console/login').expect(200);
+    const cookie = setCookie(page, 'payhook_console_login')!.split(';')[0];
+    const asked = await api
+      .http()
+      .post('/console/login')
+      .set('Cookie', cookie)
+      .type('form')
+      .send({ csrf: csrfFieldOf(page.text), email: victim, password: PASSWORD })
+      .expect(200);
+    expect(asked.text).toContain('Choose a merchant');
+    const choices = [...asked.text.matchAll(/name="member" value="(mem_[^"]+)">([^<]+)</g)].map(([, id, name]) => ({
+      id,
+      name,
+    }));
+    expect(choices.map((choice) => choice.name).sort()).toEqual(['Elsewhere Shop', 'Victim Shop']);
+    const choice = /name="choice" value="([^"]+)"/.exec(asked.text)![1];
+    const choose = (member: string) =>
+      api
+        .http()
+        .post('/console/login/choose')
+        .set('Cookie', cookie)
+        .type('form')
+        .send({ csrf: csrfFieldOf(asked.text), choice, member });
+    const chosen = await choose(choices.find((one) => one.name === 'Elsewhere Shop')!.id)
+      .expect(303)
+      .expect('Location', '/console/payments');
+    const session = setCookie(chosen, 'payhook_console')!.split(';')[0];
+    const team = await api.http().get('/console/team').set('Cookie', session).expect(200);
+    expect(team.text).toContain('Elsewhere Shop');
+    // A choice is made once.
+    expect((await choose(choices[0].id).expect(401)).text).toContain('That choice was made already or has expired');
+
+    // Each merchant's log says who joined; each login has its own password.
+    const logins = await api.sql<{ merchant_id: string }>(
+      `SELECT merchant_id FROM merchant_members WHERE email = $1 ORDER BY merchant_id`,
+      [victim],
+    );
+    expect(logins.map((login) => login.merchant_id).sort()).toEqual(
+      [shop.merchantId, victimShop, elsewhere.merchantId].sort(),
+    );
+  });
+
+  it('answers an invite to a member of the team as an unusable link, and the same address accepts only once', async () => {
+    const made = await owner.post('/console/team/invites', { email: 'twice@team.example', role: 'viewer' }).expect(200);
+    const again = await owner
+      .post('/console/team/invites', { email: 'twice@team.example', role: 'viewer' })
+      .expect(200);
+    const accept = (html: string) =>
+      api
+        .http()
+        .post(pathOf(inviteLinkOf(html)!))
+        .type('form')
+        .send({ password: PASSWORD, passwordAgain: PASSWORD });
+    await accept(made.text).expect(303);
+    // The second link meets a member already: the page of a used, expired or unknown link.
+    expect((await accept(again.text).expect(404)).text).toContain(INVITE_UNUSABLE);
+    expect(
+      await api.sql(`SELECT 1 FROM merchant_members WHERE email = 'twice@team.example' AND merchant_id = $1`, [
+        shop.merchantId,
+      ]),
+    ).toHaveLength(1);
   });
 
   it('never removes or demotes the last owner, and a removed member is signed out at once', async () => {

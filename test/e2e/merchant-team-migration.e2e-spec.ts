@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '@payhook/persistence';
 import { MerchantTeam1765900000000 } from '../../libs/persistence/src/migrations/1765900000000-merchant-team';
 import { PasswordResets1766500000000 } from '../../libs/persistence/src/migrations/1766500000000-password-resets';
+import { LoginsPerMerchant1766700000000 } from '../../libs/persistence/src/migrations/1766700000000-logins-per-merchant';
 import { CONSOLE_PASSWORD, ConsoleClient, approvedMerchant } from '../support/console-client';
 import { isolatedServices, type IsolatedServices } from '../support/isolated-services';
 import { PaymentsApiHarness } from '../support/payments-api.harness';
@@ -21,7 +22,11 @@ describe('migrating console logins to team members', () => {
   });
 
   /** The team migration, and the later ones whose tables refer to its members: undone newest first. */
-  const TEAM_MIGRATIONS = [new MerchantTeam1765900000000(), new PasswordResets1766500000000()];
+  const TEAM_MIGRATIONS = [
+    new MerchantTeam1765900000000(),
+    new PasswordResets1766500000000(),
+    new LoginsPerMerchant1766700000000(),
+  ];
 
   async function migrate(direction: 'up' | 'down'): Promise<void> {
     const db = await new DataSource(
@@ -56,6 +61,20 @@ describe('migrating console logins to team members', () => {
     const owner = await ConsoleClient.login(api, shop.email, CONSOLE_PASSWORD);
     const team = await owner.get('/console/team').expect(200);
     expect(team.text).toContain(shop.email);
-    expect(team.text).toContain('Make invite link');
+    expect(team.text).toContain('Make invite');
+  });
+
+  it('goes back to one login per address only while no address has logins at several merchants', async () => {
+    const first = await approvedMerchant(api, { name: 'First Login' });
+    const created = await api.admin().post('/admin/v1/merchants').send({ name: 'Second Login' }).expect(201);
+    await api
+      .admin()
+      .post(`/admin/v1/merchants/${created.body.data.id as string}/approve`)
+      .send({ consoleEmail: first.email, consolePassword: CONSOLE_PASSWORD })
+      .expect(200);
+    // Undoing it would drop a login silently: it refuses, naming the address, and changes nothing.
+    await expect(migrate('down')).rejects.toThrow(`${first.email} has logins at several merchants`);
+    const logins = await api.sql(`SELECT 1 FROM merchant_members WHERE email = $1`, [first.email]);
+    expect(logins).toHaveLength(2);
   });
 });

@@ -24,6 +24,9 @@ export const AUDIT_ACTIONS = [
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
+/** Who an operator's change is recorded as in a merchant's audit log. */
+export const OPERATOR_ACTOR = 'operator';
+
 /** Who changed something: a member's email in the console, an API key's id (`key_…`) in the API. */
 export interface AuditActor {
   readonly actor: string;

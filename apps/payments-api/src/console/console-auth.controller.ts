@@ -4,11 +4,11 @@ import { PaymentsApiEnv } from '../config/payments-api.env';
 import { formField, sameToken } from '../html/cookies';
 import { CsrfTokens } from '../html/csrf-tokens';
 import { newNonce, redirectSeeOther, sendHtml } from '../html/html-response';
-import { ConsoleAuthService } from './console-auth.service';
+import { CHOICE_VALID_MINUTES, ConsoleAuthService } from './console-auth.service';
 import { ConsoleExceptionFilter } from './console-exception.filter';
 import { BeforeSecondStep, ConsoleRole } from './console-role.decorator';
 import { renderConsoleError } from './console-layout.view';
-import { renderLogin, renderSecondStep } from './console-login.view';
+import { renderChooseMerchant, renderLogin, renderSecondStep } from './console-login.view';
 import { LOGIN_CSRF_COOKIE, type ConsoleSession } from './console-session';
 import { ConsoleSessionCookie } from './console-session-cookie';
 import { ConsoleSessionGuard } from './console-session.guard';
@@ -65,6 +65,10 @@ export class ConsoleAuthController {
     const email = formField(body, 'email') ?? '';
     const result = await this.auth.login(email, formField(body, 'password') ?? '', request.ip ?? 'unknown');
     switch (result.kind) {
+      case 'choose': {
+        const form = { csrf: this.loginCsrf(request, response), choice: result.token, logins: result.logins };
+        return sendHtml(response, 200, renderChooseMerchant(nonce, form), nonce);
+      }
       case 'signed_in':
         this.sessionCookie.set(response, result.token);
         return redirectSeeOther(response, '/console/payments');
@@ -82,6 +86,35 @@ export class ConsoleAuthController {
           error: throttledMessage(response, result.until),
         };
         return sendHtml(response, 429, renderLogin(nonce, form), nonce);
+      }
+    }
+  }
+
+  /** The merchant chosen after a password that opened several: its session, as a login of it alone makes. */
+  @Post('login/choose')
+  async choose(@Body() body: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
+    const nonce = newNonce();
+    if (!this.loginCsrfTokens.verify(request, formField(body, 'csrf'), LOGIN_FORM)) {
+      const page = renderConsoleError(nonce, 'Form expired', 'This login form has expired. Open the login page again.');
+      return sendHtml(response, 403, page, nonce);
+    }
+    const result = await this.auth.choose(formField(body, 'choice') ?? '', formField(body, 'member') ?? '');
+    switch (result.kind) {
+      case 'signed_in':
+        this.sessionCookie.set(response, result.token);
+        return redirectSeeOther(response, '/console/payments');
+      case 'second_step':
+        this.sessionCookie.set(response, result.token);
+        return redirectSeeOther(response, '/console/login/two-step');
+      // A choice answers with a session or not at all: made already, expired, or not one it offered.
+      case 'choose':
+      case 'refused':
+      case 'throttled': {
+        const form = {
+          csrf: this.loginCsrf(request, response),
+          error: `That choice was made already or has expired (it is open for ${CHOICE_VALID_MINUTES} minutes). Log in again.`,
+        };
+        return sendHtml(response, 401, renderLogin(nonce, form), nonce);
       }
     }
   }

@@ -6,15 +6,24 @@ import { hashPassword, verifyPassword } from '../merchants/password-hash';
 import { MembersRepository } from '../team/members.repository';
 import { TwoStepService } from '../team/two-step.service';
 import { SESSION_TTL_HOURS, type ConsoleMember, type ConsoleSession } from './console-session';
+import { ConsoleLoginChoicesRepository } from './console-login-choices.repository';
 import { ConsoleSessionsRepository } from './console-sessions.repository';
 import { PasswordHashQueue } from '../team/password-hash-queue';
 
-/** `second_step`: the password was right and the session exists, but opens nothing until the code is given. */
+/**
+ * `second_step`: the password was right and the session exists, but opens nothing until the code is
+ * given. `choose`: the password opened the address's logins at several merchants; `token` names this
+ * choice (for CHOICE_VALID_MINUTES), `logins` which ones.
+ */
 export type LoginResult =
   | { kind: 'signed_in'; token: string }
   | { kind: 'second_step'; token: string }
+  | { kind: 'choose'; token: string; logins: { memberId: string; merchantName: string }[] }
   | { kind: 'refused' }
   | { kind: 'throttled'; until: Date };
+
+/** How long the choice of merchant after a password that opened several logins stays open. */
+export const CHOICE_VALID_MINUTES = 5;
 
 /**
  * `signed_in` comes with a fresh token (the one the password gave is dead). `ended`: this session had
@@ -36,6 +45,13 @@ export type SecondStepThrottled = { kind: 'throttled'; until: Date; by: 'network
  */
 export const MAX_SECOND_STEP_ATTEMPTS = 5;
 
+/** Which of `hashes` the password matches, one after the other (one job of the bounded queue). */
+async function matchingHashes(password: string, hashes: string[]): Promise<boolean[]> {
+  const matches: boolean[] = [];
+  for (const hash of hashes) matches.push(await verifyPassword(password, hash));
+  return matches;
+}
+
 const sessionIdOf = (token: string) => createHash('sha256').update(token).digest('hex');
 const randomToken = () => randomBytes(32).toString('base64url');
 
@@ -49,6 +65,7 @@ export class ConsoleAuthService {
     private readonly members: MembersRepository,
     private readonly twoStep: TwoStepService,
     private readonly sessions: ConsoleSessionsRepository,
+    private readonly choices: ConsoleLoginChoicesRepository,
     @Inject(AUTH_FAILURE_THROTTLE) private readonly failures: AuthFailureThrottle,
     private readonly checks: PasswordHashQueue,
     private readonly mailer: Mailer,
@@ -57,9 +74,11 @@ export class ConsoleAuthService {
   /**
    * The same answer for an unknown email and a wrong password: nothing here tells whether an email
    * has a console login (an unknown email is checked against a stand-in hash: the same work, in the
-   * same queue). Failures are counted per client (`client`; an IPv6 /64 is one), never per email, so
-   * nobody can lock a merchant out of its console from elsewhere. Throws 429 rate_limited when the
-   * password check queue is full or this client already has a check in it.
+   * same queue). An address may have a login at several merchants, each with its own password: the
+   * password is checked against each, and when it opens more than one the person chooses. Failures
+   * are counted per client (`client`; an IPv6 /64 is one), never per email, so nobody can lock a
+   * merchant out of its console from elsewhere. Throws 429 rate_limited when the password check
+   * queue is full or this client already has a check in it.
    */
   async login(email: string, password: string, client: string): Promise<LoginResult> {
     const normalized = email.trim().toLowerCase();
@@ -69,23 +88,64 @@ export class ConsoleAuthService {
     }
     const attempt = await this.failures.claim('console', client);
     if (attempt.kind === 'throttled') return attempt;
-    const member = await this.members.findLogin(normalized);
-    const stored = member?.passwordHash ?? (await this.unknownEmailHash());
+    const logins = await this.members.findLogins(normalized);
+    const hashes = logins.length > 0 ? logins.map((login) => login.passwordHash) : [await this.unknownEmailHash()];
     // A client with no failure in the window (this attempt is the only one counted) goes ahead.
     const matches = await this.checks
-      .run(client, () => verifyPassword(password, stored), { clean: attempt.failures === 1 })
+      .run(client, () => matchingHashes(password, hashes), { clean: attempt.failures === 1 })
       .catch(async (error: unknown) => {
         // Refused for load, not for the password: no failure to count.
         await this.failures.release(attempt);
         throw error;
       });
-    if (!member || !matches) return { kind: 'refused' };
+    const opened = logins.filter((_, index) => matches[index]);
+    if (opened.length === 0) return { kind: 'refused' };
 
     await this.failures.release(attempt);
     // Housekeeping rides on logins, which are rare: no timer needed.
-    await this.sessions.purgeExpired();
+    await Promise.all([this.sessions.purgeExpired(), this.choices.purgeExpired()]);
+    if (opened.length === 1) return this.open(opened[0]);
     const token = randomToken();
-    const verified = member.totpSecret === null;
+    await this.choices.insert(
+      sessionIdOf(token),
+      opened.map((login) => ({ memberId: login.id, passwordHash: login.passwordHash })),
+      CHOICE_VALID_MINUTES,
+    );
+    return {
+      kind: 'choose',
+      token,
+      logins: opened.map((login) => ({ memberId: login.id, merchantName: login.merchantName })),
+    };
+  }
+
+  /**
+   * The merchant chosen after a password that opened several logins: its session, as a login of
+   * that one alone would have made it. `refused` when the choice was used, expired or did not offer
+   * this member (every choice works once).
+   */
+  async choose(choiceToken: string, memberId: string): Promise<LoginResult> {
+    // Only a token's and a member id's shape reaches the database.
+    if (!/^[A-Za-z0-9_-]{43}$/.test(choiceToken) || !/^mem_[A-Za-z0-9]{1,40}$/.test(memberId))
+      return { kind: 'refused' };
+    const chosen = await this.choices.take(sessionIdOf(choiceToken), memberId);
+    if (!chosen) return { kind: 'refused' };
+    return this.open({
+      id: chosen.memberId,
+      merchantId: chosen.merchantId,
+      passwordHash: chosen.passwordHash,
+      twoStep: chosen.twoStep,
+    });
+  }
+
+  /** A session of the member whose password was right, owing the second step if two-step login is on. */
+  private async open(member: {
+    id: string;
+    merchantId: string;
+    passwordHash: string;
+    twoStep: boolean;
+  }): Promise<LoginResult> {
+    const token = randomToken();
+    const verified = !member.twoStep;
     const made = await this.sessions.insert({
       id: sessionIdOf(token),
       merchantId: member.merchantId,
@@ -189,7 +249,7 @@ export class ConsoleAuthService {
   ): Promise<{ kind: 'passed' } | { kind: 'refused' } | { kind: 'throttled'; until: Date }> {
     const attempt = await this.failures.claim('console', client);
     if (attempt.kind === 'throttled') return attempt;
-    const login = await this.members.findLogin(session.member.email);
+    const login = await this.members.findLoginById(session.member.id);
     const matches =
       login !== null &&
       password !== '' &&

@@ -70,6 +70,9 @@ button:focus-visible,a:focus-visible,input:focus-visible,select:focus-visible,su
 input[aria-invalid=true]{border:2px solid #b91c1c}
 ul.refunds{list-style:none;margin:0;padding:0}
 ul.refunds .event:first-child{border-top:0;padding-top:0;margin-top:0}
+ul.choices{list-style:none;margin:0 0 1rem;padding:0}
+ul.choices li{margin:.5rem 0}
+ul.choices button{width:100%}
 .refund-form{border-top:1px solid #e5e7eb;margin-top:.75rem}
 .refund-form fieldset{margin:0 0 .75rem}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0}

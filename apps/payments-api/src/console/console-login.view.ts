@@ -60,3 +60,34 @@ export function renderSecondStep(nonce: string, form: SecondStepForm): string {
     </div>`,
   );
 }
+
+export interface ChooseMerchantForm {
+  csrf: string;
+  /** The choice's token: only this answer carries it. */
+  choice: string;
+  logins: { memberId: string; merchantName: string }[];
+}
+
+/** After a password that opened the address's logins at several merchants: which one to open. */
+export function renderChooseMerchant(nonce: string, form: ChooseMerchantForm): string {
+  const choices = form.logins.map(
+    (login) => html`<li>
+      <button type="submit" name="member" value="${login.memberId}">${login.merchantName}</button>
+    </li>`,
+  );
+  return consolePage(
+    { title: 'Choose a merchant', nonce },
+    html`<div class="card login">
+      <h1>Choose a merchant</h1>
+      <p>Your e-mail and password open the console of more than one merchant. Which one now?</p>
+      <form method="post" action="/console/login/choose">
+        <input type="hidden" name="csrf" value="${form.csrf}" />
+        <input type="hidden" name="choice" value="${form.choice}" />
+        <ul class="choices">
+          ${choices}
+        </ul>
+      </form>
+      <p class="muted">To open another one later, log out and log in again.</p>
+    </div>`,
+  );
+}

@@ -64,9 +64,9 @@ export class ConsolePasswordResetService {
         perAddressPerHour: LINKS_PER_ADDRESS_PER_HOUR,
       },
       async () => {
-        const member = valid ? await this.members.findLogin(email) : null;
-        return member
-          ? { memberId: member.id, tokenHash: tokenHashOf(token), validMinutes: RESET_LINK_VALID_MINUTES }
+        const logins = valid ? await this.members.findLogins(email) : [];
+        return logins.length > 0
+          ? { tokenHash: tokenHashOf(token), validMinutes: RESET_LINK_VALID_MINUTES }
           : undefined;
       },
     );
@@ -81,33 +81,36 @@ export class ConsolePasswordResetService {
   }
 
   /**
-   * Sets the new password: the link is claimed first (of many requests on one link only the
-   * claimant's password is hashed, in the queue logins use), then used with every other open link of
-   * the member; all of the member's sessions end; audited. False when the link cannot be used.
+   * Sets the new password of every login of the address (one per merchant: the link proves the
+   * address, which is what each of them is). The link is claimed first (of many requests on one link
+   * only the claimant's password is hashed, in the queue logins use), then used with every other open
+   * link of the address; all of the logins' sessions end; audited in each merchant's log. False when
+   * the link cannot be used.
    */
   async complete(token: string, password: string, clientAddress: string | null): Promise<boolean> {
     const claim = await this.resets.claim(tokenHashOf(token), RESET_CLAIM_SECONDS);
     if (!claim) return false;
     try {
       const passwordHash = await this.passwordHashes.run(clientAddress ?? 'unknown', () => hashPassword(password));
-      const member = await this.audit.audited(
-        (used: { memberId: string; merchantId: string; email: string } | null) =>
-          used && {
-            actor: used.email,
-            clientAddress,
-            merchantId: used.merchantId,
-            action: 'member.password_reset',
-            target: used.memberId,
-          },
+      return await this.audit.audited(
+        () => null, // one entry per login, written below
         async (sql) => {
-          const used = await this.resets.use(sql, claim);
-          if (!used) return null;
-          await this.members.setPasswordHash(sql, used.merchantId, used.memberId, passwordHash);
-          await this.sessions.deleteAllOf(sql, used.memberId);
-          return used;
+          const email = await this.resets.use(sql, claim);
+          if (email === null) return false;
+          for (const member of await this.members.ofAddress(sql, email)) {
+            await this.members.setPasswordHash(sql, member.merchantId, member.id, passwordHash);
+            await this.sessions.deleteAllOf(sql, member.id);
+            await this.audit.record(sql, {
+              actor: email,
+              clientAddress,
+              merchantId: member.merchantId,
+              action: 'member.password_reset',
+              target: member.id,
+            });
+          }
+          return true;
         },
       );
-      return member !== null;
     } catch (error) {
       await this.resets.releaseClaim(claim);
       throw error;

@@ -73,6 +73,20 @@ export class ConsoleTeamController {
     if (done) redirectSeeOther(response, '/console/team?notice=invite-revoked');
   }
 
+  /** A new link for an open invite (the old one stops), e-mailed again or, with e-mail off, shown once. */
+  @Post('invites/:id/resend')
+  async resendInvite(
+    @CurrentConsoleSession() session: ConsoleSession,
+    @Param('id') id: string,
+    @Req() request: Request,
+    @Res() response: Response,
+  ) {
+    const issued = await this.refusalOf(response, session, () =>
+      this.team.resendInvite(session.merchant.id, idOf('invite', id), consoleActor(session, request)),
+    );
+    if (issued) await this.render(response, 200, session, null, null, issued);
+  }
+
   @Post('members/:id/role')
   async changeRole(
     @CurrentConsoleSession() session: ConsoleSession,

@@ -74,10 +74,14 @@ export function renderTeam(nonce: string, model: TeamModel): string {
           ? html`<td data-label="Change">
             ${
               inviteState(invite) === 'open'
-                ? html`<form method="post" action="/console/team/invites/${invite.id}/revoke">
-                  ${csrfField(session)}
-                  <button type="submit" class="secondary">Revoke invite to ${invite.email}</button>
-                </form>`
+                ? html`<form method="post" action="/console/team/invites/${invite.id}/resend">
+                    ${csrfField(session)}
+                    <button type="submit" class="secondary">Send invite to ${invite.email} again</button>
+                  </form>
+                  <form method="post" action="/console/team/invites/${invite.id}/revoke">
+                    ${csrfField(session)}
+                    <button type="submit" class="secondary">Revoke invite to ${invite.email}</button>
+                  </form>`
                 : null
             }
           </td>`
@@ -85,15 +89,7 @@ export function renderTeam(nonce: string, model: TeamModel): string {
       }
     </tr>`,
   );
-  const issued = model.issued
-    ? html`<div class="notice" role="status">
-        <p>
-          Invite for <strong>${model.issued.invite.email}</strong> (${model.issued.invite.role}) made. Send them this link;
-          it is shown only now, works once and for 72 hours${model.issued.emailed ? ' (it was also sent to them by e-mail)' : ''}:
-        </p>
-        <p><code data-invite-link>${model.issued.link}</code></p>
-      </div>`
-    : null;
+  const issued = model.issued ? issuedNotice(model.issued) : null;
   const body = html`<h1>Team</h1>
     ${messages(model.notice, model.error)} ${issued}
     <ul>
@@ -132,7 +128,7 @@ export function renderTeam(nonce: string, model: TeamModel): string {
               <label for="invite-role">Role</label>
               ${roleSelect('invite-role', 'developer')}
             </div>
-            <button type="submit">Make invite link</button>
+            <button type="submit">Make invite</button>
           </form>
         </div>`
         : html`<p class="muted">Only an owner can invite, remove or change members.</p>`
@@ -179,6 +175,35 @@ export function renderRemoveConfirm(nonce: string, session: ConsoleSession, memb
     </form>
   </div>`;
   return consolePage({ title: 'Remove member', nonce, session, section: 'team' }, body);
+}
+
+/**
+ * What the owner learns of an invite just made. With e-mail on, the link went only to the invited
+ * address (opening it proves the address): never shown here. With e-mail off, shown once.
+ */
+function issuedNotice(issued: IssuedInvite) {
+  const { email, role } = issued.invite;
+  if (issued.link) {
+    return html`<div class="notice" role="status">
+      <p>
+        Invite for <strong>${email}</strong> (${role}) made. Send them this link; it is shown only now, works once and
+        for 72 hours (e-mail is off on this payhook, so it was not sent):
+      </p>
+      <p><code data-invite-link>${issued.link}</code></p>
+    </div>`;
+  }
+  return issued.emailed
+    ? html`<div class="notice" role="status">
+        <p>
+          Invite for <strong>${email}</strong> (${role}) sent to that address. Its link works once and for 72 hours; if it
+          does not arrive, send it again below.
+        </p>
+      </div>`
+    : html`<div class="error" role="alert">
+        <p>
+          Invite for <strong>${email}</strong> (${role}) made, but the e-mail server did not take it. Send it again below.
+        </p>
+      </div>`;
 }
 
 export interface AcceptInviteModel {

@@ -18,6 +18,7 @@ import { ConsoleTeamController } from './console-team.controller';
 import { WebhookNoticesModule } from '../webhook-notices/webhook-notices.module';
 import { ConsoleAuthController } from './console-auth.controller';
 import { ConsoleAuthService } from './console-auth.service';
+import { ConsoleLoginChoicesRepository } from './console-login-choices.repository';
 import { ConsoleDevelopersController } from './console-developers.controller';
 import { ConsoleDevelopersService } from './console-developers.service';
 import { ConsoleFallbackController } from './console-fallback.controller';
@@ -66,6 +67,7 @@ import { ConsoleWebhookBannerInterceptor } from './console-webhook-banner';
     ConsoleAuthService,
     ConsoleSessionCookie,
     ConsoleSessionsRepository,
+    ConsoleLoginChoicesRepository,
     ConsoleSessionGuard,
     ConsolePaymentsService,
     ConsolePaymentMoneyRepository,

@@ -3,9 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { inTransaction, sqlRows, type Sql } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 
-/** A link to send: the member's, its token's SHA-256, how long it works. */
+/** A link to send for the request's address: its token's SHA-256, how long it works. */
 export interface ResetLink {
-  memberId: string;
   tokenHash: string;
   validMinutes: number;
 }
@@ -59,20 +58,21 @@ export class PasswordResetsRepository {
       }
       const link = made.for_address < request.perAddressPerHour ? await linkFor() : undefined;
       await sql(
-        `INSERT INTO password_reset_requests (email, client, member_id, token_hash, expires_at)
-         VALUES ($1, $2, $3, $4, CASE WHEN $4::text IS NULL THEN NULL ELSE now() + make_interval(mins => $5) END)`,
-        [email, client, link?.memberId ?? null, link?.tokenHash ?? null, link?.validMinutes ?? 0],
+        `INSERT INTO password_reset_requests (email, client, token_hash, expires_at)
+         VALUES ($1, $2, $3, CASE WHEN $3::text IS NULL THEN NULL ELSE now() + make_interval(mins => $4) END)`,
+        [email, client, link?.tokenHash ?? null, link?.validMinutes ?? 0],
       );
       return { kind: 'recorded', link };
     });
   }
 
-  /** The member's e-mail behind a link that can still be used, or null. */
+  /** The address behind a link that can still be used (while it has a login), or null. */
   async findUsable(tokenHash: string): Promise<{ email: string } | null> {
     const [row] = await sqlRows<{ email: string }>(
       this.db,
-      `SELECT m.email FROM password_reset_requests r JOIN merchant_members m ON m.id = r.member_id
-       WHERE r.token_hash = $1 AND r.used_at IS NULL AND r.expires_at > now()`,
+      `SELECT r.email FROM password_reset_requests r
+       WHERE r.token_hash = $1 AND r.used_at IS NULL AND r.expires_at > now()
+         AND EXISTS (SELECT 1 FROM merchant_members m WHERE m.email = r.email)`,
       [tokenHash],
     );
     return row ?? null;
@@ -105,19 +105,16 @@ export class PasswordResetsRepository {
   }
 
   /**
-   * Uses the claimed link (setting the password then uses up the member's other open links): the
-   * member's id and merchant, or null when the claim was lost meanwhile.
+   * Uses the claimed link (setting the passwords then uses up the address's other open links): the
+   * address, or null when the claim was lost meanwhile.
    */
-  async use(sql: Sql, claim: ResetClaim): Promise<{ memberId: string; merchantId: string; email: string } | null> {
-    const [row] = await sql<{ member_id: string; merchant_id: string; email: string }>(
-      `UPDATE password_reset_requests r SET used_at = now()
-         FROM merchant_members m
-       WHERE r.token_hash = $1 AND r.claimed_until = $2 AND r.used_at IS NULL AND r.expires_at > now()
-         AND m.id = r.member_id
-       RETURNING r.member_id, m.merchant_id, m.email`,
+  async use(sql: Sql, claim: ResetClaim): Promise<string | null> {
+    const [row] = await sql<{ email: string }>(
+      `UPDATE password_reset_requests SET used_at = now()
+       WHERE token_hash = $1 AND claimed_until = $2 AND used_at IS NULL AND expires_at > now()
+       RETURNING email`,
       [claim.tokenHash, claim.until],
     );
-    if (!row) return null;
-    return { memberId: row.member_id, merchantId: row.merchant_id, email: row.email };
+    return row?.email ?? null;
   }
 }

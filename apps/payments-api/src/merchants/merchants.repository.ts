@@ -22,12 +22,11 @@ export class MerchantsRepository {
   }
 
   /**
-   * review → integrating, and the console login as the merchant's first owner, in one statement;
-   * false when the merchant was not in review. A taken email fails on the members' unique index.
+   * review → integrating, and the console login as the merchant's first owner, in one statement of
+   * `sql`'s transaction (which holds the address's lock); false when the merchant was not in review.
    */
-  async approve(id: string, consoleEmail: string, ownerId: string, passwordHash: string): Promise<boolean> {
-    const rows = await sqlRows(
-      this.db,
+  async approve(sql: Sql, id: string, consoleEmail: string, ownerId: string, passwordHash: string): Promise<boolean> {
+    const rows = await sql(
       `WITH approved AS (
          UPDATE merchants SET status = 'integrating', console_email = $2, updated_at = now()
          WHERE id = $1 AND status = 'review' RETURNING id
@@ -37,11 +36,6 @@ export class MerchantsRepository {
       [id, consoleEmail, ownerId, passwordHash],
     );
     return rows.length === 1;
-  }
-
-  async isConsoleEmailTaken(email: string): Promise<boolean> {
-    const rows = await sqlRows(this.db, `SELECT 1 FROM merchant_members WHERE email = $1`, [email]);
-    return rows.length > 0;
   }
 
   insertApiKey(key: Pick<ApiKeyEntity, 'id' | 'merchantId' | 'mode' | 'keyHash' | 'keyLast4'>): Promise<ApiKeyEntity> {

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { generateApiKey } from '@payhook/auth';
 import { DEFAULT_TIME_ZONE, newId, type ApiKeyMode } from '@payhook/contracts';
-import { isUniqueViolation } from '@payhook/persistence';
 import type { ApiKeyEntity } from './api-key.entity';
 import type { MerchantEntity } from './merchant.entity';
 import { MerchantException } from './merchant.exception';
@@ -9,7 +8,8 @@ import { MerchantsRepository } from './merchants.repository';
 import { hashPassword } from './password-hash';
 import { PaymentsApiEnv } from '../config/payments-api.env';
 import { AuditLog } from '../audit/audit-log';
-import type { AuditActor } from '../audit/audit-entry';
+import { OPERATOR_ACTOR, type AuditActor } from '../audit/audit-entry';
+import { countLoginsLocked, MAX_LOGINS_PER_ADDRESS } from '../team/members.repository';
 
 /**
  * Active keys a merchant's team may hold per mode. Each key has its own rate limit: without a cap,
@@ -89,15 +89,27 @@ export class MerchantsService {
       throw new MerchantException('merchant_state_conflict', `Merchant ${id} is already ${merchant.status}.`);
     }
     const email = consoleEmail.toLowerCase();
-    const emailTaken = () =>
-      new MerchantException('parameter_invalid', 'consoleEmail is already used by another merchant.', 'consoleEmail');
-    if (await this.merchants.isConsoleEmailTaken(email)) throw emailTaken();
     const passwordHash = await hashPassword(consolePassword);
-    // The unique index decides a race between two approvals with one email.
-    const approved = await this.merchants.approve(id, email, newId('member'), passwordHash).catch((error: unknown) => {
-      if (isUniqueViolation(error)) throw emailTaken();
-      throw error;
-    });
+    const ownerId = newId('member');
+    // The first owner joins like any member: audited, and counted under the address's lock. An
+    // address may have a login at several merchants (each its own password), so an invite
+    // accepted elsewhere reserves nothing.
+    const approved = await this.audit.audited(
+      (made: boolean) =>
+        made
+          ? { actor: OPERATOR_ACTOR, clientAddress: null, merchantId: id, action: 'member.joined', target: ownerId }
+          : null,
+      async (sql) => {
+        if ((await countLoginsLocked(sql, email)) >= MAX_LOGINS_PER_ADDRESS) {
+          throw new MerchantException(
+            'parameter_invalid',
+            `consoleEmail has console logins at ${MAX_LOGINS_PER_ADDRESS} merchants already, the most one address may have.`,
+            'consoleEmail',
+          );
+        }
+        return this.merchants.approve(sql, id, email, ownerId, passwordHash);
+      },
+    );
     if (!approved) throw new MerchantException('merchant_state_conflict', `Merchant ${id} was approved meanwhile.`);
     return this.get(id);
   }

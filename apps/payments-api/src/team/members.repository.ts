@@ -13,11 +13,18 @@ export interface Member {
   createdAt: Date;
 }
 
-/** What a login needs: the member, its password hash and its sealed TOTP secret. */
+/** What a login needs: the member, its password hash, its sealed TOTP secret and whose team it is. */
 export interface MemberLogin extends Member {
   passwordHash: string;
   totpSecret: string | null;
+  merchantName: string;
 }
+
+/**
+ * Logins one address may have (one per merchant): a login checks the password against each, so the
+ * work a login costs stays bounded.
+ */
+export const MAX_LOGINS_PER_ADDRESS = 10;
 
 interface MemberRow {
   id: string;
@@ -30,6 +37,7 @@ interface MemberRow {
 }
 
 const COLUMNS = 'id, merchant_id, email, role, totp_secret, created_at';
+const PREFIXED = 'mm.id, mm.merchant_id, mm.email, mm.role, mm.totp_secret, mm.created_at';
 
 function toMember(row: MemberRow): Member {
   return {
@@ -42,18 +50,68 @@ function toMember(row: MemberRow): Member {
   };
 }
 
+/**
+ * Locks the address for `sql`'s transaction and counts its logins: two memberships made at once (an
+ * approval, an invite accepted) cannot both take the last of MAX_LOGINS_PER_ADDRESS.
+ */
+export async function countLoginsLocked(sql: Sql, email: string): Promise<number> {
+  await sql(`SELECT pg_advisory_xact_lock(hashtextextended('payhook login ' || $1, 0))`, [email]);
+  const [row] = await sql<{ n: number }>(`SELECT count(*)::int AS n FROM merchant_members WHERE email = $1`, [email]);
+  return row.n;
+}
+
+function toLogin(row: MemberRow & { password_hash: string; merchant_name: string }): MemberLogin {
+  return {
+    ...toMember(row),
+    passwordHash: row.password_hash,
+    totpSecret: row.totp_secret,
+    merchantName: row.merchant_name,
+  };
+}
+
 /** A merchant's team: its members, each with one role. Emails are stored lower-case. */
 @Injectable()
 export class MembersRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async findLogin(email: string): Promise<MemberLogin | null> {
-    const [row] = await sqlRows<MemberRow & { password_hash: string }>(
+  /**
+   * The logins of an address, one per merchant it is a member of, oldest first, with each merchant's
+   * name (the choice after sign-in names them). At most MAX_LOGINS_PER_ADDRESS exist.
+   */
+  async findLogins(email: string): Promise<MemberLogin[]> {
+    const rows = await sqlRows<MemberRow & { password_hash: string; merchant_name: string }>(
       this.db,
-      `SELECT ${COLUMNS}, password_hash FROM merchant_members WHERE email = $1`,
-      [email],
+      `SELECT ${PREFIXED}, mm.password_hash, m.name AS merchant_name
+         FROM merchant_members mm JOIN merchants m ON m.id = mm.merchant_id
+        WHERE mm.email = $1 ORDER BY mm.created_at, mm.id LIMIT $2`,
+      [email, MAX_LOGINS_PER_ADDRESS],
     );
-    return row ? { ...toMember(row), passwordHash: row.password_hash, totpSecret: row.totp_secret } : null;
+    return rows.map(toLogin);
+  }
+
+  /** One member's login (the password check before a change of the signed-in member). */
+  async findLoginById(id: string): Promise<MemberLogin | null> {
+    const [row] = await sqlRows<MemberRow & { password_hash: string; merchant_name: string }>(
+      this.db,
+      `SELECT ${PREFIXED}, mm.password_hash, m.name AS merchant_name
+         FROM merchant_members mm JOIN merchants m ON m.id = mm.merchant_id WHERE mm.id = $1`,
+      [id],
+    );
+    return row ? toLogin(row) : null;
+  }
+
+  /** See countLoginsLocked. */
+  lockAddressAndCount(sql: Sql, email: string): Promise<number> {
+    return countLoginsLocked(sql, email);
+  }
+
+  /** The address's memberships, within `sql`'s transaction (a reset sets all of their passwords). */
+  async ofAddress(sql: Sql, email: string): Promise<Member[]> {
+    const rows = await sql<MemberRow>(
+      `SELECT ${COLUMNS} FROM merchant_members WHERE email = $1 ORDER BY created_at, id LIMIT $2`,
+      [email, MAX_LOGINS_PER_ADDRESS],
+    );
+    return rows.map(toMember);
   }
 
   /** The e-mail addresses of the team's members with these ids, by id. */
@@ -114,12 +172,14 @@ export class MembersRepository {
     return row ? toMember(row) : null;
   }
 
-  async isMember(merchantId: string, email: string): Promise<boolean> {
-    const rows = await sqlRows(this.db, `SELECT 1 FROM merchant_members WHERE email = $1 AND merchant_id = $2`, [
-      email,
-      merchantId,
-    ]);
-    return rows.length > 0;
+  /** The team's member with this address, or null. */
+  async findByAddress(merchantId: string, email: string): Promise<Member | null> {
+    const [row] = await sqlRows<MemberRow>(
+      this.db,
+      `SELECT ${COLUMNS} FROM merchant_members WHERE email = $1 AND merchant_id = $2`,
+      [email, merchantId],
+    );
+    return row ? toMember(row) : null;
   }
 
   /** Owners other than `memberId`; call after lockTeam. */
@@ -131,14 +191,21 @@ export class MembersRepository {
     return row.n;
   }
 
-  /** A new password, changed or reset: every reset link of the member still open is used up with it. */
+  /**
+   * A new password, changed or reset: every reset link of the member's address still open is used up
+   * with it (a link sent before must not undo the change).
+   */
   async setPasswordHash(sql: Sql, merchantId: string, id: string, passwordHash: string): Promise<void> {
-    await sql(`UPDATE merchant_members SET password_hash = $3 WHERE merchant_id = $1 AND id = $2`, [
-      merchantId,
-      id,
-      passwordHash,
-    ]);
-    await sql(`UPDATE password_reset_requests SET used_at = now() WHERE member_id = $1 AND used_at IS NULL`, [id]);
+    const [member] = await sql<{ email: string }>(
+      `UPDATE merchant_members SET password_hash = $3 WHERE merchant_id = $1 AND id = $2 RETURNING email`,
+      [merchantId, id, passwordHash],
+    );
+    if (!member) return;
+    await sql(
+      `UPDATE password_reset_requests SET used_at = now()
+       WHERE email = $1 AND token_hash IS NOT NULL AND used_at IS NULL`,
+      [member.email],
+    );
   }
 
   async setRole(sql: Sql, merchantId: string, id: string, role: MemberRole): Promise<void> {

@@ -9,7 +9,7 @@ import { Mailer } from '../mail/mailer';
 import { hashPassword } from '../merchants/password-hash';
 import { InvitesRepository, type Invite } from './invites.repository';
 import type { MemberRole } from './member-role';
-import { MembersRepository, type Member } from './members.repository';
+import { MAX_LOGINS_PER_ADDRESS, MembersRepository, type Member } from './members.repository';
 import { PasswordHashQueue } from './password-hash-queue';
 import { TeamException } from './team.exception';
 
@@ -32,11 +32,15 @@ const INVITE_CLAIM_SECONDS = 60;
 
 export const inviteTokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 
-/** The console's address for an invite; the token is in the path, shown once to the inviting owner. */
+/**
+ * An invite made. With e-mail on, its link goes only to the invited address (whoever opens it proves
+ * the address); with e-mail off, `link` is shown once to the inviting owner, the only way to pass it on.
+ */
 export interface IssuedInvite {
   invite: { id: string; email: string; role: MemberRole };
-  link: string;
-  /** Sent to the invited address too (SMTP_URL is set and the server took it). */
+  /** Only when e-mail is off. */
+  link?: string;
+  /** E-mail is on and the server took the invite (false with e-mail on: not sent, resend it). */
   emailed: boolean;
 }
 
@@ -81,8 +85,8 @@ export class TeamService {
       throw new TeamException('parameter_invalid', 'Enter the e-mail address of the person to invite.');
     }
     // Only this team's members are named here: whether an address has a login elsewhere is not
-    // this owner's to learn (such an invite fails when used, telling the invited person).
-    if (await this.members.isMember(merchantId, email)) {
+    // this owner's to learn, and takes nothing from the invite (one address, a login per merchant).
+    if (await this.members.findByAddress(merchantId, email)) {
       throw new TeamException('parameter_invalid', `${email} is already a member of this team.`);
     }
     const token = randomBytes(32).toString('base64url');
@@ -103,15 +107,21 @@ export class TeamService {
       );
     });
     const link = `${this.env.BASE_URL}/console/invite/${token}`;
-    return { invite: { id, email, role }, link, emailed: await this.emailInvite(email, role, link) };
+    if (!this.mailer.enabled) return { invite: { id, email, role }, link, emailed: false };
+    return { invite: { id, email, role }, emailed: await this.emailInvite(email, role, link) };
+  }
+
+  /** The open invite again, under a new link (the old one stops): an e-mail lost or never sent. */
+  async resendInvite(merchantId: string, id: string, by: AuditActor): Promise<IssuedInvite> {
+    const revoked = await this.revokeInvite(merchantId, id, by);
+    return this.invite(merchantId, revoked.email, revoked.role, by);
   }
 
   /**
-   * The invite by e-mail when SMTP_URL is set. Never into the log when it is not: the link is a
-   * credential, shown once to the inviting owner. A refused e-mail costs a log line, not the invite.
+   * The invite by e-mail (SMTP_URL is set). Never into the log: the link is a credential. A refused
+   * e-mail costs a log line, not the invite.
    */
   private async emailInvite(email: string, role: MemberRole, link: string): Promise<boolean> {
-    if (!this.mailer.enabled) return false;
     try {
       await this.mailer.send({
         to: [email],
@@ -127,8 +137,8 @@ export class TeamService {
     }
   }
 
-  async revokeInvite(merchantId: string, id: string, by: AuditActor): Promise<void> {
-    await this.audit.audited(
+  async revokeInvite(merchantId: string, id: string, by: AuditActor): Promise<Invite> {
+    return this.audit.audited(
       (invite: Invite) => ({ ...by, merchantId, action: 'member.invite_revoked', target: invite.email }),
       async (sql) => {
         const revoked = await this.invites.revoke(sql, merchantId, id);
@@ -175,6 +185,9 @@ export class TeamService {
         async (sql) => {
           const used = await this.invites.accept(sql, tokenHash);
           if (!used) throw new TeamException('resource_not_found', INVITE_UNUSABLE);
+          if ((await this.members.lockAddressAndCount(sql, used.email)) >= MAX_LOGINS_PER_ADDRESS) {
+            throw new TeamException('resource_not_found', INVITE_UNUSABLE);
+          }
           await this.members.insert(sql, {
             id: memberId,
             merchantId: used.merchantId,
@@ -187,8 +200,7 @@ export class TeamService {
       );
       return (await this.members.find(invite.merchantId, memberId))!;
     } catch (error) {
-      // An address with a login already (at any merchant) gets the page of an unusable link: whoever
-      // holds the link learns nothing about logins elsewhere from it.
+      // A member of this team already (joined by another link meanwhile): the page of an unusable link.
       if (isUniqueViolation(error)) throw new TeamException('resource_not_found', INVITE_UNUSABLE);
       throw error;
     }

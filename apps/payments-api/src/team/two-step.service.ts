@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { generateSecret, generateURI, verify } from 'otplib';
 import QRCode from 'qrcode';
 import { AuditLog } from '../audit/audit-log';
-import type { AuditActor } from '../audit/audit-entry';
+import { OPERATOR_ACTOR, type AuditActor } from '../audit/audit-entry';
 import { PaymentsApiEnv } from '../config/payments-api.env';
 import { MembersRepository } from './members.repository';
 import { RecoveryCodeHashes } from './recovery-code-hashes';
@@ -14,9 +14,6 @@ import { TwoStepRepository } from './two-step.repository';
 const PERIOD_SECONDS = 30;
 const DRIFT_SECONDS = 30;
 export const RECOVERY_CODE_COUNT = 10;
-/** Who an operator's change is recorded as in a merchant's audit log. */
-export const OPERATOR_ACTOR = 'operator';
-
 const sealContext = (memberId: string) => `merchant_members.totp_secret:${memberId}`;
 /** 10 characters of base32 (50 bits) in two groups: typed by hand, never guessed. */
 function newRecoveryCode(): string {
@@ -107,8 +104,8 @@ export class TwoStepService {
    * and can turn it on again. resource_not_found when the merchant has no member with this address.
    */
   async resetByOperator(merchantId: string, email: string, clientAddress: string | null): Promise<void> {
-    const login = await this.members.findLogin(email.trim().toLowerCase());
-    if (!login || login.merchantId !== merchantId) {
+    const login = await this.members.findByAddress(merchantId, email.trim().toLowerCase());
+    if (!login) {
       throw new TeamException('resource_not_found', `No member ${email} of merchant ${merchantId}.`);
     }
     await this.audit.audited(

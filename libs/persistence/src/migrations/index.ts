@@ -30,6 +30,7 @@ import { InviteLimits1766300000000 } from './1766300000000-invite-limits';
 import { KeyedRecoveryCodes1766400000000 } from './1766400000000-keyed-recovery-codes';
 import { PasswordResets1766500000000 } from './1766500000000-password-resets';
 import { EndpointBoundSigningSecrets1766600000000 } from './1766600000000-endpoint-bound-signing-secrets';
+import { LoginsPerMerchant1766700000000 } from './1766700000000-logins-per-merchant';
 
 /** Listed explicitly: bundled builds cannot glob, and the order is the history. */
 export const MIGRATIONS = [
@@ -65,4 +66,5 @@ export const MIGRATIONS = [
   KeyedRecoveryCodes1766400000000,
   PasswordResets1766500000000,
   EndpointBoundSigningSecrets1766600000000,
+  LoginsPerMerchant1766700000000,
 ];
