@@ -80,13 +80,8 @@ async function bigMerchantAccess(client) {
     { consoleEmail: email, consolePassword: password },
     admin,
   );
-  const [donor] = await sql(`SELECT console_password_hash FROM merchants WHERE id = $1`, [shop.id]);
-  await sql(`UPDATE merchants SET console_email = NULL, console_password_hash = NULL WHERE id = $1`, [shop.id]);
-  await sql(`UPDATE merchants SET console_email = $2, console_password_hash = $3 WHERE id = $1`, [
-    BIG,
-    email,
-    donor.console_password_hash,
-  ]);
+  // Moved, not copied: one login opens one merchant, so the login below goes straight in.
+  await sql(`UPDATE merchant_members SET merchant_id = $2 WHERE merchant_id = $1`, [shop.id, BIG]);
   // As a browser signs in: the login page's CSRF cookie and hidden field.
   const page = await fetch(`${API}/console/login`);
   const loginCookie = (page.headers.get('set-cookie') ?? '').split(';')[0];

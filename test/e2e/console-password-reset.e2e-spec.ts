@@ -315,4 +315,83 @@ describe('console: a forgotten password is reset by an e-mailed link', () => {
       .expect(303);
     await ConsoleClient.login(api, invitee, NEW_PASSWORD, '192.0.2.79');
   });
+
+  it('leaves a login made through a link shown to someone else out of a reset, and it cannot cancel one', async () => {
+    const own = await approvedMerchant(api, { name: 'Own Shop' });
+    const other = await approvedMerchant(api, { name: 'Squatting Shop' });
+    const squatter = await ConsoleClient.login(api, other.email, CONSOLE_PASSWORD, '192.0.2.80');
+    await squatter.post('/console/team/invites', { email: own.email, role: 'viewer' }).expect(200);
+    const [invite] = await pollUntil(
+      async () => mailsTo(own.email),
+      (mails) => mails.length === 1,
+    );
+    const squatPassword = 'the squatter set this one';
+    await api
+      .http()
+      .post(/\/console\/invite\/[A-Za-z0-9_-]{43}/.exec(invite.text)![0])
+      .type('form')
+      .send({ password: squatPassword, passwordAgain: squatPassword })
+      .expect(303);
+    // As an invite accepted while e-mail was off makes it: the owner who saw the link may have used it.
+    await api.sql(`UPDATE merchant_members SET address_proven = false WHERE email = $1 AND merchant_id = $2`, [
+      own.email,
+      other.merchantId,
+    ]);
+
+    await askForLink(own.email, '192.0.2.80');
+    const [mail] = await pollUntil(
+      async () => mailsTo(own.email).filter((one) => one.subject.includes('new password')),
+      (mails) => mails.length === 1,
+    );
+    // The unproven login's password changes; the address's open link still works.
+    const squatted = await ConsoleClient.login(api, own.email, squatPassword, '192.0.2.80');
+    await squatted
+      .post('/console/security/password', {
+        password: squatPassword,
+        newPassword: `${squatPassword}!`,
+        newPasswordAgain: `${squatPassword}!`,
+      })
+      .set('X-Forwarded-For', '192.0.2.80')
+      .expect(303);
+    await api
+      .http()
+      .post(`/console/reset/${tokenIn(mail.text)}`)
+      .type('form')
+      .send({ password: NEW_PASSWORD, passwordAgain: NEW_PASSWORD })
+      .expect(303);
+    // The reset set the proven login only: the new password opens Own Shop alone (no choice), and
+    // the squatted login keeps its own password.
+    const opened = await ConsoleClient.login(api, own.email, NEW_PASSWORD, '192.0.2.80');
+    expect((await opened.get('/console/team').expect(200)).text).toContain('Own Shop');
+    const kept = await ConsoleClient.login(api, own.email, `${squatPassword}!`, '192.0.2.80');
+    expect((await kept.get('/console/team').expect(200)).text).toContain('Squatting Shop');
+  });
+
+  it('sends an invite again under a new link at most 3 times, taking nothing more from the daily limits', async () => {
+    const shop = await approvedMerchant(api, { name: 'Resending Shop' });
+    const owner = await ConsoleClient.login(api, shop.email, CONSOLE_PASSWORD, '192.0.2.82');
+    const invitee = `resent-${shop.merchantId.toLowerCase()}@team.example`;
+    await owner.post('/console/team/invites', { email: invitee, role: 'viewer' }).expect(200);
+    const [invite] = await api.sql<{ id: string }>(`SELECT id FROM member_invites WHERE email = $1`, [invitee]);
+    for (let n = 0; n < 3; n++) await owner.post(`/console/team/invites/${invite.id}/resend`).expect(200);
+    const fourth = await owner.post(`/console/team/invites/${invite.id}/resend`).expect(409);
+    expect(fourth.text).toContain('was sent again 3 times already');
+    // Still one invite, still open: the last link sent works.
+    expect(
+      await api.sql(`SELECT 1 FROM member_invites WHERE email = $1 AND revoked_at IS NULL`, [invitee]),
+    ).toHaveLength(1);
+    const mails = await pollUntil(
+      async () => mailsTo(invitee),
+      (all) => all.length === 4,
+    );
+    // Two more invites to the address from this team fit in its 3 a day.
+    await owner.post('/console/team/invites', { email: invitee, role: 'developer' }).expect(200);
+    await owner.post('/console/team/invites', { email: invitee, role: 'owner' }).expect(200);
+    await api
+      .http()
+      .post(/\/console\/invite\/[A-Za-z0-9_-]{43}/.exec(mails[3].text)![0])
+      .type('form')
+      .send({ password: NEW_PASSWORD, passwordAgain: NEW_PASSWORD })
+      .expect(303);
+  });
 });

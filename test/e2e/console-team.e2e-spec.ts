@@ -234,46 +234,72 @@ describe('merchant console: team, roles, two-step login, keys and audit log', ()
       .type('form')
       .send({ password: PASSWORD, passwordAgain: PASSWORD })
       .expect(303);
-    const page = await api.http().get('/console/login').expect(200);
-    const cookie = setCookie(page, 'payhook_console_login')!.split(';')[0];
-    const asked = await api
-      .http()
-      .post('/console/login')
-      .set('Cookie', cookie)
-      .type('form')
-      .send({ csrf: csrfFieldOf(page.text), email: victim, password: PASSWORD })
-      .expect(200);
-    expect(asked.text).toContain('Choose a merchant');
-    const choices = [...asked.text.matchAll(/name="member" value="(mem_[^"]+)">([^<]+)</g)].map(([, id, name]) => ({
-      id,
-      name,
-    }));
-    expect(choices.map((choice) => choice.name).sort()).toEqual(['Elsewhere Shop', 'Victim Shop']);
-    const choice = /name="choice" value="([^"]+)"/.exec(asked.text)![1];
-    const choose = (member: string) =>
-      api
+    /** The password step as a browser sends it, answered with the choice of merchant. */
+    async function askWhich() {
+      const page = await api.http().get('/console/login').expect(200);
+      const cookie = setCookie(page, 'payhook_console_login')!.split(';')[0];
+      const asked = await api
         .http()
-        .post('/console/login/choose')
+        .post('/console/login')
         .set('Cookie', cookie)
         .type('form')
-        .send({ csrf: csrfFieldOf(asked.text), choice, member });
-    const chosen = await choose(choices.find((one) => one.name === 'Elsewhere Shop')!.id)
-      .expect(303)
-      .expect('Location', '/console/payments');
+        .send({ csrf: csrfFieldOf(page.text), email: victim, password: PASSWORD })
+        .expect(200);
+      expect(asked.text).toContain('Choose a merchant');
+      const offered = [...asked.text.matchAll(/name="member" value="(mem_[^"]+)">([^<]+)</g)];
+      const idOf = (name: string) => offered.find(([, , shown]) => shown === name)![1];
+      const choice = /name="choice" value="([^"]+)"/.exec(asked.text)![1];
+      const choose = (member: string) =>
+        api
+          .http()
+          .post('/console/login/choose')
+          .set('Cookie', cookie)
+          .type('form')
+          .send({ csrf: csrfFieldOf(asked.text), choice, member });
+      return { names: offered.map(([, , shown]) => shown).sort(), idOf, choose };
+    }
+    const refusedChoice = 'That choice was made already or has expired';
+
+    const which = await askWhich();
+    expect(which.names).toEqual(['Elsewhere Shop', 'Victim Shop']);
+    const chosen = await which.choose(which.idOf('Elsewhere Shop')).expect(303).expect('Location', '/console/payments');
     const session = setCookie(chosen, 'payhook_console')!.split(';')[0];
     const team = await api.http().get('/console/team').set('Cookie', session).expect(200);
     expect(team.text).toContain('Elsewhere Shop');
     // A choice is made once.
-    expect((await choose(choices[0].id).expect(401)).text).toContain('That choice was made already or has expired');
+    expect((await which.choose(which.idOf('Victim Shop')).expect(401)).text).toContain(refusedChoice);
 
-    // Each merchant's log says who joined; each login has its own password.
-    const logins = await api.sql<{ merchant_id: string }>(
-      `SELECT merchant_id FROM merchant_members WHERE email = $1 ORDER BY merchant_id`,
+    // The login the password did not open (the squatter's) cannot be chosen, and the try uses the choice up.
+    const [{ id: squatted }] = await api.sql<{ id: string }>(
+      `SELECT id FROM merchant_members WHERE email = $1 AND merchant_id = $2`,
+      [victim, shop.merchantId],
+    );
+    const probing = await askWhich();
+    expect((await probing.choose(squatted).expect(401)).text).toContain(refusedChoice);
+    await probing.choose(probing.idOf('Victim Shop')).expect(401);
+    // A choice lasts 5 minutes (moved by hand).
+    const late = await askWhich();
+    await api.sql(`UPDATE console_login_choices SET expires_at = now() - interval '1 second'`);
+    await late.choose(late.idOf('Victim Shop')).expect(401);
+    // A password changed after the choice was offered opens nothing with the old one.
+    const stale = await askWhich();
+    await api.sql(`UPDATE merchant_members SET password_hash = password_hash || 'changed' WHERE email = $1`, [victim]);
+    await stale.choose(stale.idOf('Victim Shop')).expect(401);
+
+    // Each merchant's log says who joined: the operator's approval made the first owner.
+    const joined = await api.sql<{ merchant_id: string; actor: string }>(
+      `SELECT merchant_id, actor FROM audit_log WHERE action = 'member.joined' AND target IN
+         (SELECT id FROM merchant_members WHERE email = $1)`,
       [victim],
     );
-    expect(logins.map((login) => login.merchant_id).sort()).toEqual(
-      [shop.merchantId, victimShop, elsewhere.merchantId].sort(),
+    expect(joined).toEqual(
+      expect.arrayContaining([
+        { merchant_id: victimShop, actor: 'operator' },
+        { merchant_id: shop.merchantId, actor: victim },
+        { merchant_id: elsewhere.merchantId, actor: victim },
+      ]),
     );
+    expect(joined).toHaveLength(3);
   });
 
   it('answers an invite to a member of the team as an unusable link, and the same address accepts only once', async () => {

@@ -18,7 +18,10 @@ import { CurrentConsoleSession } from './current-console-session.decorator';
 /** What the login page says after a step that sent the person here (a Map: only its own names count). */
 const LOGIN_NOTICES = new Map([
   ['joined', 'You joined the team. Log in with your e-mail and the password you just set.'],
-  ['password_reset', 'Your new password is set, and every session of your login has ended. Log in with it.'],
+  [
+    'password_reset',
+    'Your new password is set for your login at every merchant, and every session of those logins has ended. Log in with it.',
+  ],
 ]);
 
 /** What the login form's CSRF token is bound to (a session's own forms carry the session's token). */

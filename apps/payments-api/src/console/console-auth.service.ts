@@ -45,11 +45,14 @@ export type SecondStepThrottled = { kind: 'throttled'; until: Date; by: 'network
  */
 export const MAX_SECOND_STEP_ATTEMPTS = 5;
 
-/** Which of `hashes` the password matches, one after the other (one job of the bounded queue). */
+/**
+ * Which of `hashes` the password matches, one after the other (one job of the bounded queue); a hash
+ * that repeats (logins set by one reset) is checked once.
+ */
 async function matchingHashes(password: string, hashes: string[]): Promise<boolean[]> {
-  const matches: boolean[] = [];
-  for (const hash of hashes) matches.push(await verifyPassword(password, hash));
-  return matches;
+  const checked = new Map<string, boolean>();
+  for (const hash of hashes) if (!checked.has(hash)) checked.set(hash, await verifyPassword(password, hash));
+  return hashes.map((hash) => checked.get(hash)!);
 }
 
 const sessionIdOf = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -72,10 +75,12 @@ export class ConsoleAuthService {
   ) {}
 
   /**
-   * The same answer for an unknown email and a wrong password: nothing here tells whether an email
-   * has a console login (an unknown email is checked against a stand-in hash: the same work, in the
-   * same queue). An address may have a login at several merchants, each with its own password: the
-   * password is checked against each, and when it opens more than one the person chooses. Failures
+   * The same answer for an unknown email and a wrong password, and the same work for an unknown
+   * email as for an address with one login (a stand-in hash, in the same queue), so nothing here
+   * tells whether an email has a console login. An address may have logins at several merchants
+   * (at most MAX_LOGINS_PER_ADDRESS), each with its own password: the password is checked against
+   * each distinct hash, so such an address's login takes longer (that much it tells, not which
+   * merchants), and when it opens more than one the person chooses. Failures
    * are counted per client (`client`; an IPv6 /64 is one), never per email, so nobody can lock a
    * merchant out of its console from elsewhere. Throws 429 rate_limited when the password check
    * queue is full or this client already has a check in it.

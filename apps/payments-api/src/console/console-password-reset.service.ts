@@ -5,7 +5,7 @@ import { AuditLog } from '../audit/audit-log';
 import { PaymentsApiEnv } from '../config/payments-api.env';
 import { Mailer } from '../mail/mailer';
 import { hashPassword } from '../merchants/password-hash';
-import { MembersRepository } from '../team/members.repository';
+import { lockAddress, MembersRepository } from '../team/members.repository';
 import { PasswordHashQueue } from '../team/password-hash-queue';
 import { ConsoleSessionsRepository } from './console-sessions.repository';
 import { PasswordResetsRepository } from './password-resets.repository';
@@ -65,7 +65,8 @@ export class ConsolePasswordResetService {
       },
       async () => {
         const logins = valid ? await this.members.findLogins(email) : [];
-        return logins.length > 0
+        // Only a login whose address was proven is set by a link to that address.
+        return logins.some((login) => login.addressProven)
           ? { tokenHash: tokenHashOf(token), validMinutes: RESET_LINK_VALID_MINUTES }
           : undefined;
       },
@@ -81,11 +82,13 @@ export class ConsolePasswordResetService {
   }
 
   /**
-   * Sets the new password of every login of the address (one per merchant: the link proves the
-   * address, which is what each of them is). The link is claimed first (of many requests on one link
-   * only the claimant's password is hashed, in the queue logins use), then used with every other open
-   * link of the address; all of the logins' sessions end; audited in each merchant's log. False when
-   * the link cannot be used.
+   * Sets the new password of every login of the address its owner proved (the approval's, and those
+   * joined by an e-mailed invite: the link proves the address, which is what each of them is; a login
+   * made through a link shown to someone else keeps its own). The link is claimed first (of many
+   * requests on one link only the claimant's password is hashed, in the queue logins use); under the
+   * address's lock (as a password change takes it) it is used with every other open link of the
+   * address; all of the logins' sessions end; audited in each merchant's log. False when the link
+   * cannot be used.
    */
   async complete(token: string, password: string, clientAddress: string | null): Promise<boolean> {
     const claim = await this.resets.claim(tokenHashOf(token), RESET_CLAIM_SECONDS);
@@ -95,9 +98,12 @@ export class ConsolePasswordResetService {
       return await this.audit.audited(
         () => null, // one entry per login, written below
         async (sql) => {
-          const email = await this.resets.use(sql, claim);
+          const email = await this.resets.claimedAddress(sql, claim);
           if (email === null) return false;
-          for (const member of await this.members.ofAddress(sql, email)) {
+          await lockAddress(sql, email);
+          const logins = await this.members.provenOfAddress(sql, email);
+          if (logins.length === 0 || (await this.resets.use(sql, claim)) === null) return false;
+          for (const member of logins) {
             await this.members.setPasswordHash(sql, member.merchantId, member.id, passwordHash);
             await this.sessions.deleteAllOf(sql, member.id);
             await this.audit.record(sql, {
@@ -126,7 +132,8 @@ export class ConsolePasswordResetService {
         text:
           `Someone asked to set a new password for the payhook console login ${to}.\n\n` +
           `Set it here (the link works once, for ${RESET_LINK_VALID_MINUTES} minutes):\n${link}\n\n` +
-          'Your two-step login, if it is on, stays as it is. If you did not ask, ignore this e-mail: ' +
+          'It sets the password of your console login at every merchant whose team you belong to with this ' +
+          'address. Your two-step login, if it is on, stays as it is. If you did not ask, ignore this e-mail: ' +
           'your password is unchanged.\n',
       })
       .catch((error: unknown) => this.logger.warn(`a password reset e-mail was not sent: ${String(error)}`));

@@ -66,13 +66,13 @@ export class PasswordResetsRepository {
     });
   }
 
-  /** The address behind a link that can still be used (while it has a login), or null. */
+  /** The address behind a link that can still be used (while it has a proven login), or null. */
   async findUsable(tokenHash: string): Promise<{ email: string } | null> {
     const [row] = await sqlRows<{ email: string }>(
       this.db,
       `SELECT r.email FROM password_reset_requests r
        WHERE r.token_hash = $1 AND r.used_at IS NULL AND r.expires_at > now()
-         AND EXISTS (SELECT 1 FROM merchant_members m WHERE m.email = r.email)`,
+         AND EXISTS (SELECT 1 FROM merchant_members m WHERE m.email = r.email AND m.address_proven)`,
       [tokenHash],
     );
     return row ?? null;
@@ -102,6 +102,16 @@ export class PasswordResetsRepository {
       `UPDATE password_reset_requests SET claimed_until = NULL WHERE token_hash = $1 AND claimed_until = $2`,
       [claim.tokenHash, claim.until],
     );
+  }
+
+  /** The address of a link this claim still holds, unused and unexpired, or null (read before the address's lock). */
+  async claimedAddress(sql: Sql, claim: ResetClaim): Promise<string | null> {
+    const [row] = await sql<{ email: string }>(
+      `SELECT email FROM password_reset_requests
+       WHERE token_hash = $1 AND claimed_until = $2 AND used_at IS NULL AND expires_at > now()`,
+      [claim.tokenHash, claim.until],
+    );
+    return row?.email ?? null;
   }
 
   /**

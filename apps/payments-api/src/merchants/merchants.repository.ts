@@ -31,8 +31,9 @@ export class MerchantsRepository {
          UPDATE merchants SET status = 'integrating', console_email = $2, updated_at = now()
          WHERE id = $1 AND status = 'review' RETURNING id
        )
-       INSERT INTO merchant_members (id, merchant_id, email, password_hash, role)
-       SELECT $3, id, $2, $4, 'owner' FROM approved RETURNING merchant_id`,
+       -- The operator vouches for the address it approves: proven.
+       INSERT INTO merchant_members (id, merchant_id, email, password_hash, role, address_proven)
+       SELECT $3, id, $2, $4, 'owner', true FROM approved RETURNING merchant_id`,
       [id, consoleEmail, ownerId, passwordHash],
     );
     return rows.length === 1;

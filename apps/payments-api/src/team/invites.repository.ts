@@ -13,6 +13,8 @@ export interface Invite {
   acceptedAt: Date | null;
   revokedAt: Date | null;
   createdAt: Date;
+  /** The link was shown to the inviting owner (e-mail off): accepting it proves nothing about the address. */
+  linkShown: boolean;
 }
 
 interface InviteRow {
@@ -25,6 +27,7 @@ interface InviteRow {
   accepted_at: Date | null;
   revoked_at: Date | null;
   created_at: Date;
+  link_shown: boolean;
 }
 
 const toInvite = (row: InviteRow): Invite => ({
@@ -36,6 +39,7 @@ const toInvite = (row: InviteRow): Invite => ({
   acceptedAt: row.accepted_at,
   revokedAt: row.revoked_at,
   createdAt: row.created_at,
+  linkShown: row.link_shown,
 });
 
 /** One request's hold on an invite link while it hashes the password; its instant tells it apart. */
@@ -51,14 +55,54 @@ export class InvitesRepository {
 
   async insert(
     sql: Sql,
-    invite: { id: string; tokenHash: string; merchantId: string; email: string; role: MemberRole; invitedBy: string },
+    invite: {
+      id: string;
+      tokenHash: string;
+      merchantId: string;
+      email: string;
+      role: MemberRole;
+      invitedBy: string;
+      linkShown: boolean;
+    },
     validHours: number,
   ): Promise<void> {
     await sql(
-      `INSERT INTO member_invites (id, token_hash, merchant_id, email, role, invited_by, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(hours => $7))`,
-      [invite.id, invite.tokenHash, invite.merchantId, invite.email, invite.role, invite.invitedBy, validHours],
+      `INSERT INTO member_invites (id, token_hash, merchant_id, email, role, invited_by, link_shown, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, now() + make_interval(hours => $8))`,
+      [
+        invite.id,
+        invite.tokenHash,
+        invite.merchantId,
+        invite.email,
+        invite.role,
+        invite.invitedBy,
+        invite.linkShown,
+        validHours,
+      ],
     );
+  }
+
+  /**
+   * An open invite under a new link (the old one stops at once), valid `validHours` again: one
+   * statement, at most `maxResends` times per invite. Null when the invite is not open or was sent
+   * again that often already.
+   */
+  async renewLink(
+    sql: Sql,
+    merchantId: string,
+    id: string,
+    renewal: { tokenHash: string; linkShown: boolean; validHours: number; maxResends: number },
+  ): Promise<Invite | null> {
+    const [row] = await sql<InviteRow>(
+      `UPDATE member_invites
+          SET token_hash = $3, link_shown = $4, expires_at = now() + make_interval(hours => $5),
+              claimed_until = NULL, resends = resends + 1
+       WHERE merchant_id = $1 AND id = $2 AND accepted_at IS NULL AND revoked_at IS NULL
+         AND resends < $6
+       RETURNING *`,
+      [merchantId, id, renewal.tokenHash, renewal.linkShown, renewal.validHours, renewal.maxResends],
+    );
+    return row ? toInvite(row) : null;
   }
 
   /**

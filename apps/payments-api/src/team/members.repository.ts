@@ -18,6 +18,8 @@ export interface MemberLogin extends Member {
   passwordHash: string;
   totpSecret: string | null;
   merchantName: string;
+  /** Its address was proven (approval, an e-mailed invite): a reset link sets it. */
+  addressProven: boolean;
 }
 
 /**
@@ -51,21 +53,32 @@ function toMember(row: MemberRow): Member {
 }
 
 /**
+ * Locks the address's logins for `sql`'s transaction: what changes several of them at once (a
+ * reset) and what changes one (a password change, a new login) are serialised, never a cycle.
+ */
+export async function lockAddress(sql: Sql, email: string): Promise<void> {
+  await sql(`SELECT pg_advisory_xact_lock(hashtextextended('payhook login ' || $1, 0))`, [email]);
+}
+
+/**
  * Locks the address for `sql`'s transaction and counts its logins: two memberships made at once (an
  * approval, an invite accepted) cannot both take the last of MAX_LOGINS_PER_ADDRESS.
  */
 export async function countLoginsLocked(sql: Sql, email: string): Promise<number> {
-  await sql(`SELECT pg_advisory_xact_lock(hashtextextended('payhook login ' || $1, 0))`, [email]);
+  await lockAddress(sql, email);
   const [row] = await sql<{ n: number }>(`SELECT count(*)::int AS n FROM merchant_members WHERE email = $1`, [email]);
   return row.n;
 }
 
-function toLogin(row: MemberRow & { password_hash: string; merchant_name: string }): MemberLogin {
+type LoginRow = MemberRow & { password_hash: string; merchant_name: string; address_proven: boolean };
+
+function toLogin(row: LoginRow): MemberLogin {
   return {
     ...toMember(row),
     passwordHash: row.password_hash,
     totpSecret: row.totp_secret,
     merchantName: row.merchant_name,
+    addressProven: row.address_proven,
   };
 }
 
@@ -79,9 +92,9 @@ export class MembersRepository {
    * name (the choice after sign-in names them). At most MAX_LOGINS_PER_ADDRESS exist.
    */
   async findLogins(email: string): Promise<MemberLogin[]> {
-    const rows = await sqlRows<MemberRow & { password_hash: string; merchant_name: string }>(
+    const rows = await sqlRows<LoginRow>(
       this.db,
-      `SELECT ${PREFIXED}, mm.password_hash, m.name AS merchant_name
+      `SELECT ${PREFIXED}, mm.password_hash, mm.address_proven, m.name AS merchant_name
          FROM merchant_members mm JOIN merchants m ON m.id = mm.merchant_id
         WHERE mm.email = $1 ORDER BY mm.created_at, mm.id LIMIT $2`,
       [email, MAX_LOGINS_PER_ADDRESS],
@@ -91,9 +104,9 @@ export class MembersRepository {
 
   /** One member's login (the password check before a change of the signed-in member). */
   async findLoginById(id: string): Promise<MemberLogin | null> {
-    const [row] = await sqlRows<MemberRow & { password_hash: string; merchant_name: string }>(
+    const [row] = await sqlRows<LoginRow>(
       this.db,
-      `SELECT ${PREFIXED}, mm.password_hash, m.name AS merchant_name
+      `SELECT ${PREFIXED}, mm.password_hash, mm.address_proven, m.name AS merchant_name
          FROM merchant_members mm JOIN merchants m ON m.id = mm.merchant_id WHERE mm.id = $1`,
       [id],
     );
@@ -105,10 +118,13 @@ export class MembersRepository {
     return countLoginsLocked(sql, email);
   }
 
-  /** The address's memberships, within `sql`'s transaction (a reset sets all of their passwords). */
-  async ofAddress(sql: Sql, email: string): Promise<Member[]> {
+  /**
+   * The address's logins that its owner proved (approval, an e-mailed invite), within `sql`'s
+   * transaction: what a reset link, which proves the address, sets.
+   */
+  async provenOfAddress(sql: Sql, email: string): Promise<Member[]> {
     const rows = await sql<MemberRow>(
-      `SELECT ${COLUMNS} FROM merchant_members WHERE email = $1 ORDER BY created_at, id LIMIT $2`,
+      `SELECT ${COLUMNS} FROM merchant_members WHERE email = $1 AND address_proven ORDER BY created_at, id LIMIT $2`,
       [email, MAX_LOGINS_PER_ADDRESS],
     );
     return rows.map(toMember);
@@ -144,13 +160,22 @@ export class MembersRepository {
     return rows.map(toMember);
   }
 
+  /** `addressProven`: the invite's link went only to the address (opening it proved the address). */
   async insert(
     sql: Sql,
-    member: { id: string; merchantId: string; email: string; passwordHash: string; role: MemberRole },
+    member: {
+      id: string;
+      merchantId: string;
+      email: string;
+      passwordHash: string;
+      role: MemberRole;
+      addressProven: boolean;
+    },
   ) {
     await sql(
-      `INSERT INTO merchant_members (id, merchant_id, email, password_hash, role) VALUES ($1, $2, $3, $4, $5)`,
-      [member.id, member.merchantId, member.email, member.passwordHash, member.role],
+      `INSERT INTO merchant_members (id, merchant_id, email, password_hash, role, address_proven)
+       VALUES ($1, $2, $3, $4, $5, $6)`,
+      [member.id, member.merchantId, member.email, member.passwordHash, member.role, member.addressProven],
     );
   }
 
@@ -192,15 +217,24 @@ export class MembersRepository {
   }
 
   /**
-   * A new password, changed or reset: every reset link of the member's address still open is used up
-   * with it (a link sent before must not undo the change).
+   * A new password, changed or reset, under the address's lock (taken first, as a reset takes it:
+   * never a cycle). A proven login's new password uses up the address's open reset links (a link
+   * sent before must not undo the change); an unproven one's cannot touch them. Choices of merchant
+   * still open for the login end: they keep the old hash.
    */
   async setPasswordHash(sql: Sql, merchantId: string, id: string, passwordHash: string): Promise<void> {
     const [member] = await sql<{ email: string }>(
-      `UPDATE merchant_members SET password_hash = $3 WHERE merchant_id = $1 AND id = $2 RETURNING email`,
-      [merchantId, id, passwordHash],
+      `SELECT email FROM merchant_members WHERE merchant_id = $1 AND id = $2`,
+      [merchantId, id],
     );
     if (!member) return;
+    await lockAddress(sql, member.email);
+    const [changed] = await sql<{ address_proven: boolean }>(
+      `UPDATE merchant_members SET password_hash = $3 WHERE merchant_id = $1 AND id = $2 RETURNING address_proven`,
+      [merchantId, id, passwordHash],
+    );
+    await sql(`DELETE FROM console_login_choices WHERE member_id = $1`, [id]);
+    if (!changed?.address_proven) return;
     await sql(
       `UPDATE password_reset_requests SET used_at = now()
        WHERE email = $1 AND token_hash IS NOT NULL AND used_at IS NULL`,

@@ -27,6 +27,9 @@ export const INVITE_UNUSABLE =
 const INVITES_PER_MERCHANT_PER_DAY = 20;
 const INVITES_PER_ADDRESS_PER_DAY = 3;
 
+/** New links one invite may be sent (each stops the one before). */
+const MAX_INVITE_RESENDS = 3;
+
 /** Beyond a hash's longest wait in the queue: a claimant that has not finished by then has failed. */
 const INVITE_CLAIM_SECONDS = 60;
 
@@ -100,21 +103,51 @@ export class TeamService {
           'Too many invites today, from this team or to this address; try again tomorrow.',
         );
       }
+      const linkShown = !this.mailer.enabled;
       await this.invites.insert(
         sql,
-        { id, tokenHash: inviteTokenHash(token), merchantId, email, role, invitedBy: by.actor },
+        { id, tokenHash: inviteTokenHash(token), merchantId, email, role, invitedBy: by.actor, linkShown },
         INVITE_VALID_HOURS,
       );
     });
-    const link = `${this.env.BASE_URL}/console/invite/${token}`;
-    if (!this.mailer.enabled) return { invite: { id, email, role }, link, emailed: false };
-    return { invite: { id, email, role }, emailed: await this.emailInvite(email, role, link) };
+    return this.deliver({ id, email, role }, token);
   }
 
-  /** The open invite again, under a new link (the old one stops): an e-mail lost or never sent. */
+  /**
+   * The open invite under a new link (the old one stops), sent again: an e-mail lost or never sent.
+   * The same invite, so it takes no more of the team's or the address's daily invites; at most
+   * MAX_INVITE_RESENDS times.
+   */
   async resendInvite(merchantId: string, id: string, by: AuditActor): Promise<IssuedInvite> {
-    const revoked = await this.revokeInvite(merchantId, id, by);
-    return this.invite(merchantId, revoked.email, revoked.role, by);
+    const token = randomBytes(32).toString('base64url');
+    const renewal = {
+      tokenHash: inviteTokenHash(token),
+      linkShown: !this.mailer.enabled,
+      validHours: INVITE_VALID_HOURS,
+      maxResends: MAX_INVITE_RESENDS,
+    };
+    const invite = await this.audit.audited(
+      (renewed: Invite) => ({ ...by, merchantId, action: 'member.invited', target: renewed.email }),
+      async (sql) => {
+        const renewed = await this.invites.renewLink(sql, merchantId, id, renewal);
+        if (!renewed) {
+          throw new TeamException(
+            'merchant_state_conflict',
+            `This invite is no longer open, or was sent again ${MAX_INVITE_RESENDS} times already: revoke it and invite again.`,
+          );
+        }
+        return renewed;
+      },
+    );
+    return this.deliver(invite, token);
+  }
+
+  /** With e-mail on, the link goes only to the invited address; with e-mail off, it is shown once. */
+  private async deliver(invite: { id: string; email: string; role: MemberRole }, token: string): Promise<IssuedInvite> {
+    const link = `${this.env.BASE_URL}/console/invite/${token}`;
+    const { id, email, role } = invite;
+    if (!this.mailer.enabled) return { invite: { id, email, role }, link, emailed: false };
+    return { invite: { id, email, role }, emailed: await this.emailInvite(email, role, link) };
   }
 
   /**
@@ -137,8 +170,8 @@ export class TeamService {
     }
   }
 
-  async revokeInvite(merchantId: string, id: string, by: AuditActor): Promise<Invite> {
-    return this.audit.audited(
+  async revokeInvite(merchantId: string, id: string, by: AuditActor): Promise<void> {
+    await this.audit.audited(
       (invite: Invite) => ({ ...by, merchantId, action: 'member.invite_revoked', target: invite.email }),
       async (sql) => {
         const revoked = await this.invites.revoke(sql, merchantId, id);
@@ -194,6 +227,8 @@ export class TeamService {
             email: used.email,
             passwordHash,
             role: used.role,
+            // A link shown to the inviting owner proves nothing about whose address this is.
+            addressProven: !used.linkShown,
           });
           return used;
         },

@@ -13,6 +13,13 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *   address), so it no longer names a member.
  * - console_login_choices: a password that opened several logins, until one is chosen; each row
  *   keeps the hash it matched, so a password changed meanwhile opens nothing.
+ * - member_invites.link_shown: the link was shown to the inviting owner (e-mail off), so accepting
+ *   it proves nothing about the address; `resends` counts new links sent for the invite.
+ * - merchant_members.address_proven: the login's address was proven (the operator's approval, or an
+ *   invite link that went only to the address). Only such logins are set by an e-mailed reset link,
+ *   and only their password changes use up the address's open reset links: a login made by whoever
+ *   held a shown link can neither take the address's password nor cancel its resets. Logins from
+ *   before were one per address: proven.
  */
 export class LoginsPerMerchant1766700000000 implements MigrationInterface {
   name = 'LoginsPerMerchant1766700000000';
@@ -22,6 +29,11 @@ export class LoginsPerMerchant1766700000000 implements MigrationInterface {
     await db.query(`DROP INDEX merchant_members_email_key`);
     await db.query(`ALTER TABLE merchants DROP CONSTRAINT merchants_console_email_key`);
     await db.query(`ALTER TABLE password_reset_requests DROP COLUMN member_id`);
+    await db.query(`ALTER TABLE member_invites
+      ADD COLUMN link_shown boolean NOT NULL DEFAULT false,
+      ADD COLUMN resends integer NOT NULL DEFAULT 0`);
+    await db.query(`ALTER TABLE merchant_members ADD COLUMN address_proven boolean NOT NULL DEFAULT true`);
+    await db.query(`ALTER TABLE merchant_members ALTER COLUMN address_proven SET DEFAULT false`);
     await db.query(`
       CREATE TABLE console_login_choices (
         token_hash text NOT NULL,
@@ -43,7 +55,22 @@ export class LoginsPerMerchant1766700000000 implements MigrationInterface {
         `${shared.email} has logins at several merchants: remove all but one of them before going back to one login per address.`,
       );
     }
+    const [approvedTwice] = (await db.query(
+      `SELECT console_email AS email FROM merchants WHERE console_email IS NOT NULL
+       GROUP BY console_email HAVING count(*) > 1 LIMIT 1`,
+    )) as { email: string }[];
+    if (approvedTwice) {
+      throw new Error(
+        `${approvedTwice.email} was approved as the console login of several merchants: set all but one of their console_email to NULL first.`,
+      );
+    }
     await db.query(`DROP TABLE console_login_choices`);
+    await db.query(`ALTER TABLE merchant_members DROP COLUMN address_proven`);
+    await db.query(`ALTER TABLE member_invites DROP COLUMN link_shown, DROP COLUMN resends`);
+    // Open reset links named no member since: they stop working.
+    await db.query(
+      `UPDATE password_reset_requests SET used_at = now() WHERE token_hash IS NOT NULL AND used_at IS NULL`,
+    );
     await db.query(`ALTER TABLE password_reset_requests
       ADD COLUMN member_id text REFERENCES merchant_members (id) ON DELETE CASCADE`);
     await db.query(`CREATE INDEX password_reset_requests_member_idx ON password_reset_requests (member_id)`);
