@@ -50,7 +50,7 @@ const noOtherTransactions = [
 ];
 /**
  * The money and state tables (ADR 0014): a payment and its moves, refunds, events, their outbox rows,
- * settlement records and held voucher value. Outside src/ledger/, SQL that writes them is an error.
+ * settlement records and held voucher value. Outside src/core/ledger/, SQL that writes them is an error.
  * Deposits, review cases and PIN failures are the features' own rows (tx.sql); webhook attempts and
  * the delivery state are the webhook-dispatcher's (its app, not this rule).
  */
@@ -58,7 +58,7 @@ const MONEY_TABLES = ['payments', 'refunds', 'events', 'outbox', 'settlements', 
 const moneyTableWrite = `/\\b(INSERT\\s+INTO|UPDATE|DELETE\\s+FROM)\\s+(ONLY\\s+)?(public\\.)?(${MONEY_TABLES.join('|')})\\b/i`;
 const noMoneyTableWrites = ['Literal[value', 'TemplateElement[value.raw'].map((node) => ({
   selector: `${node}=${moneyTableWrite}]`,
-  message: `Only src/ledger/ writes ${MONEY_TABLES.join(', ')}: use a LedgerTx writer (ADR 0014).`,
+  message: `Only src/core/ledger/ writes ${MONEY_TABLES.join(', ')}: use a LedgerTx writer (ADR 0014).`,
 }));
 
 export default tseslint.config(
@@ -101,10 +101,10 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [noDeepLibImports, otherApp('webhook-dispatcher')] }] },
   },
   {
-    // ADR 0014: outside src/ledger/ the ledger is reached through its index only, nothing opens a
+    // ADR 0014: outside src/core/ledger/ the ledger is reached through its index only, nothing opens a
     // write transaction and no SQL writes a money or state table: money and state move in Ledger.write.
     files: ['apps/payments-api/src/**'],
-    ignores: ['apps/payments-api/src/ledger/**'],
+    ignores: ['apps/payments-api/src/core/ledger/**'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -122,11 +122,11 @@ export default tseslint.config(
     // ones; loading vouchers into the registry and moving PIN hashes and sealed digests to a new key;
     // re-sealing refund account numbers under a new key. A new entry needs that argument in review.
     files: [
-      'apps/payments-api/src/payments/create-payments.statement.ts',
-      'apps/payments-api/src/outbox/outbox.repository.ts',
-      'apps/payments-api/src/vouchers/vouchers.repository.ts',
-      'apps/payments-api/src/vouchers/pin-rekeying.ts',
-      'apps/payments-api/src/refunds/refund-accounts.rekeyer.ts',
+      'apps/payments-api/src/money/payments/create-payments.statement.ts',
+      'apps/payments-api/src/webhooks/outbox/outbox.repository.ts',
+      'apps/payments-api/src/money/vouchers/vouchers.repository.ts',
+      'apps/payments-api/src/money/vouchers/pin-rekeying.ts',
+      'apps/payments-api/src/money/refunds/refund-accounts.rekeyer.ts',
     ],
     rules: { 'no-restricted-syntax': ['error', ...noOtherTransactions] },
   },
@@ -135,12 +135,12 @@ export default tseslint.config(
     // audited changes, auth failure and password reset counts, voucher loads and PIN rekeying, the relay's claim of an outbox batch.
     files: [
       // A change to keys, endpoints, secrets or members commits with its audit entry, or not at all.
-      'apps/payments-api/src/audit/audit-log.ts',
-      'apps/payments-api/src/auth-throttle/auth-failures.repository.ts',
+      'apps/payments-api/src/core/audit/audit-log.ts',
+      'apps/payments-api/src/accounts/auth-throttle/auth-failures.repository.ts',
       // Password reset requests are counted under a lock of the address until the request is written.
-      'apps/payments-api/src/console/password-resets.repository.ts',
-      'apps/payments-api/src/vouchers/vouchers.repository.ts',
-      'apps/payments-api/src/outbox/outbox.repository.ts',
+      'apps/payments-api/src/surfaces/console/password-resets.repository.ts',
+      'apps/payments-api/src/money/vouchers/vouchers.repository.ts',
+      'apps/payments-api/src/webhooks/outbox/outbox.repository.ts',
     ],
     rules: {
       'no-restricted-imports': [
@@ -151,7 +151,7 @@ export default tseslint.config(
   },
   {
     // The ledger depends on libs and its own files only: features call it, never the other way round.
-    files: ['apps/payments-api/src/ledger/**'],
+    files: ['apps/payments-api/src/core/ledger/**'],
     rules: {
       'no-restricted-imports': [
         'error',

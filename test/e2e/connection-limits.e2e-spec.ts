@@ -2,7 +2,7 @@ import type { LoggerService } from '@nestjs/common';
 import type { Server } from 'node:http';
 import { get } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { softFileLimit } from '../../apps/payments-api/src/http/connection-limits';
+import { softFileLimit } from '../../apps/payments-api/src/platform/http/connection-limits';
 import { PaymentsApiHarness } from '../support/payments-api.harness';
 import { pollUntil } from '../support/poll-until';
 

@@ -1,5 +1,5 @@
-import { PasswordHashQueue } from '../../apps/payments-api/src/team/password-hash-queue';
-import { INVITE_UNUSABLE } from '../../apps/payments-api/src/team/team.service';
+import { PasswordHashQueue } from '../../apps/payments-api/src/accounts/team/password-hash-queue';
+import { INVITE_UNUSABLE } from '../../apps/payments-api/src/accounts/team/team.service';
 import { approvedMerchant, CONSOLE_PASSWORD, ConsoleClient, postLogin } from '../support/console-client';
 import { PaymentsApiHarness } from '../support/payments-api.harness';
 import { pollUntil } from '../support/poll-until';

@@ -1,7 +1,7 @@
 import { ConsoleClient, approvedMerchant } from '../support/console-client';
 import { randomUUID } from 'node:crypto';
 import { PaymentsApiHarness, paymentBody } from '../support/payments-api.harness';
-import type { MemberRole } from '../../apps/payments-api/src/team/member-role';
+import type { MemberRole } from '../../apps/payments-api/src/accounts/team/member-role';
 
 const PASSWORD = 'a long enough password 1';
 

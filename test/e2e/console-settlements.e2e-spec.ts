@@ -1,5 +1,5 @@
-import { addBusinessDays } from '../../apps/payments-api/src/ledger/business-days';
-import { settlementAmounts } from '../../apps/payments-api/src/ledger/settlement-calculation';
+import { addBusinessDays } from '../../apps/payments-api/src/core/ledger/business-days';
+import { settlementAmounts } from '../../apps/payments-api/src/core/ledger/settlement-calculation';
 import { ConsoleClient, approvedMerchant } from '../support/console-client';
 import { PaymentsApiHarness, paymentBody } from '../support/payments-api.harness';
 

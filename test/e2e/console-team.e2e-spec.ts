@@ -7,9 +7,9 @@ import {
   secondStepOf,
   setCookie,
 } from '../support/console-client';
-import { RecoveryCodeHashes, recoveryCodeDigest } from '../../apps/payments-api/src/team/recovery-code-hashes';
-import { RecoveryCodesKeyer } from '../../apps/payments-api/src/team/recovery-codes.keyer';
-import { INVITE_UNUSABLE } from '../../apps/payments-api/src/team/team.service';
+import { RecoveryCodeHashes, recoveryCodeDigest } from '../../apps/payments-api/src/accounts/team/recovery-code-hashes';
+import { RecoveryCodesKeyer } from '../../apps/payments-api/src/accounts/team/recovery-codes.keyer';
+import { INVITE_UNUSABLE } from '../../apps/payments-api/src/accounts/team/team.service';
 import { PaymentsApiHarness, paymentBody } from '../support/payments-api.harness';
 import { expectApiError } from '../support/api-expectations';
 import { pollUntil } from '../support/poll-until';

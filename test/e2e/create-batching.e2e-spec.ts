@@ -1,5 +1,8 @@
 import { Client } from 'pg';
-import { BATCHES_IN_FLIGHT, PaymentInsertBatcher } from '../../apps/payments-api/src/payments/payment-insert.batcher';
+import {
+  BATCHES_IN_FLIGHT,
+  PaymentInsertBatcher,
+} from '../../apps/payments-api/src/money/payments/payment-insert.batcher';
 import { expectApiError, idemKey, rowCounts } from '../support/api-expectations';
 import { PaymentsApiHarness, paymentBody, type TestMerchant } from '../support/payments-api.harness';
 import { paymentsClient, type PaymentsClient } from '../support/payments-client';

@@ -1,5 +1,5 @@
-import { addBusinessDays } from '../../apps/payments-api/src/ledger/business-days';
-import { salesDate } from '../../apps/payments-api/src/ledger/settlement-calculation';
+import { addBusinessDays } from '../../apps/payments-api/src/core/ledger/business-days';
+import { salesDate } from '../../apps/payments-api/src/core/ledger/settlement-calculation';
 import { expectApiError } from '../support/api-expectations';
 import { isolatedServices, type IsolatedServices } from '../support/isolated-services';
 import { PaymentsApiHarness, type TestMerchant } from '../support/payments-api.harness';

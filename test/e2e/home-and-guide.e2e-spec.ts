@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { headingSlug } from '../../apps/payments-api/src/openapi/markdown';
+import { headingSlug } from '../../apps/payments-api/src/surfaces/docs/markdown';
 import { PaymentsApiHarness } from '../support/payments-api.harness';
 
 const GUIDE = readFileSync(join(__dirname, '../../docs/merchant-guide.md'), 'utf8');

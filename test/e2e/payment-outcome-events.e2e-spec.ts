@@ -1,5 +1,5 @@
 import { verifyWebhook } from '@payhook/sdk';
-import { PaymentExpirySweeper } from '../../apps/payments-api/src/payments/payment-expiry.sweeper';
+import { PaymentExpirySweeper } from '../../apps/payments-api/src/money/payments/payment-expiry.sweeper';
 import { expectApiError } from '../support/api-expectations';
 import type { PaymentsApiHarness, TestMerchant } from '../support/payments-api.harness';
 import { pollUntil } from '../support/poll-until';

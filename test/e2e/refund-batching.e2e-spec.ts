@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { BATCHES_IN_FLIGHT, TestRefundBatcher } from '../../apps/payments-api/src/refunds/test-refund.batcher';
+import { BATCHES_IN_FLIGHT, TestRefundBatcher } from '../../apps/payments-api/src/money/refunds/test-refund.batcher';
 import { expectApiError, idemKey } from '../support/api-expectations';
 import { PaymentsApiHarness, paymentBody, type TestMerchant } from '../support/payments-api.harness';
 import { pollUntil } from '../support/poll-until';

@@ -1,7 +1,7 @@
 import type { LoggerService } from '@nestjs/common';
 import { secretsKeyId } from '@payhook/config';
 import { randomBytes } from 'node:crypto';
-import { RefundAccountsRekeyer } from '../../apps/payments-api/src/refunds/refund-accounts.rekeyer';
+import { RefundAccountsRekeyer } from '../../apps/payments-api/src/money/refunds/refund-accounts.rekeyer';
 import { expectApiError } from '../support/api-expectations';
 import { isolatedServices, type IsolatedServices } from '../support/isolated-services';
 import { PaymentsApiHarness } from '../support/payments-api.harness';

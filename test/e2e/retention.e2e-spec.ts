@@ -1,5 +1,5 @@
-import { OutboxPurger } from '../../apps/payments-api/src/outbox/outbox.purger';
-import { WebhookAttemptsPurger } from '../../apps/payments-api/src/events/webhook-attempts.purger';
+import { OutboxPurger } from '../../apps/payments-api/src/webhooks/outbox/outbox.purger';
+import { WebhookAttemptsPurger } from '../../apps/payments-api/src/webhooks/events/webhook-attempts.purger';
 import { isolatedServices, type IsolatedServices } from '../support/isolated-services';
 import { PaymentsApiHarness } from '../support/payments-api.harness';
 import { completedPayment, getEvent } from '../support/webhook-scenario';

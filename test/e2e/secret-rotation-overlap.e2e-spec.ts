@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { PreviousSecretsPurger } from '../../apps/payments-api/src/webhook-endpoints/previous-secrets.purger';
+import { PreviousSecretsPurger } from '../../apps/payments-api/src/webhooks/endpoints/previous-secrets.purger';
 import { expectApiError } from '../support/api-expectations';
 import type { TestMerchant } from '../support/payments-api.harness';
 import { pollUntil } from '../support/poll-until';

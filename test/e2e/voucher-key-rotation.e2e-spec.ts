@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { keyedPinHash, pinDigest } from '../../apps/payments-api/src/vouchers/voucher-pin';
+import { keyedPinHash, pinDigest } from '../../apps/payments-api/src/money/vouchers/voucher-pin';
 import { isolatedServices, type IsolatedServices } from '../support/isolated-services';
 import { createPayment, newVoucherPin, openVoucherPage } from '../support/pay-screen-client';
 import { PaymentsApiHarness, type TestMerchant } from '../support/payments-api.harness';

@@ -1,7 +1,7 @@
 import type { LoggerService } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { SecretsKeyring, sealedPrefix, secretsKeyId } from '../../libs/config/src/sealed-secret';
-import { keyedPinHash, pinDigest } from '../../apps/payments-api/src/vouchers/voucher-pin';
+import { keyedPinHash, pinDigest } from '../../apps/payments-api/src/money/vouchers/voucher-pin';
 import { isolatedServices, type IsolatedServices } from '../support/isolated-services';
 import { createPayment, newVoucherPin, openVoucherPage } from '../support/pay-screen-client';
 import { PaymentsApiHarness } from '../support/payments-api.harness';

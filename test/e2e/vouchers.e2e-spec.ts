@@ -1,6 +1,6 @@
 import { secretsKeyFrom } from '@payhook/config';
 import { createHash, randomUUID } from 'node:crypto';
-import { keyedPinHash, pinDigest } from '../../apps/payments-api/src/vouchers/voucher-pin';
+import { keyedPinHash, pinDigest } from '../../apps/payments-api/src/money/vouchers/voucher-pin';
 import { expectApiError } from '../support/api-expectations';
 import { bankDeposit, createPayment, newVoucherPin as newPin, openVoucherPage } from '../support/pay-screen-client';
 import { PaymentsApiHarness, paymentBody, type TestMerchant } from '../support/payments-api.harness';

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { createPaymentsApi } from '../../apps/payments-api/src/app.setup';
-import { PaymentsApiEnv } from '../../apps/payments-api/src/config/payments-api.env';
+import { PaymentsApiEnv } from '../../apps/payments-api/src/platform/config/payments-api.env';
 import { createWebhookDispatcher } from '../../apps/webhook-dispatcher/src/app.setup';
 import { WebhookDispatcherEnv } from '../../apps/webhook-dispatcher/src/config/webhook-dispatcher.env';
 import { dropDatabase } from '../support/drop-database';

@@ -6,9 +6,9 @@ import { Client } from 'pg';
 import type { DestinationStream } from 'pino';
 import request from 'supertest';
 import { createPaymentsApi } from '../../apps/payments-api/src/app.setup';
-import { OPENAPI_DOCUMENTS, type OpenApiDocuments } from '../../apps/payments-api/src/openapi/openapi.controller';
+import { OPENAPI_DOCUMENTS, type OpenApiDocuments } from '../../apps/payments-api/src/surfaces/docs/openapi.controller';
 import { responseConformance } from './openapi-validator';
-import { PaymentsApiEnv } from '../../apps/payments-api/src/config/payments-api.env';
+import { PaymentsApiEnv } from '../../apps/payments-api/src/platform/config/payments-api.env';
 import { testAmqpNamespace, testAmqpUrl, testDatabaseUrl, testWebhookQueue } from './test-env';
 
 export const ADMIN_TOKEN = 'test-admin-token';

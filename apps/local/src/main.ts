@@ -4,7 +4,7 @@ import type { INestApplication } from '@nestjs/common';
 import { loadEnvOrExit, startupProgress } from '@payhook/config';
 import { resolve } from 'node:path';
 import { createPaymentsApi } from '../../payments-api/src/app.setup';
-import { PaymentsApiEnv } from '../../payments-api/src/config/payments-api.env';
+import { PaymentsApiEnv } from '../../payments-api/src/platform/config/payments-api.env';
 import { createWebhookDispatcher } from '../../webhook-dispatcher/src/app.setup';
 import { WebhookDispatcherEnv } from '../../webhook-dispatcher/src/config/webhook-dispatcher.env';
 import { announceWebhookDispatcher } from '../../webhook-dispatcher/src/listening';

@@ -4,17 +4,17 @@ import { Logger as PinoLogger } from 'nestjs-pino';
 import { LOCAL_MODE_SERVICE, QuietStartupLogger, SHARED_PROCESS_WARNINGS } from '@payhook/observability';
 import type { DestinationStream } from 'pino';
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
-import type { PaymentsApiEnv } from './config/payments-api.env';
-import { ApiExceptionFilter } from './errors/api-exception.filter';
-import { BodyErrorInterceptor } from './http/body-error.interceptor';
-import { applyConnectionLimits, cappedPeerExemption } from './http/connection-limits';
-import { jsonBodyMiddleware } from './http/json-body';
-import { requestIdMiddleware } from './http/request-id.middleware';
-import { untrustedProxyWarning } from './http/untrusted-proxy-warning';
-import { strictTransportSecurity } from './http/strict-transport-security';
-import { RequestValidationPipe } from './http/request-validation.pipe';
-import { OPENAPI_DOCUMENTS, type OpenApiDocuments } from './openapi/openapi.controller';
-import { adminDocument, merchantDocument } from './openapi/openapi.document';
+import type { PaymentsApiEnv } from './platform/config/payments-api.env';
+import { ApiExceptionFilter } from './platform/errors/api-exception.filter';
+import { BodyErrorInterceptor } from './platform/http/body-error.interceptor';
+import { applyConnectionLimits, cappedPeerExemption } from './platform/http/connection-limits';
+import { jsonBodyMiddleware } from './platform/http/json-body';
+import { requestIdMiddleware } from './platform/http/request-id.middleware';
+import { untrustedProxyWarning } from './platform/http/untrusted-proxy-warning';
+import { strictTransportSecurity } from './platform/http/strict-transport-security';
+import { RequestValidationPipe } from './platform/http/request-validation.pipe';
+import { OPENAPI_DOCUMENTS, type OpenApiDocuments } from './surfaces/docs/openapi.controller';
+import { adminDocument, merchantDocument } from './surfaces/docs/openapi.document';
 import { PaymentsApiModule } from './payments-api.module';
 
 /** Builds the API for a validated configuration; main.ts and the tests both use it. */

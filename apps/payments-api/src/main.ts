@@ -2,7 +2,7 @@ import './tracing';
 import 'reflect-metadata';
 import { exitUnlessReachable, loadEnvOrExit, postgresAt, rabbitmqAt, startupProgress } from '@payhook/config';
 import { createPaymentsApi } from './app.setup';
-import { PaymentsApiEnv } from './config/payments-api.env';
+import { PaymentsApiEnv } from './platform/config/payments-api.env';
 import { announcePaymentsApi } from './listening';
 
 async function main(): Promise<void> {

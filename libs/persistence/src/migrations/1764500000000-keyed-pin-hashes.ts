@@ -8,7 +8,7 @@ const BATCH = 1_000;
 /**
  * Voucher PINs were stored as their plain SHA-256, which a dump turns back into a 12-digit PIN in
  * about 10^12 tries. Each stored digest becomes HMAC-SHA256(SECRETS_KEY, digest), what
- * apps/payments-api/src/vouchers/voucher-pin.ts keyedPinHash() stores from now on; no PIN is needed,
+ * apps/payments-api/src/money/vouchers/voucher-pin.ts keyedPinHash() stores from now on; no PIN is needed,
  * so no voucher is lost. The key is read from the environment as the apps read it.
  */
 export class KeyedPinHashes1764500000000 implements MigrationInterface {

@@ -1,0 +1,22 @@
+// The ledger's public face (ADR 0014): everything outside src/core/ledger/ imports from here, never a file
+// inside. Features write money and state through Ledger.write and the LedgerTx it hands them.
+export { Ledger } from './ledger';
+export { LedgerModule } from './ledger.module';
+export type { LedgerTx } from './ledger-tx';
+export type { HoldRefusal, TestRefundWrite } from './refund-writes';
+export type { PaymentOutcome } from './payment-moves-table';
+export type { ListenAttempt, RecordedListenAttempt } from './event-writer';
+// The payments feature's reads select and map payments rows as the ledger's writes return them.
+export {
+  PAYMENT_COLUMNS,
+  effectiveStatus,
+  toPaymentRecord,
+  type PaymentRecord,
+  type PaymentRow,
+} from './payment-record';
+// The refunds feature's reads select and map refunds rows as the ledger's writes return them.
+export { REFUND_COLUMNS, toRefundRecord, type RefundRecord, type RefundRow } from './refund-record';
+// The settlement arithmetic and the payout calendar the settlement writer uses, pure (no database, no
+// Nest): settlements, holidays, the console and the API's validation read the same rules.
+export { MAX_FEE_BPS, SALES_TIME_ZONE, isCalendarDay, salesDate } from './settlement-calculation';
+export { publicHolidays, type Holiday, type PayoutRule } from './business-days';

@@ -1,0 +1,121 @@
+import { databaseName, withDatabase, type Sql } from '@payhook/persistence';
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { dropDatabase } from '../../../../../test/support/drop-database';
+import { createFromTemplate } from '../../../../../test/support/template-database';
+import { testDatabaseUrl } from '../../../../../test/support/test-env';
+import { EventWriter } from './event-writer';
+import { OutboxWriter } from './outbox-writer';
+import { RefundWrites } from './refund-writes';
+import { SettlementWriter } from './settlement-writer';
+
+const MERCHANT = 'mch_refundwritesguard00001';
+const SCOPE = { merchantId: MERCHANT, livemode: true };
+const AMOUNT = 10_000;
+const PART = 137;
+const CLIENTS = 8;
+const TRIES_PER_CLIENT = 12;
+
+/**
+ * The guarded reserve of RefundWrites.hold on its own, with payments_refund_amounts_check dropped:
+ * the backstop cannot be what keeps racing refunds within their payment, so this shows the guard
+ * itself does. In a database of its own, since the constraint goes.
+ */
+describe('RefundWrites.hold without the CHECK backstop', () => {
+  const url = withDatabase(
+    testDatabaseUrl(),
+    `${databaseName(testDatabaseUrl()).replace(/_test$/, '')}_refund_guard_${randomBytes(2).toString('hex')}_test`,
+  );
+  const clients: Client[] = [];
+
+  beforeAll(async () => {
+    await createFromTemplate(url);
+    for (let n = 0; n < CLIENTS; n++) {
+      const client = new Client({ connectionString: url });
+      await client.connect();
+      clients.push(client);
+    }
+    const [db] = clients;
+    await db.query(`ALTER TABLE payments DROP CONSTRAINT payments_refund_amounts_check`);
+    await db.query(
+      `INSERT INTO merchants (id, name, status, time_zone, fee_bps, settlement_delay_days)
+       VALUES ($1, 'Refund guard', 'live', 'Asia/Seoul', 250, 2)`,
+      [MERCHANT],
+    );
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.end()));
+    await dropDatabase(url);
+  });
+
+  const completedPayment = async (id: string) => {
+    await clients[0].query(
+      `INSERT INTO payments (id, merchant_id, livemode, order_id, customer_id, amount, currency, status, return_url,
+         pay_suffix, expires_at, created_at, completed_at)
+       VALUES ($1, $2, true, $1, 'customer-1', $3, 'KRW', 'completed', 'https://shop.example/return',
+         $1, now() + interval '1 hour', now(), now())`,
+      [id, MERCHANT, AMOUNT],
+    );
+    return id;
+  };
+
+  /** One hold in its own transaction on `client`, as Ledger.write runs it. */
+  const holdOn = async (client: Client, paymentId: string, amount: number | null) => {
+    const sql: Sql = async (text, params) => (await client.query(text, params)).rows;
+    const writes = new RefundWrites(
+      sql,
+      new EventWriter(sql, new OutboxWriter(sql)),
+      new SettlementWriter(sql),
+      new OutboxWriter(sql),
+    );
+    await client.query('BEGIN');
+    try {
+      const hold = await writes.hold(SCOPE, paymentId, amount);
+      await client.query('COMMIT');
+      return hold;
+    } catch (error) {
+      await client.query('ROLLBACK');
+      throw error;
+    }
+  };
+
+  const heldOf = async (paymentId: string) =>
+    Number(
+      (await clients[0].query(`SELECT refund_held_amount FROM payments WHERE id = $1`, [paymentId])).rows[0]
+        .refund_held_amount,
+    );
+
+  it('really runs without the constraint: a direct over-hold is accepted', async () => {
+    const paymentId = await completedPayment('pay_refundwritesguard0000001');
+    await clients[0].query(`UPDATE payments SET refund_held_amount = amount + 1 WHERE id = $1`, [paymentId]);
+    expect(await heldOf(paymentId)).toBe(AMOUNT + 1);
+  });
+
+  it('holds exactly as many racing parts as fit, and nothing more', async () => {
+    const paymentId = await completedPayment('pay_refundwritesguard0000002');
+    const outcomes = await Promise.all(
+      clients.map(async (client) => {
+        const mine = [];
+        for (let n = 0; n < TRIES_PER_CLIENT; n++) mine.push(await holdOn(client, paymentId, PART));
+        return mine;
+      }),
+    );
+    const held = outcomes.flat().filter((outcome) => typeof outcome === 'object');
+    expect(CLIENTS * TRIES_PER_CLIENT * PART).toBeGreaterThan(AMOUNT);
+    expect(held).toHaveLength(Math.floor(AMOUNT / PART));
+    expect(outcomes.flat().filter((outcome) => outcome === 'amount_exceeded')).toHaveLength(
+      CLIENTS * TRIES_PER_CLIENT - held.length,
+    );
+    expect(await heldOf(paymentId)).toBe(held.length * PART);
+  });
+
+  it('takes the whole remainder once when many ask for it at the same time', async () => {
+    const paymentId = await completedPayment('pay_refundwritesguard0000003');
+    await holdOn(clients[0], paymentId, 1_000);
+    const outcomes = await Promise.all(clients.map((client) => holdOn(client, paymentId, null)));
+    const held = outcomes.filter((outcome) => typeof outcome === 'object');
+    expect(held).toEqual([expect.objectContaining({ amount: AMOUNT - 1_000 })]);
+    expect(await heldOf(paymentId)).toBe(AMOUNT);
+  });
+});

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { LedgerModule } from '../../core/ledger';
+import { PaymentsModule } from '../payments/payments.module';
+import { DepositTestHelpersController } from './deposit-test-helpers.controller';
+import { DepositsAdminController } from './deposits.admin.controller';
+import { DepositsRepository } from './deposits.repository';
+import { DepositsService } from './deposits.service';
+
+/** Bank transfers: deposit notifications matched to payments by deposit code and amount. */
+@Module({
+  imports: [LedgerModule, PaymentsModule],
+  controllers: [DepositsAdminController, DepositTestHelpersController],
+  providers: [DepositsRepository, DepositsService],
+  exports: [DepositsService],
+})
+export class DepositsModule {}

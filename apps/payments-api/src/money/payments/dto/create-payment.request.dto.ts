@@ -1,0 +1,34 @@
+import { CURRENCY, MAX_AMOUNT, MIN_AMOUNT } from '@payhook/contracts';
+import { Equals, IsDefined, Matches } from 'class-validator';
+import { IsHttpUrl, IsPrintableText, IsWholeWon } from '../../../platform/http/validators';
+import { ApiProperty } from '@nestjs/swagger';
+
+export const ORDER_ID_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
+
+/** POST /v1/payments body; unknown fields are rejected by the pipe. */
+export class CreatePaymentRequestDto {
+  @ApiProperty({ pattern: ORDER_ID_PATTERN.source, example: 'order-1001' })
+  @IsDefined()
+  @Matches(ORDER_ID_PATTERN, { message: 'must be 1 to 64 of A-Z a-z 0-9 _ . : -' })
+  orderId!: string;
+
+  @ApiProperty({ minLength: 1, maxLength: 128, example: 'customer-7', description: 'printable Unicode' })
+  @IsDefined()
+  @IsPrintableText(128)
+  customerId!: string;
+
+  @ApiProperty({ type: 'integer', minimum: MIN_AMOUNT, maximum: MAX_AMOUNT, example: 15000, description: 'whole KRW' })
+  @IsDefined()
+  @IsWholeWon(MIN_AMOUNT, MAX_AMOUNT)
+  amount!: number;
+
+  @ApiProperty({ enum: [CURRENCY] })
+  @IsDefined()
+  @Equals(CURRENCY, { message: `must be "${CURRENCY}"` })
+  currency!: typeof CURRENCY;
+
+  @ApiProperty({ format: 'uri', maxLength: 2048, example: 'https://shop.example/orders/1001' })
+  @IsDefined()
+  @IsHttpUrl()
+  returnUrl!: string;
+}

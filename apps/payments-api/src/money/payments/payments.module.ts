@@ -1,0 +1,24 @@
+import { Module } from '@nestjs/common';
+import { LedgerModule } from '../../core/ledger';
+import { IdempotencyModule } from '../../core/idempotency/idempotency.module';
+import { PaymentExpirySweeper } from './payment-expiry.sweeper';
+import { PaymentInsertBatcher } from './payment-insert.batcher';
+import { PaymentTransitionsService } from './payment-transitions.service';
+import { PaymentsController } from './payments.controller';
+import { PaymentsRepository } from './payments.repository';
+import { PaymentsService } from './payments.service';
+import { TestHelpersController } from './test-helpers.controller';
+
+@Module({
+  imports: [IdempotencyModule, LedgerModule],
+  controllers: [PaymentsController, TestHelpersController],
+  providers: [
+    PaymentsService,
+    PaymentsRepository,
+    PaymentInsertBatcher,
+    PaymentTransitionsService,
+    PaymentExpirySweeper,
+  ],
+  exports: [PaymentsService, PaymentsRepository, PaymentTransitionsService],
+})
+export class PaymentsModule {}

@@ -1,0 +1,57 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsDefined, IsObject, ValidateIf, ValidateNested } from 'class-validator';
+import { IsPrintableText, IsWholeWon } from '../../../platform/http/validators';
+
+/** Where a live refund's money goes; stored sealed, never echoed to the merchant. */
+export class RefundAccountDto {
+  @ApiProperty({ minLength: 1, maxLength: 64, example: 'KB Kookmin', description: 'printable Unicode' })
+  @IsDefined()
+  @IsPrintableText(64)
+  bank!: string;
+
+  @ApiProperty({ minLength: 1, maxLength: 64, example: '123-456-789012', description: 'printable Unicode' })
+  @IsDefined()
+  @IsPrintableText(64)
+  accountNumber!: string;
+
+  @ApiProperty({ minLength: 1, maxLength: 64, example: 'Hong Gildong', description: 'printable Unicode' })
+  @IsDefined()
+  @IsPrintableText(64)
+  holderName!: string;
+}
+
+/**
+ * Omitted means the key is absent: an explicit null is validated like any other value (and refused),
+ * so `{"amount": null}` never turns into "the whole remainder".
+ */
+const IsOmittable = () => ValidateIf((_, value: unknown) => value !== undefined);
+
+/** POST /v1/payments/{id}/refunds body; unknown fields are rejected by the pipe. */
+export class CreateRefundRequestDto {
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: Number.MAX_SAFE_INTEGER,
+    example: 5000,
+    description:
+      'whole KRW, at most the refundable remainder (more: 409 refund_amount_exceeded); omitted: the whole remainder',
+  })
+  @IsOmittable()
+  // Only the JSON number range is checked here: whether the amount fits is the remainder's question (409).
+  @IsWholeWon(1, Number.MAX_SAFE_INTEGER)
+  amount?: number;
+
+  @ApiPropertyOptional({ minLength: 1, maxLength: 200, example: 'customer returned the item' })
+  @IsOmittable()
+  @IsPrintableText(200)
+  reason?: string;
+
+  @ApiPropertyOptional({ type: () => RefundAccountDto, description: 'required for live refunds' })
+  @IsOmittable()
+  // ValidateNested alone accepts an array (its items validated instead): an object is required here.
+  @IsObject({ message: 'must be an object {bank, accountNumber, holderName}' })
+  @ValidateNested()
+  @Type(() => RefundAccountDto)
+  refundAccount?: RefundAccountDto;
+}

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { LedgerModule } from '../../core/ledger';
+import { PaymentsModule } from '../payments/payments.module';
+import { ReviewCasesRepository } from './review-cases.repository';
+import { ReviewsAdminController } from './reviews.admin.controller';
+import { ReviewsService } from './reviews.service';
+
+/** The review queue: money that did not match on its own waits here for a person. */
+@Module({
+  imports: [LedgerModule, PaymentsModule],
+  controllers: [ReviewsAdminController],
+  providers: [ReviewCasesRepository, ReviewsService],
+})
+export class ReviewsModule {}

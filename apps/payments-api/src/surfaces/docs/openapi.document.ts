@@ -1,0 +1,86 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { PAYHOOK_VERSION } from '@payhook/contracts';
+import { COMPONENT_SCHEMAS } from '../../platform/openapi/components';
+
+/** One of the two documents: the merchant API under /v1, the operator API under /admin/v1. */
+interface DocumentKind {
+  title: string;
+  description: string;
+  prefix: string;
+  scheme: { name: string; description: string };
+}
+
+const MERCHANT: DocumentKind = {
+  title: 'payhook merchant API',
+  description:
+    'Payments in whole KRW with idempotent creation and signed webhooks. Errors always have the shape ' +
+    'of the Error component; every response carries a Request-Id header. Webhook verification, retries, ' +
+    'idempotency, every error code and the integration test: the merchant guide, /docs/guide ' +
+    '(docs/merchant-guide.md in the repository).',
+  prefix: '/v1/',
+  scheme: { name: 'apiKey', description: 'An API key: svc_test_… for test mode, svc_live_… for live.' },
+};
+
+const ADMIN: DocumentKind = {
+  title: 'payhook operator API',
+  description:
+    'Onboarding, keys, deposits, vouchers, the review queue and non-banking days. Behind ADMIN_TOKEN; ' +
+    'errors have the shape of the Error component.',
+  prefix: '/admin/v1/',
+  scheme: { name: 'adminToken', description: 'The operator token (ADMIN_TOKEN).' },
+};
+
+/**
+ * The OpenAPI 3.1 documents, generated from the controllers and DTOs. Deterministic, so
+ * docs/openapi.json and docs/openapi-admin.json can be compared with them.
+ */
+export function merchantDocument(app: INestApplication): OpenAPIObject {
+  return apiDocument(app, MERCHANT);
+}
+
+export function adminDocument(app: INestApplication): OpenAPIObject {
+  const document = apiDocument(app, ADMIN);
+  // Every operator route needs the token; the routes carry no per-route decorators for it.
+  document.security = [{ [ADMIN.scheme.name]: [] }];
+  return document;
+}
+
+function apiDocument(app: INestApplication, kind: DocumentKind): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setOpenAPIVersion('3.1.0')
+    .setTitle(kind.title)
+    .setDescription(kind.description)
+    .setVersion(PAYHOOK_VERSION)
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: kind.scheme.description }, kind.scheme.name)
+    .build();
+  const document = SwaggerModule.createDocument(app, config, {
+    operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
+  });
+  document.paths = Object.fromEntries(
+    Object.entries(document.paths)
+      .filter(([path]) => path.startsWith(kind.prefix) && !path.endsWith('/openapi.json'))
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
+  const schemas: Record<string, unknown> = { ...document.components?.schemas, ...COMPONENT_SCHEMAS };
+  document.components = { ...document.components, schemas: reachable(document.paths, schemas) };
+  return document;
+}
+
+/** Only the schemas the kept paths use, directly or through other schemas. */
+function reachable(paths: unknown, schemas: Record<string, unknown>): Record<string, never> {
+  const kept = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (typeof node !== 'object' || node === null) return;
+    for (const [key, value] of Object.entries(node)) {
+      const name = key === '$ref' && typeof value === 'string' ? value.split('/').pop() : undefined;
+      if (name && !kept.has(name)) {
+        kept.add(name);
+        visit(schemas[name]);
+      } else visit(value);
+    }
+  };
+  visit(paths);
+  return Object.fromEntries(Object.entries(schemas).filter(([name]) => kept.has(name))) as Record<string, never>;
+}

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { LedgerModule } from '../../core/ledger';
+import { PreviousSecretsPurger } from './previous-secrets.purger';
+import { SigningSecretsRekeyer } from './signing-secrets.rekeyer';
+import { WebhookEndpointResourcesController } from './webhook-endpoint-resources.controller';
+import { WebhookEndpointsController } from './webhook-endpoints.controller';
+import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
+import { WebhookEndpointsService } from './webhook-endpoints.service';
+
+@Module({
+  imports: [LedgerModule],
+  controllers: [WebhookEndpointsController, WebhookEndpointResourcesController],
+  providers: [WebhookEndpointsRepository, WebhookEndpointsService, SigningSecretsRekeyer, PreviousSecretsPurger],
+  exports: [WebhookEndpointsRepository, WebhookEndpointsService],
+})
+export class WebhookEndpointsModule {}

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { LedgerModule } from '../../core/ledger';
+import { EventsController } from './events.controller';
+import { EventsRepository } from './events.repository';
+import { EventsService } from './events.service';
+import { WebhookAttemptsPurger } from './webhook-attempts.purger';
+
+@Module({
+  imports: [LedgerModule],
+  controllers: [EventsController],
+  providers: [EventsRepository, EventsService, WebhookAttemptsPurger],
+  exports: [EventsRepository, EventsService],
+})
+export class EventsModule {}

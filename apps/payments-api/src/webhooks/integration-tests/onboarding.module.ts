@@ -1,0 +1,33 @@
+import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { WebhookHttpClient } from '@payhook/webhook-http';
+import { PaymentsApiEnv } from '../../platform/config/payments-api.env';
+import { EventsModule } from '../events/events.module';
+import { PaymentsModule } from '../../money/payments/payments.module';
+import { WebhookEndpointsModule } from '../endpoints/webhook-endpoints.module';
+import { IntegrationTestRunner } from './integration-test.runner';
+import { IntegrationTestsController } from './integration-tests.controller';
+import { IntegrationTestsRepository } from './integration-tests.repository';
+import { IntegrationTestsService } from './integration-tests.service';
+
+@Module({
+  imports: [PaymentsModule, EventsModule, WebhookEndpointsModule],
+  controllers: [IntegrationTestsController],
+  providers: [
+    IntegrationTestsRepository,
+    IntegrationTestsService,
+    IntegrationTestRunner,
+    {
+      provide: WebhookHttpClient,
+      inject: [PaymentsApiEnv],
+      useFactory: (env: PaymentsApiEnv) => WebhookHttpClient.fromConfig(env),
+    },
+  ],
+  exports: [IntegrationTestsRepository, IntegrationTestsService],
+})
+export class OnboardingModule implements OnApplicationShutdown {
+  constructor(@Inject(WebhookHttpClient) private readonly http: WebhookHttpClient) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.http.close();
+  }
+}

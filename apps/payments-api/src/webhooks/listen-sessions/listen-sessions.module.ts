@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { LedgerModule } from '../../core/ledger';
+import { ListenSessionsController } from './listen-sessions.controller';
+import { ListenSessionsRepository } from './listen-sessions.repository';
+import { ListenSessionsService } from './listen-sessions.service';
+import { ListenStreams } from './listen-streams';
+
+@Module({
+  imports: [LedgerModule],
+  controllers: [ListenSessionsController],
+  providers: [ListenSessionsRepository, ListenSessionsService, ListenStreams],
+})
+export class ListenSessionsModule {}

@@ -1,0 +1,113 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import type { ClientProxy } from '@nestjs/microservices';
+import { WebhookQueue } from '@payhook/messaging';
+import { inSpan, messageHeadersFrom, SpanKind, traceHeaders } from '@payhook/observability';
+import { NotificationListener } from '@payhook/persistence';
+import { lastValueFrom, type Subscription } from 'rxjs';
+import { PaymentsApiEnv } from '../../platform/config/payments-api.env';
+import { OutboxRepository, type OutboxRow } from './outbox.repository';
+
+const BATCH_SIZE = 200;
+/** Fallback when a notification is missed (listener reconnecting, notify lost). */
+const POLL_INTERVAL_MS = 1_000;
+const NOTIFY_CHANNEL = 'payhook_outbox';
+
+/**
+ * Moves outbox rows to the webhook queue (RabbitMQ, or Postgres in local mode). Woken by
+ * LISTEN/NOTIFY the moment a row commits, and by a poll as a fallback. Every API instance runs one;
+ * row locks with SKIP LOCKED keep them apart.
+ */
+@Injectable()
+export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(OutboxRelay.name);
+  private readonly client: ClientProxy;
+  private readonly listener: NotificationListener;
+  private status?: Subscription;
+  private pollTimer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private wakeAgain = false;
+  private stopped = false;
+
+  constructor(
+    private readonly outbox: OutboxRepository,
+    queue: WebhookQueue,
+    @Inject(PaymentsApiEnv) env: PaymentsApiEnv,
+  ) {
+    // The publishing side of the webhook transport (ADR 0008, 0009).
+    this.client = queue.client();
+    this.listener = new NotificationListener({
+      url: env.DATABASE_URL,
+      channel: NOTIFY_CHANNEL,
+      applicationName: 'payhook-outbox-listener',
+      onNotify: () => this.wake(),
+      retryMs: POLL_INTERVAL_MS,
+    });
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    // A (re)connect of the transport wakes the relay: rows may have waited for it.
+    this.status = this.client.status.subscribe((status) => status === 'connected' && this.wake());
+    await this.client.connect();
+    this.pollTimer = setInterval(() => this.wake(), POLL_INTERVAL_MS);
+    this.pollTimer.unref();
+    void this.listener.start();
+    this.wake();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.pollTimer);
+    this.status?.unsubscribe();
+    await this.running;
+    await this.listener.stop();
+    await this.client.close();
+  }
+
+  /** Starts a pass, or asks the running one to go round again so no row waits for the poll. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.wakeAgain = true;
+      return;
+    }
+    this.running = this.drain()
+      .catch((error: unknown) => this.logger.warn(`publishing the outbox failed, will retry: ${String(error)}`))
+      .finally(() => {
+        this.running = undefined;
+        if (this.wakeAgain) {
+          this.wakeAgain = false;
+          this.wake();
+        }
+      });
+  }
+
+  private async drain(): Promise<void> {
+    while (!this.stopped && (await this.outbox.publishBatch(BATCH_SIZE, (rows) => this.publish(rows))) > 0) {
+      // keep going while there is work
+    }
+  }
+
+  private async publish(rows: OutboxRow[]): Promise<void> {
+    // Each emit completes on the broker's confirm: only then is a row marked published.
+    await Promise.all(
+      rows.map((row) => {
+        const headers = messageHeadersFrom(row.headers);
+        // The publish continues the trace of the request that wrote the row; the message carries it on.
+        return inSpan(
+          `${row.routing_key} publish`,
+          { kind: SpanKind.PRODUCER, parent: headers, attributes: { 'messaging.message.id': `outbox-${row.id}` } },
+          () =>
+            lastValueFrom(
+              this.client.emit(row.routing_key, {
+                body: row.payload,
+                type: row.message_type,
+                messageId: `outbox-${row.id}`,
+                headers: { ...headers, ...traceHeaders() },
+              }),
+              { defaultValue: undefined },
+            ),
+        );
+      }),
+    );
+  }
+}
