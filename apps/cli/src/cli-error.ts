@@ -1,5 +1,5 @@
 /**
- * Exit codes scripts can tell apart (README, "The developer CLI"): 0 done, 1 payhook refused or the
+ * Exit codes scripts can tell apart (the merchant guide, "Building your handler on your own machine"): 0 done, 1 payhook refused or the
  * command failed, 2 the command line is wrong, 3 payhook could not be reached.
  */
 export const EXIT = { ok: 0, failed: 1, usage: 2, unreachable: 3 } as const;

@@ -20,7 +20,7 @@ export function recoveryCodeDigest(memberId: string, code: string): string {
  * Two-step recovery codes as they are stored: an HMAC-SHA256 under a key derived from SECRETS_KEY,
  * so that a copy of the database alone cannot test guessed codes, named by the key's id. During a
  * rotation a code stored under SECRETS_KEY_PREVIOUS still matches; codes only ever need checking, so
- * they cannot be moved to the new key and work while the previous key is set (README, Rotating
+ * they cannot be moved to the new key and work while the previous key is set (docs/running.md, Rotating
  * SECRETS_KEY).
  */
 @Injectable()

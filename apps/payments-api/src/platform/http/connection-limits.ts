@@ -3,7 +3,7 @@ import { clientKey } from '@payhook/auth';
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 
-/** What one API process lets its clients hold open (README, docs/scaling.md). */
+/** What one API process lets its clients hold open (docs/running.md, docs/scaling.md). */
 export interface ConnectionLimits {
   /** A request's headers must have arrived within this (a trickle of header bytes does not extend it). */
   headersTimeoutMs: number;
