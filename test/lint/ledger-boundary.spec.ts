@@ -62,19 +62,19 @@ const cases = [
     name: 'a feature writing a payment in SQL of its own',
     filePath: `${SRC}/money/reviews/reviews.service.ts`,
     text: `export const statement = 'UPDATE payments SET status = $1 WHERE id = $2';\n`,
-    fails: /Only src\/ledger\/ writes payments/,
+    fails: /Only src\/core\/ledger\/ writes payments/,
   },
   {
     name: 'a feature holding a voucher in SQL of its own (a template over several lines)',
     filePath: `${SRC}/money/vouchers/registry-voucher-issuer.ts`,
     text: `export const statement = \`\n  UPDATE vouchers SET status = 'held', payment_id = $2\n   WHERE id = $1\`;\n`,
-    fails: /Only src\/ledger\/ writes payments/,
+    fails: /Only src\/core\/ledger\/ writes payments/,
   },
   {
     name: 'a feature inserting a settlement record in SQL of its own',
     filePath: `${SRC}/money/deposits/deposits.repository.ts`,
     text: `export const statement = 'insert into settlements (id) values ($1)';\n`,
-    fails: /Only src\/ledger\/ writes payments/,
+    fails: /Only src\/core\/ledger\/ writes payments/,
   },
   {
     name: 'a feature calling .transaction() on a data source',
