@@ -29,6 +29,28 @@ const ledgerOutwards = {
   regex: '^\\.\\./',
   message: 'The ledger imports no feature folder: features call the ledger, not the other way round (ADR 0014).',
 };
+/**
+ * The rooms of payments-api (docs/architecture.md). These rules use typescript-eslint's copy of
+ * no-restricted-imports, so they add to the ledger's rules above instead of replacing them.
+ */
+const ROOMS = ['core', 'money', 'webhooks', 'accounts', 'surfaces'];
+const noRoomFromPlatform = {
+  regex: `^(\\.\\./)+(${ROOMS.join('|')})(/|$)`,
+  message: 'platform/ knows no domain: it imports no room (docs/architecture.md).',
+};
+const noSurfaces = {
+  regex: '^(\\.\\./)+surfaces(/|$)',
+  message: 'Nothing imports surfaces/ but the root module: surfaces call features, never the other way round.',
+};
+/** A feature of another domain room is reached through its index.ts door, never a file inside it. */
+const throughDoors = (room) => ({
+  regex: `^(\\.\\./)+(${['money', 'webhooks', 'accounts'].filter((other) => other !== room).join('|')})/[^/]+/`,
+  message: `${room}/ reaches a feature of another room through its index.ts only (../../<room>/<feature>).`,
+});
+const roomRules = (room, patterns) => ({
+  files: [`apps/payments-api/src/${room}/**`],
+  rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns }] },
+});
 const noWriteTransaction = {
   name: '@payhook/persistence',
   importNames: ['inTransaction'],
@@ -159,6 +181,11 @@ export default tseslint.config(
       ],
     },
   },
+  roomRules('platform', [noRoomFromPlatform]),
+  roomRules('core', [noSurfaces]),
+  roomRules('money', [noSurfaces, throughDoors('money')]),
+  roomRules('webhooks', [noSurfaces, throughDoors('webhooks')]),
+  roomRules('accounts', [noSurfaces, throughDoors('accounts')]),
   {
     files: ['apps/webhook-dispatcher/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: [noDeepLibImports, otherApp('payments-api')] }] },

@@ -1,31 +1,11 @@
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
+import { lintTexts, type Linted } from '../support/lint';
 
 /**
  * ADR 0014: `npm run lint` holds the ledger's boundary (imports, transactions, SQL writes of the money
  * tables). Each case lints a short text as if it were a real file of the payments-api (the file itself
  * is not touched) with the repository's own config.
  */
-const ROOT = join(__dirname, '..', '..');
 const SRC = 'apps/payments-api/src';
-
-interface Linted {
-  filePath: string;
-  messages: { ruleId: string | null; message: string }[];
-}
-
-function lintTexts(inputs: { filePath: string; text: string }[]): Promise<Linted[]> {
-  return new Promise((resolve, reject) => {
-    const child = execFile(
-      process.execPath,
-      [join(ROOT, 'test/support/lint-texts.mjs')],
-      { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 },
-      (error, stdout, stderr) =>
-        error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(JSON.parse(stdout)),
-    );
-    child.stdin!.end(JSON.stringify(inputs));
-  });
-}
 
 const cases = [
   {

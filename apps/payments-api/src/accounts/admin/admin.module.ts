@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ApiKeysAdminController } from './api-keys.admin.controller';
-import { OnboardingModule } from '../../webhooks/integration-tests/onboarding.module';
-import { PaymentsModule } from '../../money/payments/payments.module';
+import { OnboardingModule } from '../../webhooks/integration-tests';
+import { PaymentsModule } from '../../money/payments';
 import { TeamModule } from '../team/team.module';
 import { MerchantsAdminController } from './merchants.admin.controller';
 import { PaymentsAdminController } from './payments.admin.controller';

@@ -1,6 +1,6 @@
 import type { ApiKeyEntity } from '../merchants/api-key.entity';
 import type { MerchantEntity } from '../merchants/merchant.entity';
-import type { IntegrationTestView } from '../../webhooks/integration-tests/integration-test.record';
+import type { IntegrationTestView } from '../../webhooks/integration-tests';
 
 export function toMerchantView(merchant: MerchantEntity, latestIntegrationTest: IntegrationTestView | null = null) {
   return {

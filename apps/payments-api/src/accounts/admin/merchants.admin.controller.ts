@@ -5,7 +5,7 @@ import { AdminRoute, BODY_ERRORS } from '../../platform/openapi/api-route.decora
 import { dataOf } from '../../platform/openapi/components';
 import { AdminGuard } from '@payhook/auth';
 import { MerchantsService } from '../merchants/merchants.service';
-import { IntegrationTestsRepository } from '../../webhooks/integration-tests/integration-tests.repository';
+import { IntegrationTestsRepository } from '../../webhooks/integration-tests';
 import { toApiKeyView, toMerchantView } from './admin.views';
 import { ApproveMerchantRequestDto } from './dto/approve-merchant.request.dto';
 import { CreateMerchantRequestDto, SettlementTermsRequestDto } from './dto/create-merchant.request.dto';

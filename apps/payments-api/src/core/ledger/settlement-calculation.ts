@@ -1,11 +1,10 @@
 /** VAT on the fee, in percent (Korean VAT). */
 export const VAT_PERCENT = 10;
 
-/**
- * The highest fee rate, 50%: with VAT on top the deductions stay below the gross amount, so a net payout is
- * never negative.
- */
-export const MAX_FEE_BPS = 5_000;
+/** The highest fee rate (50%: a net payout is never negative), fixed by the operator API's contract. */
+import { MAX_FEE_BPS } from '@payhook/contracts';
+
+export { MAX_FEE_BPS };
 
 /** The time zone whose calendar date is a payment's sales date. */
 export const SALES_TIME_ZONE = 'Asia/Seoul';

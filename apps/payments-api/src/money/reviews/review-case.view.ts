@@ -1,6 +1,7 @@
 export type ReviewSource = 'deposit' | 'vouchers';
-export type ReviewAction = 'complete' | 'reject' | 'refund';
-export const REVIEW_ACTIONS: readonly ReviewAction[] = ['complete', 'reject', 'refund'];
+import type { ReviewAction } from '@payhook/contracts';
+
+export { REVIEW_ACTIONS, type ReviewAction } from '@payhook/contracts';
 
 /**
  * Why money could not be matched on its own. Deposits: `deposit_code_missing`, `deposit_code_unknown`,

@@ -1,7 +1,8 @@
 import type { LedgerTx } from '../../core/ledger';
 
-export type VoucherKind = 'culture' | 'book';
-export const VOUCHER_KINDS: readonly VoucherKind[] = ['culture', 'book'];
+import type { VoucherKind } from '@payhook/contracts';
+
+export { VOUCHER_KINDS, type VoucherKind } from '@payhook/contracts';
 
 /** A voucher held for a payment: it is redeemed when the payment completes and released if it does not. */
 export interface VoucherHold {

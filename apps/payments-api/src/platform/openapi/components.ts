@@ -4,16 +4,16 @@ import {
   ERROR_CODES,
   EVENT_TYPES,
   MAX_AMOUNT,
+  MAX_FEE_BPS,
   MIN_AMOUNT,
   MERCHANT_STATUSES,
   PAYMENT_STATUSES,
   REFUND_STATUSES,
+  REVIEW_ACTIONS,
+  SCENARIO_NAMES,
+  VOUCHER_KINDS,
 } from '@payhook/contracts';
 import { RECORDED_EXAMPLES } from './recorded-examples';
-import { SCENARIO_NAMES } from '../../webhooks/integration-tests/integration-test.record';
-import { REVIEW_ACTIONS } from '../../money/reviews/review-case.view';
-import { MAX_FEE_BPS } from '../../core/ledger';
-import { VOUCHER_KINDS } from '../../money/vouchers/voucher-issuer';
 
 /**
  * The response shapes of the merchant API as JSON Schema components (OpenAPI 3.1), built from the

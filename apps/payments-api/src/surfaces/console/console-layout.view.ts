@@ -3,7 +3,7 @@ import { htmlPage } from '../../platform/html/html-page';
 import { roleAllows, type MemberRole } from '../../accounts/team/member-role';
 import type { ConsoleMode, ConsoleSession } from './console-session';
 import { endpointsInTroubleOfThisPage } from './console-webhook-banner';
-import { formatInZone } from './zoned-time';
+import { formatInZone } from '../../platform/time/zoned-time';
 
 export type ConsoleSection = 'payments' | 'settlements' | 'developers' | 'team' | 'audit' | 'settings' | 'security';
 

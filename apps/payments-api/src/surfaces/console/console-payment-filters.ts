@@ -1,7 +1,7 @@
 import { PAYMENT_STATUSES } from '@payhook/contracts';
 import { ORDER_ID_PATTERN } from '../../money/payments/dto/create-payment.request.dto';
 import type { ListPaymentsQueryDto } from '../../money/payments/dto/list-payments.query.dto';
-import { nextDay, startOfDayInZone } from './zoned-time';
+import { nextDay, startOfDayInZone } from '../../platform/time/zoned-time';
 
 export const CONSOLE_PAGE_SIZE = 25;
 

@@ -1,7 +1,7 @@
 import { html } from '../../platform/html/html';
 import { canUse, consolePage, csrfField, messages } from './console-layout.view';
 import type { ConsoleSession } from './console-session';
-import { formatInZone } from './zoned-time';
+import { formatInZone } from '../../platform/time/zoned-time';
 
 /** Every zone this runtime knows, offered as suggestions (a datalist needs no script). */
 const ZONES = Intl.supportedValuesOf('timeZone');

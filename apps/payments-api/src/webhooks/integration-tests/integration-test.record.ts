@@ -1,5 +1,5 @@
-export const SCENARIO_NAMES = ['completion', 'retries', 'duplicates', 'review'] as const;
-export type ScenarioName = (typeof SCENARIO_NAMES)[number];
+import type { ScenarioName } from '@payhook/contracts';
+export { SCENARIO_NAMES, type ScenarioName } from '@payhook/contracts';
 
 export type ScenarioStatus = 'pending' | 'running' | 'passed' | 'failed';
 export type RunStatus = 'running' | 'passed' | 'failed';

@@ -2,7 +2,7 @@ import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { WebhookHttpClient } from '@payhook/webhook-http';
 import { PaymentsApiEnv } from '../../platform/config/payments-api.env';
 import { EventsModule } from '../events/events.module';
-import { PaymentsModule } from '../../money/payments/payments.module';
+import { PaymentsModule } from '../../money/payments';
 import { WebhookEndpointsModule } from '../endpoints/webhook-endpoints.module';
 import { IntegrationTestRunner } from './integration-test.runner';
 import { IntegrationTestsController } from './integration-tests.controller';

@@ -1,4 +1,4 @@
-import { formatInZone } from '../../surfaces/console/zoned-time';
+import { formatInZone } from '../../platform/time/zoned-time';
 import type { OutgoingEmail } from '../../platform/mail/mailer';
 import type { ClaimedNotice } from './webhook-notices.repository';
 

@@ -1,0 +1,72 @@
+import { lintTexts, type Linted } from '../support/lint';
+
+/**
+ * The rooms of payments-api (docs/architecture.md) are held by `npm run lint`: each case lints a short
+ * text as if it were a real file of the app, with the repository's own config.
+ */
+const SRC = 'apps/payments-api/src';
+
+const cases = [
+  {
+    name: 'platform importing a room',
+    filePath: `${SRC}/platform/openapi/components.ts`,
+    text: `import { MAX_FEE_BPS } from '../../core/ledger';\nexport const max = MAX_FEE_BPS;\n`,
+    fails: /platform\/ knows no domain/,
+  },
+  {
+    name: 'a feature importing a surface',
+    filePath: `${SRC}/webhooks/notices/notice-email.ts`,
+    text: `import { formatInZone } from '../../surfaces/console/zoned-time';\nexport const format = formatInZone;\n`,
+    fails: /Nothing imports surfaces\//,
+  },
+  {
+    name: 'core importing a surface',
+    filePath: `${SRC}/core/audit/audit-log.ts`,
+    text: `import { ConsoleModule } from '../../surfaces/console/console.module';\nexport const m = ConsoleModule;\n`,
+    fails: /Nothing imports surfaces\//,
+  },
+  {
+    name: 'a feature reaching into another room past its door',
+    filePath: `${SRC}/accounts/admin/payments.admin.controller.ts`,
+    text: `import { PaymentsService } from '../../money/payments/payments.service';\nexport const s = PaymentsService;\n`,
+    fails: /accounts\/ reaches a feature of another room through its index\.ts only/,
+  },
+  {
+    name: 'a feature using another room through the door',
+    filePath: `${SRC}/accounts/admin/payments.admin.controller.ts`,
+    text: `import { PaymentsService } from '../../money/payments';\nexport const s = PaymentsService;\n`,
+    fails: null,
+  },
+  {
+    name: 'a feature using a file of its own room',
+    filePath: `${SRC}/money/refunds/refunds.service.ts`,
+    text: `import { PaymentsService } from '../payments/payments.service';\nexport const s = PaymentsService;\n`,
+    fails: null,
+  },
+  {
+    name: 'platform using another part of platform',
+    filePath: `${SRC}/platform/openapi/components.ts`,
+    text: `import { formatInZone } from '../time/zoned-time';\nexport const format = formatInZone;\n`,
+    fails: null,
+  },
+];
+
+describe('the rooms of payments-api (eslint.config.mjs)', () => {
+  let results: Linted[];
+
+  beforeAll(async () => {
+    results = await lintTexts(cases.map(({ filePath, text }) => ({ filePath, text })));
+  }, 120_000);
+
+  it.each(cases.map((one, index) => [one.name, index] as const))('%s', (_name, index) => {
+    const { fails } = cases[index];
+    if (fails === null) {
+      expect(results[index].messages).toEqual([]);
+    } else {
+      const restricted = results[index].messages.filter(
+        (message) => message.ruleId === '@typescript-eslint/no-restricted-imports',
+      );
+      expect(restricted).toEqual([expect.objectContaining({ message: expect.stringMatching(fails) })]);
+    }
+  });
+});
