@@ -1,3 +1,6 @@
+import { INTERCEPTORS_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { APP_INTERCEPTOR, ModulesContainer } from '@nestjs/core';
+import { ConsoleWebhookBannerInterceptor } from '../../apps/payments-api/src/surfaces/console/shared/console-webhook-banner';
 import { ConsoleClient, approvedMerchant } from '../support/console-client';
 import { randomUUID } from 'node:crypto';
 import { PaymentsApiHarness, paymentBody } from '../support/payments-api.harness';
@@ -131,6 +134,23 @@ describe('merchant console: every route checks the role on the server', () => {
 
   it('has a row for every console route the app serves', () => {
     expect(registeredConsoleRoutes(api)).toEqual(Object.keys(ROUTES).sort());
+  });
+
+  it('binds the webhook banner and the console error pages to console controllers only', () => {
+    const controllers = [...api.app.get(ModulesContainer).values()].flatMap((module) =>
+      [...module.controllers.values()].map((wrapper) => wrapper.metatype as new () => unknown),
+    );
+    const bound = controllers.map((controller) => ({
+      path: String(Reflect.getMetadata(PATH_METADATA, controller)),
+      banner: ((Reflect.getMetadata(INTERCEPTORS_METADATA, controller) ?? []) as unknown[]).includes(
+        ConsoleWebhookBannerInterceptor,
+      ),
+    }));
+    expect(bound.filter((one) => one.path.startsWith('console')).length).toBeGreaterThan(10);
+    for (const one of bound) expect(one).toEqual({ path: one.path, banner: one.path.startsWith('console') });
+    // Not an interceptor of every route of the app.
+    const providers = [...api.app.get(ModulesContainer).values()].flatMap((module) => [...module.providers.keys()]);
+    expect(providers.filter((token) => String(token).startsWith(APP_INTERCEPTOR))).toEqual([]);
   });
 
   const cases = Object.entries(ROUTES)

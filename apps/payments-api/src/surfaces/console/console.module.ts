@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import { EventsModule } from '../../webhooks/events/events.module';
 import { MailModule } from '../../platform/mail/mail.module';
 import { OnboardingModule } from '../../webhooks/integration-tests/onboarding.module';
@@ -8,32 +7,31 @@ import { RefundsModule } from '../../money/refunds/refunds.module';
 import { SettlementsModule } from '../../money/settlements/settlements.module';
 import { TeamModule } from '../../accounts/team/team.module';
 import { WebhookEndpointsModule } from '../../webhooks/endpoints/webhook-endpoints.module';
-import { ConsoleAuditController } from './console-audit.controller';
-import { ConsoleInviteController } from './console-invite.controller';
-import { ConsolePasswordResetController } from './console-password-reset.controller';
-import { ConsolePasswordResetService } from './console-password-reset.service';
-import { PasswordResetsRepository } from './password-resets.repository';
-import { ConsoleSecurityController } from './console-security.controller';
-import { ConsoleTeamController } from './console-team.controller';
+import { ConsoleAuditController } from './audit/console-audit.controller';
+import { ConsoleInviteController } from './team/console-invite.controller';
+import { ConsolePasswordResetController } from './auth/console-password-reset.controller';
+import { ConsolePasswordResetService } from './auth/console-password-reset.service';
+import { PasswordResetsRepository } from './auth/password-resets.repository';
+import { ConsoleSecurityController } from './security/console-security.controller';
+import { ConsoleTeamController } from './team/console-team.controller';
 import { WebhookNoticesModule } from '../../webhooks/notices/webhook-notices.module';
-import { ConsoleAuthController } from './console-auth.controller';
-import { ConsoleAuthService } from './console-auth.service';
-import { ConsoleLoginChoicesRepository } from './console-login-choices.repository';
-import { ConsoleDevelopersController } from './console-developers.controller';
-import { ConsoleDevelopersService } from './console-developers.service';
-import { ConsoleFallbackController } from './console-fallback.controller';
-import { ConsolePaymentMoneyRepository } from './console-payment-money.repository';
-import { ConsolePaymentsController } from './console-payments.controller';
-import { ConsolePaymentsService } from './console-payments.service';
-import { ConsoleRefundsController } from './console-refunds.controller';
-import { ConsoleRefundsService } from './console-refunds.service';
-import { ConsoleSessionCookie } from './console-session-cookie';
-import { ConsoleSessionGuard } from './console-session.guard';
-import { ConsoleSessionsRepository } from './console-sessions.repository';
-import { ConsoleSettingsController } from './console-settings.controller';
-import { ConsoleSettlementsController } from './console-settlements.controller';
-import { ConsoleSettlementsService } from './console-settlements.service';
-import { ConsoleWebhookBannerInterceptor } from './console-webhook-banner';
+import { ConsoleAuthController } from './auth/console-auth.controller';
+import { ConsoleAuthService } from './auth/console-auth.service';
+import { ConsoleLoginChoicesRepository } from './auth/console-login-choices.repository';
+import { ConsoleDevelopersController } from './developers/console-developers.controller';
+import { ConsoleDevelopersService } from './developers/console-developers.service';
+import { ConsoleFallbackController } from './shared/console-fallback.controller';
+import { ConsolePaymentMoneyRepository } from './payments/console-payment-money.repository';
+import { ConsolePaymentsController } from './payments/console-payments.controller';
+import { ConsolePaymentsService } from './payments/console-payments.service';
+import { ConsoleRefundsController } from './refunds/console-refunds.controller';
+import { ConsoleRefundsService } from './refunds/console-refunds.service';
+import { ConsoleSessionCookie } from './shared/console-session-cookie';
+import { ConsoleSessionGuard } from './shared/console-session.guard';
+import { ConsoleSessionsRepository } from './auth/console-sessions.repository';
+import { ConsoleSettingsController } from './settings/console-settings.controller';
+import { ConsoleSettlementsController } from './settlements/console-settlements.controller';
+import { ConsoleSettlementsService } from './settlements/console-settlements.service';
 
 /** The merchant console under /console: server-rendered pages over the same services as the API. */
 @Module({
@@ -76,8 +74,6 @@ import { ConsoleWebhookBannerInterceptor } from './console-webhook-banner';
     ConsoleDevelopersService,
     ConsolePasswordResetService,
     PasswordResetsRepository,
-    // Runs on every route (Nest has no module-scoped interceptors); it does nothing without a console session.
-    { provide: APP_INTERCEPTOR, useClass: ConsoleWebhookBannerInterceptor },
   ],
 })
 export class ConsoleModule {}

@@ -1,0 +1,190 @@
+import { Body, Get, Inject, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { ConsoleController } from '../shared/console-controller.decorator';
+import type { Request, Response } from 'express';
+import { PaymentsApiEnv } from '../../../platform/config/payments-api.env';
+import { formField, sameToken } from '../../../platform/html/cookies';
+import { CsrfTokens } from '../../../platform/html/csrf-tokens';
+import { newNonce, redirectSeeOther, sendHtml } from '../../../platform/html/html-response';
+import { CHOICE_VALID_MINUTES, ConsoleAuthService } from './console-auth.service';
+import { BeforeSecondStep, ConsoleRole } from '../shared/console-role.decorator';
+import { renderConsoleError } from '../shared/console-layout.view';
+import { renderChooseMerchant, renderLogin, renderSecondStep } from './console-login.view';
+import { LOGIN_CSRF_COOKIE, type ConsoleSession } from '../shared/console-session';
+import { ConsoleSessionCookie } from '../shared/console-session-cookie';
+import { ConsoleSessionGuard } from '../shared/console-session.guard';
+import { secondStepThrottledMessage, throttledMessage } from '../shared/console-throttled';
+import { CurrentConsoleSession } from '../shared/current-console-session.decorator';
+
+/** What the login page says after a step that sent the person here (a Map: only its own names count). */
+const LOGIN_NOTICES = new Map([
+  ['joined', 'You joined the team. Log in with your e-mail and the password you just set.'],
+  [
+    'password_reset',
+    'Your new password is set for your login at every merchant, and every session of those logins has ended. Log in with it.',
+  ],
+]);
+
+/** What the login form's CSRF token is bound to (a session's own forms carry the session's token). */
+const LOGIN_FORM = 'console:login';
+
+/** Log in as a member of a merchant's team (password, then the two-step code when it is on), and log out. */
+@ConsoleController('console')
+export class ConsoleAuthController {
+  private readonly loginCsrfTokens: CsrfTokens;
+
+  constructor(
+    private readonly auth: ConsoleAuthService,
+    private readonly sessionCookie: ConsoleSessionCookie,
+    @Inject(PaymentsApiEnv) env: PaymentsApiEnv,
+  ) {
+    this.loginCsrfTokens = new CsrfTokens(env.secretsKey.key, {
+      name: LOGIN_CSRF_COOKIE,
+      path: '/console/login',
+      // Secure wherever payhook is served over https; plain http only on a local machine.
+      secure: sessionCookie.secure,
+    });
+  }
+
+  @Get('login')
+  async showLogin(@Req() request: Request, @Res() response: Response): Promise<void> {
+    const token = this.sessionCookie.read(request);
+    const current = token ? await this.auth.session(token) : null;
+    if (current) return redirectSeeOther(response, current.verified ? '/console/payments' : '/console/login/two-step');
+    const nonce = newNonce();
+    const { notice: name } = request.query;
+    const notice = typeof name === 'string' ? LOGIN_NOTICES.get(name) : undefined;
+    sendHtml(response, 200, renderLogin(nonce, { csrf: this.loginCsrf(request, response), notice }), nonce);
+  }
+
+  @Post('login')
+  async login(@Body() body: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
+    const nonce = newNonce();
+    // Signed double-submit (html/csrf-tokens.ts): no other site can sign someone in here (login CSRF).
+    if (!this.loginCsrfTokens.verify(request, formField(body, 'csrf'), LOGIN_FORM)) {
+      const page = renderConsoleError(nonce, 'Form expired', 'This login form has expired. Open the login page again.');
+      return sendHtml(response, 403, page, nonce);
+    }
+    const email = formField(body, 'email') ?? '';
+    const result = await this.auth.login(email, formField(body, 'password') ?? '', request.ip ?? 'unknown');
+    switch (result.kind) {
+      case 'choose': {
+        const form = { csrf: this.loginCsrf(request, response), choice: result.token, logins: result.logins };
+        return sendHtml(response, 200, renderChooseMerchant(nonce, form), nonce);
+      }
+      case 'signed_in':
+        this.sessionCookie.set(response, result.token);
+        return redirectSeeOther(response, '/console/payments');
+      case 'second_step':
+        this.sessionCookie.set(response, result.token);
+        return redirectSeeOther(response, '/console/login/two-step');
+      case 'refused': {
+        const form = { csrf: this.loginCsrf(request, response), email, error: 'Wrong email or password.' };
+        return sendHtml(response, 401, renderLogin(nonce, form), nonce);
+      }
+      case 'throttled': {
+        const form = {
+          csrf: this.loginCsrf(request, response),
+          email,
+          error: throttledMessage(response, result.until),
+        };
+        return sendHtml(response, 429, renderLogin(nonce, form), nonce);
+      }
+    }
+  }
+
+  /** The merchant chosen after a password that opened several: its session, as a login of it alone makes. */
+  @Post('login/choose')
+  async choose(@Body() body: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
+    const nonce = newNonce();
+    if (!this.loginCsrfTokens.verify(request, formField(body, 'csrf'), LOGIN_FORM)) {
+      const page = renderConsoleError(nonce, 'Form expired', 'This login form has expired. Open the login page again.');
+      return sendHtml(response, 403, page, nonce);
+    }
+    const result = await this.auth.choose(formField(body, 'choice') ?? '', formField(body, 'member') ?? '');
+    switch (result.kind) {
+      case 'signed_in':
+        this.sessionCookie.set(response, result.token);
+        return redirectSeeOther(response, '/console/payments');
+      case 'second_step':
+        this.sessionCookie.set(response, result.token);
+        return redirectSeeOther(response, '/console/login/two-step');
+      // A choice answers with a session or not at all: made already, expired, or not one it offered.
+      case 'choose':
+      case 'refused':
+      case 'throttled': {
+        const form = {
+          csrf: this.loginCsrf(request, response),
+          error: `That choice was made already or has expired (it is open for ${CHOICE_VALID_MINUTES} minutes). Log in again.`,
+        };
+        return sendHtml(response, 401, renderLogin(nonce, form), nonce);
+      }
+    }
+  }
+
+  /** The second step of a login whose password was right: only a session still owing its code gets here. */
+  @Get('login/two-step')
+  async showSecondStep(@Req() request: Request, @Res() response: Response): Promise<void> {
+    const session = await this.pendingSession(request);
+    if (!session) return redirectSeeOther(response, session === null ? '/console/login' : '/console/payments');
+    const nonce = newNonce();
+    sendHtml(response, 200, renderSecondStep(nonce, { csrf: session.csrfToken }), nonce);
+  }
+
+  @Post('login/two-step')
+  async secondStep(@Body() body: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
+    const session = await this.pendingSession(request);
+    if (!session) return redirectSeeOther(response, session === null ? '/console/login' : '/console/payments');
+    const nonce = newNonce();
+    if (!sameToken(session.csrfToken, formField(body, 'csrf'))) {
+      const page = renderConsoleError(nonce, 'Form expired', 'This form has expired. Open the login page again.');
+      return sendHtml(response, 403, page, nonce);
+    }
+    const result = await this.auth.secondStep(session, formField(body, 'code') ?? '', request.ip ?? 'unknown');
+    switch (result.kind) {
+      case 'signed_in':
+        this.sessionCookie.set(response, result.token);
+        return redirectSeeOther(response, '/console/payments');
+      case 'refused': {
+        const error = 'That code is wrong or was used already. Wait for the next code and try again.';
+        return sendHtml(response, 401, renderSecondStep(nonce, { csrf: session.csrfToken, error }), nonce);
+      }
+      case 'gone':
+        // Verified or ended by the same form sent twice: the cookie the other answer set stays.
+        return redirectSeeOther(response, '/console/login');
+      case 'ended': {
+        this.sessionCookie.clear(response);
+        const form = {
+          csrf: this.loginCsrf(request, response),
+          error: 'Too many wrong codes: sign in again with your password.',
+        };
+        return sendHtml(response, 401, renderLogin(nonce, form), nonce);
+      }
+      case 'throttled': {
+        const error = secondStepThrottledMessage(response, result);
+        return sendHtml(response, 429, renderSecondStep(nonce, { csrf: session.csrfToken, error }), nonce);
+      }
+    }
+  }
+
+  @Post('logout')
+  @ConsoleRole('viewer')
+  @BeforeSecondStep()
+  @UseGuards(ConsoleSessionGuard)
+  async logout(@CurrentConsoleSession() session: ConsoleSession, @Res() response: Response): Promise<void> {
+    await this.auth.logout(session);
+    this.sessionCookie.clear(response);
+    redirectSeeOther(response, '/console/login');
+  }
+
+  /** The cookie's session when it still owes its second step; undefined when it owes nothing; null without one. */
+  private async pendingSession(request: Request): Promise<ConsoleSession | null | undefined> {
+    const token = this.sessionCookie.read(request);
+    const session = token ? await this.auth.session(token) : null;
+    if (!session) return null;
+    return session.verified ? undefined : session;
+  }
+
+  private loginCsrf(request: Request, response: Response): string {
+    return this.loginCsrfTokens.issue(request, response, LOGIN_FORM);
+  }
+}

@@ -1,0 +1,92 @@
+import { PAYMENT_STATUSES } from '@payhook/contracts';
+import { ORDER_ID_PATTERN } from '../../../money/payments/dto/create-payment.request.dto';
+import type { ListPaymentsQueryDto } from '../../../money/payments/dto/list-payments.query.dto';
+import { nextDay, startOfDayInZone } from '../../../platform/time/zoned-time';
+
+export const CONSOLE_PAGE_SIZE = 25;
+
+/** The filter form's fields as typed, echoed back into the form. */
+export interface PaymentFilterValues {
+  status: string;
+  orderId: string;
+  customerId: string;
+  createdFrom: string;
+  createdTo: string;
+}
+
+export interface ParsedPaymentFilters {
+  values: PaymentFilterValues;
+  /** The same query the API takes, so the console follows the API's list rules. */
+  query: ListPaymentsQueryDto;
+  error: string | null;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const CURSOR = /^[A-Za-z0-9_-]{1,512}$/;
+
+const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
+
+function isRealDay(day: string): boolean {
+  if (!DAY.test(day)) return false;
+  const [year, month, date] = day.split('-').map(Number);
+  if (year < 1970 || year > 9998) return false;
+  const probe = new Date(Date.UTC(year, month - 1, date));
+  return probe.getUTCFullYear() === year && probe.getUTCMonth() === month - 1 && probe.getUTCDate() === date;
+}
+
+/**
+ * The payments page's query → the API list query. Dates are calendar days in the merchant's zone:
+ * `createdFrom` starts at that day's first instant, and `createdTo` includes its whole day (the API's
+ * createdTo is exclusive, so it becomes the start of the next day).
+ */
+export function parsePaymentFilters(raw: Record<string, unknown>, timeZone: string): ParsedPaymentFilters {
+  const values: PaymentFilterValues = {
+    status: text(raw.status),
+    orderId: text(raw.orderId),
+    customerId: text(raw.customerId),
+    createdFrom: text(raw.createdFrom),
+    createdTo: text(raw.createdTo),
+  };
+  const query: ListPaymentsQueryDto = { limit: String(CONSOLE_PAGE_SIZE) };
+  const fail = (error: string): ParsedPaymentFilters => ({ values, query, error });
+
+  if (values.status !== '') {
+    if (!(PAYMENT_STATUSES as readonly string[]).includes(values.status)) return fail('Choose a status from the list.');
+    query.status = values.status;
+  }
+  if (values.orderId !== '') {
+    if (!ORDER_ID_PATTERN.test(values.orderId)) return fail('An order id is 1 to 64 of A-Z a-z 0-9 _ . : -');
+    query.orderId = values.orderId;
+  }
+  if (values.customerId !== '') {
+    if (!/^[^\p{C}]+$/u.test(values.customerId) || [...values.customerId].length > 128) {
+      return fail('A customer id is 1 to 128 printable characters.');
+    }
+    query.customerId = values.customerId;
+  }
+  if (values.createdFrom !== '') {
+    if (!isRealDay(values.createdFrom)) return fail('"From" must be a date such as 2026-11-21.');
+    query.createdFrom = startOfDayInZone(values.createdFrom, timeZone).toISOString();
+  }
+  if (values.createdTo !== '') {
+    if (!isRealDay(values.createdTo)) return fail('"To" must be a date such as 2026-11-21.');
+    query.createdTo = startOfDayInZone(nextDay(values.createdTo), timeZone).toISOString();
+  }
+  if (values.createdFrom !== '' && values.createdTo !== '' && values.createdFrom > values.createdTo) {
+    return fail('"From" must not be after "To".');
+  }
+  const cursor = text(raw.cursor);
+  if (cursor !== '') {
+    if (!CURSOR.test(cursor)) return fail('This page link is not valid any more. Start from the first page.');
+    query.cursor = cursor;
+  }
+  return { values, query, error: null };
+}
+
+/** The payments page's address for these filters, mode and (optionally) page position. */
+export function paymentsHref(mode: string, values: PaymentFilterValues, cursor?: string): string {
+  const params = new URLSearchParams({ mode });
+  for (const [key, value] of Object.entries(values) as [string, string][]) if (value !== '') params.set(key, value);
+  if (cursor) params.set('cursor', cursor);
+  return `/console/payments?${params.toString()}`;
+}

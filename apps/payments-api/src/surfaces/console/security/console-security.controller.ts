@@ -1,0 +1,147 @@
+import { Body, Get, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { ConsoleController } from '../shared/console-controller.decorator';
+import type { Request, Response } from 'express';
+import { formField } from '../../../platform/html/cookies';
+import { newNonce, redirectSeeOther, sendHtml } from '../../../platform/html/html-response';
+import { TeamService } from '../../../accounts/team/team.service';
+import { TwoStepService } from '../../../accounts/team/two-step.service';
+import { ConsoleAuthService } from '../auth/console-auth.service';
+import { secondStepThrottledMessage, throttledMessage } from '../shared/console-throttled';
+import { ConsoleRole } from '../shared/console-role.decorator';
+import { renderSecurity, type SecurityModel } from './console-security.view';
+import type { ConsoleSession } from '../shared/console-session';
+import { ConsoleSessionGuard } from '../shared/console-session.guard';
+import { consoleActor } from '../shared/console-actor';
+import { CurrentConsoleSession } from '../shared/current-console-session.decorator';
+import { newPasswordProblem } from '../shared/new-password';
+
+/** The notices a redirect names (`?notice=`): a Map, so no name of Object.prototype reads as one. */
+const NOTICES = new Map<string, string>([
+  ['disabled', 'Two-step login is off.'],
+  ['password-changed', 'Password changed. Your other sessions are signed out.'],
+]);
+
+const WRONG_CODE = 'That code is wrong or was used already. Wait for the next code and try again.';
+
+/** Each member's own login: the password, two-step login (TOTP) on and off. Every role may change its own. */
+@ConsoleController('console/security')
+@UseGuards(ConsoleSessionGuard)
+export class ConsoleSecurityController {
+  constructor(
+    private readonly twoStep: TwoStepService,
+    private readonly auth: ConsoleAuthService,
+    private readonly team: TeamService,
+  ) {}
+
+  @Get()
+  async show(
+    @CurrentConsoleSession() session: ConsoleSession,
+    @Query('notice') notice: unknown,
+    @Res() response: Response,
+  ) {
+    const text = typeof notice === 'string' ? (NOTICES.get(notice) ?? null) : null;
+    await this.render(response, 200, { session, notice: text, error: null });
+  }
+
+  /** Asks for the password first: a session left open must not bind the login to someone else's phone. */
+  @Post('two-step')
+  @ConsoleRole('viewer')
+  async start(
+    @CurrentConsoleSession() session: ConsoleSession,
+    @Body() body: unknown,
+    @Req() request: Request,
+    @Res() response: Response,
+  ) {
+    if (session.member.twoStep) return redirectSeeOther(response, '/console/security');
+    const checked = await this.auth.checkPassword(session, formField(body, 'password') ?? '', request.ip ?? 'unknown');
+    if (checked.kind === 'throttled') {
+      return this.render(response, 429, { session, notice: null, error: throttledMessage(response, checked.until) });
+    }
+    if (checked.kind === 'refused') {
+      return this.render(response, 400, { session, notice: null, error: 'That password is wrong.' });
+    }
+    const setup = await this.twoStep.startSetup(session.member);
+    await this.render(response, 200, { session, notice: null, error: null, setup });
+  }
+
+  @Post('two-step/confirm')
+  @ConsoleRole('viewer')
+  async confirm(
+    @CurrentConsoleSession() session: ConsoleSession,
+    @Body() body: unknown,
+    @Req() request: Request,
+    @Res() response: Response,
+  ) {
+    const member = { id: session.member.id, merchantId: session.merchant.id };
+    const codes = await this.twoStep.confirmSetup(
+      member,
+      formField(body, 'code') ?? '',
+      consoleActor(session, request),
+    );
+    if (!codes) {
+      // The secret is never shown again without the password: the phone that scanned it can still
+      // confirm, anyone else at this session must set up anew.
+      const error = `${WRONG_CODE} For a new QR code, open Your login again and set it up with your password.`;
+      return this.render(response, 400, { session, notice: null, error, confirmAgain: true });
+    }
+    await this.auth.signOutElsewhere(session);
+    const now = { ...session, member: { ...session.member, twoStep: true } };
+    await this.render(response, 200, { session: now, notice: null, error: null, recoveryCodes: codes });
+  }
+
+  /** A new password: the current one first (throttled as sign-ins are); every other session ends. */
+  @Post('password')
+  @ConsoleRole('viewer')
+  async changePassword(
+    @CurrentConsoleSession() session: ConsoleSession,
+    @Body() body: unknown,
+    @Req() request: Request,
+    @Res() response: Response,
+  ) {
+    const refuse = (status: number, error: string) => this.render(response, status, { session, notice: null, error });
+    const next = formField(body, 'newPassword') ?? '';
+    const problem = newPasswordProblem(next, formField(body, 'newPasswordAgain'));
+    if (problem) return refuse(400, problem);
+    const checked = await this.auth.checkPassword(session, formField(body, 'password') ?? '', request.ip ?? 'unknown');
+    if (checked.kind === 'throttled') return refuse(429, throttledMessage(response, checked.until));
+    if (checked.kind === 'refused') return refuse(400, 'Your current password is wrong.');
+    await this.team.changePassword(
+      { id: session.member.id, merchantId: session.merchant.id },
+      next,
+      consoleActor(session, request),
+    );
+    await this.auth.signOutElsewhere(session);
+    redirectSeeOther(response, '/console/security?notice=password-changed');
+  }
+
+  @Post('two-step/disable')
+  @ConsoleRole('viewer')
+  async disable(
+    @CurrentConsoleSession() session: ConsoleSession,
+    @Body() body: unknown,
+    @Req() request: Request,
+    @Res() response: Response,
+  ) {
+    // The same check as a login's second step, throttled alike: a session left open is not enough.
+    const result = await this.auth.checkSecondStep(session, formField(body, 'code') ?? '', request.ip ?? 'unknown');
+    if (result.kind === 'throttled') {
+      const error = secondStepThrottledMessage(response, result);
+      return this.render(response, 429, { session, notice: null, error });
+    }
+    if (result.kind === 'refused') return this.render(response, 400, { session, notice: null, error: WRONG_CODE });
+    await this.twoStep.disable(
+      { id: session.member.id, merchantId: session.merchant.id },
+      consoleActor(session, request),
+    );
+    await this.auth.signOutElsewhere(session);
+    redirectSeeOther(response, '/console/security?notice=disabled');
+  }
+
+  private async render(response: Response, status: number, model: SecurityModel) {
+    const unusedRecoveryCodes = model.session.member.twoStep
+      ? await this.twoStep.unusedRecoveryCodes(model.session.member.id)
+      : 0;
+    const nonce = newNonce();
+    sendHtml(response, status, renderSecurity(nonce, { ...model, unusedRecoveryCodes }), nonce);
+  }
+}

@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import { PayhookError, type ListEnvelope } from '@payhook/contracts';
+import type { MerchantScope } from '@payhook/auth';
+import type { ListSettlementsQueryDto } from '../../../money/settlements/dto/list-settlements.query.dto';
+import type { SettlementView } from '../../../money/settlements/settlement.view';
+import type { SettlementTotals } from '../../../money/settlements/settlements.repository';
+import { SettlementsService } from '../../../money/settlements/settlements.service';
+import { BAD_CURSOR } from './console-settlement-filters';
+
+/** Every record of the sales date, not only the page on screen. */
+export type { SettlementTotals };
+
+export type SettlementsPage =
+  | { kind: 'page'; page: ListEnvelope<SettlementView>; totals: SettlementTotals | null }
+  | { kind: 'invalid'; message: string };
+
+function addUp(rows: SettlementView[]): SettlementTotals {
+  const totals: SettlementTotals = { count: rows.length, grossAmount: 0, feeAmount: 0, vatAmount: 0, netAmount: 0 };
+  for (const row of rows) {
+    totals.grossAmount += row.grossAmount;
+    totals.feeAmount += row.feeAmount;
+    totals.vatAmount += row.vatAmount;
+    totals.netAmount += row.netAmount;
+  }
+  return totals;
+}
+
+@Injectable()
+export class ConsoleSettlementsService {
+  constructor(private readonly settlements: SettlementsService) {}
+
+  /**
+   * The API's list with its rules (date range, keyset cursor); a refused query is shown, not thrown.
+   * With one sales date, also that date's totals: over all of its records, so they match the CSV even
+   * when the day spans more than one page.
+   */
+  async list(scope: MerchantScope, query: ListSettlementsQueryDto, day: string | null): Promise<SettlementsPage> {
+    let page: ListEnvelope<SettlementView>;
+    try {
+      page = await this.settlements.list(scope, query, { newestFirst: true });
+    } catch (error) {
+      if (!(error instanceof PayhookError) || error.code !== 'parameter_invalid') throw error;
+      return { kind: 'invalid', message: error.param === 'cursor' ? BAD_CURSOR : error.message };
+    }
+    if (day === null) return { kind: 'page', page, totals: null };
+    const wholeDay = query.cursor === undefined && !page.hasMore;
+    // The page on screen is the whole day: its rows are the totals, with no second statement.
+    const totals = wholeDay ? addUp(page.data) : await this.settlements.dayTotals(scope, day);
+    return { kind: 'page', page, totals };
+  }
+
+  /** Every record of one sales date, a batch at a time, for the CSV. */
+  dayInBatches(scope: MerchantScope, day: string): AsyncIterable<SettlementView[]> {
+    return this.settlements.dayInBatches(scope, day);
+  }
+}

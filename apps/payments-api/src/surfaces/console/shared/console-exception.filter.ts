@@ -1,0 +1,80 @@
+import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import { ERROR_CODES, PayhookError } from '@payhook/contracts';
+import { loggablePath } from '@payhook/observability';
+import { isDatabaseUnavailable } from '@payhook/persistence';
+import type { Request, Response } from 'express';
+import { newNonce, redirectSeeOther, sendHtml } from '../../../platform/html/html-response';
+import { RETRY_AFTER_UNAVAILABLE_SECONDS } from '../../../platform/errors/api-exception.filter';
+import { requestIdOf } from '../../../platform/http/request-id.middleware';
+import { renderConsoleError } from './console-layout.view';
+import { ConsoleException } from './console.exception';
+
+const NOT_FOUND = 'There is nothing here, or it belongs to another account or mode.';
+
+/**
+ * The console's errors are pages, not JSON: a missing session goes to the login form, a refused
+ * form gets a 403 page, anything unknown (another merchant's payment included) a 404 page that
+ * says nothing about what exists.
+ */
+@Catch()
+export class ConsoleExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Console');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const request = host.switchToHttp().getRequest<Request>();
+    const response = host.switchToHttp().getResponse<Response>();
+    if (response.headersSent) {
+      // A failure mid-download (the CSV): the response is cut off already; this log is all that is left of it.
+      this.logFailure(request, exception);
+      return;
+    }
+    const nonce = newNonce();
+    const page = (status: number, title: string, message: string) =>
+      sendHtml(response, status, renderConsoleError(nonce, title, message), nonce);
+
+    if (exception instanceof ConsoleException) {
+      switch (exception.reason) {
+        case 'login_required':
+          return redirectSeeOther(response, '/console/login');
+        case 'second_step_required':
+          return redirectSeeOther(response, '/console/login/two-step');
+        case 'role_refused':
+          return page(403, 'Not allowed', `${exception.message} Ask an owner of this account.`);
+        case 'csrf_invalid':
+          return page(403, 'Form expired', `${exception.message} Go back, reload the page and try again.`);
+        case 'not_found':
+          return page(404, 'Not found', NOT_FOUND);
+      }
+    }
+    if (exception instanceof PayhookError && exception.code === 'resource_not_found') {
+      return page(404, 'Not found', NOT_FOUND);
+    }
+    if (exception instanceof PayhookError && ERROR_CODES[exception.code].status < 500) {
+      // Retry-After on a 429 (the login's password check queue was full) tells the browser when.
+      if (exception.headers) response.set(exception.headers);
+      const title = exception.code === 'rate_limited' ? 'Busy' : 'Not possible';
+      return page(ERROR_CODES[exception.code].status, title, exception.message);
+    }
+    if (exception instanceof HttpException && exception.getStatus() === 404) {
+      return page(404, 'Not found', NOT_FOUND);
+    }
+    if (
+      isDatabaseUnavailable(exception) ||
+      (exception instanceof PayhookError && exception.code === 'service_unavailable')
+    ) {
+      response.set('Retry-After', String(RETRY_AFTER_UNAVAILABLE_SECONDS));
+      return page(503, 'Briefly unavailable', 'The console is briefly unavailable. Reload the page in a few seconds.');
+    }
+    const requestId = this.logFailure(request, exception);
+    page(500, 'Something went wrong', `Something went wrong on our side. Quote ${requestId} when asking.`);
+  }
+
+  private logFailure(request: Request, exception: unknown): string {
+    const requestId = requestIdOf(request);
+    this.logger.error(
+      `${requestId} ${request.method} ${loggablePath(request.path)} failed`,
+      exception instanceof Error ? exception.stack : String(exception),
+    );
+    return requestId;
+  }
+}

@@ -1,0 +1,51 @@
+import { Body, Get, Param, Post, Req, Res } from '@nestjs/common';
+import { ConsoleController } from '../shared/console-controller.decorator';
+import type { Request, Response } from 'express';
+import { formField } from '../../../platform/html/cookies';
+import { newNonce, redirectSeeOther, sendHtml } from '../../../platform/html/html-response';
+import { TeamException } from '../../../accounts/team/team.exception';
+import { INVITE_UNUSABLE, TeamService } from '../../../accounts/team/team.service';
+import { renderConsoleError } from '../shared/console-layout.view';
+import { renderAcceptInvite } from './console-team.view';
+import { newPasswordProblem } from '../shared/new-password';
+
+/** The token's shape (base64url of 32 bytes); anything else names no invite and reaches no query. */
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+/** An invite link: the invited person sets a password and becomes a member. No session: the link is the credential. */
+@ConsoleController('console/invite')
+export class ConsoleInviteController {
+  constructor(private readonly team: TeamService) {}
+
+  @Get(':token')
+  async show(@Param('token') token: string, @Res() response: Response): Promise<void> {
+    const invite = TOKEN.test(token) ? await this.team.usableInvite(token) : null;
+    const nonce = newNonce();
+    if (!invite) return sendHtml(response, 404, renderConsoleError(nonce, 'Invite not usable', INVITE_UNUSABLE), nonce);
+    sendHtml(response, 200, renderAcceptInvite(nonce, invite), nonce);
+  }
+
+  @Post(':token')
+  async accept(
+    @Param('token') token: string,
+    @Body() body: unknown,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    const nonce = newNonce();
+    const invite = TOKEN.test(token) ? await this.team.usableInvite(token) : null;
+    if (!invite) return sendHtml(response, 404, renderConsoleError(nonce, 'Invite not usable', INVITE_UNUSABLE), nonce);
+    const password = formField(body, 'password') ?? '';
+    const again = formField(body, 'passwordAgain');
+    const refuse = (error: string) => sendHtml(response, 400, renderAcceptInvite(nonce, { ...invite, error }), nonce);
+    const problem = newPasswordProblem(password, again);
+    if (problem) return refuse(problem);
+    try {
+      await this.team.accept(token, password, request.ip ?? null);
+    } catch (error) {
+      if (!(error instanceof TeamException)) throw error;
+      return sendHtml(response, 404, renderConsoleError(nonce, 'Invite not usable', error.message), nonce);
+    }
+    redirectSeeOther(response, '/console/login?notice=joined');
+  }
+}

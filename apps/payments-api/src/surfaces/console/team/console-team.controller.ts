@@ -1,0 +1,162 @@
+import { Body, Get, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { ConsoleController } from '../shared/console-controller.decorator';
+import { isIdOf } from '@payhook/contracts';
+import type { Request, Response } from 'express';
+import { formField } from '../../../platform/html/cookies';
+import { newNonce, redirectSeeOther, sendHtml } from '../../../platform/html/html-response';
+import { isMemberRole } from '../../../accounts/team/member-role';
+import { TeamException } from '../../../accounts/team/team.exception';
+import { TeamService, type IssuedInvite } from '../../../accounts/team/team.service';
+import { consoleActor } from '../shared/console-actor';
+import type { ConsoleSession } from '../shared/console-session';
+import { ConsoleSessionGuard } from '../shared/console-session.guard';
+import { renderRemoveConfirm, renderTeam } from './console-team.view';
+import { ConsoleRole } from '../shared/console-role.decorator';
+import { ConsoleException } from '../shared/console.exception';
+import { CurrentConsoleSession } from '../shared/current-console-session.decorator';
+import { ERROR_CODES } from '@payhook/contracts';
+
+/** The notices a redirect names (`?notice=`): a Map, so no name of Object.prototype reads as one. */
+const NOTICES = new Map<string, string>([
+  ['role-changed', 'Role changed. It counts from the member’s next page.'],
+  ['removed', 'Member removed and signed out everywhere.'],
+  ['invite-revoked', 'Invite revoked: its link no longer works.'],
+]);
+
+function idOf(kind: 'member' | 'invite', id: string): string {
+  if (!isIdOf(kind, id)) throw new ConsoleException('not_found', `No such ${kind}.`);
+  return id;
+}
+
+/** The team page: members and roles for everyone to see; invites, role changes and removal for owners. */
+@ConsoleController('console/team')
+@UseGuards(ConsoleSessionGuard)
+export class ConsoleTeamController {
+  constructor(private readonly team: TeamService) {}
+
+  @Get()
+  async show(
+    @CurrentConsoleSession() session: ConsoleSession,
+    @Query('notice') notice: unknown,
+    @Res() response: Response,
+  ) {
+    const text = typeof notice === 'string' ? (NOTICES.get(notice) ?? null) : null;
+    await this.render(response, 200, session, text, null);
+  }
+
+  @Post('invites')
+  async invite(
+    @CurrentConsoleSession() session: ConsoleSession,
+    @Body() body: unknown,
+    @Req() request: Request,
+    @Res() response: Response,
+  ) {
+    const role = formField(body, 'role');
+    if (!isMemberRole(role)) return this.render(response, 400, session, null, 'Choose a role for the invite.');
+    const issued = await this.refusalOf(response, session, () =>
+      this.team.invite(session.merchant.id, formField(body, 'email') ?? '', role, consoleActor(session, request)),
+    );
+    if (issued) await this.render(response, 200, session, null, null, issued);
+  }
+
+  @Post('invites/:id/revoke')
+  async revokeInvite(
+    @CurrentConsoleSession() session: ConsoleSession,
+    @Param('id') id: string,
+    @Req() request: Request,
+    @Res() response: Response,
+  ) {
+    const done = await this.refusalOf(response, session, () =>
+      this.team.revokeInvite(session.merchant.id, idOf('invite', id), consoleActor(session, request)).then(() => true),
+    );
+    if (done) redirectSeeOther(response, '/console/team?notice=invite-revoked');
+  }
+
+  /** A new link for an open invite (the old one stops), e-mailed again or, with e-mail off, shown once. */
+  @Post('invites/:id/resend')
+  async resendInvite(
+    @CurrentConsoleSession() session: ConsoleSession,
+    @Param('id') id: string,
+    @Req() request: Request,
+    @Res() response: Response,
+  ) {
+    const issued = await this.refusalOf(response, session, () =>
+      this.team.resendInvite(session.merchant.id, idOf('invite', id), consoleActor(session, request)),
+    );
+    if (issued) await this.render(response, 200, session, null, null, issued);
+  }
+
+  @Post('members/:id/role')
+  async changeRole(
+    @CurrentConsoleSession() session: ConsoleSession,
+    @Param('id') id: string,
+    @Body() body: unknown,
+    @Req() request: Request,
+    @Res() response: Response,
+  ) {
+    const role = formField(body, 'role');
+    if (!isMemberRole(role)) return this.render(response, 400, session, null, 'Choose one of the roles.');
+    const done = await this.refusalOf(response, session, () =>
+      this.team
+        .changeRole(session.merchant.id, idOf('member', id), role, consoleActor(session, request))
+        .then(() => true),
+    );
+    if (done) redirectSeeOther(response, '/console/team?notice=role-changed');
+  }
+
+  /** The confirmation step of a removal: the team page links here, this page posts. */
+  @Get('members/:id/remove')
+  @ConsoleRole('owner')
+  async confirmRemove(
+    @CurrentConsoleSession() session: ConsoleSession,
+    @Param('id') id: string,
+    @Res() response: Response,
+  ) {
+    const member = await this.team.member(session.merchant.id, idOf('member', id));
+    if (!member) throw new ConsoleException('not_found', 'No such member.');
+    const nonce = newNonce();
+    sendHtml(response, 200, renderRemoveConfirm(nonce, session, member), nonce);
+  }
+
+  @Post('members/:id/remove')
+  async remove(
+    @CurrentConsoleSession() session: ConsoleSession,
+    @Param('id') id: string,
+    @Req() request: Request,
+    @Res() response: Response,
+  ) {
+    const done = await this.refusalOf(response, session, () =>
+      this.team.remove(session.merchant.id, idOf('member', id), consoleActor(session, request)).then(() => true),
+    );
+    if (!done) return;
+    // Removing yourself ends this session too (the member's sessions go with it).
+    redirectSeeOther(response, id === session.member.id ? '/console/login' : '/console/team?notice=removed');
+  }
+
+  /** Runs a change; a TeamException becomes the team page with its message (and nothing changed). */
+  private async refusalOf<R>(response: Response, session: ConsoleSession, change: () => Promise<R>): Promise<R | null> {
+    try {
+      return await change();
+    } catch (error) {
+      if (!(error instanceof TeamException)) throw error;
+      await this.render(response, ERROR_CODES[error.code].status, session, null, error.message);
+      return null;
+    }
+  }
+
+  private async render(
+    response: Response,
+    status: number,
+    session: ConsoleSession,
+    notice: string | null,
+    error: string | null,
+    issued?: IssuedInvite,
+  ) {
+    const [members, invites] = await Promise.all([
+      this.team.list(session.merchant.id),
+      this.team.recentInvites(session.merchant.id),
+    ]);
+    const nonce = newNonce();
+    sendHtml(response, status, renderTeam(nonce, { session, members, invites, notice, error, issued }), nonce);
+  }
+}
