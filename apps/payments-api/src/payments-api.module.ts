@@ -2,13 +2,13 @@ import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { loggingParams } from '@payhook/observability';
 import { Module, type DynamicModule } from '@nestjs/common';
-import { ADMIN_TOKEN, RATE_LIMIT_PER_SECOND } from '@payhook/auth';
 import { WebhookQueueModule } from '@payhook/messaging';
 import { ReadDatabaseModule, typeOrmRootModule, type DataSourceConfig } from '@payhook/persistence';
 import { AdminModule } from './accounts/admin/admin.module';
 import { AuthThrottleModule } from './accounts/auth-throttle/auth-throttle.module';
 import { EchoController } from './bench/echo.controller';
-import { PaymentsApiEnv } from './platform/config/payments-api.env';
+import { PaymentsApiConfigModule } from './platform/config/payments-api-config.module';
+import type { PaymentsApiEnv } from './platform/config/payments-api.env';
 import { ConsoleModule } from './surfaces/console/console.module';
 import { EventsModule } from './webhooks/events/events.module';
 import { HealthModule } from './surfaces/health/health.module';
@@ -40,8 +40,8 @@ export class PaymentsApiModule {
   ): DynamicModule {
     return {
       module: PaymentsApiModule,
-      global: true,
       imports: [
+        PaymentsApiConfigModule.forRoot(env),
         LoggerModule.forRoot(
           loggingParams({
             service: logging.service ?? 'payments-api',
@@ -77,12 +77,6 @@ export class PaymentsApiModule {
         HealthModule,
       ],
       controllers: process.env.PAYHOOK_BENCH_ECHO === '1' ? [EchoController] : [],
-      providers: [
-        { provide: PaymentsApiEnv, useValue: env },
-        { provide: ADMIN_TOKEN, useValue: env.ADMIN_TOKEN },
-        { provide: RATE_LIMIT_PER_SECOND, useValue: env.RATE_LIMIT_PER_SECOND },
-      ],
-      exports: [PaymentsApiEnv, ADMIN_TOKEN, RATE_LIMIT_PER_SECOND],
     };
   }
 }

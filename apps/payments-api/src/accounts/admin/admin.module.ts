@@ -7,8 +7,12 @@ import { MerchantsAdminController } from './merchants.admin.controller';
 import { PaymentsAdminController } from './payments.admin.controller';
 
 /** The operator API (/admin/v1), behind ADMIN_TOKEN. */
+import { AuthThrottleModule } from '../auth-throttle/auth-throttle.module';
+
+import { MerchantsModule } from '../merchants/merchants.module';
+
 @Module({
-  imports: [PaymentsModule, OnboardingModule, TeamModule],
+  imports: [PaymentsModule, OnboardingModule, TeamModule, AuthThrottleModule, MerchantsModule],
   controllers: [MerchantsAdminController, ApiKeysAdminController, PaymentsAdminController],
 })
 export class AdminModule {}

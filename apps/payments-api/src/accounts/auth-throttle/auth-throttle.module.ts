@@ -1,10 +1,9 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { AUTH_FAILURE_THROTTLE } from '@payhook/auth';
 import { AuthFailuresPurger } from './auth-failures.purger';
 import { AuthFailuresRepository } from './auth-failures.repository';
 
 /** Failed authentication per client address, for the operator guard and the console login. */
-@Global()
 @Module({
   providers: [
     AuthFailuresRepository,

@@ -1,13 +1,15 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { ApiKeyAuthenticator, ApiKeyResolver, RateLimitStore } from '@payhook/auth';
 import { ApiKeyLookup } from './api-key-lookup';
 import { MerchantsRepository } from './merchants.repository';
 import { MerchantsService } from './merchants.service';
 import { RateLimitBuckets } from './rate-limit-buckets';
 
-/** Global so that every feature's ApiKeyGuard shares the one ApiKeyAuthenticator. */
-@Global()
+/** Merchants and their API keys; a feature with API-key routes imports it for ApiKeyGuard. */
+import { AuditModule } from '../../core/audit/audit.module';
+
 @Module({
+  imports: [AuditModule],
   providers: [
     MerchantsRepository,
     MerchantsService,

@@ -10,8 +10,10 @@ import { TwoStepRepository } from './two-step.repository';
 import { TwoStepService } from './two-step.service';
 
 /** A merchant's members, their roles, invites and passwords (every hash through one bounded queue). */
+import { AuditModule } from '../../core/audit/audit.module';
+
 @Module({
-  imports: [MailModule],
+  imports: [MailModule, AuditModule],
   providers: [
     MembersRepository,
     InvitesRepository,

@@ -1,7 +1,6 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { AuditLog } from './audit-log';
 
-/** Global: every feature that changes keys, endpoints, secrets, members, refunds or cancels records it. */
-@Global()
+/** The audit log: every feature that changes keys, endpoints, secrets, members, refunds or cancels imports it. */
 @Module({ providers: [AuditLog], exports: [AuditLog] })
 export class AuditModule {}

@@ -7,8 +7,12 @@ import { DepositsRepository } from './deposits.repository';
 import { DepositsService } from './deposits.service';
 
 /** Bank transfers: deposit notifications matched to payments by deposit code and amount. */
+import { AuthThrottleModule } from '../../accounts/auth-throttle';
+
+import { MerchantsModule } from '../../accounts/merchants';
+
 @Module({
-  imports: [LedgerModule, PaymentsModule],
+  imports: [LedgerModule, PaymentsModule, AuthThrottleModule, MerchantsModule],
   controllers: [DepositsAdminController, DepositTestHelpersController],
   providers: [DepositsRepository, DepositsService],
   exports: [DepositsService],

@@ -9,8 +9,12 @@ import { PaymentsRepository } from './payments.repository';
 import { PaymentsService } from './payments.service';
 import { TestHelpersController } from './test-helpers.controller';
 
+import { AuditModule } from '../../core/audit/audit.module';
+
+import { MerchantsModule } from '../../accounts/merchants';
+
 @Module({
-  imports: [IdempotencyModule, LedgerModule],
+  imports: [IdempotencyModule, LedgerModule, AuditModule, MerchantsModule],
   controllers: [PaymentsController, TestHelpersController],
   providers: [
     PaymentsService,

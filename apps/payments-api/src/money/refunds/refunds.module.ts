@@ -12,8 +12,14 @@ import { RefundsService } from './refunds.service';
 import { TestRefundBatcher } from './test-refund.batcher';
 
 /** Refunds: the merchant API, the operator's queue, and RefundsService for the console. */
+import { AuditModule } from '../../core/audit/audit.module';
+
+import { AuthThrottleModule } from '../../accounts/auth-throttle';
+
+import { MerchantsModule } from '../../accounts/merchants';
+
 @Module({
-  imports: [IdempotencyModule, LedgerModule],
+  imports: [IdempotencyModule, LedgerModule, AuditModule, AuthThrottleModule, MerchantsModule],
   controllers: [PaymentRefundsController, RefundsController, RefundsAdminController, RefundTestHelpersController],
   providers: [
     RefundsService,

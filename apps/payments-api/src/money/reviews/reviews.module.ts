@@ -6,8 +6,10 @@ import { ReviewsAdminController } from './reviews.admin.controller';
 import { ReviewsService } from './reviews.service';
 
 /** The review queue: money that did not match on its own waits here for a person. */
+import { AuthThrottleModule } from '../../accounts/auth-throttle';
+
 @Module({
-  imports: [LedgerModule, PaymentsModule],
+  imports: [LedgerModule, PaymentsModule, AuthThrottleModule],
   controllers: [ReviewsAdminController],
   providers: [ReviewCasesRepository, ReviewsService],
 })

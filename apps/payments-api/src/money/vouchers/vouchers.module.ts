@@ -11,8 +11,12 @@ import { VouchersAdminController } from './vouchers.admin.controller';
 import { VouchersRepository } from './vouchers.repository';
 
 /** Gift vouchers: the issuer adapter (the built-in registry first), redemption on the payment screen. */
+import { AuthThrottleModule } from '../../accounts/auth-throttle';
+
+import { MerchantsModule } from '../../accounts/merchants';
+
 @Module({
-  imports: [LedgerModule],
+  imports: [LedgerModule, AuthThrottleModule, MerchantsModule],
   controllers: [VouchersAdminController, VoucherTestHelpersController],
   providers: [
     PinHashes,

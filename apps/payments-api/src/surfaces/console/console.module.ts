@@ -34,6 +34,12 @@ import { ConsoleSettlementsController } from './settlements/console-settlements.
 import { ConsoleSettlementsService } from './settlements/console-settlements.service';
 
 /** The merchant console under /console: server-rendered pages over the same services as the API. */
+import { AuditModule } from '../../core/audit/audit.module';
+
+import { AuthThrottleModule } from '../../accounts/auth-throttle/auth-throttle.module';
+
+import { MerchantsModule } from '../../accounts/merchants/merchants.module';
+
 @Module({
   imports: [
     PaymentsModule,
@@ -45,6 +51,9 @@ import { ConsoleSettlementsService } from './settlements/console-settlements.ser
     TeamModule,
     WebhookNoticesModule,
     MailModule,
+    AuditModule,
+    AuthThrottleModule,
+    MerchantsModule,
   ],
   controllers: [
     ConsoleAuthController,

@@ -2,7 +2,10 @@ import { Module } from '@nestjs/common';
 import { OPENAPI_DOCUMENTS, OpenApiController } from './openapi.controller';
 
 /** Holds the documents app.setup generates once the app exists (generation needs the whole app). */
+import { AuthThrottleModule } from '../../accounts/auth-throttle/auth-throttle.module';
+
 @Module({
+  imports: [AuthThrottleModule],
   controllers: [OpenApiController],
   providers: [{ provide: OPENAPI_DOCUMENTS, useValue: {} }],
   exports: [OPENAPI_DOCUMENTS],

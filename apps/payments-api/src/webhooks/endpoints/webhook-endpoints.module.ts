@@ -7,8 +7,12 @@ import { WebhookEndpointsController } from './webhook-endpoints.controller';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 
+import { AuditModule } from '../../core/audit/audit.module';
+
+import { MerchantsModule } from '../../accounts/merchants';
+
 @Module({
-  imports: [LedgerModule],
+  imports: [LedgerModule, AuditModule, MerchantsModule],
   controllers: [WebhookEndpointsController, WebhookEndpointResourcesController],
   providers: [WebhookEndpointsRepository, WebhookEndpointsService, SigningSecretsRekeyer, PreviousSecretsPurger],
   exports: [WebhookEndpointsRepository, WebhookEndpointsService],

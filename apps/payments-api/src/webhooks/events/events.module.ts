@@ -5,8 +5,10 @@ import { EventsRepository } from './events.repository';
 import { EventsService } from './events.service';
 import { WebhookAttemptsPurger } from './webhook-attempts.purger';
 
+import { MerchantsModule } from '../../accounts/merchants';
+
 @Module({
-  imports: [LedgerModule],
+  imports: [LedgerModule, MerchantsModule],
   controllers: [EventsController],
   providers: [EventsRepository, EventsService, WebhookAttemptsPurger],
   exports: [EventsRepository, EventsService],

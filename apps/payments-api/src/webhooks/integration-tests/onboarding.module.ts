@@ -9,8 +9,10 @@ import { IntegrationTestsController } from './integration-tests.controller';
 import { IntegrationTestsRepository } from './integration-tests.repository';
 import { IntegrationTestsService } from './integration-tests.service';
 
+import { MerchantsModule } from '../../accounts/merchants';
+
 @Module({
-  imports: [PaymentsModule, EventsModule, WebhookEndpointsModule],
+  imports: [PaymentsModule, EventsModule, WebhookEndpointsModule, MerchantsModule],
   controllers: [IntegrationTestsController],
   providers: [
     IntegrationTestsRepository,

@@ -5,8 +5,10 @@ import { ListenSessionsRepository } from './listen-sessions.repository';
 import { ListenSessionsService } from './listen-sessions.service';
 import { ListenStreams } from './listen-streams';
 
+import { MerchantsModule } from '../../accounts/merchants';
+
 @Module({
-  imports: [LedgerModule],
+  imports: [LedgerModule, MerchantsModule],
   controllers: [ListenSessionsController],
   providers: [ListenSessionsRepository, ListenSessionsService, ListenStreams],
 })
