@@ -97,6 +97,17 @@ function registeredConsoleRoutes(api: PaymentsApiHarness): string[] {
   return routes.sort();
 }
 
+/** Global modules of a running payments-api: Nest's, the logger's, TypeORM's, the libs' infrastructure, the configuration. */
+const GLOBAL_MODULES = [
+  'AmqpModule',
+  'InternalCoreModule',
+  'LoggerModule',
+  'PaymentsApiConfigModule',
+  'ReadDatabaseModule',
+  'TypeOrmCoreModule',
+  'WebhookQueueModule',
+];
+
 describe('merchant console: every route checks the role on the server', () => {
   let api: PaymentsApiHarness;
   const members = {} as Record<MemberRole, ConsoleClient>;
@@ -151,6 +162,14 @@ describe('merchant console: every route checks the role on the server', () => {
     // Not an interceptor of every route of the app.
     const providers = [...api.app.get(ModulesContainer).values()].flatMap((module) => [...module.providers.keys()]);
     expect(providers.filter((token) => String(token).startsWith(APP_INTERCEPTOR))).toEqual([]);
+  });
+
+  it('has no global module of its own but the configuration: module imports show who depends on whom', () => {
+    const globals = [...api.app.get(ModulesContainer).values()]
+      .filter((module) => module.isGlobal)
+      .map((module) => module.metatype.name)
+      .sort();
+    expect(globals).toEqual(GLOBAL_MODULES);
   });
 
   const cases = Object.entries(ROUTES)
