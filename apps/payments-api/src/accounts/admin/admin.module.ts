@@ -5,12 +5,10 @@ import { PaymentsModule } from '../../money/payments';
 import { TeamModule } from '../team/team.module';
 import { MerchantsAdminController } from './merchants.admin.controller';
 import { PaymentsAdminController } from './payments.admin.controller';
-
-/** The operator API (/admin/v1), behind ADMIN_TOKEN. */
 import { AuthThrottleModule } from '../auth-throttle/auth-throttle.module';
-
 import { MerchantsModule } from '../merchants/merchants.module';
 
+/** The operator API (/admin/v1), behind ADMIN_TOKEN. */
 @Module({
   imports: [PaymentsModule, OnboardingModule, TeamModule, AuthThrottleModule, MerchantsModule],
   controllers: [MerchantsAdminController, ApiKeysAdminController, PaymentsAdminController],

@@ -4,10 +4,9 @@ import { ApiKeyLookup } from './api-key-lookup';
 import { MerchantsRepository } from './merchants.repository';
 import { MerchantsService } from './merchants.service';
 import { RateLimitBuckets } from './rate-limit-buckets';
-
-/** Merchants and their API keys; a feature with API-key routes imports it for ApiKeyGuard. */
 import { AuditModule } from '../../core/audit/audit.module';
 
+/** Merchants and their API keys; a feature with API-key routes imports it for ApiKeyGuard. */
 @Module({
   imports: [AuditModule],
   providers: [

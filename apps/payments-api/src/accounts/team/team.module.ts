@@ -8,10 +8,9 @@ import { RecoveryCodesKeyer } from './recovery-codes.keyer';
 import { TeamService } from './team.service';
 import { TwoStepRepository } from './two-step.repository';
 import { TwoStepService } from './two-step.service';
-
-/** A merchant's members, their roles, invites and passwords (every hash through one bounded queue). */
 import { AuditModule } from '../../core/audit/audit.module';
 
+/** A merchant's members, their roles, invites and passwords (every hash through one bounded queue). */
 @Module({
   imports: [MailModule, AuditModule],
   providers: [

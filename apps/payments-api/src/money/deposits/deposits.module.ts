@@ -5,12 +5,10 @@ import { DepositTestHelpersController } from './deposit-test-helpers.controller'
 import { DepositsAdminController } from './deposits.admin.controller';
 import { DepositsRepository } from './deposits.repository';
 import { DepositsService } from './deposits.service';
-
-/** Bank transfers: deposit notifications matched to payments by deposit code and amount. */
 import { AuthThrottleModule } from '../../accounts/auth-throttle';
-
 import { MerchantsModule } from '../../accounts/merchants';
 
+/** Bank transfers: deposit notifications matched to payments by deposit code and amount. */
 @Module({
   imports: [LedgerModule, PaymentsModule, AuthThrottleModule, MerchantsModule],
   controllers: [DepositsAdminController, DepositTestHelpersController],

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { HolidaysAdminController } from './holidays.admin.controller';
 import { HolidaysRepository } from './holidays.repository';
-
 import { AuthThrottleModule } from '../../accounts/auth-throttle';
 
 @Module({

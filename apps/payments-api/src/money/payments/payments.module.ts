@@ -8,9 +8,7 @@ import { PaymentsController } from './payments.controller';
 import { PaymentsRepository } from './payments.repository';
 import { PaymentsService } from './payments.service';
 import { TestHelpersController } from './test-helpers.controller';
-
 import { AuditModule } from '../../core/audit/audit.module';
-
 import { MerchantsModule } from '../../accounts/merchants';
 
 @Module({

@@ -10,14 +10,11 @@ import { RefundTestHelpersController } from './refund-test-helpers.controller';
 import { RefundsRepository } from './refunds.repository';
 import { RefundsService } from './refunds.service';
 import { TestRefundBatcher } from './test-refund.batcher';
-
-/** Refunds: the merchant API, the operator's queue, and RefundsService for the console. */
 import { AuditModule } from '../../core/audit/audit.module';
-
 import { AuthThrottleModule } from '../../accounts/auth-throttle';
-
 import { MerchantsModule } from '../../accounts/merchants';
 
+/** Refunds: the merchant API, the operator's queue, and RefundsService for the console. */
 @Module({
   imports: [IdempotencyModule, LedgerModule, AuditModule, AuthThrottleModule, MerchantsModule],
   controllers: [PaymentRefundsController, RefundsController, RefundsAdminController, RefundTestHelpersController],

@@ -4,10 +4,9 @@ import { PaymentsModule } from '../payments/payments.module';
 import { ReviewCasesRepository } from './review-cases.repository';
 import { ReviewsAdminController } from './reviews.admin.controller';
 import { ReviewsService } from './reviews.service';
-
-/** The review queue: money that did not match on its own waits here for a person. */
 import { AuthThrottleModule } from '../../accounts/auth-throttle';
 
+/** The review queue: money that did not match on its own waits here for a person. */
 @Module({
   imports: [LedgerModule, PaymentsModule, AuthThrottleModule],
   controllers: [ReviewsAdminController],

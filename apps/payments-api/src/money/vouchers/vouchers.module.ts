@@ -9,12 +9,10 @@ import { VoucherRedemptionService } from './voucher-redemption.service';
 import { VoucherTestHelpersController } from './voucher-test-helpers.controller';
 import { VouchersAdminController } from './vouchers.admin.controller';
 import { VouchersRepository } from './vouchers.repository';
-
-/** Gift vouchers: the issuer adapter (the built-in registry first), redemption on the payment screen. */
 import { AuthThrottleModule } from '../../accounts/auth-throttle';
-
 import { MerchantsModule } from '../../accounts/merchants';
 
+/** Gift vouchers: the issuer adapter (the built-in registry first), redemption on the payment screen. */
 @Module({
   imports: [LedgerModule, AuthThrottleModule, MerchantsModule],
   controllers: [VouchersAdminController, VoucherTestHelpersController],

@@ -32,14 +32,11 @@ import { ConsoleSessionsRepository } from './auth/console-sessions.repository';
 import { ConsoleSettingsController } from './settings/console-settings.controller';
 import { ConsoleSettlementsController } from './settlements/console-settlements.controller';
 import { ConsoleSettlementsService } from './settlements/console-settlements.service';
-
-/** The merchant console under /console: server-rendered pages over the same services as the API. */
 import { AuditModule } from '../../core/audit/audit.module';
-
 import { AuthThrottleModule } from '../../accounts/auth-throttle/auth-throttle.module';
-
 import { MerchantsModule } from '../../accounts/merchants/merchants.module';
 
+/** The merchant console under /console: server-rendered pages over the same services as the API. */
 @Module({
   imports: [
     PaymentsModule,

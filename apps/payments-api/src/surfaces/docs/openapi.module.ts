@@ -1,9 +1,8 @@
 import { Module } from '@nestjs/common';
 import { OPENAPI_DOCUMENTS, OpenApiController } from './openapi.controller';
-
-/** Holds the documents app.setup generates once the app exists (generation needs the whole app). */
 import { AuthThrottleModule } from '../../accounts/auth-throttle/auth-throttle.module';
 
+/** Holds the documents app.setup generates once the app exists (generation needs the whole app). */
 @Module({
   imports: [AuthThrottleModule],
   controllers: [OpenApiController],

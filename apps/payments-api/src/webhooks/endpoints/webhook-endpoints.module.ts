@@ -6,9 +6,7 @@ import { WebhookEndpointResourcesController } from './webhook-endpoint-resources
 import { WebhookEndpointsController } from './webhook-endpoints.controller';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
-
 import { AuditModule } from '../../core/audit/audit.module';
-
 import { MerchantsModule } from '../../accounts/merchants';
 
 @Module({

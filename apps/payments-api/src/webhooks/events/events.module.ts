@@ -4,7 +4,6 @@ import { EventsController } from './events.controller';
 import { EventsRepository } from './events.repository';
 import { EventsService } from './events.service';
 import { WebhookAttemptsPurger } from './webhook-attempts.purger';
-
 import { MerchantsModule } from '../../accounts/merchants';
 
 @Module({

@@ -8,7 +8,6 @@ import { IntegrationTestRunner } from './integration-test.runner';
 import { IntegrationTestsController } from './integration-tests.controller';
 import { IntegrationTestsRepository } from './integration-tests.repository';
 import { IntegrationTestsService } from './integration-tests.service';
-
 import { MerchantsModule } from '../../accounts/merchants';
 
 @Module({

@@ -4,7 +4,6 @@ import { ListenSessionsController } from './listen-sessions.controller';
 import { ListenSessionsRepository } from './listen-sessions.repository';
 import { ListenSessionsService } from './listen-sessions.service';
 import { ListenStreams } from './listen-streams';
-
 import { MerchantsModule } from '../../accounts/merchants';
 
 @Module({
