@@ -160,7 +160,7 @@ export default tseslint.config(
       'apps/payments-api/src/core/audit/audit-log.ts',
       'apps/payments-api/src/accounts/auth-throttle/auth-failures.repository.ts',
       // Password reset requests are counted under a lock of the address until the request is written.
-      'apps/payments-api/src/surfaces/console/auth/password-resets.repository.ts',
+      'apps/payments-api/src/accounts/console-logins/password-resets.repository.ts',
       'apps/payments-api/src/money/vouchers/vouchers.repository.ts',
       'apps/payments-api/src/webhooks/outbox/outbox.repository.ts',
     ],

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ConsoleSessionsRepository } from '../../apps/payments-api/src/surfaces/console/auth/console-sessions.repository';
+import { ConsoleSessionsRepository } from '../../apps/payments-api/src/accounts/console-logins/console-sessions.repository';
 import {
   approvedMerchant,
   CONSOLE_PASSWORD,

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ConsoleLoginsModule } from '../../accounts/console-logins';
 import { EventsModule } from '../../webhooks/events/events.module';
 import { MailModule } from '../../platform/mail/mail.module';
 import { OnboardingModule } from '../../webhooks/integration-tests/onboarding.module';
@@ -10,14 +11,10 @@ import { WebhookEndpointsModule } from '../../webhooks/endpoints/webhook-endpoin
 import { ConsoleAuditController } from './audit/console-audit.controller';
 import { ConsoleInviteController } from './team/console-invite.controller';
 import { ConsolePasswordResetController } from './auth/console-password-reset.controller';
-import { ConsolePasswordResetService } from './auth/console-password-reset.service';
-import { PasswordResetsRepository } from './auth/password-resets.repository';
 import { ConsoleSecurityController } from './security/console-security.controller';
 import { ConsoleTeamController } from './team/console-team.controller';
 import { WebhookNoticesModule } from '../../webhooks/notices/webhook-notices.module';
 import { ConsoleAuthController } from './auth/console-auth.controller';
-import { ConsoleAuthService } from './auth/console-auth.service';
-import { ConsoleLoginChoicesRepository } from './auth/console-login-choices.repository';
 import { ConsoleDevelopersController } from './developers/console-developers.controller';
 import { ConsoleDevelopersService } from './developers/console-developers.service';
 import { ConsoleFallbackController } from './shared/console-fallback.controller';
@@ -28,7 +25,6 @@ import { ConsoleRefundsController } from './refunds/console-refunds.controller';
 import { ConsoleRefundsService } from './refunds/console-refunds.service';
 import { ConsoleSessionCookie } from './shared/console-session-cookie';
 import { ConsoleSessionGuard } from './shared/console-session.guard';
-import { ConsoleSessionsRepository } from './auth/console-sessions.repository';
 import { ConsoleSettingsController } from './settings/console-settings.controller';
 import { ConsoleSettlementsController } from './settlements/console-settlements.controller';
 import { ConsoleSettlementsService } from './settlements/console-settlements.service';
@@ -39,6 +35,7 @@ import { MerchantsModule } from '../../accounts/merchants/merchants.module';
 /** The merchant console under /console: server-rendered pages over the same services as the API. */
 @Module({
   imports: [
+    ConsoleLoginsModule,
     PaymentsModule,
     RefundsModule,
     SettlementsModule,
@@ -68,18 +65,13 @@ import { MerchantsModule } from '../../accounts/merchants/merchants.module';
     ConsoleFallbackController,
   ],
   providers: [
-    ConsoleAuthService,
     ConsoleSessionCookie,
-    ConsoleSessionsRepository,
-    ConsoleLoginChoicesRepository,
     ConsoleSessionGuard,
     ConsolePaymentsService,
     ConsolePaymentMoneyRepository,
     ConsoleRefundsService,
     ConsoleSettlementsService,
     ConsoleDevelopersService,
-    ConsolePasswordResetService,
-    PasswordResetsRepository,
   ],
 })
 export class ConsoleModule {}

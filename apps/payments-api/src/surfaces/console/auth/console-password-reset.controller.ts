@@ -6,7 +6,10 @@ import { formField } from '../../../platform/html/cookies';
 import { CsrfTokens } from '../../../platform/html/csrf-tokens';
 import { newNonce, redirectSeeOther, sendHtml } from '../../../platform/html/html-response';
 import { renderConsoleError } from '../shared/console-layout.view';
-import { ConsolePasswordResetService, RESET_LINK_VALID_MINUTES } from './console-password-reset.service';
+import {
+  ConsolePasswordResetService,
+  RESET_LINK_VALID_MINUTES,
+} from '../../../accounts/console-logins/console-password-reset.service';
 import {
   renderForgotPassword,
   renderNewPassword,

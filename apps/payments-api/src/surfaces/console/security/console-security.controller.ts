@@ -5,7 +5,7 @@ import { formField } from '../../../platform/html/cookies';
 import { newNonce, redirectSeeOther, sendHtml } from '../../../platform/html/html-response';
 import { TeamService } from '../../../accounts/team/team.service';
 import { TwoStepService } from '../../../accounts/team/two-step.service';
-import { ConsoleAuthService } from '../auth/console-auth.service';
+import { ConsoleAuthService } from '../../../accounts/console-logins/console-auth.service';
 import { secondStepThrottledMessage, throttledMessage } from '../shared/console-throttled';
 import { ConsoleRole } from '../shared/console-role.decorator';
 import { renderSecurity, type SecurityModel } from './console-security.view';

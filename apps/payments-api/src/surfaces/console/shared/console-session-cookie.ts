@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { CookieOptions, Request, Response } from 'express';
 import { PaymentsApiEnv } from '../../../platform/config/payments-api.env';
 import { readCookie } from '../../../platform/html/cookies';
-import { SESSION_COOKIE, SESSION_TTL_HOURS } from './console-session';
+import { SESSION_TTL_HOURS } from '../../../accounts/console-logins';
+import { SESSION_COOKIE } from './console-session';
 
 /**
  * The console's session cookie. Where payhook is served over https it is `__Host-payhook_console`

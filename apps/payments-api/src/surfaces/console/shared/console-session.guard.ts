@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { roleAllows, type MemberRole } from '../../../accounts/team/member-role';
 import { formField, sameToken } from '../../../platform/html/cookies';
-import { ConsoleAuthService } from '../auth/console-auth.service';
+import { ConsoleAuthService } from '../../../accounts/console-logins/console-auth.service';
 import { BEFORE_SECOND_STEP, CONSOLE_ROLE } from './console-role.decorator';
 import type { ConsoleSession } from './console-session';
 import { ConsoleSessionCookie } from './console-session-cookie';

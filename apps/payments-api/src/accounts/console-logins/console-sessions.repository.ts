@@ -3,8 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { MerchantStatus } from '@payhook/contracts';
 import { sqlRows, type Sql } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
-import type { MemberRole } from '../../../accounts/team/member-role';
-import type { ConsoleSession } from '../shared/console-session';
+import type { MemberRole } from '../team/member-role';
+import type { ConsoleSession } from './console-session';
 
 interface SessionRow {
   id: string;
