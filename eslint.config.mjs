@@ -47,9 +47,18 @@ const throughDoors = (room) => ({
   regex: `^(\\.\\./)+(${['money', 'webhooks', 'accounts'].filter((other) => other !== room).join('|')})/[^/]+/`,
   message: `${room}/ reaches a feature of another room through its index.ts only (../../<room>/<feature>).`,
 });
-const roomRules = (room, patterns) => ({
+const noLedgerInSurfaces = {
+  regex: '^(\\.\\./)+core/ledger(/|$)',
+  message: "Surfaces render and call features: the money rules they show come through a feature's door.",
+};
+const noPersistenceInSurfaces = {
+  name: '@payhook/persistence',
+  message: 'Surfaces hold no SQL: they call features, which read and write.',
+};
+const roomRules = (room, patterns, { paths = [], ignores = [] } = {}) => ({
   files: [`apps/payments-api/src/${room}/**`],
-  rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns }] },
+  ignores: ignores.map((file) => `apps/payments-api/src/${room}/${file}`),
+  rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns, paths }] },
 });
 const noWriteTransaction = {
   name: '@payhook/persistence',
@@ -186,6 +195,12 @@ export default tseslint.config(
   roomRules('money', [noSurfaces, throughDoors('money')]),
   roomRules('webhooks', [noSurfaces, throughDoors('webhooks')]),
   roomRules('accounts', [noSurfaces, throughDoors('accounts')]),
+  roomRules('surfaces', [noLedgerInSurfaces], {
+    paths: [noPersistenceInSurfaces],
+    // Not yet: the payment screen writes deposit codes through the ledger, and health asks the read
+    // pool itself; both move behind a feature's service next.
+    ignores: ['pay-screen/pay-screen.service.ts', 'pay-screen/pay-screen.module.ts', 'health/health.controller.ts'],
+  }),
   {
     files: ['apps/webhook-dispatcher/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: [noDeepLibImports, otherApp('payments-api')] }] },

@@ -32,6 +32,24 @@ const cases = [
     fails: /accounts\/ reaches a feature of another room through its index\.ts only/,
   },
   {
+    name: 'a console page running SQL of its own',
+    filePath: `${SRC}/surfaces/console/payments/console-payments.service.ts`,
+    text: `import { sqlRows } from '@payhook/persistence';\nexport const rows = sqlRows;\n`,
+    fails: /Surfaces hold no SQL/,
+  },
+  {
+    name: 'a console page reaching into the ledger',
+    filePath: `${SRC}/surfaces/console/payments/console-payments.view.ts`,
+    text: `import { effectiveStatus } from '../../../core/ledger';\nexport const status = effectiveStatus;\n`,
+    fails: /the money rules they show come through a feature's door/,
+  },
+  {
+    name: "a console page using a money rule through the feature's door",
+    filePath: `${SRC}/surfaces/console/payments/console-payments.view.ts`,
+    text: `import { effectiveStatus } from '../../../money/payments';\nexport const status = effectiveStatus;\n`,
+    fails: null,
+  },
+  {
     name: 'a feature using another room through the door',
     filePath: `${SRC}/accounts/admin/payments.admin.controller.ts`,
     text: `import { PaymentsService } from '../../money/payments';\nexport const s = PaymentsService;\n`,

@@ -6,6 +6,7 @@ import { PaymentInsertBatcher } from './payment-insert.batcher';
 import { PaymentTransitionsService } from './payment-transitions.service';
 import { PaymentsController } from './payments.controller';
 import { PaymentsRepository } from './payments.repository';
+import { PaymentMoneyRecordsRepository } from './payment-money-records.repository';
 import { PaymentsService } from './payments.service';
 import { TestHelpersController } from './test-helpers.controller';
 import { AuditModule } from '../../core/audit/audit.module';
@@ -15,12 +16,13 @@ import { MerchantsModule } from '../../accounts/merchants';
   imports: [IdempotencyModule, LedgerModule, AuditModule, MerchantsModule],
   controllers: [PaymentsController, TestHelpersController],
   providers: [
+    PaymentMoneyRecordsRepository,
     PaymentsService,
     PaymentsRepository,
     PaymentInsertBatcher,
     PaymentTransitionsService,
     PaymentExpirySweeper,
   ],
-  exports: [PaymentsService, PaymentsRepository, PaymentTransitionsService],
+  exports: [PaymentMoneyRecordsRepository, PaymentsService, PaymentsRepository, PaymentTransitionsService],
 })
 export class PaymentsModule {}

@@ -18,7 +18,6 @@ import { ConsoleAuthController } from './auth/console-auth.controller';
 import { ConsoleDevelopersController } from './developers/console-developers.controller';
 import { ConsoleDevelopersService } from './developers/console-developers.service';
 import { ConsoleFallbackController } from './shared/console-fallback.controller';
-import { ConsolePaymentMoneyRepository } from './payments/console-payment-money.repository';
 import { ConsolePaymentsController } from './payments/console-payments.controller';
 import { ConsolePaymentsService } from './payments/console-payments.service';
 import { ConsoleRefundsController } from './refunds/console-refunds.controller';
@@ -68,7 +67,6 @@ import { MerchantsModule } from '../../accounts/merchants/merchants.module';
     ConsoleSessionCookie,
     ConsoleSessionGuard,
     ConsolePaymentsService,
-    ConsolePaymentMoneyRepository,
     ConsoleRefundsService,
     ConsoleSettlementsService,
     ConsoleDevelopersService,

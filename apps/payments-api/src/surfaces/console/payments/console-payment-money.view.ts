@@ -1,7 +1,7 @@
 import { formatDepositCode } from '../../../money/deposits/deposit-code';
 import { html, type SafeHtml } from '../../../platform/html/html';
 import { formatWon } from '../../pay-screen/format';
-import { SALES_TIME_ZONE } from '../../../core/ledger';
+import { SALES_TIME_ZONE } from '../../../money/settlements';
 import type { SettlementView } from '../../../money/settlements/settlement.view';
 import type { VoucherKind } from '../../../money/vouchers/voucher-issuer';
 import { badge, timeIn } from '../shared/console-layout.view';
@@ -10,7 +10,7 @@ import type {
   PaymentReviewCase,
   PaymentVoucher,
   RefundSettlementRecord,
-} from './console-payment-money.repository';
+} from '../../../money/payments/payment-money-records.repository';
 import type { PaymentMoney } from './console-payments.service';
 import { feeRate, signedWon } from '../settlements/console-settlements.view';
 

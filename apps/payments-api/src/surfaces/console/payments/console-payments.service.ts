@@ -13,14 +13,17 @@ import { EventsService } from '../../../webhooks/events/events.service';
 import type { ListPaymentsQueryDto } from '../../../money/payments/dto/list-payments.query.dto';
 import { PaymentException } from '../../../money/payments/payment.exception';
 import type { MerchantScope } from '@payhook/auth';
-import { effectiveStatus, type PaymentRecord } from '../../../core/ledger';
+import { effectiveStatus, type PaymentRecord } from '../../../money/payments';
 import { payUrlOf } from '../../../money/payments/payment.view';
 import { PaymentsRepository } from '../../../money/payments/payments.repository';
 import { PaymentsService } from '../../../money/payments/payments.service';
 import { RefundsService } from '../../../money/refunds/refunds.service';
 import type { SettlementView } from '../../../money/settlements/settlement.view';
 import { SettlementsRepository } from '../../../money/settlements/settlements.repository';
-import { ConsolePaymentMoneyRepository, type PaymentMoneyRecords } from './console-payment-money.repository';
+import {
+  PaymentMoneyRecordsRepository,
+  type PaymentMoneyRecords,
+} from '../../../money/payments/payment-money-records.repository';
 
 export type PaymentsPage = { kind: 'page'; page: ListEnvelope<PaymentRecord> } | { kind: 'invalid'; message: string };
 
@@ -60,7 +63,7 @@ export class ConsolePaymentsService {
     private readonly paymentRecords: PaymentsRepository,
     private readonly events: EventsService,
     private readonly settlements: SettlementsRepository,
-    private readonly moneyRecords: ConsolePaymentMoneyRepository,
+    private readonly moneyRecords: PaymentMoneyRecordsRepository,
     private readonly refunds: RefundsService,
     @Inject(PaymentsApiEnv) private readonly env: PaymentsApiEnv,
   ) {}

@@ -1,7 +1,7 @@
 import { PAYMENT_STATUSES, type ListEnvelope } from '@payhook/contracts';
 import { html, type SafeHtml } from '../../../platform/html/html';
 import { formatWon } from '../../pay-screen/format';
-import { effectiveStatus, type PaymentRecord } from '../../../core/ledger';
+import { effectiveStatus, type PaymentRecord } from '../../../money/payments';
 import { badge, consolePage, messages, modeSwitch, timeIn } from '../shared/console-layout.view';
 import { paymentsHref, type PaymentFilterValues } from './console-payment-filters';
 import type { ConsoleMode, ConsoleSession } from '../shared/console-session';

@@ -1,5 +1,5 @@
 import type { ListSettlementsQueryDto } from '../../../money/settlements/dto/list-settlements.query.dto';
-import { isCalendarDay } from '../../../core/ledger';
+import { isCalendarDay } from '../../../money/settlements';
 import { CONSOLE_PAGE_SIZE } from '../payments/console-payment-filters';
 
 /** The filter form's fields as typed, echoed back into the form. */

@@ -1,7 +1,7 @@
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import { ERROR_CODES, PayhookError } from '@payhook/contracts';
 import { loggablePath } from '@payhook/observability';
-import { isDatabaseUnavailable } from '@payhook/persistence';
+import { isDatabaseUnavailable } from '../../../platform/errors/unavailable';
 import type { Request, Response } from 'express';
 import { newNonce, redirectSeeOther, sendHtml } from '../../../platform/html/html-response';
 import { RETRY_AFTER_UNAVAILABLE_SECONDS } from '../../../platform/errors/api-exception.filter';

@@ -3,8 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { sqlRows } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 import type { MerchantScope } from '@payhook/auth';
-import type { ReviewAction, ReviewSource } from '../../../money/reviews/review-case.view';
-import type { VoucherKind } from '../../../money/vouchers/voucher-issuer';
+import type { ReviewAction, ReviewSource } from '../reviews/review-case.view';
+import type { VoucherKind } from '../vouchers/voucher-issuer';
 
 /** A deposit that paid (or tried to pay) the payment, as the bank reported it. */
 export interface PaymentDeposit {
@@ -114,7 +114,7 @@ const IN_SCOPE = `p.id = $1 AND p.merchant_id = $2 AND p.livemode = $3`;
 
 /** How the console's payment page shows the money behind one payment: one indexed query per table. */
 @Injectable()
-export class ConsolePaymentMoneyRepository {
+export class PaymentMoneyRecordsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   async forPayment(scope: MerchantScope, paymentId: string): Promise<PaymentMoneyRecords> {
