@@ -22,7 +22,7 @@ const otherApp = (app) => ({
 /** ADR 0014: the ledger's files are its own; everything else uses its index. */
 const ledgerInternals = {
   regex: '^(\\.{1,2}/)+(.*/)?ledger/(?!index$)',
-  message: 'Import the ledger from its index (../ledger), never a file inside it (ADR 0014).',
+  message: 'Import the ledger from its index (../../core/ledger), never a file inside it (ADR 0014).',
 };
 /** The ledger imports no feature folder. */
 const ledgerOutwards = {
@@ -34,26 +34,42 @@ const ledgerOutwards = {
  * no-restricted-imports, so they add to the ledger's rules above instead of replacing them.
  */
 const ROOMS = ['core', 'money', 'webhooks', 'accounts', 'surfaces'];
+/** A relative path that passes through `<one of names>/` anywhere (however it is spelled: ./../, a/../b). */
+const through = (names, after = '(/|$)') => `^\\.(.*/)?(${names.join('|')})${after}`;
 const noRoomFromPlatform = {
-  regex: `^(\\.\\./)+(${ROOMS.join('|')})(/|$)`,
+  regex: through(ROOMS),
   message: 'platform/ knows no domain: it imports no room (docs/architecture.md).',
 };
+const noOtherRoomFromCore = {
+  regex: through(['money', 'webhooks', 'accounts', 'surfaces']),
+  message: 'core/ is what the features stand on: it imports no other room (docs/architecture.md).',
+};
 const noSurfaces = {
-  regex: '^(\\.\\./)+surfaces(/|$)',
-  message: 'Nothing imports surfaces/ but the root module: surfaces call features, never the other way round.',
+  regex: through(['surfaces']),
+  message:
+    'Nothing imports surfaces/ but the composition root (payments-api.module.ts, app.setup.ts): surfaces call features, never the other way round.',
 };
 /** A feature of another domain room is reached through its index.ts door, never a file inside it. */
 const throughDoors = (room) => ({
-  regex: `^(\\.\\./)+(${['money', 'webhooks', 'accounts'].filter((other) => other !== room).join('|')})/[^/]+/`,
-  message: `${room}/ reaches a feature of another room through its index.ts only (../../<room>/<feature>).`,
+  regex: through(
+    ['money', 'webhooks', 'accounts'].filter((other) => other !== room),
+    '/[^/]+/(?!index$)',
+  ),
+  message: `${room}/ reaches a feature of another room through its index.ts only (../../<room>/<feature>; give the feature one if it has none).`,
 });
 const noLedgerInSurfaces = {
-  regex: '^(\\.\\./)+core/ledger(/|$)',
+  regex: through(['core/ledger', 'libs/persistence']),
   message: "Surfaces render and call features: the money rules they show come through a feature's door.",
 };
-const noPersistenceInSurfaces = {
-  name: '@payhook/persistence',
+const noPersistenceInSurfaces = ['@payhook/persistence', 'typeorm', '@nestjs/typeorm', 'pg'].map((name) => ({
+  name,
   message: 'Surfaces hold no SQL: they call features, which read and write.',
+}));
+/** Modules load statically: a dynamic import() would get round every wall above. */
+const noDynamicImports = {
+  selector: 'ImportExpression',
+  message:
+    'payments-api imports statically: a dynamic import() gets round the rooms and the ledger (docs/architecture.md).',
 };
 const roomRules = (room, patterns, { paths = [], ignores = [] } = {}) => ({
   files: [`apps/payments-api/src/${room}/**`],
@@ -144,7 +160,7 @@ export default tseslint.config(
           paths: [noWriteTransaction],
         },
       ],
-      'no-restricted-syntax': ['error', ...noOtherTransactions, ...noMoneyTableWrites],
+      'no-restricted-syntax': ['error', ...noOtherTransactions, ...noMoneyTableWrites, noDynamicImports],
     },
   },
   {
@@ -159,7 +175,7 @@ export default tseslint.config(
       'apps/payments-api/src/money/vouchers/pin-rekeying.ts',
       'apps/payments-api/src/money/refunds/refund-accounts.rekeyer.ts',
     ],
-    rules: { 'no-restricted-syntax': ['error', ...noOtherTransactions] },
+    rules: { 'no-restricted-syntax': ['error', ...noOtherTransactions, noDynamicImports] },
   },
   {
     // Transactions over rows that move no money and no payment state keep inTransaction (ADR 0014):
@@ -191,12 +207,12 @@ export default tseslint.config(
     },
   },
   roomRules('platform', [noRoomFromPlatform]),
-  roomRules('core', [noSurfaces]),
+  roomRules('core', [noOtherRoomFromCore]),
   roomRules('money', [noSurfaces, throughDoors('money')]),
   roomRules('webhooks', [noSurfaces, throughDoors('webhooks')]),
   roomRules('accounts', [noSurfaces, throughDoors('accounts')]),
   roomRules('surfaces', [noLedgerInSurfaces], {
-    paths: [noPersistenceInSurfaces],
+    paths: noPersistenceInSurfaces,
     // Not yet: the payment screen writes deposit codes through the ledger, and health asks the read
     // pool itself; both move behind a feature's service next.
     ignores: ['pay-screen/pay-screen.service.ts', 'pay-screen/pay-screen.module.ts', 'health/health.controller.ts'],

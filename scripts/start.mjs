@@ -48,7 +48,7 @@ if (selected[0] === 'local') {
     `payhook: local mode: both apps in one process on an embedded PostgreSQL with its data in ` +
       `${process.env.PAYHOOK_DATA_DIR} (PAYHOOK_DATA_DIR; delete it to start over), webhooks queued in that ` +
       `database, no RabbitMQ. For production-like runs set DATABASE_URL and AMQP_URL to your PostgreSQL ` +
-      `and RabbitMQ (README).`,
+      `and RabbitMQ (docs/running.md).`,
   );
 }
 

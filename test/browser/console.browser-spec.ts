@@ -14,7 +14,7 @@ import { WebhookReceiver } from '../support/webhook-receiver';
 
 /** The sender's limit: the merchant's correct endpoints answer far within it, even on a busy machine. */
 const TIMEOUT_MS = 5_000;
-/** Committed screenshots the README and the issue point at. */
+/** Committed screenshots docs/console.md and the issue point at. */
 /** The committed screenshots under docs/ are refreshed only when asked: UPDATE_DOCS_SCREENSHOTS=1. */
 const screenshotPath = (name: string) =>
   process.env.UPDATE_DOCS_SCREENSHOTS === '1' ? join(__dirname, '../../docs', name) : artifactPath(name);

@@ -15,7 +15,7 @@ type Service = {
 
 const source = readFileSync(join(__dirname, '../../docker-compose.yml'), 'utf8');
 
-/** The variables the README's command sets; everything else unset. */
+/** The variables docs/running.md's Docker Compose command sets; everything else unset. */
 const REQUIRED = {
   ADMIN_TOKEN: 'a'.repeat(48),
   SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),

@@ -1,4 +1,5 @@
-import { INTERCEPTORS_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { EXCEPTION_FILTERS_METADATA, INTERCEPTORS_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { ConsoleExceptionFilter } from '../../apps/payments-api/src/surfaces/console/shared/console-exception.filter';
 import { APP_INTERCEPTOR, ModulesContainer } from '@nestjs/core';
 import { ConsoleWebhookBannerInterceptor } from '../../apps/payments-api/src/surfaces/console/shared/console-webhook-banner';
 import { ConsoleClient, approvedMerchant } from '../support/console-client';
@@ -99,7 +100,8 @@ function registeredConsoleRoutes(api: PaymentsApiHarness): string[] {
 
 /** Global modules of a running payments-api: Nest's, the logger's, TypeORM's, the libs' infrastructure, the configuration. */
 const GLOBAL_MODULES = [
-  'AmqpModule',
+  // RabbitMQ's connection, unless the webhook queue is a table of the database (test:postgres-queue).
+  ...(process.env.PAYHOOK_TEST_WEBHOOK_QUEUE === 'postgres' ? [] : ['AmqpModule']),
   'InternalCoreModule',
   'LoggerModule',
   'PaymentsApiConfigModule',
@@ -156,9 +158,15 @@ describe('merchant console: every route checks the role on the server', () => {
       banner: ((Reflect.getMetadata(INTERCEPTORS_METADATA, controller) ?? []) as unknown[]).includes(
         ConsoleWebhookBannerInterceptor,
       ),
+      errorPages: ((Reflect.getMetadata(EXCEPTION_FILTERS_METADATA, controller) ?? []) as unknown[]).includes(
+        ConsoleExceptionFilter,
+      ),
     }));
     expect(bound.filter((one) => one.path.startsWith('console')).length).toBeGreaterThan(10);
-    for (const one of bound) expect(one).toEqual({ path: one.path, banner: one.path.startsWith('console') });
+    for (const one of bound) {
+      const isConsole = one.path.startsWith('console');
+      expect(one).toEqual({ path: one.path, banner: isConsole, errorPages: isConsole });
+    }
     // Not an interceptor of every route of the app.
     const providers = [...api.app.get(ModulesContainer).values()].flatMap((module) => [...module.providers.keys()]);
     expect(providers.filter((token) => String(token).startsWith(APP_INTERCEPTOR))).toEqual([]);
