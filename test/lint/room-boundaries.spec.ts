@@ -27,7 +27,7 @@ const cases = [
   },
   {
     name: 'a feature reaching into another room past its door',
-    filePath: `${SRC}/accounts/admin/payments.admin.controller.ts`,
+    filePath: `${SRC}/accounts/merchants/merchants.admin.controller.ts`,
     text: `import { PaymentsService } from '../../money/payments/payments.service';\nexport const s = PaymentsService;\n`,
     fails: /accounts\/ reaches a feature of another room through its index\.ts only/,
   },
@@ -51,7 +51,7 @@ const cases = [
   },
   {
     name: 'a feature reaching past a door by a roundabout path',
-    filePath: `${SRC}/accounts/admin/payments.admin.controller.ts`,
+    filePath: `${SRC}/accounts/merchants/merchants.admin.controller.ts`,
     text: `import { PaymentsService } from './../../accounts/../money/payments/payments.service';\nexport const s = PaymentsService;\n`,
     fails: /accounts\/ reaches a feature of another room through its index\.ts only/,
   },
@@ -81,13 +81,13 @@ const cases = [
   },
   {
     name: 'a feature naming the door by its file',
-    filePath: `${SRC}/accounts/admin/payments.admin.controller.ts`,
+    filePath: `${SRC}/accounts/merchants/merchants.admin.controller.ts`,
     text: `import { PaymentsService } from '../../money/payments/index';\nexport const s = PaymentsService;\n`,
     fails: null,
   },
   {
     name: 'a feature using another room through the door',
-    filePath: `${SRC}/accounts/admin/payments.admin.controller.ts`,
+    filePath: `${SRC}/accounts/merchants/merchants.admin.controller.ts`,
     text: `import { PaymentsService } from '../../money/payments';\nexport const s = PaymentsService;\n`,
     fails: null,
   },

@@ -4,7 +4,7 @@ import { loggingParams } from '@payhook/observability';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { WebhookQueueModule } from '@payhook/messaging';
 import { ReadDatabaseModule, typeOrmRootModule, type DataSourceConfig } from '@payhook/persistence';
-import { AdminModule } from './accounts/admin/admin.module';
+import { MerchantsAdminModule } from './accounts/merchants/merchants-admin.module';
 import { AuthThrottleModule } from './accounts/auth-throttle/auth-throttle.module';
 import { EchoController } from './bench/echo.controller';
 import { PaymentsApiConfigModule } from './platform/config/payments-api-config.module';
@@ -59,7 +59,7 @@ export class PaymentsApiModule {
         PaymentsModule,
         RefundsModule,
         AuthThrottleModule,
-        AdminModule,
+        MerchantsAdminModule,
         WebhookEndpointsModule,
         WebhookNoticesModule,
         EventsModule,

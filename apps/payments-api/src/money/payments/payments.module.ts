@@ -4,17 +4,19 @@ import { IdempotencyModule } from '../../core/idempotency/idempotency.module';
 import { PaymentExpirySweeper } from './payment-expiry.sweeper';
 import { PaymentInsertBatcher } from './payment-insert.batcher';
 import { PaymentTransitionsService } from './payment-transitions.service';
+import { PaymentsAdminController } from './payments.admin.controller';
 import { PaymentsController } from './payments.controller';
 import { PaymentsRepository } from './payments.repository';
 import { PaymentMoneyRecordsRepository } from './payment-money-records.repository';
 import { PaymentsService } from './payments.service';
 import { TestHelpersController } from './test-helpers.controller';
 import { AuditModule } from '../../core/audit/audit.module';
+import { AuthThrottleModule } from '../../accounts/auth-throttle';
 import { MerchantsModule } from '../../accounts/merchants';
 
 @Module({
-  imports: [IdempotencyModule, LedgerModule, AuditModule, MerchantsModule],
-  controllers: [PaymentsController, TestHelpersController],
+  imports: [IdempotencyModule, LedgerModule, AuditModule, AuthThrottleModule, MerchantsModule],
+  controllers: [PaymentsController, PaymentsAdminController, TestHelpersController],
   providers: [
     PaymentMoneyRecordsRepository,
     PaymentsService,

@@ -3,7 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { AdminRoute } from '../../platform/openapi/api-route.decorator';
 import { dataOf } from '../../platform/openapi/components';
 import { AdminGuard } from '@payhook/auth';
-import { MerchantsService } from '../merchants/merchants.service';
+import { MerchantsService } from './merchants.service';
 import { toApiKeyView } from './admin.views';
 import { IdParam } from '../../platform/http/id-param';
 

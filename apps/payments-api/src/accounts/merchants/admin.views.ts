@@ -1,5 +1,5 @@
-import type { ApiKeyEntity } from '../merchants/api-key.entity';
-import type { MerchantEntity } from '../merchants/merchant.entity';
+import type { ApiKeyEntity } from './api-key.entity';
+import type { MerchantEntity } from './merchant.entity';
 import type { IntegrationTestView } from '../../webhooks/integration-tests';
 
 export function toMerchantView(merchant: MerchantEntity, latestIntegrationTest: IntegrationTestView | null = null) {

@@ -4,7 +4,7 @@ import { AdminRoute } from '../../platform/openapi/api-route.decorator';
 import { dataOf } from '../../platform/openapi/components';
 import { AdminGuard } from '@payhook/auth';
 import type { DataEnvelope, PaymentView } from '@payhook/contracts';
-import { PaymentTransitionsService } from '../../money/payments';
+import { PaymentTransitionsService } from './payment-transitions.service';
 import { IdParam } from '../../platform/http/id-param';
 
 @ApiTags('payments')

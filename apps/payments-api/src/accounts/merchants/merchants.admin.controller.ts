@@ -4,7 +4,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { AdminRoute, BODY_ERRORS } from '../../platform/openapi/api-route.decorator';
 import { dataOf } from '../../platform/openapi/components';
 import { AdminGuard } from '@payhook/auth';
-import { MerchantsService } from '../merchants/merchants.service';
+import { MerchantsService } from './merchants.service';
 import { IntegrationTestsRepository } from '../../webhooks/integration-tests';
 import { toApiKeyView, toMerchantView } from './admin.views';
 import { ApproveMerchantRequestDto } from './dto/approve-merchant.request.dto';
