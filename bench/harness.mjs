@@ -72,8 +72,9 @@ function prefixLines(stream, prefix) {
   stream.on('end', () => rest && process.stderr.write(`${prefix}${rest}\n`));
 }
 
-export async function startApp(app, env, healthUrl) {
-  const entry = join(root, 'dist/apps', app, 'src/main.js');
+/** `main`: the app's entry under its dist/apps/<app>/src/ (the bench's payments-api adds the echo route). */
+export async function startApp(app, env, healthUrl, { main = 'main.js' } = {}) {
+  const entry = join(root, 'dist/apps', app, 'src', main);
   // BENCH_APP_LOGS=dir keeps each app's output in dir/<app>-<pid>.log for a look afterwards.
   const logs = process.env.BENCH_APP_LOGS;
   // BENCH_CPU_PROF=dir writes a V8 CPU profile of each app into dir when it exits (see bench/profile-summary.mjs).

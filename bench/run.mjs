@@ -358,8 +358,9 @@ async function main() {
   const receiver = await startReceiver(RECEIVER_PORT);
   const api = await startApp(
     'payments-api',
-    { ...commonEnv, PORT: String(API_PORT), ADMIN_TOKEN: ADMIN, RATE_LIMIT_PER_SECOND: '0', PAYHOOK_BENCH_ECHO: '1' },
+    { ...commonEnv, PORT: String(API_PORT), ADMIN_TOKEN: ADMIN, RATE_LIMIT_PER_SECOND: '0' },
     `${API}/health`,
+    { main: 'bench/echo-main.js' },
   );
   try {
     const adminAuth = { authorization: `Bearer ${ADMIN}` };

@@ -1,4 +1,4 @@
-import type { INestApplication, LogLevel, LoggerService } from '@nestjs/common';
+import type { INestApplication, LogLevel, LoggerService, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger as PinoLogger } from 'nestjs-pino';
 import { LOCAL_MODE_SERVICE, QuietStartupLogger, SHARED_PROCESS_WARNINGS } from '@payhook/observability';
@@ -29,13 +29,19 @@ export async function createPaymentsApi(
     shutdownHooks?: boolean;
     /** Local mode: both apps in one process, which quiets the warnings meant for one app per process. */
     sharesProcess?: boolean;
+    /** Modules a caller adds beside the app's own (the bench's echo route). */
+    extraModules?: Type[];
   } = {},
 ): Promise<INestApplication> {
-  const module = PaymentsApiModule.forRoot(env, {
-    destination: options.logDestination,
-    // Nest's logger is one per process: in local mode its lines are payhook's, not the first app's.
-    service: options.sharesProcess ? LOCAL_MODE_SERVICE : undefined,
-  });
+  const module = PaymentsApiModule.forRoot(
+    env,
+    {
+      destination: options.logDestination,
+      // Nest's logger is one per process: in local mode its lines are payhook's, not the first app's.
+      service: options.sharesProcess ? LOCAL_MODE_SERVICE : undefined,
+    },
+    options.extraModules,
+  );
   const adapter = caseSensitiveExpress();
   const app = await NestFactory.create<NestExpressApplication>(module, adapter, {
     bodyParser: false,

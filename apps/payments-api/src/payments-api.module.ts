@@ -1,12 +1,11 @@
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { loggingParams } from '@payhook/observability';
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { WebhookQueueModule } from '@payhook/messaging';
 import { ReadDatabaseModule, typeOrmRootModule, type DataSourceConfig } from '@payhook/persistence';
 import { MerchantsAdminModule } from './accounts/merchants/merchants-admin.module';
 import { AuthThrottleModule } from './accounts/auth-throttle/auth-throttle.module';
-import { EchoController } from './bench/echo.controller';
 import { PaymentsApiConfigModule } from './platform/config/payments-api-config.module';
 import type { PaymentsApiEnv } from './platform/config/payments-api.env';
 import { ConsoleModule } from './surfaces/console/console.module';
@@ -37,6 +36,7 @@ export class PaymentsApiModule {
   static forRoot(
     env: PaymentsApiEnv,
     logging: { destination?: DestinationStream; service?: string } = {},
+    extraModules: Type[] = [],
   ): DynamicModule {
     return {
       module: PaymentsApiModule,
@@ -75,8 +75,8 @@ export class PaymentsApiModule {
         VouchersModule,
         ReviewsModule,
         HealthModule,
+        ...extraModules,
       ],
-      controllers: process.env.PAYHOOK_BENCH_ECHO === '1' ? [EchoController] : [],
     };
   }
 }

@@ -1,7 +1,7 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Module, Post } from '@nestjs/common';
 
 /**
- * `npm run bench` only (PAYHOOK_BENCH_ECHO=1): a bare JSON echo through the same Nest/express
+ * `npm run bench` only (bench/echo-main.ts adds it): a bare JSON echo through the same Nest/express
  * stack, middleware and filter as the real routes, to measure the framework's ceiling.
  */
 @Controller('bench/echo')
@@ -12,3 +12,7 @@ export class EchoController {
     return { data: body };
   }
 }
+
+/** The echo route as a module the bench's entry adds to the app. */
+@Module({ controllers: [EchoController] })
+export class EchoModule {}
