@@ -1,4 +1,4 @@
-import { DataSource } from 'typeorm';
+import { DataSource, type MigrationInterface } from 'typeorm';
 import { dataSourceOptions } from '@payhook/persistence';
 import { MerchantTeam1765900000000 } from '../../libs/persistence/src/migrations/1765900000000-merchant-team';
 import { PasswordResets1766500000000 } from '../../libs/persistence/src/migrations/1766500000000-password-resets';
@@ -28,13 +28,13 @@ describe('migrating console logins to team members', () => {
     new LoginsPerMerchant1766700000000(),
   ];
 
-  async function migrate(direction: 'up' | 'down'): Promise<void> {
+  async function migrate(direction: 'up' | 'down', migrations: MigrationInterface[] = TEAM_MIGRATIONS): Promise<void> {
     const db = await new DataSource(
       dataSourceOptions({ url: services.env.DATABASE_URL, entities: [], applicationName: 'payhook-tests' }),
     ).initialize();
     const runner = db.createQueryRunner();
     try {
-      const ordered = direction === 'up' ? TEAM_MIGRATIONS : [...TEAM_MIGRATIONS].reverse();
+      const ordered = direction === 'up' ? migrations : [...migrations].reverse();
       for (const migration of ordered) await migration[direction](runner);
     } finally {
       await runner.release();
@@ -62,6 +62,24 @@ describe('migrating console logins to team members', () => {
     const team = await owner.get('/console/team').expect(200);
     expect(team.text).toContain(shop.email);
     expect(team.text).toContain('Make invite');
+  });
+
+  it('marks an invite open at the upgrade as shown to its owner: accepting it proves no address', async () => {
+    const shop = await approvedMerchant(api, { name: 'Inviting Before' });
+    const owner = await ConsoleClient.login(api, shop.email, CONSOLE_PASSWORD);
+    await owner.post('/console/team/invites', { email: 'before@team.example', role: 'viewer' }).expect(200);
+    const loginsPerMerchant = [new LoginsPerMerchant1766700000000()];
+    await migrate('down', loginsPerMerchant);
+    await migrate('up', loginsPerMerchant);
+    const [invite] = await api.sql<{ link_shown: boolean }>(
+      `SELECT link_shown FROM member_invites WHERE email = 'before@team.example'`,
+    );
+    expect(invite.link_shown).toBe(true);
+    const [first] = await api.sql<{ address_proven: boolean }>(
+      `SELECT address_proven FROM merchant_members WHERE email = $1`,
+      [shop.email],
+    );
+    expect(first.address_proven).toBe(true);
   });
 
   it('goes back to one login per address only while no address has logins at several merchants', async () => {

@@ -19,7 +19,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *   invite link that went only to the address). Only such logins are set by an e-mailed reset link,
  *   and only their password changes use up the address's open reset links: a login made by whoever
  *   held a shown link can neither take the address's password nor cancel its resets. Logins from
- *   before were one per address: proven.
+ *   before were one per address, so no other login of the address could be hurt by them: proven.
+ *   Invites still open were shown to their owners (every invite was): accepting one proves nothing.
  */
 export class LoginsPerMerchant1766700000000 implements MigrationInterface {
   name = 'LoginsPerMerchant1766700000000';
@@ -29,9 +30,11 @@ export class LoginsPerMerchant1766700000000 implements MigrationInterface {
     await db.query(`DROP INDEX merchant_members_email_key`);
     await db.query(`ALTER TABLE merchants DROP CONSTRAINT merchants_console_email_key`);
     await db.query(`ALTER TABLE password_reset_requests DROP COLUMN member_id`);
+    // Every invite made before was shown to its owner; from now on it is said per invite.
     await db.query(`ALTER TABLE member_invites
-      ADD COLUMN link_shown boolean NOT NULL DEFAULT false,
+      ADD COLUMN link_shown boolean NOT NULL DEFAULT true,
       ADD COLUMN resends integer NOT NULL DEFAULT 0`);
+    await db.query(`ALTER TABLE member_invites ALTER COLUMN link_shown DROP DEFAULT`);
     await db.query(`ALTER TABLE merchant_members ADD COLUMN address_proven boolean NOT NULL DEFAULT true`);
     await db.query(`ALTER TABLE merchant_members ALTER COLUMN address_proven SET DEFAULT false`);
     await db.query(`
