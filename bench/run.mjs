@@ -43,7 +43,7 @@ import { REFUND_AMOUNT, REFUND_PAYMENTS, refundRequests, seedCompletedPayments }
 
 // The create statement as the API sends it, from the build (npm run bench builds first).
 const { CREATE_PAYMENTS_STATEMENT } = createRequire(import.meta.url)(
-  join(root, 'dist/apps/payments-api/src/money/payments/create-payments.statement.js'),
+  join(root, 'dist/apps/payments-api/src/core/ledger/payment-creation.js'),
 );
 
 const CONNECTIONS = 50;

@@ -5,6 +5,7 @@ export { LedgerModule } from './ledger.module';
 export type { LedgerTx } from './ledger-tx';
 export type { HoldRefusal, TestRefundWrite } from './refund-writes';
 export type { PaymentOutcome } from './payment-moves-table';
+export type { NewPayment } from './payment-creation';
 export type { ListenAttempt, RecordedListenAttempt } from './event-writer';
 // The payments feature's reads select and map payments rows as the ledger's writes return them.
 export {

@@ -4,6 +4,7 @@ import { inTransaction, sqlRows, type Sql } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 import { amountDue, heldVoucherValue } from './amount-due';
 import { LedgerTx } from './ledger-tx';
+import { createPayments, type NewPayment } from './payment-creation';
 import type { PaymentRecord } from './payment-record';
 
 /**
@@ -30,6 +31,14 @@ export class Ledger {
    */
   writeInOneStatement<R>(work: (tx: LedgerTx) => Promise<R>): Promise<R> {
     return work(new LedgerTx(this.primary));
+  }
+
+  /**
+   * Creates payments with their idempotency keys in one statement, atomic by itself (ADR 0013): the
+   * ids of those inserted; one left out found its key taken.
+   */
+  createPayments(inputs: readonly NewPayment[]): Promise<Set<string>> {
+    return createPayments(this.primary, inputs);
   }
 
   /** Value of the vouchers held for (or redeemed by) a payment, read on the primary. */

@@ -1,5 +1,5 @@
 import { BATCHES_IN_FLIGHT, PaymentInsertBatcher } from './payment-insert.batcher';
-import type { NewPayment, PaymentsRepository } from './payments.repository';
+import type { Ledger, NewPayment } from '../../core/ledger';
 
 let sequence = 0;
 function newPayment(overrides: { key?: string; orderId?: string; merchantId?: string } = {}): NewPayment {
@@ -30,19 +30,19 @@ function newPayment(overrides: { key?: string; orderId?: string; merchantId?: st
 
 const ids = (payments: NewPayment[]) => payments.map((p) => p.payment.id);
 
-/** A repository whose statements finish when the test says so. */
-function controlledRepository() {
+/** A ledger whose create statements finish when the test says so. */
+function controlledLedger() {
   const statements: { payments: NewPayment[]; finish: (error?: Error) => void }[] = [];
-  const repository = {
-    insertWithIdempotencyKeys: (payments: NewPayment[]) =>
+  const ledger = {
+    createPayments: (payments: NewPayment[]) =>
       new Promise<Set<string>>((resolve, reject) => {
         statements.push({
           payments,
           finish: (error) => (error ? reject(error) : resolve(new Set(ids(payments)))),
         });
       }),
-  } as unknown as PaymentsRepository;
-  return { repository, statements };
+  } as unknown as Ledger;
+  return { ledger, statements };
 }
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
@@ -56,8 +56,8 @@ const rowError = (message: string) => Object.assign(new Error(message), { code: 
 describe('PaymentInsertBatcher', () => {
   /** A batcher whose BATCHES_IN_FLIGHT statement slots are all taken by statements of one create each. */
   async function busyBatcher() {
-    const { repository, statements } = controlledRepository();
-    const batcher = new PaymentInsertBatcher(repository);
+    const { ledger, statements } = controlledLedger();
+    const batcher = new PaymentInsertBatcher(ledger);
     // One per turn: the creates of one turn would share a statement.
     const busy: Promise<boolean>[] = [];
     while (busy.length < BATCHES_IN_FLIGHT) {
@@ -72,8 +72,8 @@ describe('PaymentInsertBatcher', () => {
   }
 
   it('sends the creates read in one turn as one statement', async () => {
-    const { repository, statements } = controlledRepository();
-    const batcher = new PaymentInsertBatcher(repository);
+    const { ledger, statements } = controlledLedger();
+    const batcher = new PaymentInsertBatcher(ledger);
     const sameTurn = [newPayment(), newPayment()];
     const results = Promise.all(sameTurn.map((p) => batcher.insert(p)));
     await turnsUntil(() => statements.length === 1);

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Link } from '@opentelemetry/api';
 import { detached, inSpan, linkToCurrentSpan } from '@payhook/observability';
 import { MicroBatcher, isRowError } from '@payhook/persistence';
-import { PaymentsRepository, type NewPayment } from './payments.repository';
+import { Ledger, type NewPayment } from '../../core/ledger';
 
 /** Statements of batched creates running at once; the rest of the pool stays free for everything else. */
 export const BATCHES_IN_FLIGHT = 4;
@@ -40,7 +40,7 @@ export class PaymentInsertBatcher {
     },
   });
 
-  constructor(private readonly payments: PaymentsRepository) {}
+  constructor(private readonly ledger: Ledger) {}
 
   /** Requests waiting for a batch slot: all of them while every slot is busy. */
   get queued(): number {
@@ -66,7 +66,7 @@ export class PaymentInsertBatcher {
 
   private async insertAll(payments: NewPayment[]): Promise<Outcome[]> {
     try {
-      const inserted = await this.payments.insertWithIdempotencyKeys(payments);
+      const inserted = await this.ledger.createPayments(payments);
       return payments.map((payment) => ({ inserted: inserted.has(payment.payment.id) }));
     } catch (error) {
       if (payments.length === 1 || !isRowError(error)) return payments.map(() => ({ error }));

@@ -4,19 +4,10 @@ import type { PaymentStatus } from '@payhook/contracts';
 import { DataSource } from 'typeorm';
 import { ReadDatabase, sqlRows } from '@payhook/persistence';
 import type { KeysetCursor } from '../../platform/http/keyset-cursor';
-import { CREATE_PAYMENTS_STATEMENT } from './create-payments.statement';
 import type { MerchantScope } from '@payhook/auth';
 import { PAYMENT_COLUMNS, toPaymentRecord as toRecord, type PaymentRecord, type PaymentRow } from '../../core/ledger';
 
 export const ONE_ACTIVE_PER_ORDER = 'payments_one_active_per_order';
-
-export interface NewPayment {
-  payment: PaymentRecord;
-  idempotencyKey: string;
-  fingerprint: string;
-  responseBody: string;
-  idempotencyTtlHours: number;
-}
 
 export interface PaymentFilter {
   statuses?: PaymentStatus[];
@@ -56,44 +47,6 @@ export class PaymentsRepository {
     @InjectDataSource() private readonly db: DataSource,
     private readonly read: ReadDatabase,
   ) {}
-
-  /**
-   * Claims each payment's idempotency key and inserts the payments whose key it got, all in one
-   * statement: a batch of creates costs one round trip and one commit (ADR 0013). A key already
-   * held by a running request makes this statement wait on the unique index until that request
-   * commits (ADR 0001). Returns the ids of the payments inserted; a payment left out found its key
-   * taken and not expired. Any unique violation (an order with an active payment) fails the whole
-   * statement: nothing is inserted.
-   */
-  async insertWithIdempotencyKeys(inputs: readonly NewPayment[]): Promise<Set<string>> {
-    const rows = await sqlRows<{ id: string }>(
-      this.db,
-      CREATE_PAYMENTS_STATEMENT,
-      [
-        JSON.stringify(
-          inputs.map(({ payment: p, idempotencyKey, fingerprint, responseBody, idempotencyTtlHours }) => ({
-            id: p.id,
-            merchant_id: p.merchantId,
-            livemode: p.livemode,
-            key: idempotencyKey,
-            fingerprint,
-            response_body: responseBody,
-            ttl_hours: idempotencyTtlHours,
-            order_id: p.orderId,
-            customer_id: p.customerId,
-            amount: p.amount,
-            currency: p.currency,
-            return_url: p.returnUrl,
-            pay_suffix: p.paySuffix,
-            expires_at: p.expiresAt,
-            created_at: p.createdAt,
-          })),
-        ),
-      ],
-      'create-payments',
-    );
-    return new Set(rows.map((row) => row.id));
-  }
 
   /** The pending or completed payment that holds this order (the unique index allows one). */
   async findActiveForOrder(scope: MerchantScope, orderId: string): Promise<PaymentRecord | null> {
