@@ -44,6 +44,18 @@ const cases = [
     fails: /the money rules they show come through a feature's door/,
   },
   {
+    name: 'the payment screen reaching into the ledger',
+    filePath: `${SRC}/surfaces/pay-screen/pay-screen.service.ts`,
+    text: `import { Ledger } from '../../core/ledger';\nexport const ledger = Ledger;\n`,
+    fails: /the money rules they show come through a feature's door/,
+  },
+  {
+    name: 'the health routes asking the database themselves',
+    filePath: `${SRC}/surfaces/health/health.controller.ts`,
+    text: `import { DataSource } from 'typeorm';\nexport const db = DataSource;\n`,
+    fails: /Surfaces hold no SQL/,
+  },
+  {
     name: "a console page using a money rule through the feature's door",
     filePath: `${SRC}/surfaces/console/payments/console-payments.view.ts`,
     text: `import { effectiveStatus } from '../../../money/payments';\nexport const status = effectiveStatus;\n`,

@@ -6,6 +6,8 @@ export type { LedgerTx } from './ledger-tx';
 export type { HoldRefusal, TestRefundWrite } from './refund-writes';
 export type { PaymentOutcome } from './payment-moves-table';
 export type { NewPayment } from './payment-creation';
+export type { DepositFeed, DepositOutcome, NewDeposit } from './deposit-writes';
+export type { NewReviewCase, Resolution, ReviewSource } from './review-case-writes';
 export type { ListenAttempt, RecordedListenAttempt } from './event-writer';
 // The payments feature's reads select and map payments rows as the ledger's writes return them.
 export {

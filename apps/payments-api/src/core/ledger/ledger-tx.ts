@@ -1,10 +1,11 @@
 import type { Sql } from '@payhook/persistence';
-import { DepositCodeWrites } from './deposit-code-writes';
+import { DepositWrites } from './deposit-writes';
 import { EventWriter } from './event-writer';
 import { IdempotencyClaims } from './idempotency-claims';
 import { OutboxWriter } from './outbox-writer';
 import { PaymentWrites } from './payment-writes';
 import { RefundWrites } from './refund-writes';
+import { ReviewCaseWrites } from './review-case-writes';
 import { SettlementWriter } from './settlement-writer';
 import { VoucherWrites } from './voucher-writes';
 
@@ -19,14 +20,15 @@ export class LedgerTx {
   readonly payments: PaymentWrites;
   readonly refunds: RefundWrites;
   readonly vouchers: VoucherWrites;
-  readonly depositCodes: DepositCodeWrites;
+  readonly deposits: DepositWrites;
+  readonly reviewCases: ReviewCaseWrites;
   readonly idempotency: IdempotencyClaims;
 
   /**
-   * `sql`: the transaction's own statements, for the rows a feature writes with a money move (a
-   * deposit, a review case, PIN failures) and its advisory locks. Money and state rows (payments,
-   * refunds, events, outbox, settlements, voucher holds) go through the writers above: lint rejects
-   * a write of those tables outside src/core/ledger/ (ADR 0014).
+   * `sql`: the transaction's own statements, for the advisory locks and reads of the work and the
+   * rows a feature keeps beside a money move (PIN failures). Every money record (payments, refunds,
+   * deposits, review cases, voucher holds, settlements, events, the outbox) goes through the writers
+   * above: lint rejects SQL that writes one of those tables outside src/core/ledger/ (ADR 0014).
    */
   constructor(readonly sql: Sql) {
     this.outbox = new OutboxWriter(sql);
@@ -35,7 +37,8 @@ export class LedgerTx {
     this.payments = new PaymentWrites(sql, this.events, this.settlements);
     this.refunds = new RefundWrites(sql, this.events, this.settlements, this.outbox);
     this.vouchers = new VoucherWrites(sql);
-    this.depositCodes = new DepositCodeWrites(sql);
+    this.deposits = new DepositWrites(sql);
+    this.reviewCases = new ReviewCaseWrites(sql);
     this.idempotency = new IdempotencyClaims(sql);
   }
 }

@@ -3,6 +3,7 @@ import { LedgerModule } from '../../core/ledger';
 import { PaymentsModule } from '../payments/payments.module';
 import { DepositTestHelpersController } from './deposit-test-helpers.controller';
 import { DepositsAdminController } from './deposits.admin.controller';
+import { DepositCodesRepository } from './deposit-codes.repository';
 import { DepositsRepository } from './deposits.repository';
 import { DepositsService } from './deposits.service';
 import { AuthThrottleModule } from '../../accounts/auth-throttle';
@@ -12,7 +13,7 @@ import { MerchantsModule } from '../../accounts/merchants';
 @Module({
   imports: [LedgerModule, PaymentsModule, AuthThrottleModule, MerchantsModule],
   controllers: [DepositsAdminController, DepositTestHelpersController],
-  providers: [DepositsRepository, DepositsService],
+  providers: [DepositCodesRepository, DepositsRepository, DepositsService],
   exports: [DepositsService],
 })
 export class DepositsModule {}

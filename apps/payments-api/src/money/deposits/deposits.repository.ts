@@ -1,25 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { sqlRows, type Sql } from '@payhook/persistence';
+import { sqlRows } from '@payhook/persistence';
+import type { DepositFeed } from '../../core/ledger';
 import { DataSource } from 'typeorm';
 import type { DepositView } from './deposit.view';
-
-/** Where deposits come from: the operator's bank feed (live), or one merchant's test helpers. */
-export interface DepositFeed {
-  name: string;
-  livemode: boolean;
-  /** Set for a test feed: its deposits can only pay that merchant's test payments. */
-  merchantId: string | null;
-}
-
-export interface NewDeposit {
-  id: string;
-  bankTransactionId: string;
-  amount: number;
-  depositCode: string | null;
-  depositorName: string;
-  receivedAt?: Date;
-}
 
 interface DepositRow {
   id: string;
@@ -59,54 +43,6 @@ const toView = (row: DepositRow): DepositView => ({
 @Injectable()
 export class DepositsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
-
-  /**
-   * Records the deposit unless its bank transaction id is already known: false then. A concurrent copy
-   * waits on the unique index until the first commits, so a notification replayed at once is recorded once.
-   * The outcome is provisional until `settle` in the same transaction.
-   */
-  static async claim(sql: Sql, feed: DepositFeed, deposit: NewDeposit): Promise<boolean> {
-    const rows = await sql(
-      `INSERT INTO deposits (id, feed, livemode, bank_transaction_id, amount, deposit_code, depositor_name,
-         received_at, outcome)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, COALESCE($8, now()), 'review')
-       ON CONFLICT (feed, bank_transaction_id) DO NOTHING
-       RETURNING id`,
-      [
-        deposit.id,
-        feed.name,
-        feed.livemode,
-        deposit.bankTransactionId,
-        deposit.amount,
-        deposit.depositCode,
-        deposit.depositorName,
-        deposit.receivedAt ?? null,
-      ],
-    );
-    return rows.length === 1;
-  }
-
-  static async settle(
-    sql: Sql,
-    id: string,
-    outcome: { kind: 'matched' | 'review'; paymentId: string | null; reviewCaseId: string | null },
-  ): Promise<void> {
-    await sql('UPDATE deposits SET outcome = $2, payment_id = $3, review_case_id = $4 WHERE id = $1', [
-      id,
-      outcome.kind,
-      outcome.paymentId,
-      outcome.reviewCaseId,
-    ]);
-  }
-
-  /** The payment this (normalized) code was given to, within the feed's reach. */
-  static async paymentIdForCode(sql: Sql, feed: DepositFeed, code: string): Promise<string | null> {
-    const rows = await sql<{ id: string }>(
-      `SELECT id FROM payments WHERE deposit_code = $1 AND livemode = $2 AND ($3::text IS NULL OR merchant_id = $3)`,
-      [code, feed.livemode, feed.merchantId],
-    );
-    return rows[0]?.id ?? null;
-  }
 
   async find(id: string): Promise<DepositView | null> {
     const rows = await sqlRows<DepositRow>(this.db, `${SELECT_DEPOSIT} WHERE d.id = $1`, [id]);

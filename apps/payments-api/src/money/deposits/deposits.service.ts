@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { PayhookError, newId } from '@payhook/contracts';
 import { isUniqueViolation } from '@payhook/persistence';
-import { Ledger } from '../../core/ledger';
-import { ReviewCasesRepository } from '../reviews/review-cases.repository';
+import { Ledger, type DepositFeed } from '../../core/ledger';
 import { newDepositCode, normalizeDepositCode } from './deposit-code';
 import { matchDeposit } from './deposit-matching';
 import type { DepositView } from './deposit.view';
-import { DepositsRepository, type DepositFeed } from './deposits.repository';
+import { DepositCodesRepository } from './deposit-codes.repository';
+import { DepositsRepository } from './deposits.repository';
 
 export interface DepositNotification {
   bankTransactionId: string;
@@ -37,6 +37,7 @@ export function testFeed(merchantId: string): DepositFeed {
 export class DepositsService {
   constructor(
     private readonly deposits: DepositsRepository,
+    private readonly depositCodes: DepositCodesRepository,
     private readonly ledger: Ledger,
   ) {}
 
@@ -44,12 +45,11 @@ export class DepositsService {
     const id = newId('deposit');
     const depositCode = notification.depositCode?.trim() || null;
     const recorded = await this.ledger.write(async (tx) => {
-      const { sql } = tx;
-      const claimed = await DepositsRepository.claim(sql, feed, { ...notification, id, depositCode });
+      const claimed = await tx.deposits.claim(feed, { ...notification, id, depositCode });
       if (!claimed) return false;
 
       const code = depositCode === null ? null : normalizeDepositCode(depositCode);
-      const paymentId = code === null ? null : await DepositsRepository.paymentIdForCode(sql, feed, code);
+      const paymentId = code === null ? null : await tx.deposits.paymentIdForCode(feed, code);
       // The row lock orders this deposit against voucher redemptions, the screen and the sweeper.
       const payment = paymentId === null ? null : await tx.payments.lockForUpdate(paymentId);
       const candidate = payment && {
@@ -63,10 +63,10 @@ export class DepositsService {
         if (!payment || !(await tx.payments.move(null, payment.id, 'completed'))) {
           throw new Error(`payment ${paymentId} refused a matched deposit under its row lock`);
         }
-        await DepositsRepository.settle(sql, id, { kind: 'matched', paymentId: payment.id, reviewCaseId: null });
+        await tx.deposits.settle(id, { kind: 'matched', paymentId: payment.id, reviewCaseId: null });
         return true;
       }
-      const reviewCaseId = await ReviewCasesRepository.open(sql, {
+      const reviewCaseId = await tx.reviewCases.open({
         livemode: feed.livemode,
         source: 'deposit',
         reason: decision.reason,
@@ -74,7 +74,7 @@ export class DepositsService {
         merchantId: payment?.merchantId ?? feed.merchantId,
         paymentId: payment?.id ?? null,
       });
-      await DepositsRepository.settle(sql, id, { kind: 'review', paymentId: payment?.id ?? null, reviewCaseId });
+      await tx.deposits.settle(id, { kind: 'review', paymentId: payment?.id ?? null, reviewCaseId });
       return true;
     });
 
@@ -98,7 +98,7 @@ export class DepositsService {
   async depositCodeFor(paymentId: string): Promise<string | null> {
     for (let attempt = 0; attempt < 5; attempt++) {
       try {
-        return await this.ledger.write((tx) => tx.depositCodes.give(paymentId, newDepositCode()));
+        return await this.depositCodes.give(paymentId, newDepositCode());
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
       }

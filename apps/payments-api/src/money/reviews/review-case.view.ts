@@ -1,5 +1,7 @@
-export type ReviewSource = 'deposit' | 'vouchers';
 import type { ReviewAction } from '@payhook/contracts';
+import type { ReviewSource } from '../../core/ledger';
+
+export type { ReviewSource } from '../../core/ledger';
 
 export { REVIEW_ACTIONS, type ReviewAction } from '@payhook/contracts';
 

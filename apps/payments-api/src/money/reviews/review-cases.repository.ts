@@ -1,32 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { newId } from '@payhook/contracts';
 import { ReadDatabase, sqlRows, type Sql } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 import type { KeysetCursor } from '../../platform/http/keyset-cursor';
-import type { ReviewAction, ReviewCaseView, ReviewReason, ReviewSource } from './review-case.view';
-
-export interface NewReviewCase {
-  livemode: boolean;
-  source: ReviewSource;
-  reason: ReviewReason;
-  amount: number;
-  merchantId: string | null;
-  paymentId: string | null;
-}
+import type { ReviewAction, ReviewCaseView, ReviewSource } from './review-case.view';
 
 export interface ReviewFilter {
   status?: 'open' | 'resolved';
   after?: KeysetCursor;
   limit: number;
-}
-
-export interface Resolution {
-  action: ReviewAction;
-  resolvedBy: string;
-  note: string | null;
-  refundAmount: number | null;
-  paymentId: string | null;
 }
 
 interface ReviewRow {
@@ -97,17 +79,6 @@ export class ReviewCasesRepository {
     private readonly read: ReadDatabase,
   ) {}
 
-  /** Opens a case inside the caller's transaction, so the money and its case are recorded together. */
-  static async open(sql: Sql, input: NewReviewCase): Promise<string> {
-    const id = newId('reviewCase');
-    await sql(
-      `INSERT INTO review_cases (id, livemode, source, reason, amount, merchant_id, payment_id, status)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 'open')`,
-      [id, input.livemode, input.source, input.reason, input.amount, input.merchantId, input.paymentId],
-    );
-    return id;
-  }
-
   /** Newest first, both modes: the operator's queue, on the read database (it may lag a replica's delay). */
   async list(filter: ReviewFilter): Promise<ReviewCaseView[]> {
     const params: unknown[] = [];
@@ -133,23 +104,5 @@ export class ReviewCasesRepository {
   static async lock(sql: Sql, id: string): Promise<ReviewCaseView | null> {
     const rows = await sql<ReviewRow>(`${SELECT_CASE} WHERE r.id = $1 FOR UPDATE OF r`, [id]);
     return rows[0] ? toView(rows[0]) : null;
-  }
-
-  /** The deposit behind a case completed through review now belongs to that payment. */
-  static async attachDepositToPayment(sql: Sql, reviewCaseId: string, paymentId: string): Promise<void> {
-    await sql('UPDATE deposits SET payment_id = $2 WHERE review_case_id = $1 AND payment_id IS NULL', [
-      reviewCaseId,
-      paymentId,
-    ]);
-  }
-
-  static async resolve(sql: Sql, id: string, resolution: Resolution): Promise<void> {
-    await sql(
-      `UPDATE review_cases
-          SET status = 'resolved', resolution = $2, resolved_by = $3, resolution_note = $4, refund_amount = $5,
-              payment_id = COALESCE(payment_id, $6), resolved_at = now()
-        WHERE id = $1 AND status = 'open'`,
-      [id, resolution.action, resolution.resolvedBy, resolution.note, resolution.refundAmount, resolution.paymentId],
-    );
   }
 }

@@ -52,8 +52,7 @@ export class ReviewsService {
    */
   async resolve(id: string, request: ResolveReviewRequestDto): Promise<ReviewCaseView> {
     await this.ledger.write(async (tx) => {
-      const { sql } = tx;
-      const review = await ReviewCasesRepository.lock(sql, id);
+      const review = await ReviewCasesRepository.lock(tx.sql, id);
       if (!review) throw new PayhookError('resource_not_found', `No such review case: ${id}.`, 'id');
       if (review.status !== 'open') {
         throw new PayhookError(
@@ -75,7 +74,7 @@ export class ReviewsService {
         // A deposit above what was due (the amount less the vouchers it held) leaves the excess owed back.
         if (review.source === 'deposit' && review.amount > due) refundAmount = review.amount - due;
       }
-      await ReviewCasesRepository.resolve(sql, id, {
+      await tx.reviewCases.resolve(id, {
         action: request.action,
         resolvedBy: request.resolvedBy,
         note: request.note ?? null,
@@ -114,7 +113,7 @@ export class ReviewsService {
           'Refund or reject the case instead.',
       );
     }
-    await ReviewCasesRepository.attachDepositToPayment(tx.sql, review.id, paymentId);
+    await tx.deposits.attachToPayment(review.id, paymentId);
     return due;
   }
 }

@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { clientKey } from '@payhook/auth';
 import type { PaymentStatus } from '@payhook/contracts';
 import { Ledger } from '../../core/ledger';
-import { ReviewCasesRepository } from '../reviews/review-cases.repository';
 import { VOUCHER_ISSUER, type VoucherIssuer } from './voucher-issuer';
 import { normalizePin, pinDigest, splitPins } from './voucher-pin';
 import { PIN_FAILURE_WINDOW_MINUTES, VouchersRepository } from './vouchers.repository';
@@ -35,6 +34,11 @@ export class VoucherRedemptionService {
     private readonly ledger: Ledger,
     @Inject(VOUCHER_ISSUER) private readonly issuer: VoucherIssuer,
   ) {}
+
+  /** Value of the vouchers a payment holds (or redeemed), counted against what the payer still owes. */
+  heldValue(paymentId: string): Promise<number> {
+    return this.ledger.heldVoucherValue(paymentId);
+  }
 
   async redeem(paymentId: string, pinsText: string, clientAddress: string): Promise<RedemptionResult> {
     const client = clientKey(clientAddress);
@@ -81,7 +85,7 @@ export class VoucherRedemptionService {
       }
       await tx.payments.move(null, payment.id, 'completed');
       if (covered > payment.amount) {
-        await ReviewCasesRepository.open(sql, {
+        await tx.reviewCases.open({
           livemode: payment.livemode,
           source: 'vouchers',
           reason: 'voucher_over_cover',

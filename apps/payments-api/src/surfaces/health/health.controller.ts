@@ -1,22 +1,19 @@
 import { Controller, Get, Res } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { WebhookQueue } from '@payhook/messaging';
-import { ReadDatabase } from '@payhook/persistence';
 import type { Response } from 'express';
-import { DataSource } from 'typeorm';
+import { DatabaseProbe } from '../../platform/database/database-probe';
 
 @Controller()
 export class HealthController {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly databases: DatabaseProbe,
     private readonly queue: WebhookQueue,
-    private readonly read: ReadDatabase,
   ) {}
 
   /** 200 while Postgres answers; 503 otherwise, so a load balancer takes the instance out. */
   @Get('health')
   async check(@Res({ passthrough: true }) response: Response) {
-    const database = await this.databaseState();
+    const database = await this.databases.primary();
     if (database === 'down') response.status(503);
     return { data: { status: database === 'up' ? 'ok' : 'degraded', database } };
   }
@@ -31,20 +28,13 @@ export class HealthController {
   @Get('ready')
   async ready(@Res({ passthrough: true }) response: Response) {
     const [database, broker, readDatabase] = await Promise.all([
-      this.databaseState(),
+      this.databases.primary(),
       brokerState(this.queue),
-      this.read.separate ? this.read.isUp().then(upOrDown) : undefined,
+      this.databases.readDatabase(),
     ]);
     const ok = database === 'up' && broker !== 'down' && readDatabase !== 'down';
     if (!ok) response.status(503);
     return { data: { status: ok ? 'ok' : 'degraded', database, broker, ...(readDatabase ? { readDatabase } : {}) } };
-  }
-
-  private databaseState(): Promise<'up' | 'down'> {
-    return this.db.query('SELECT 1').then(
-      () => 'up' as const,
-      () => 'down' as const,
-    );
   }
 }
 

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { LedgerModule } from '../../core/ledger';
 import { PaymentsModule } from '../../money/payments/payments.module';
 import { DepositsModule } from '../../money/deposits/deposits.module';
 import { VouchersModule } from '../../money/vouchers/vouchers.module';
@@ -7,7 +6,7 @@ import { PayScreenController } from './pay-screen.controller';
 import { PayScreenService } from './pay-screen.service';
 
 @Module({
-  imports: [LedgerModule, PaymentsModule, DepositsModule, VouchersModule],
+  imports: [PaymentsModule, DepositsModule, VouchersModule],
   controllers: [PayScreenController],
   providers: [PayScreenService],
 })

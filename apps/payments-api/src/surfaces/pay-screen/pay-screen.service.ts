@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PayhookError } from '@payhook/contracts';
 import { PaymentTransitionsService, type FinalStatus } from '../../money/payments/payment-transitions.service';
-import { Ledger, effectiveStatus } from '../../core/ledger';
+import { effectiveStatus } from '../../money/payments';
 import { PaymentsRepository } from '../../money/payments/payments.repository';
 import { DepositsService } from '../../money/deposits/deposits.service';
 import { VoucherRedemptionService, type RedemptionResult } from '../../money/vouchers/voucher-redemption.service';
@@ -30,7 +30,6 @@ export class PayScreenService {
     private readonly payments: PaymentsRepository,
     private readonly transitions: PaymentTransitionsService,
     private readonly deposits: DepositsService,
-    private readonly ledger: Ledger,
     private readonly redemption: VoucherRedemptionService,
   ) {}
 
@@ -53,7 +52,7 @@ export class PayScreenService {
       returnUrl: payment.returnUrl,
       // Only a payment that can still be paid needs its code and its vouchers counted.
       depositCode: payment.depositCode ?? (pending ? await this.deposits.depositCodeFor(payment.id) : null),
-      vouchersApplied: pending ? await this.ledger.heldVoucherValue(payment.id) : 0,
+      vouchersApplied: pending ? await this.redemption.heldValue(payment.id) : 0,
     };
   }
 
