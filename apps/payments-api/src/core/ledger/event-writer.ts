@@ -2,7 +2,7 @@ import { DEFAULT_ENABLED_EVENTS, newId, type EventType, type PaymentEvent, type 
 import type { MerchantScope } from '@payhook/auth';
 import type { Sql } from '@payhook/persistence';
 import type { OutboxWriter } from './outbox-writer';
-import type { PaymentOutcome } from './payment-moves-table';
+import type { PaymentOutcome } from './moves-table';
 import type { PaymentRecord } from './payment-record';
 import type { RefundRecord } from './refund-record';
 

@@ -4,7 +4,7 @@ export { Ledger } from './ledger';
 export { LedgerModule } from './ledger.module';
 export type { LedgerTx } from './ledger-tx';
 export type { HoldRefusal, TestRefundWrite } from './refund-writes';
-export type { PaymentOutcome } from './payment-moves-table';
+export type { PaymentOutcome } from './moves-table';
 export type { NewPayment } from './payment-creation';
 export type { DepositFeed, DepositOutcome, NewDeposit } from './deposit-writes';
 export type { NewReviewCase, Resolution, ReviewSource } from './review-case-writes';
@@ -19,6 +19,8 @@ export {
 } from './payment-record';
 // The refunds feature's reads select and map refunds rows as the ledger's writes return them.
 export { REFUND_COLUMNS, toRefundRecord, type RefundRecord, type RefundRow } from './refund-record';
+// What a refund may still take, as every guard of the ledger counts it.
+export { refundableRemainder } from './refundable-remainder';
 // The settlement arithmetic and the payout calendar the settlement writer uses, pure (no database, no
 // Nest): settlements, holidays, the console and the API's validation read the same rules.
 export { MAX_FEE_BPS, SALES_TIME_ZONE, isCalendarDay, salesDate } from './settlement-calculation';

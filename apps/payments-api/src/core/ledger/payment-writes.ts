@@ -2,12 +2,12 @@ import type { MerchantScope } from '@payhook/auth';
 import type { Sql } from '@payhook/persistence';
 import { amountDue, heldVoucherValue } from './amount-due';
 import { paymentOutcomeEvent, toNewEvent, type EventWriter } from './event-writer';
-import { movableFromSql, type PaymentOutcome } from './payment-moves-table';
+import { PAYMENT_MOVES, movableFromSql, type PaymentOutcome } from './moves-table';
 import { PAYMENT_COLUMNS, toPaymentRecord, type PaymentRecord, type PaymentRow } from './payment-record';
 import type { SettlementWriter } from './settlement-writer';
 
 /**
- * Every move of a payment's state. Each is a compare-and-set from the statuses ALLOWED_MOVES names,
+ * Every move of a payment's state. Each is a compare-and-set from the statuses PAYMENT_MOVES names,
  * so the database decides races: exactly one move wins, and it alone writes its event (with the
  * event's outbox row) and, for a completion, its settlement record, all in the caller's transaction.
  */
@@ -52,7 +52,7 @@ export class PaymentWrites {
     const rows = await this.sql<PaymentRow>(
       `UPDATE payments
        SET status = $2, completed_at = CASE WHEN $2 = 'completed' THEN now() END, updated_at = now()
-       WHERE id = $1 ${scoped} AND status IN (${movableFromSql(to, 'anyone')}) AND ($2 = 'expired' OR expires_at > now())
+       WHERE id = $1 ${scoped} AND status IN (${movableFromSql(PAYMENT_MOVES, to, 'anyone')}) AND ($2 = 'expired' OR expires_at > now())
        RETURNING ${PAYMENT_COLUMNS}`,
       params,
     );
@@ -69,7 +69,7 @@ export class PaymentWrites {
   async completeAfterReview(id: string): Promise<PaymentRecord | null> {
     const rows = await this.sql<PaymentRow>(
       `UPDATE payments SET status = 'completed', completed_at = now(), updated_at = now()
-       WHERE id = $1 AND status IN (${movableFromSql('completed', 'review')})
+       WHERE id = $1 AND status IN (${movableFromSql(PAYMENT_MOVES, 'completed', 'review')})
        RETURNING ${PAYMENT_COLUMNS}`,
       [id],
     );
@@ -82,7 +82,7 @@ export class PaymentWrites {
   async expireIfOverdue(id: string): Promise<PaymentRecord | null> {
     const rows = await this.sql<PaymentRow>(
       `UPDATE payments SET status = 'expired', updated_at = now()
-       WHERE id = $1 AND status IN (${movableFromSql('expired', 'anyone')}) AND expires_at <= now()
+       WHERE id = $1 AND status IN (${movableFromSql(PAYMENT_MOVES, 'expired', 'anyone')}) AND expires_at <= now()
        RETURNING ${PAYMENT_COLUMNS}`,
       [id],
     );
@@ -98,7 +98,7 @@ export class PaymentWrites {
    * that grows with the live ones.
    */
   async expireOverdue(batchSize: number): Promise<PaymentRecord[]> {
-    const from = movableFromSql('expired', 'anyone');
+    const from = movableFromSql(PAYMENT_MOVES, 'expired', 'anyone');
     const rows = await this.sql<PaymentRow>(
       `UPDATE payments SET status = 'expired', updated_at = now()
        WHERE id = ANY (ARRAY(SELECT id FROM payments WHERE status IN (${from}) AND expires_at <= now()

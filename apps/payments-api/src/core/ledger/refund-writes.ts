@@ -1,7 +1,6 @@
 import type { MerchantScope } from '@payhook/auth';
 import { DEFAULT_ENABLED_EVENTS, newId } from '@payhook/contracts';
 import type { Sql } from '@payhook/persistence';
-import { voucherValueSql } from './amount-due';
 import type { PayoutRule } from './business-days';
 import {
   endpointsOfEventSql,
@@ -15,6 +14,8 @@ import {
 import { IDEMPOTENCY_CLAIM_COLUMNS, IDEMPOTENCY_CLAIM_CONFLICT, type IdempotencyClaim } from './idempotency-claims';
 import type { OutboxWriter } from './outbox-writer';
 import { PAYMENT_COLUMNS, toPaymentRecord, type PaymentRecord, type PaymentRow } from './payment-record';
+import { REFUND_MOVES, movableFromSql } from './moves-table';
+import { paymentRemainderSql } from './refundable-remainder';
 import { REFUND_COLUMNS, toRefundRecord, type RefundRecord, type RefundRow } from './refund-record';
 import {
   PAYOUT_TERMS_SQL,
@@ -98,7 +99,7 @@ export class RefundWrites {
   ): Promise<Map<string, RefundablePayment>> {
     const rows = await this.sql<PayoutTerms & { id: string; order_id: string; status: string; remainder: string }>(
       `SELECT p.id, p.order_id, p.status,
-              p.amount - ${voucherValueSql('p.id')} - p.refund_held_amount AS remainder, ${PAYOUT_TERMS_SQL}
+              ${paymentRemainderSql('p.', 'p.id')} AS remainder, ${PAYOUT_TERMS_SQL}
        FROM payments p
        JOIN unnest($1::text[], $3::text[], $4::boolean[]) AS wanted (id, merchant_id, livemode)
          ON wanted.id = p.id AND wanted.merchant_id = p.merchant_id AND wanted.livemode = p.livemode
@@ -167,7 +168,7 @@ export class RefundWrites {
          -- by readForTestRefunds, and completed is final.
          WHERE p.id = ANY (ARRAY(SELECT payment_id FROM input))
            AND p.id = i.payment_id AND p.merchant_id = i.merchant_id AND p.livemode = i.livemode
-           AND p.refund_held_amount + i.amount <= p.amount - ${voucherValueSql('p.id')}
+           AND i.amount <= ${paymentRemainderSql('p.', 'p.id')}
          RETURNING i.refund_id, p.id, p.merchant_id, p.livemode, p.order_id, i.amount,
                    p.refunded_amount - i.amount AS refunded_before
        ), refund AS (
@@ -286,7 +287,7 @@ export class RefundWrites {
     const rows = await this.sql<PaymentRow>(
       `UPDATE payments SET refund_held_amount = refund_held_amount + $4
        WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND status = 'completed'
-         AND refund_held_amount + $4 <= amount - ${voucherValueSql('$1')}
+         AND $4 <= ${paymentRemainderSql('', '$1')}
        RETURNING ${PAYMENT_COLUMNS}`,
       [paymentId, scope.merchantId, scope.livemode, wanted],
     );
@@ -327,7 +328,7 @@ export class RefundWrites {
       `WITH moved AS (
          UPDATE refunds SET status = 'succeeded', succeeded_at = now(), bank_transaction_id = $2,
                             refund_account_sealed = NULL
-         WHERE id = $1 AND status = 'pending'
+         WHERE id = $1 AND status IN (${movableFromSql(REFUND_MOVES, 'succeeded', 'operator')})
          RETURNING ${REFUND_COLUMNS}
        ), counted AS (
          UPDATE payments p SET refunded_amount = p.refunded_amount + moved.amount
@@ -350,7 +351,7 @@ export class RefundWrites {
       `WITH moved AS (
          UPDATE refunds SET status = 'failed', failed_at = now(), failure_reason = $2,
                             refund_account_sealed = NULL
-         WHERE id = $1 AND status = 'pending'
+         WHERE id = $1 AND status IN (${movableFromSql(REFUND_MOVES, 'failed', 'operator')})
          RETURNING ${REFUND_COLUMNS}
        ), released AS (
          UPDATE payments p SET refund_held_amount = p.refund_held_amount - moved.amount
@@ -375,7 +376,7 @@ export class RefundWrites {
   /** The remainder of a completed payment of the scope, its row locked until the transaction ends. */
   async remainderLocked(scope: MerchantScope, paymentId: string): Promise<number | HoldRefusal> {
     const rows = await this.sql<{ status: string; remainder: string }>(
-      `SELECT status, amount - ${voucherValueSql('$1')} - refund_held_amount AS remainder FROM payments
+      `SELECT status, ${paymentRemainderSql('', '$1')} AS remainder FROM payments
        WHERE id = $1 AND merchant_id = $2 AND livemode = $3 FOR UPDATE`,
       [paymentId, scope.merchantId, scope.livemode],
     );

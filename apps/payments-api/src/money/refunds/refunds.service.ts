@@ -7,7 +7,7 @@ import { PaymentsApiEnv } from '../../platform/config/payments-api.env';
 import { decodeCursor, encodeCursor } from '../../platform/http/keyset-cursor';
 import { IdempotencyKeysRepository } from '../../core/idempotency/idempotency-keys.repository';
 import { KeyedFingerprints } from '../../core/idempotency/keyed-fingerprints';
-import { Ledger, type HoldRefusal, type LedgerTx, type RefundRecord } from '../../core/ledger';
+import { Ledger, refundableRemainder, type HoldRefusal, type LedgerTx, type RefundRecord } from '../../core/ledger';
 import type { ListRefundsQueryDto } from './dto/list-refunds.query.dto';
 import { pendingRefund } from './new-refund';
 import { RefundAccounts } from './refund-accounts';
@@ -175,7 +175,8 @@ export class RefundsService {
   async refundable(scope: MerchantScope, paymentId: string): Promise<number> {
     const held = await this.refunds.heldOf(scope, paymentId);
     if (!held) return 0;
-    return Math.max(0, held.amount - held.refundHeldAmount - (await this.ledger.heldVoucherValue(paymentId)));
+    const voucherValue = await this.ledger.heldVoucherValue(paymentId);
+    return Math.max(0, refundableRemainder({ amount: held.amount, refundHeld: held.refundHeldAmount, voucherValue }));
   }
 
   /** A payment's refunds for the console, newest first, at most REFUNDS_OF_PAYMENT_SHOWN. */

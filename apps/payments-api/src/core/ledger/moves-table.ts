@@ -1,0 +1,55 @@
+import type { PaymentStatus, RefundStatus } from '@payhook/contracts';
+
+/**
+ * A stateful money record's allowed moves, from → to, each with who may make it. Every compare-and-set
+ * of the record's writer reads its `status IN (…)` from its table through `movableFromSql`, so a move
+ * missing from the table cannot happen. Disputes, receipts and escrow get a table of the same kind.
+ */
+export type MovesTable<Status extends string, Mover extends string> = Readonly<
+  Record<Status, Partial<Record<Status, readonly Mover[]>>>
+>;
+
+/** The statuses `to` may be reached from by `mover`, as a SQL list of literals (constants only). */
+export function movableFromSql<Status extends string, Mover extends string>(
+  table: MovesTable<Status, Mover>,
+  to: Status,
+  mover: Mover,
+): string {
+  const from = (Object.keys(table) as Status[]).filter((status) => table[status][to]?.includes(mover));
+  if (from.length === 0) throw new Error(`no allowed move into ${to} for ${mover}`);
+  return from.map((status) => `'${status}'`).join(', ');
+}
+
+/** Where a payment can end up: every status but the one it is created in. */
+export type PaymentOutcome = Exclude<PaymentStatus, 'pending'>;
+
+/**
+ * Who moves a payment. `review` is the operator resolving a review case: money that arrived for a
+ * payment completes it even when the payment expired meanwhile. Everyone else moves pending payments.
+ */
+export type PaymentMover = 'anyone' | 'review';
+
+export const PAYMENT_MOVES: MovesTable<PaymentStatus, PaymentMover> = {
+  pending: {
+    completed: ['anyone', 'review'],
+    failed: ['anyone'],
+    canceled: ['anyone'],
+    expired: ['anyone'],
+  },
+  expired: { completed: ['review'] },
+  completed: {},
+  failed: {},
+  canceled: {},
+};
+
+/**
+ * Who moves a refund: `operator`, who reports whether a live refund's money was sent. A test refund is
+ * written succeeded at once (there is no money to send), so it makes no move.
+ */
+export type RefundMover = 'operator';
+
+export const REFUND_MOVES: MovesTable<RefundStatus, RefundMover> = {
+  pending: { succeeded: ['operator'], failed: ['operator'] },
+  succeeded: {},
+  failed: {},
+};
