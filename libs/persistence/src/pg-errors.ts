@@ -9,10 +9,6 @@ export const UNIQUE_VIOLATION = '23505';
 /** Raised by abort_statement(reason): a statement undid its own writes (migration StatementsAlone1766000000000). */
 export const STATEMENT_ABORTED = 'PH001';
 
-export function isStatementAborted(error: unknown): boolean {
-  return (error as PgError | null)?.code === STATEMENT_ABORTED;
-}
-
 /**
  * SQLSTATE classes a single row of a batch statement can cause: 21 (cardinality), 22 (data), 23
  * (integrity), 40 (deadlock, serialization). A batch that fails with one is worth splitting.

@@ -54,11 +54,25 @@ export class AuditLog {
   }
 
   /** Writes one entry with `sql`, which must be the transaction of the change it records. */
-  async record(sql: Sql, entry: AuditEntry): Promise<void> {
+  record(sql: Sql, entry: AuditEntry): Promise<void> {
+    return this.recordAll(sql, [entry]);
+  }
+
+  /** Several entries in one statement (a batch of changes committed together). */
+  async recordAll(sql: Sql, entries: readonly AuditEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    const column = <K extends keyof AuditEntry>(key: K) => entries.map((entry) => entry[key]);
     await sql(
       `INSERT INTO audit_log (id, merchant_id, actor, action, target, client_address)
-       VALUES ($1, $2, $3, $4, $5, $6)`,
-      [newId('auditEntry'), entry.merchantId, entry.actor, entry.action, entry.target, entry.clientAddress],
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])`,
+      [
+        entries.map(() => newId('auditEntry')),
+        column('merchantId'),
+        column('actor'),
+        column('action'),
+        column('target'),
+        column('clientAddress'),
+      ],
     );
   }
 

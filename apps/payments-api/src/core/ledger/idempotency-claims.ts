@@ -31,13 +31,34 @@ export class IdempotencyClaims {
 
   /** False when the key is held and not expired: the caller rolls its writes back and replays. */
   async claim(scope: MerchantScope, claim: IdempotencyClaim): Promise<boolean> {
-    const rows = await this.sql(
+    const [claimed] = await this.claimAll([{ scope, claim }]);
+    return claimed;
+  }
+
+  /** Several distinct keys in one statement: for each, whether it was claimed (false: held and not expired). */
+  async claimAll(claims: readonly { scope: MerchantScope; claim: IdempotencyClaim }[]): Promise<boolean[]> {
+    const column = <K extends keyof IdempotencyClaim>(key: K) => claims.map(({ claim }) => claim[key]);
+    const rows = await this.sql<{ merchant_id: string; livemode: boolean; key: string }>(
       `INSERT INTO idempotency_keys AS k ${IDEMPOTENCY_CLAIM_COLUMNS}
-       VALUES ($1, $2, $3, $4, $5, $6, now(), now() + make_interval(hours => $7))
+       SELECT merchant_id, livemode, key, fingerprint, status, body, now(), now() + make_interval(hours => ttl_hours)
+       FROM unnest($1::text[], $2::boolean[], $3::text[], $4::text[], $5::int[], $6::text[], $7::int[])
+         AS i (merchant_id, livemode, key, fingerprint, status, body, ttl_hours)
        ${IDEMPOTENCY_CLAIM_CONFLICT}
-       RETURNING 1`,
-      [scope.merchantId, scope.livemode, claim.key, claim.fingerprint, claim.status, claim.body, claim.ttlHours],
+       RETURNING k.merchant_id, k.livemode, k.key`,
+      [
+        claims.map(({ scope }) => scope.merchantId),
+        claims.map(({ scope }) => scope.livemode),
+        column('key'),
+        column('fingerprint'),
+        column('status'),
+        column('body'),
+        column('ttlHours'),
+      ],
     );
-    return rows.length === 1;
+    const claimed = new Set(rows.map((row) => keyOf(row.merchant_id, row.livemode, row.key)));
+    return claims.map(({ scope, claim }) => claimed.has(keyOf(scope.merchantId, scope.livemode, claim.key)));
   }
 }
+
+const keyOf = (merchantId: string, livemode: boolean, key: string) =>
+  `${merchantId}\u0000${String(livemode)}\u0000${key}`;

@@ -3,7 +3,7 @@
 export { Ledger } from './ledger';
 export { LedgerModule } from './ledger.module';
 export type { LedgerTx } from './ledger-tx';
-export type { HoldRefusal, TestRefundWrite } from './refund-writes';
+export type { HoldRefusal, RefundAsk } from './refund-writes';
 export type { PaymentOutcome } from './moves-table';
 export type { NewPayment } from './payment-creation';
 export type { DepositFeed, DepositOutcome, NewDeposit } from './deposit-writes';

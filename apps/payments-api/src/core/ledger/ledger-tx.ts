@@ -35,7 +35,7 @@ export class LedgerTx {
     this.events = new EventWriter(sql, this.outbox);
     this.settlements = new SettlementWriter(sql);
     this.payments = new PaymentWrites(sql, this.events, this.settlements);
-    this.refunds = new RefundWrites(sql, this.events, this.settlements, this.outbox);
+    this.refunds = new RefundWrites(sql, this.events, this.settlements);
     this.vouchers = new VoucherWrites(sql);
     this.deposits = new DepositWrites(sql);
     this.reviewCases = new ReviewCaseWrites(sql);

@@ -25,15 +25,6 @@ export class Ledger {
   }
 
   /**
-   * For a money move that is ONE statement, atomic by itself (a batch of test refunds, ADR 0015):
-   * `work` runs without a transaction around it, so it costs no BEGIN and COMMIT round trips. Every
-   * statement it sends commits on its own: reads, then a single writing statement, nothing else.
-   */
-  writeInOneStatement<R>(work: (tx: LedgerTx) => Promise<R>): Promise<R> {
-    return work(new LedgerTx(this.primary));
-  }
-
-  /**
    * Creates payments with their idempotency keys in one statement, atomic by itself (ADR 0013): the
    * ids of those inserted; one left out found its key taken.
    */

@@ -28,6 +28,14 @@ export function effectiveStatus(payment: PaymentRecord, now = new Date()): Payme
 export const PAYMENT_COLUMNS = `id, merchant_id, livemode, order_id, customer_id, amount, currency, status,
   return_url, pay_suffix, expires_at, created_at, completed_at, refunded_amount`;
 
+/** A list of columns (PAYMENT_COLUMNS, REFUND_COLUMNS) each qualified by `alias`, for a statement that joins. */
+export function qualified(columns: string, alias: string): string {
+  return columns
+    .split(',')
+    .map((column) => `${alias}.${column.trim()}`)
+    .join(', ');
+}
+
 export interface PaymentRow {
   id: string;
   merchant_id: string;

@@ -63,12 +63,7 @@ describe('RefundWrites.hold without the CHECK backstop', () => {
   /** One hold in its own transaction on `client`, as Ledger.write runs it. */
   const holdOn = async (client: Client, paymentId: string, amount: number | null) => {
     const sql: Sql = async (text, params) => (await client.query(text, params)).rows;
-    const writes = new RefundWrites(
-      sql,
-      new EventWriter(sql, new OutboxWriter(sql)),
-      new SettlementWriter(sql),
-      new OutboxWriter(sql),
-    );
+    const writes = new RefundWrites(sql, new EventWriter(sql, new OutboxWriter(sql)), new SettlementWriter(sql));
     await client.query('BEGIN');
     try {
       const hold = await writes.hold(SCOPE, paymentId, amount);

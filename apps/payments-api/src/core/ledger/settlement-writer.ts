@@ -2,7 +2,6 @@ import { Logger } from '@nestjs/common';
 import type { Sql } from '@payhook/persistence';
 import { addBusinessDays, type PayoutRule } from './business-days';
 import {
-  VAT_PERCENT,
   refundSettlementAmounts,
   salesDate,
   settlementAmounts,
@@ -47,21 +46,6 @@ export function payoutOf(sales: string, terms: PayoutTerms): { date: string; rul
 }
 
 /**
- * refundSettlementAmounts in SQL, for a statement that writes the record itself: the
- * fee, VAT and net of a refund of `amount` after `before` (R₀) at `bps`, each an SQL expression of
- * bigints. Integer division of non-negative integers is the floor. settlement-sql.integration-spec.ts
- * holds it to the TypeScript reference.
- */
-export function refundSettlementSql(before: string, amount: string, bps: string) {
-  const fee = (refunded: string) => `((${refunded}) * (${bps}) / 10000)`;
-  const vat = (refunded: string) => `(${fee(refunded)} * ${VAT_PERCENT} / 100)`;
-  const after = `(${before}) + (${amount})`;
-  const feeAmount = `(${fee(before)} - ${fee(after)})`;
-  const vatAmount = `(${vat(before)} - ${vat(after)})`;
-  return { feeAmount, vatAmount, netAmount: `(-(${amount}) - ${feeAmount} - ${vatAmount})` };
-}
-
-/**
  * Says once per process that a refund of a payment settled before records existed returned no fee:
  * its fee rate is unknown, and the merchant's current rate would return a fee it may never have paid.
  */
@@ -99,81 +83,118 @@ export class SettlementWriter {
       `SELECT m.fee_bps, ${PAYOUT_TERMS_SQL} FROM merchants m WHERE m.id = $1`,
       [payment.merchantId, sales],
     );
-    await this.insert(
+    await this.insert([
       {
-        type: 'payment',
-        paymentId: payment.id,
-        refundId: null,
-        merchantId: payment.merchantId,
-        livemode: payment.livemode,
-        orderId: payment.orderId,
-        amounts: settlementAmounts(payment.amount, terms.fee_bps),
-        feeBps: terms.fee_bps,
-        at: payment.completedAt,
+        record: {
+          type: 'payment',
+          paymentId: payment.id,
+          refundId: null,
+          merchantId: payment.merchantId,
+          livemode: payment.livemode,
+          orderId: payment.orderId,
+          amounts: settlementAmounts(payment.amount, terms.fee_bps),
+          feeBps: terms.fee_bps,
+          at: payment.completedAt,
+        },
+        sales,
+        terms,
       },
-      sales,
-      terms,
-    );
+    ]);
   }
 
   /**
-   * The record of a refund that just succeeded: negative amounts on the sales date of its
-   * success, by difference of running totals from `refundedBefore` (R₀, read under the payment's row
-   * lock), at the fee rate the payment was charged (its own record's fee_bps; 0 for a payment settled
-   * before records existed, see reportLegacyRefund), paid out by the rule of §8.
+   * The records of refunds that just succeeded (of distinct payments): negative amounts on the sales
+   * date of each success, by difference of running totals from `refundedBefore` (R₀, read under the
+   * payment's row lock), at the fee rate the payment was charged (its own record's fee_bps; 0 for a
+   * payment settled before records existed, see reportLegacyRefund), paid out by the payout rule.
    */
-  async recordRefund(refund: RefundRecord, refundedBefore: number): Promise<void> {
-    if (!refund.succeededAt) throw new Error(`refund ${refund.id} has not succeeded: nothing to settle`);
-    const sales = salesDate(refund.succeededAt);
-    const [terms] = await this.sql<PayoutTerms & { fee_bps: number | null }>(
-      `SELECT (SELECT s.fee_bps FROM settlements s WHERE s.payment_id = $3 AND COALESCE(s.refund_id, '') = '') AS fee_bps,
-         ${PAYOUT_TERMS_SQL}
-       FROM merchants m WHERE m.id = $1`,
-      [refund.merchantId, sales, refund.paymentId],
-    );
-    if (terms.fee_bps === null) reportLegacyRefund(refund.paymentId);
-    const feeBps = terms.fee_bps ?? 0;
-    await this.insert(
-      {
-        type: 'refund',
-        paymentId: refund.paymentId,
-        refundId: refund.id,
-        merchantId: refund.merchantId,
-        livemode: refund.livemode,
-        orderId: refund.orderId,
-        amounts: refundSettlementAmounts(refundedBefore, refund.amount, feeBps),
-        feeBps,
-        at: refund.succeededAt,
-      },
-      sales,
-      terms,
-    );
+  async recordRefunds(succeeded: readonly { refund: RefundRecord; refundedBefore: number }[]): Promise<void> {
+    const records: { record: NewRecord; sales: string; terms: PayoutTerms }[] = [];
+    // Refunds that succeed together share a sales date: one read of terms per date.
+    for (const [sales, ofDate] of groupBy(succeeded, ({ refund }) => salesDate(succeededAt(refund)))) {
+      const terms = await this.sql<PayoutTerms & { refund_id: string; fee_bps: number | null }>(
+        `SELECT i.refund_id, ${PAYOUT_TERMS_SQL},
+           (SELECT s.fee_bps FROM settlements s
+             WHERE s.payment_id = i.payment_id AND COALESCE(s.refund_id, '') = '') AS fee_bps
+         FROM unnest($1::text[], $3::text[], $4::text[]) AS i (merchant_id, payment_id, refund_id)
+         JOIN merchants m ON m.id = i.merchant_id`,
+        [
+          ofDate.map(({ refund }) => refund.merchantId),
+          sales,
+          ofDate.map(({ refund }) => refund.paymentId),
+          ofDate.map(({ refund }) => refund.id),
+        ],
+      );
+      const byRefund = new Map(terms.map((row) => [row.refund_id, row]));
+      for (const { refund, refundedBefore } of ofDate) {
+        const term = byRefund.get(refund.id)!;
+        if (term.fee_bps === null) reportLegacyRefund(refund.paymentId);
+        const feeBps = term.fee_bps ?? 0;
+        records.push({
+          record: {
+            type: 'refund',
+            paymentId: refund.paymentId,
+            refundId: refund.id,
+            merchantId: refund.merchantId,
+            livemode: refund.livemode,
+            orderId: refund.orderId,
+            amounts: refundSettlementAmounts(refundedBefore, refund.amount, feeBps),
+            feeBps,
+            at: succeededAt(refund),
+          },
+          sales,
+          terms: term,
+        });
+      }
+    }
+    await this.insert(records);
   }
 
-  private async insert(record: NewRecord, sales: string, terms: PayoutTerms): Promise<void> {
-    const payout = payoutOf(sales, terms);
-    const { amounts } = record;
+  /** The records in one statement. */
+  private async insert(records: readonly { record: NewRecord; sales: string; terms: PayoutTerms }[]): Promise<void> {
+    if (records.length === 0) return;
+    const rows = records.map(({ record, sales, terms }) => {
+      const payout = payoutOf(sales, terms);
+      return { ...record, ...record.amounts, sales, payoutDate: payout.date, payoutRule: payout.rule };
+    });
+    const column = <K extends keyof (typeof rows)[number]>(key: K) => rows.map((row) => row[key]);
     await this.sql(
       `INSERT INTO settlements (payment_id, merchant_id, livemode, order_id, gross_amount, fee_bps, fee_amount,
          vat_amount, net_amount, sales_date, payout_date, payout_rule, completed_at, type, refund_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+       SELECT * FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[], $5::bigint[], $6::int[], $7::bigint[],
+                            $8::bigint[], $9::bigint[], $10::date[], $11::date[], $12::text[], $13::timestamptz[],
+                            $14::text[], $15::text[])`,
       [
-        record.paymentId,
-        record.merchantId,
-        record.livemode,
-        record.orderId,
-        amounts.grossAmount,
-        record.feeBps,
-        amounts.feeAmount,
-        amounts.vatAmount,
-        amounts.netAmount,
-        sales,
-        payout.date,
-        payout.rule,
-        record.at,
-        record.type,
-        record.refundId,
+        column('paymentId'),
+        column('merchantId'),
+        column('livemode'),
+        column('orderId'),
+        column('grossAmount'),
+        column('feeBps'),
+        column('feeAmount'),
+        column('vatAmount'),
+        column('netAmount'),
+        column('sales'),
+        column('payoutDate'),
+        column('payoutRule'),
+        column('at'),
+        column('type'),
+        column('refundId'),
       ],
     );
   }
+}
+
+function succeededAt(refund: RefundRecord): Date {
+  if (!refund.succeededAt) throw new Error(`refund ${refund.id} has not succeeded: nothing to settle`);
+  return refund.succeededAt;
+}
+
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    groups.set(key, [...(groups.get(key) ?? []), item]);
+  }
+  return groups;
 }

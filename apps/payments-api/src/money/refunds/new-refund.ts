@@ -12,21 +12,13 @@ export interface NewRefund {
   createdAt: Date;
 }
 
-/** A test refund: succeeded the moment it is made. */
-export function succeededRefund(refund: NewRefund): RefundRecord {
-  return recordOf(newId('refund'), refund, { status: 'succeeded', succeededAt: refund.createdAt });
-}
-
 /**
- * A live refund, pending until the operator has sent the money to the account `seal` seals for its id
- * (the account is kept only while the refund is pending).
+ * A refund as it is inserted: pending until the money is sent (a test refund's at once, a live one's
+ * by the operator) to the account `seal` seals for its id (live; the account is kept only while the
+ * refund is pending).
  */
 export function pendingRefund(refund: NewRefund, seal: (refundId: string) => string | null): RefundRecord {
   const id = newId('refund');
-  return recordOf(id, refund, { status: 'pending', refundAccountSealed: seal(id) });
-}
-
-function recordOf(id: string, refund: NewRefund, state: Partial<RefundRecord>): RefundRecord {
   return {
     id,
     paymentId: refund.paymentId,
@@ -37,12 +29,11 @@ function recordOf(id: string, refund: NewRefund, state: Partial<RefundRecord>): 
     currency: CURRENCY,
     reason: refund.reason,
     status: 'pending',
-    refundAccountSealed: null,
+    refundAccountSealed: seal(id),
     bankTransactionId: null,
     failureReason: null,
     createdAt: refund.createdAt,
     succeededAt: null,
     failedAt: null,
-    ...state,
   };
 }

@@ -45,7 +45,7 @@ export class RefundOperationsService {
   async succeed(id: string, bankTransactionId: string): Promise<RefundView> {
     let moved;
     try {
-      moved = await this.ledger.write((tx) => tx.refunds.succeed(id, bankTransactionId));
+      moved = await this.ledger.write(async (tx) => (await tx.refunds.succeed([{ id, bankTransactionId }]))[0] ?? null);
     } catch (error) {
       if (!isUniqueViolation(error, ONE_REFUND_PER_BANK_TRANSACTION)) throw error;
       return this.transferTaken(id, bankTransactionId);

@@ -236,7 +236,7 @@ export class RefundsService {
       },
       sealAccount,
     );
-    await tx.refunds.insertPending(refund);
+    await tx.refunds.insertPending([refund]);
     await this.audit.record(tx.sql, {
       ...by,
       merchantId: scope.merchantId,

@@ -2,11 +2,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Link } from '@opentelemetry/api';
 import type { MerchantScope } from '@payhook/auth';
 import { detached, inSpan, linkToCurrentSpan } from '@payhook/observability';
-import { MicroBatcher, isRowError, isStatementAborted } from '@payhook/persistence';
+import { MicroBatcher, isRowError } from '@payhook/persistence';
 import type { AuditActor } from '../../core/audit/audit-entry';
+import { AuditLog } from '../../core/audit/audit-log';
 import { PaymentsApiEnv } from '../../platform/config/payments-api.env';
-import { Ledger, salesDate, type HoldRefusal, type LedgerTx, type TestRefundWrite } from '../../core/ledger';
-import { succeededRefund } from './new-refund';
+import { Ledger, type HoldRefusal, type LedgerTx, type RefundAsk, type RefundRecord } from '../../core/ledger';
+import { pendingRefund } from './new-refund';
 import { toRefundView } from './refund.view';
 
 /** Batch statements of test refunds running at once; the rest of the pool stays free for everything else. */
@@ -45,17 +46,17 @@ class KeysTaken extends Error {
 }
 
 /**
- * Test refunds that arrive together share one statement, as creates do (ADR 0013, ADR 0015): a round
- * trip and a commit serve many refunds. A batch reads its payments' orders, remainders and payout
- * terms, then writes every refund with one statement committed by itself: two round trips. The
- * guarded hold of each refund decides its amount in the database.
+ * Test refunds that arrive together share one transaction, as creates share a statement (ADR 0013,
+ * ADR 0015): a commit and a few round trips serve many refunds. Each is a refund like a live one,
+ * made by the same ledger writers: its payment locked (in id order, so two batches sharing payments
+ * queue instead of deadlocking), its amount held, the refund inserted pending, then moved to
+ * succeeded at once with its event and settlement record, its key claimed with the answer it
+ * replays, and its audit entry, each writer taking the whole batch in one statement.
  *
  * No batch holds two refunds of one payment (a statement updates a row once) or two uses of one key
- * (a statement claims a key once). When the statement cannot stand alone (a key of the batch was
- * taken meanwhile, a row's error), the batch goes again the careful way: in a transaction that locks
- * its payments in id order first. There a refund whose key turns out taken rolls the batch back and
- * the others go again without it, and a statement that fails on a row of its own is split in halves
- * until the failing refund stands alone, so one refund's error is never another's.
+ * (a statement claims a key once). A refund whose key turns out taken rolls the batch back and the
+ * others go again without it; a statement that fails on a row of its own is split in halves until the
+ * failing refund stands alone, so one refund's error is never another's.
  */
 @Injectable()
 export class TestRefundBatcher {
@@ -71,6 +72,7 @@ export class TestRefundBatcher {
 
   constructor(
     private readonly ledger: Ledger,
+    private readonly audit: AuditLog,
     @Inject(PaymentsApiEnv) private readonly env: PaymentsApiEnv,
   ) {}
 
@@ -95,99 +97,86 @@ export class TestRefundBatcher {
     );
   }
 
-  /** The batch in one statement alone; what that cannot settle, again in a transaction under the locks. */
   private async writeAll(requests: TestRefundRequest[]): Promise<Outcome[]> {
-    let outcomes: Outcome[];
     try {
-      outcomes = await this.ledger.writeInOneStatement((tx) => this.writeIn(tx, requests, { alone: true }));
-    } catch (error) {
-      if (isStatementAborted(error) || isRowError(error)) return this.writeAllLocked(requests);
-      return requests.map(() => ({ error }));
-    }
-    // A whole remainder read before the statement may have shrunk by the time it ran: read it under the lock.
-    const again = requests.flatMap((request, n) =>
-      request.amount === undefined && outcomes[n] === 'amount_exceeded' ? [n] : [],
-    );
-    if (again.length === 0) return outcomes;
-    const redone = await this.writeAllLocked(again.map((n) => requests[n]));
-    again.forEach((n, k) => (outcomes[n] = redone[k]));
-    return outcomes;
-  }
-
-  private async writeAllLocked(requests: TestRefundRequest[]): Promise<Outcome[]> {
-    try {
-      return await this.ledger.write((tx) => this.writeIn(tx, requests, { alone: false }));
+      return await this.ledger.write((tx) => this.writeIn(tx, requests));
     } catch (error) {
       if (error instanceof KeysTaken) {
         const others = requests.filter((_, n) => !error.positions.has(n));
-        const outcomes = others.length > 0 ? await this.writeAllLocked(others) : [];
+        const outcomes = others.length > 0 ? await this.writeAll(others) : [];
         let next = 0;
         return requests.map((_, n) => (error.positions.has(n) ? 'key_taken' : outcomes[next++]));
       }
       if (requests.length === 1 || !isRowError(error)) return requests.map(() => ({ error }));
       // Halves, one after the other: the split holds only this batch's connection.
       const half = Math.ceil(requests.length / 2);
-      return [
-        ...(await this.writeAllLocked(requests.slice(0, half))),
-        ...(await this.writeAllLocked(requests.slice(half))),
-      ];
+      return [...(await this.writeAll(requests.slice(0, half))), ...(await this.writeAll(requests.slice(half)))];
     }
   }
 
-  /** `alone`: tx is Ledger.writeInOneStatement's (no transaction, no locks); else a Ledger.write transaction. */
-  private async writeIn(
-    tx: LedgerTx,
-    requests: TestRefundRequest[],
-    { alone }: { alone: boolean },
-  ): Promise<TestRefundOutcome[]> {
-    const createdAt = new Date();
-    const sales = salesDate(createdAt);
-    const payments = await tx.refunds.readForTestRefunds(requests, sales, { lock: !alone });
+  private async writeIn(tx: LedgerTx, requests: TestRefundRequest[]): Promise<TestRefundOutcome[]> {
+    const payments = await tx.refunds.lockRefundable(requests);
     const outcomes: TestRefundOutcome[] = [];
-    const writes: { position: number; write: TestRefundWrite }[] = [];
+    const asks: { position: number; ask: RefundAsk; orderId: string }[] = [];
     requests.forEach((request, position) => {
-      const { scope } = request;
       const payment = payments.get(request.paymentId);
-      if (!payment) {
-        outcomes[position] = 'payment_not_found';
-      } else if (payment.status !== 'completed') {
-        outcomes[position] = 'payment_not_completed';
-      } else if ((request.amount ?? payment.remainder) <= 0) {
-        outcomes[position] = 'amount_exceeded';
-      } else {
-        const refund = succeededRefund({
-          scope,
-          paymentId: payment.id,
-          orderId: payment.orderId,
-          amount: request.amount ?? payment.remainder,
-          reason: request.reason ?? null,
-          createdAt,
-        });
-        const body = JSON.stringify({ data: toRefundView(refund) });
-        const claim = {
-          key: request.idempotencyKey,
-          fingerprint: request.fingerprint,
-          status: 201,
-          body,
-          ttlHours: this.env.IDEMPOTENCY_TTL_HOURS,
-        };
-        outcomes[position] = { body };
-        writes.push({ position, write: { refund, sales, payout: payment.payout, claim, by: request.actor } });
+      const amount = request.amount ?? payment?.remainder ?? 0;
+      if (!payment) outcomes[position] = 'payment_not_found';
+      else if (payment.status !== 'completed') outcomes[position] = 'payment_not_completed';
+      else if (amount <= 0) outcomes[position] = 'amount_exceeded';
+      else
+        asks.push({ position, ask: { scope: request.scope, paymentId: payment.id, amount }, orderId: payment.orderId });
+    });
+    const holds = await tx.refunds.holdAll(asks.map(({ ask }) => ask));
+    const createdAt = new Date();
+    const refunds: { position: number; refund: RefundRecord }[] = [];
+    holds.forEach((hold, n) => {
+      const { position, ask, orderId } = asks[n];
+      if (typeof hold === 'string') {
+        outcomes[position] = hold;
+        return;
       }
+      const reason = requests[position].reason ?? null;
+      const newRefund = { scope: ask.scope, paymentId: ask.paymentId, orderId, amount: hold.amount, reason, createdAt };
+      refunds.push({ position, refund: pendingRefund(newRefund, () => null) });
     });
-    if (writes.length === 0) return outcomes;
-    const written = await tx.refunds.succeedAllAtOnce(
-      writes.map(({ write }) => write),
-      { alone },
+    if (refunds.length === 0) return outcomes;
+
+    await tx.refunds.insertPending(refunds.map(({ refund }) => refund));
+    const succeeded = new Map(
+      (await tx.refunds.succeed(refunds.map(({ refund }) => ({ id: refund.id, bankTransactionId: null })))).map(
+        (refund) => [refund.id, refund],
+      ),
     );
-    const taken = new Set<number>();
-    written.forEach(({ held, claimed }, n) => {
-      const { position } = writes[n];
-      // Its payment is completed (final): an amount that did not fit is the only reason not to hold.
-      if (!held) outcomes[position] = 'amount_exceeded';
-      else if (!claimed) taken.add(position);
+    const bodies = refunds.map(({ refund }) => {
+      const moved = succeeded.get(refund.id);
+      if (!moved) throw new Error(`test refund ${refund.id}, inserted pending in this transaction, did not succeed`);
+      return JSON.stringify({ data: toRefundView(moved) });
     });
+    const claimed = await tx.idempotency.claimAll(
+      refunds.map(({ position }, n) => ({
+        scope: requests[position].scope,
+        claim: {
+          key: requests[position].idempotencyKey,
+          fingerprint: requests[position].fingerprint,
+          status: 201,
+          body: bodies[n],
+          ttlHours: this.env.IDEMPOTENCY_TTL_HOURS,
+        },
+      })),
+    );
+    const taken = new Set(refunds.flatMap(({ position }, n) => (claimed[n] ? [] : [position])));
     if (taken.size > 0) throw new KeysTaken(taken);
+    await this.audit.recordAll(
+      tx.sql,
+      refunds.map(({ position, refund }) => ({
+        ...requests[position].actor,
+        merchantId: refund.merchantId,
+        action: 'refund.created' as const,
+        target: refund.id,
+      })),
+    );
+    refunds.forEach(({ position }, n) => (outcomes[position] = { body: bodies[n] }));
     return outcomes;
   }
 }
