@@ -16,9 +16,9 @@ import { INTEGRATION_TEST_SCHEMAS } from '../../webhooks/integration-tests';
 import { LISTEN_SESSION_SCHEMAS } from '../../webhooks/listen-sessions';
 
 /**
- * The response shapes, each from its feature's door, beside the request shapes Nest builds from the
- * DTOs. Their order is the documents' order (docs/openapi.json is compared as it is written), which
- * is why the vouchers' and the webhook endpoints' shapes come in two parts each.
+ * The response shapes, each from its feature's door, after the request shapes Nest builds from the
+ * DTOs. A document lists them in this order, and docs/openapi.json as served: the vouchers' and the
+ * webhook endpoints' shapes come in two parts each, where the committed documents have them.
  */
 const RESPONSE_SCHEMAS = {
   ...ERROR_SCHEMAS,
