@@ -26,7 +26,7 @@ export const MERCHANT_SCHEMAS: Record<string, Schema> = {
       settlementDelayDays: { type: 'integer', minimum: 1, maximum: 30 },
       consoleEmail: nullable({ type: 'string', format: 'email' }),
       createdAt: instant,
-      // The integration-tests feature's own shape.
+      // The integration-tests feature's shape, by name: the documents assemble both features' shapes.
       latestIntegrationTest: nullable(ref('IntegrationTest')),
     }),
     examples: [
