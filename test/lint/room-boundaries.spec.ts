@@ -9,7 +9,7 @@ const SRC = 'apps/payments-api/src';
 const cases = [
   {
     name: 'platform importing a room',
-    filePath: `${SRC}/platform/openapi/components.ts`,
+    filePath: `${SRC}/platform/openapi/schema-builders.ts`,
     text: `import { MAX_FEE_BPS } from '../../core/ledger';\nexport const max = MAX_FEE_BPS;\n`,
     fails: /platform\/ knows no domain/,
   },
@@ -111,7 +111,7 @@ const cases = [
   },
   {
     name: 'platform using another part of platform',
-    filePath: `${SRC}/platform/openapi/components.ts`,
+    filePath: `${SRC}/platform/openapi/schema-builders.ts`,
     text: `import { formatInZone } from '../time/zoned-time';\nexport const format = formatInZone;\n`,
     fails: null,
   },

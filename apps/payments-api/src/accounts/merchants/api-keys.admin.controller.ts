@@ -1,7 +1,7 @@
 import { Controller, Delete, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AdminRoute } from '../../platform/openapi/api-route.decorator';
-import { dataOf } from '../../platform/openapi/components';
+import { dataOf } from '../../platform/openapi/schema-builders';
 import { AdminGuard } from '@payhook/auth';
 import { MerchantsService } from './merchants.service';
 import { toApiKeyView } from './admin.views';

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Patch, Post, Req, UseGuards } from '@n
 import type { Request } from 'express';
 import { ApiTags } from '@nestjs/swagger';
 import { AdminRoute, BODY_ERRORS } from '../../platform/openapi/api-route.decorator';
-import { dataOf } from '../../platform/openapi/components';
+import { dataOf } from '../../platform/openapi/schema-builders';
 import { AdminGuard } from '@payhook/auth';
 import { MerchantsService } from './merchants.service';
 import { IntegrationTestsRepository } from '../../webhooks/integration-tests';

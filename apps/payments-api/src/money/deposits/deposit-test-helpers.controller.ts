@@ -11,7 +11,7 @@ import type { DepositView } from './deposit.view';
 import { DepositsService, testFeed } from './deposits.service';
 import { TestDepositRequestDto, TestPaymentDepositRequestDto } from './dto/record-deposit.request.dto';
 import { ApiRoute, BODY_ERRORS } from '../../platform/openapi/api-route.decorator';
-import { dataOf } from '../../platform/openapi/components';
+import { dataOf } from '../../platform/openapi/schema-builders';
 
 /**
  * Simulated bank deposits into the merchant's own test feed: matched exactly as live deposits are, so a merchant

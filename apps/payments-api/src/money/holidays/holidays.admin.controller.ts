@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AdminRoute, BODY_ERRORS } from '../../platform/openapi/api-route.decorator';
-import { dataArrayOf, dataOf } from '../../platform/openapi/components';
+import { dataArrayOf, dataOf } from '../../platform/openapi/schema-builders';
 import { AdminGuard } from '@payhook/auth';
 import type { DataEnvelope } from '@payhook/contracts';
 import { publicHolidays, salesDate, type Holiday } from '../../core/ledger';

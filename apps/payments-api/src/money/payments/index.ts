@@ -7,3 +7,5 @@ export type { PaymentMoneyRecords } from './payment-money-records.repository';
 // What a payment's pages show, as the ledger decides it.
 export { effectiveStatus } from '../../core/ledger';
 export type { PaymentRecord } from '../../core/ledger';
+// Its response shapes, for the OpenAPI documents, and the amount the events' shapes carry too.
+export { krwAmount, PAYMENT_SCHEMAS } from './payments.schemas';

@@ -1,7 +1,7 @@
 import { Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AdminRoute } from '../../platform/openapi/api-route.decorator';
-import { dataOf } from '../../platform/openapi/components';
+import { dataOf } from '../../platform/openapi/schema-builders';
 import { AdminGuard } from '@payhook/auth';
 import type { DataEnvelope, PaymentView } from '@payhook/contracts';
 import { PaymentTransitionsService } from './payment-transitions.service';

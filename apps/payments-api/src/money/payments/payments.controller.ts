@@ -10,7 +10,7 @@ import { ListPaymentsQueryDto } from './dto/list-payments.query.dto';
 import { PaymentTransitionsService } from './payment-transitions.service';
 import { PaymentsService } from './payments.service';
 import { ApiHeader, ApiTags } from '@nestjs/swagger';
-import { dataOf, listOf } from '../../platform/openapi/components';
+import { dataOf, listOf } from '../../platform/openapi/schema-builders';
 import { ApiRoute, BODY_ERRORS } from '../../platform/openapi/api-route.decorator';
 import { IdParam } from '../../platform/http/id-param';
 

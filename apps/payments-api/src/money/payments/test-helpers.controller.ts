@@ -4,7 +4,7 @@ import type { DataEnvelope, PaymentView } from '@payhook/contracts';
 import { PaymentTransitionsService } from './payment-transitions.service';
 import { IdParam } from '../../platform/http/id-param';
 import { ApiTags } from '@nestjs/swagger';
-import { dataOf } from '../../platform/openapi/components';
+import { dataOf } from '../../platform/openapi/schema-builders';
 import { ApiRoute } from '../../platform/openapi/api-route.decorator';
 
 /** Every helper answers the moved payment, or why it could not move it. */

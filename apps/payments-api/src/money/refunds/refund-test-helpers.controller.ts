@@ -6,7 +6,7 @@ import { ApiActor } from '../../core/audit/api-actor.decorator';
 import type { AuditActor } from '../../core/audit/audit-entry';
 import { IdParam } from '../../platform/http/id-param';
 import { ApiRoute, BODY_ERRORS } from '../../platform/openapi/api-route.decorator';
-import { dataOf } from '../../platform/openapi/components';
+import { dataOf } from '../../platform/openapi/schema-builders';
 import { FailedTestRefundRequestDto } from './dto/failed-test-refund.request.dto';
 import { RefundsService } from './refunds.service';
 

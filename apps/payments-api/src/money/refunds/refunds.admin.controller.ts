@@ -5,7 +5,7 @@ import type { DataEnvelope, ListEnvelope, RefundView } from '@payhook/contracts'
 import { IdParam } from '../../platform/http/id-param';
 import { NoStore } from '../../platform/http/no-store';
 import { AdminRoute, BODY_ERRORS } from '../../platform/openapi/api-route.decorator';
-import { dataOf, listOf } from '../../platform/openapi/components';
+import { dataOf, listOf } from '../../platform/openapi/schema-builders';
 import { FailRefundRequestDto, ListAdminRefundsQueryDto, SucceedRefundRequestDto } from './dto/admin-refunds.dto';
 import { RefundOperationsService } from './refund-operations.service';
 import type { AdminRefundView } from './refund.view';

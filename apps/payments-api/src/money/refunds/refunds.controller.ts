@@ -8,7 +8,7 @@ import type { Response } from 'express';
 import { IdParam } from '../../platform/http/id-param';
 import { parseIdempotencyKey } from '../../core/idempotency/idempotency-key';
 import { ApiRoute, BODY_ERRORS } from '../../platform/openapi/api-route.decorator';
-import { dataOf, listOf } from '../../platform/openapi/components';
+import { dataOf, listOf } from '../../platform/openapi/schema-builders';
 import { CreateRefundRequestDto } from './dto/create-refund.request.dto';
 import { ListRefundsQueryDto } from './dto/list-refunds.query.dto';
 import { RefundsService } from './refunds.service';

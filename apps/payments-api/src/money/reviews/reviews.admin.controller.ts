@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AdminRoute, BODY_ERRORS } from '../../platform/openapi/api-route.decorator';
-import { dataOf, listOf } from '../../platform/openapi/components';
+import { dataOf, listOf } from '../../platform/openapi/schema-builders';
 import { AdminGuard } from '@payhook/auth';
 import type { DataEnvelope, ListEnvelope } from '@payhook/contracts';
 import { IdParam } from '../../platform/http/id-param';

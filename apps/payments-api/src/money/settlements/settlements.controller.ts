@@ -7,7 +7,7 @@ import type { SettlementView } from './settlement.view';
 import { sendSettlementsCsv } from './settlements-csv.response';
 import { SettlementsService } from './settlements.service';
 import { ApiTags } from '@nestjs/swagger';
-import { listOf } from '../../platform/openapi/components';
+import { listOf } from '../../platform/openapi/schema-builders';
 import { ApiRoute } from '../../platform/openapi/api-route.decorator';
 
 @ApiTags('settlements')

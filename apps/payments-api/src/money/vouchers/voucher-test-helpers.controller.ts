@@ -5,7 +5,7 @@ import { randomInt } from 'node:crypto';
 import { IssueTestVoucherRequestDto } from './dto/load-vouchers.request.dto';
 import { VouchersRepository } from './vouchers.repository';
 import { ApiRoute, BODY_ERRORS } from '../../platform/openapi/api-route.decorator';
-import { dataOf } from '../../platform/openapi/components';
+import { dataOf } from '../../platform/openapi/schema-builders';
 import { NoStore } from '../../platform/http/no-store';
 
 /** Test vouchers, so a merchant can pay a test payment by voucher before going live (test keys only). */

@@ -1,7 +1,7 @@
 import { Body, Controller, Post, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AdminRoute, BODY_ERRORS } from '../../platform/openapi/api-route.decorator';
-import { dataOf } from '../../platform/openapi/components';
+import { dataOf } from '../../platform/openapi/schema-builders';
 import { AdminGuard } from '@payhook/auth';
 import { PayhookError } from '@payhook/contracts';
 import { LoadVouchersRequestDto } from './dto/load-vouchers.request.dto';

@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { STATUS_CODES } from 'node:http';
 import { ApiBearerAuth, ApiOperation, ApiResponse } from '@nestjs/swagger';
 import { ERROR_CODES, type ErrorCode } from '@payhook/contracts';
-import { errorRef } from './components';
+import { errorRef } from './error.schema';
 
 /** Every authenticated merchant route can answer these (docs/merchant-guide.md, Errors). */
 const MERCHANT_ALWAYS: ErrorCode[] = [

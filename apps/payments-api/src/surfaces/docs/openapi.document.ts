@@ -1,7 +1,42 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { PAYHOOK_VERSION } from '@payhook/contracts';
-import { COMPONENT_SCHEMAS } from '../../platform/openapi/components';
+import { MERCHANT_SCHEMAS } from '../../accounts/merchants';
+import { DEPOSIT_SCHEMAS } from '../../money/deposits';
+import { HOLIDAY_SCHEMAS } from '../../money/holidays';
+import { PAYMENT_SCHEMAS } from '../../money/payments';
+import { REFUND_SCHEMAS } from '../../money/refunds';
+import { REVIEW_SCHEMAS } from '../../money/reviews';
+import { SETTLEMENT_SCHEMAS } from '../../money/settlements';
+import { NEW_VOUCHER_SCHEMAS, VOUCHER_SCHEMAS } from '../../money/vouchers';
+import { ERROR_SCHEMAS } from '../../platform/openapi/error.schema';
+import { WEBHOOK_ENDPOINT_RESOURCE_SCHEMAS, WEBHOOK_ENDPOINT_SCHEMAS } from '../../webhooks/endpoints';
+import { EVENT_SCHEMAS } from '../../webhooks/events';
+import { INTEGRATION_TEST_SCHEMAS } from '../../webhooks/integration-tests';
+import { LISTEN_SESSION_SCHEMAS } from '../../webhooks/listen-sessions';
+
+/**
+ * The response shapes, each from its feature's door, after the request shapes Nest builds from the
+ * DTOs. A document lists them in this order, and docs/openapi.json as served: the vouchers' and the
+ * webhook endpoints' shapes come in two parts each, where the committed documents have them.
+ */
+const RESPONSE_SCHEMAS = {
+  ...ERROR_SCHEMAS,
+  ...PAYMENT_SCHEMAS,
+  ...REFUND_SCHEMAS,
+  ...EVENT_SCHEMAS,
+  ...SETTLEMENT_SCHEMAS,
+  ...DEPOSIT_SCHEMAS,
+  ...VOUCHER_SCHEMAS,
+  ...INTEGRATION_TEST_SCHEMAS,
+  ...MERCHANT_SCHEMAS,
+  ...NEW_VOUCHER_SCHEMAS,
+  ...REVIEW_SCHEMAS,
+  ...HOLIDAY_SCHEMAS,
+  ...WEBHOOK_ENDPOINT_SCHEMAS,
+  ...LISTEN_SESSION_SCHEMAS,
+  ...WEBHOOK_ENDPOINT_RESOURCE_SCHEMAS,
+};
 
 /** One of the two documents: the merchant API under /v1, the operator API under /admin/v1. */
 interface DocumentKind {
@@ -62,7 +97,7 @@ function apiDocument(app: INestApplication, kind: DocumentKind): OpenAPIObject {
       .filter(([path]) => path.startsWith(kind.prefix) && !path.endsWith('/openapi.json'))
       .sort(([a], [b]) => a.localeCompare(b)),
   );
-  const schemas: Record<string, unknown> = { ...document.components?.schemas, ...COMPONENT_SCHEMAS };
+  const schemas: Record<string, unknown> = { ...document.components?.schemas, ...RESPONSE_SCHEMAS };
   document.components = { ...document.components, schemas: reachable(document.paths, schemas) };
   return document;
 }

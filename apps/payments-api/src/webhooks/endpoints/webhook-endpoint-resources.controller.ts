@@ -9,7 +9,7 @@ import { decodeCursor, encodeCursor } from '../../platform/http/keyset-cursor';
 import { NoStore } from '../../platform/http/no-store';
 import { PageQueryDto } from '../../platform/http/page-query.dto';
 import { ApiRoute, BODY_ERRORS } from '../../platform/openapi/api-route.decorator';
-import { dataOf, listOf } from '../../platform/openapi/components';
+import { dataOf, listOf } from '../../platform/openapi/schema-builders';
 import { RotateSecretRequestDto } from './dto/rotate-secret.request.dto';
 import {
   CreateWebhookEndpointRequestDto,

@@ -8,7 +8,7 @@ import { RotateSecretRequestDto } from './dto/rotate-secret.request.dto';
 import { toWebhookEndpointView, type WebhookEndpointView } from './webhook-endpoint.record';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { ApiBody, ApiTags } from '@nestjs/swagger';
-import { dataOf } from '../../platform/openapi/components';
+import { dataOf } from '../../platform/openapi/schema-builders';
 import { ApiRoute, BODY_ERRORS } from '../../platform/openapi/api-route.decorator';
 import { NoStore } from '../../platform/http/no-store';
 

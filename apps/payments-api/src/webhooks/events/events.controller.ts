@@ -8,7 +8,7 @@ import type { EventSummaryView } from './event.record';
 import { EventsService, type RecoverView } from './events.service';
 import { IdParam } from '../../platform/http/id-param';
 import { ApiBody, ApiTags } from '@nestjs/swagger';
-import { dataOf, listOf } from '../../platform/openapi/components';
+import { dataOf, listOf } from '../../platform/openapi/schema-builders';
 import { ApiRoute, BODY_ERRORS } from '../../platform/openapi/api-route.decorator';
 
 @ApiTags('events')

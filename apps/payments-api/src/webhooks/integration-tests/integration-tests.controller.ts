@@ -6,7 +6,7 @@ import type { IntegrationTestView } from './integration-test.record';
 import { IntegrationTestsService } from './integration-tests.service';
 import { IdParam } from '../../platform/http/id-param';
 import { ApiRoute } from '../../platform/openapi/api-route.decorator';
-import { dataOf } from '../../platform/openapi/components';
+import { dataOf } from '../../platform/openapi/schema-builders';
 
 /** The onboarding gate (spec §5.3): run in test mode; passing opens live payments. */
 @ApiTags('onboarding')

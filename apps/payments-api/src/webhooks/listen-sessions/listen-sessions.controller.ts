@@ -6,7 +6,7 @@ import type { Response } from 'express';
 import { IdParam } from '../../platform/http/id-param';
 import { NoStore } from '../../platform/http/no-store';
 import { ApiRoute, BODY_ERRORS } from '../../platform/openapi/api-route.decorator';
-import { dataOf } from '../../platform/openapi/components';
+import { dataOf } from '../../platform/openapi/schema-builders';
 import { CreateListenSessionRequestDto } from './dto/create-listen-session.request.dto';
 import { ReportListenAttemptRequestDto } from './dto/report-listen-attempt.request.dto';
 import {

@@ -1,0 +1,3 @@
+// The holidays feature's door: what the other rooms and the surfaces may use of it.
+// Its response shapes, for the OpenAPI documents the docs surface assembles.
+export { HOLIDAY_SCHEMAS } from './holidays.schemas';

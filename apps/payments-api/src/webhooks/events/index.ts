@@ -1,0 +1,3 @@
+// The events feature's door: what the other rooms and the surfaces may use of it.
+// Its response shapes, for the OpenAPI documents the docs surface assembles.
+export { EVENT_SCHEMAS } from './events.schemas';

@@ -1,0 +1,3 @@
+// The listen sessions feature's door: what the other rooms and the surfaces may use of it.
+// Its response shapes, for the OpenAPI documents the docs surface assembles.
+export { LISTEN_SESSION_SCHEMAS } from './listen-sessions.schemas';
