@@ -452,10 +452,11 @@ describe('query plans on a large database', () => {
       /FROM outbox\s+WHERE published_at IS NULL/, // the relay
       /DELETE FROM webhook_attempts/, // the attempts purger
       /UNION ALL/, // a status filter read per stored status
-      /SET refund_held_amount = refund_held_amount \+/, // a refund's guarded reserve
+      /SET refund_held_amount = p\.refund_held_amount \+ i\.amount/, // refunds' guarded reserve, live and test alike
+      /UPDATE refunds r SET status = 'succeeded'/, // refunds moved to succeeded
       /INSERT INTO settlements[^]*refund_id/, // a refund's settlement record
-      /json_to_recordset[^]*SET refund_held_amount = p\.refund_held_amount \+/, // a batch of test refunds
-      /JOIN unnest\(\$1::text\[\], \$3::text\[\], \$4::boolean\[\]\) AS wanted/, // the read of a batch's payments
+      /JOIN unnest\(\$1::text\[\], \$2::text\[\], \$3::boolean\[\]\) AS wanted/, // the locked read of refunds' payments
+      /UPDATE vouchers v\s+SET status = CASE/, // held vouchers following their payment's move
       /INSERT INTO webhook_notices/, // the owners' notices, written with the endpoint's health
       /FROM webhook_notices WHERE sent_at IS NULL/, // the notice sender's claim
       /UPDATE webhook_notices SET sent_at/, // … and its mark

@@ -120,8 +120,9 @@ describe('voucher PINs across a SECRETS_KEY rotation', () => {
     const [usedTwice, availableTwice] = [newVoucherPin(), newVoucherPin()];
     const paid = await createPayment(api, live, 15_000);
     await api.sql(
-      `INSERT INTO vouchers (id, livemode, issuer, kind, pin_hash, pin_last4, face_value, status, payment_id, held_at)
-       VALUES ('vch_rotation0000000000000002', true, 'registry', 'culture', $1, $2, 15000, 'held', $3, now())`,
+      `INSERT INTO vouchers (id, livemode, issuer, kind, pin_hash, pin_last4, face_value, status, payment_id, held_at,
+                             redeemed_at)
+       VALUES ('vch_rotation0000000000000002', true, 'registry', 'culture', $1, $2, 15000, 'redeemed', $3, now(), now())`,
       [hashUnder(oldKey, usedTwice), usedTwice.slice(-4), paid.id],
     );
     await api.sql(`UPDATE payments SET status = 'completed' WHERE id = $1`, [paid.id]);

@@ -112,9 +112,15 @@ describe('gift vouchers on the payment screen', () => {
     const payment = await livePayment(15_000);
     const [pin] = await loadVouchers(10_000);
     await (await openVoucherPage(api, payment.payUrl)).submit(pin).expect(200);
-    // Time passes: the sweeper expires the payment.
+    // Time passes; a new payment for the same order finds this one overdue and expires it.
     await api.sql(`UPDATE payments SET expires_at = now() - interval '1 second' WHERE id = $1`, [payment.id]);
-    await api.sql(`UPDATE payments SET status = 'expired' WHERE id = $1 AND status = 'pending'`, [payment.id]);
+    await api
+      .as(live)
+      .post('/v1/payments')
+      .set('Idempotency-Key', randomUUID())
+      .send(paymentBody({ orderId: payment.orderId }))
+      .expect(201);
+    expect(await status(payment.id)).toBe('expired');
     const [released] = await api.sql<{ status: string; payment_id: string | null }>(
       'SELECT status, payment_id FROM vouchers WHERE pin_hash = $1',
       [storedHashOf(pin)],

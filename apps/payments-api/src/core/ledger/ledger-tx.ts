@@ -34,9 +34,9 @@ export class LedgerTx {
     this.outbox = new OutboxWriter(sql);
     this.events = new EventWriter(sql, this.outbox);
     this.settlements = new SettlementWriter(sql);
-    this.payments = new PaymentWrites(sql, this.events, this.settlements);
-    this.refunds = new RefundWrites(sql, this.events, this.settlements);
     this.vouchers = new VoucherWrites(sql);
+    this.payments = new PaymentWrites(sql, this.events, this.settlements, this.vouchers);
+    this.refunds = new RefundWrites(sql, this.events, this.settlements);
     this.deposits = new DepositWrites(sql);
     this.reviewCases = new ReviewCaseWrites(sql);
     this.idempotency = new IdempotencyClaims(sql);

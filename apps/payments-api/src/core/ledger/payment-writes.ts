@@ -5,6 +5,7 @@ import { paymentOutcomeEvent, toNewEvent, type EventWriter } from './event-write
 import { PAYMENT_MOVES, movableFromSql, type PaymentOutcome } from './moves-table';
 import { PAYMENT_COLUMNS, toPaymentRecord, type PaymentRecord, type PaymentRow } from './payment-record';
 import type { SettlementWriter } from './settlement-writer';
+import type { VoucherWrites } from './voucher-writes';
 
 /**
  * Every move of a payment's state. Each is a compare-and-set from the statuses PAYMENT_MOVES names,
@@ -16,6 +17,7 @@ export class PaymentWrites {
     private readonly sql: Sql,
     private readonly events: EventWriter,
     private readonly settlements: SettlementWriter,
+    private readonly vouchers: VoucherWrites,
   ) {}
 
   /**
@@ -113,7 +115,8 @@ export class PaymentWrites {
   }
 
   /**
-   * The events of moves just made, and the settlement record of each completion. A completion is
+   * What follows moves just made: the held vouchers of payments that left pending, the events, and
+   * the settlement record of each completion. A completion is
    * announced at its completedAt; an expiry at expiresAt when the sweeper comes later (reads showed
    * it expired from then on); any other move now.
    */
@@ -124,6 +127,9 @@ export class PaymentWrites {
       if (outcome === 'expired' && payment.expiresAt < now) return payment.expiresAt;
       return now;
     };
+    await this.vouchers.settleHolds(
+      moves.map(({ payment, outcome }) => ({ paymentId: payment.id, completed: outcome === 'completed' })),
+    );
     await this.events.record(
       moves.map((move) => toNewEvent(move.payment, paymentOutcomeEvent(move.payment, move.outcome, instant(move)))),
     );

@@ -11,8 +11,9 @@ export interface HeldVoucher {
 }
 
 /**
- * Held voucher value (issue 26): a voucher held for a payment counts against its amount due, and the
- * payment's move out of pending redeems or releases it (the vouchers trigger), in the same transaction.
+ * Held voucher value: a voucher held for a payment counts against its amount due, and the payment's
+ * move out of pending redeems or releases it (settleHolds, called by every payment move), in the same
+ * transaction.
  */
 export class VoucherWrites {
   constructor(private readonly sql: Sql) {}
@@ -33,5 +34,24 @@ export class VoucherWrites {
     return held
       ? { id: held.id, kind: held.kind, faceValue: Number(held.face_value), pinDigestSealed: held.pin_digest_sealed }
       : null;
+  }
+
+  /**
+   * The held vouchers of payments that just left pending follow them: redeemed by a completion,
+   * released (available again) by any other outcome.
+   */
+  async settleHolds(moves: readonly { paymentId: string; completed: boolean }[]): Promise<void> {
+    if (moves.length === 0) return;
+    await this.sql(
+      `UPDATE vouchers v
+          SET status = CASE WHEN m.completed THEN 'redeemed' ELSE 'available' END,
+              redeemed_at = CASE WHEN m.completed THEN now() END,
+              payment_id = CASE WHEN m.completed THEN v.payment_id END,
+              held_at = CASE WHEN m.completed THEN v.held_at END
+         FROM unnest($1::text[], $2::boolean[]) AS m (payment_id, completed)
+        WHERE v.payment_id = m.payment_id AND v.status = 'held'`,
+      [moves.map(({ paymentId }) => paymentId), moves.map(({ completed }) => completed)],
+      'settle-voucher-holds',
+    );
   }
 }
