@@ -17,7 +17,7 @@ import { effectiveStatus, type PaymentRecord } from '../../../money/payments';
 import { payUrlOf } from '../../../money/payments/payment.view';
 import { PaymentsRepository } from '../../../money/payments/payments.repository';
 import { PaymentsService } from '../../../money/payments/payments.service';
-import { RefundsService } from '../../../money/refunds/refunds.service';
+import { RefundsService } from '../../../money/refunds';
 import type { SettlementView } from '../../../money/settlements/settlement.view';
 import { SettlementsRepository } from '../../../money/settlements/settlements.repository';
 import {
