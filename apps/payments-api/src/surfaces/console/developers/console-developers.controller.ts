@@ -6,12 +6,8 @@ import { MerchantException } from '../../../accounts/merchants/merchant.exceptio
 import { MerchantsService } from '../../../accounts/merchants/merchants.service';
 import { formField, formFieldList } from '../../../platform/html/cookies';
 import { newNonce, redirectSeeOther, sendHtml } from '../../../platform/html/html-response';
-import {
-  ConsoleDevelopersService,
-  RECOVER_DAYS,
-  type ChangeResult,
-  type EndpointForm,
-} from './console-developers.service';
+import { ConsoleDevelopersService, RECOVER_DAYS, type ChangeResult } from './console-developers.service';
+import type { EndpointForm } from './console-endpoint-form';
 import {
   ROLL_OVERLAP_DAYS,
   ROTATION_OVERLAPS,
