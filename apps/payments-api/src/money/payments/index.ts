@@ -7,3 +7,6 @@ export type { PaymentMoneyRecords } from './payment-money-records.repository';
 // What a payment's pages show, as the ledger decides it.
 export { effectiveStatus } from '../../core/ledger';
 export type { PaymentRecord } from '../../core/ledger';
+// The list query's rules, which the console's payment filters are checked by too.
+export { ListPaymentsQueryDto } from './dto/list-payments.query.dto';
+export { CUSTOMER_ID_MAX_CHARS, ORDER_ID_MAX_CHARS, ORDER_ID_RULE } from './dto/create-payment.request.dto';

@@ -10,7 +10,7 @@ import {
 import { PaymentsApiEnv } from '../../../platform/config/payments-api.env';
 import { EventException } from '../../../webhooks/events/event.exception';
 import { EventsService } from '../../../webhooks/events/events.service';
-import type { ListPaymentsQueryDto } from '../../../money/payments/dto/list-payments.query.dto';
+import type { ListPaymentsQueryDto } from '../../../money/payments';
 import { PaymentException } from '../../../money/payments/payment.exception';
 import type { MerchantScope } from '@payhook/auth';
 import { effectiveStatus, type PaymentRecord } from '../../../money/payments';
