@@ -38,6 +38,20 @@ export function sendHtml(
   response.status(status).type('text/html; charset=utf-8').send(body);
 }
 
+/**
+ * A server-rendered page: `render` gets a fresh nonce for its stylesheet, and the page goes out with
+ * `status` and the headers that nonce's CSP needs. Every HTML answer is one call of this.
+ */
+export function sendPage(
+  response: Response,
+  status: number,
+  render: (nonce: string) => string,
+  formOrigins?: string[],
+): void {
+  const nonce = newNonce();
+  sendHtml(response, status, render(nonce), nonce, formOrigins);
+}
+
 /** 303 See Other: after a form, the browser follows with a GET. */
 export function redirectSeeOther(response: Response, location: string, formOrigins?: string[]): void {
   setHtmlSecurityHeaders(response, newNonce(), formOrigins);

@@ -1,7 +1,8 @@
 import { Injectable, type ArgumentMetadata, type PipeTransform } from '@nestjs/common';
 import { PayhookError } from '@payhook/contracts';
 import { plainToInstance } from 'class-transformer';
-import { getMetadataStorage, validateSync, type ValidationError } from 'class-validator';
+import { getMetadataStorage, validateSync } from 'class-validator';
+import { flattenViolations, type Violation } from './dto-violations';
 
 /**
  * Validates bodies and queries against their DTO class and reports the first problem, in a fixed
@@ -26,7 +27,7 @@ export class RequestValidationPipe implements PipeTransform {
       throw new PayhookError('parameter_unknown', `Unknown ${noun}: ${unknown}.`, unknown);
     }
     const instance = plainToInstance(metatype, input, { enableImplicitConversion: false }) as object;
-    const errors = flatten(
+    const errors = flattenViolations(
       validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true }),
     );
     if (errors.length > 0) throw toPayhookError(errors, type === 'query' ? 'query parameter' : 'field');
@@ -51,15 +52,7 @@ function isPrimitive(metatype: unknown): boolean {
   return [String, Boolean, Number, Array, Object].includes(metatype as never);
 }
 
-function flatten(errors: ValidationError[], prefix = ''): { path: string; constraints: Record<string, string> }[] {
-  return errors.flatMap((error) => {
-    const path = prefix ? `${prefix}.${error.property}` : error.property;
-    const own = error.constraints ? [{ path, constraints: error.constraints }] : [];
-    return [...own, ...flatten(error.children ?? [], path)];
-  });
-}
-
-function toPayhookError(errors: { path: string; constraints: Record<string, string> }[], noun: string): PayhookError {
+function toPayhookError(errors: Violation[], noun: string): PayhookError {
   const unknown = errors.find((error) => 'whitelistValidation' in error.constraints);
   if (unknown) return new PayhookError('parameter_unknown', `Unknown ${noun}: ${unknown.path}.`, unknown.path);
   const missing = errors.find((error) => 'isDefined' in error.constraints);

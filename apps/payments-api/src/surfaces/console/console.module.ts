@@ -4,7 +4,7 @@ import { EventsModule } from '../../webhooks/events/events.module';
 import { MailModule } from '../../platform/mail/mail.module';
 import { OnboardingModule } from '../../webhooks/integration-tests/onboarding.module';
 import { PaymentsModule } from '../../money/payments/payments.module';
-import { RefundsModule } from '../../money/refunds/refunds.module';
+import { RefundsModule } from '../../money/refunds';
 import { SettlementsModule } from '../../money/settlements/settlements.module';
 import { TeamModule } from '../../accounts/team/team.module';
 import { WebhookEndpointsModule } from '../../webhooks/endpoints/webhook-endpoints.module';

@@ -1,6 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsDefined, IsEmail, IsString, Length, MaxLength } from 'class-validator';
 
+/** A console password's length, here once: the operator's approval sets one, the console's forms change it. */
+export const CONSOLE_PASSWORD_MIN_CHARS = 12;
+export const CONSOLE_PASSWORD_MAX_CHARS = 200;
+const PASSWORD_LENGTH = `must be ${CONSOLE_PASSWORD_MIN_CHARS} to ${CONSOLE_PASSWORD_MAX_CHARS} characters`;
+
 export class ApproveMerchantRequestDto {
   @ApiProperty({ format: 'email', maxLength: 254, description: 'the console login' })
   @IsDefined()
@@ -8,9 +13,9 @@ export class ApproveMerchantRequestDto {
   @MaxLength(254, { message: 'must be an email address' })
   consoleEmail!: string;
 
-  @ApiProperty({ minLength: 12, maxLength: 200, format: 'password' })
+  @ApiProperty({ minLength: CONSOLE_PASSWORD_MIN_CHARS, maxLength: CONSOLE_PASSWORD_MAX_CHARS, format: 'password' })
   @IsDefined()
-  @IsString({ message: 'must be 12 to 200 characters' })
-  @Length(12, 200, { message: 'must be 12 to 200 characters' })
+  @IsString({ message: PASSWORD_LENGTH })
+  @Length(CONSOLE_PASSWORD_MIN_CHARS, CONSOLE_PASSWORD_MAX_CHARS, { message: PASSWORD_LENGTH })
   consolePassword!: string;
 }

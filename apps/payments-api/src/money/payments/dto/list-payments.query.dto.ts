@@ -1,5 +1,5 @@
 import { IsOptional, IsString, Matches } from 'class-validator';
-import { ORDER_ID_PATTERN } from './create-payment.request.dto';
+import { CUSTOMER_ID_MAX_CHARS, ORDER_ID_PATTERN, ORDER_ID_RULE } from './create-payment.request.dto';
 import { IsPrintableText } from '../../../platform/http/validators';
 import { PageQueryDto } from '../../../platform/http/page-query.dto';
 import { ApiPropertyOptional } from '@nestjs/swagger';
@@ -18,13 +18,13 @@ export class ListPaymentsQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ pattern: ORDER_ID_PATTERN.source })
   @IsOptional()
   @IsString()
-  @Matches(ORDER_ID_PATTERN, { message: 'must be 1 to 64 of A-Z a-z 0-9 _ . : -' })
+  @Matches(ORDER_ID_PATTERN, { message: `must be ${ORDER_ID_RULE}` })
   orderId?: string;
 
-  @ApiPropertyOptional({ maxLength: 128 })
+  @ApiPropertyOptional({ maxLength: CUSTOMER_ID_MAX_CHARS })
   @IsOptional()
   @IsString()
-  @IsPrintableText(128)
+  @IsPrintableText(CUSTOMER_ID_MAX_CHARS)
   customerId?: string;
 
   @ApiPropertyOptional({ description: 'inclusive; ISO 8601 date or date-time with a zone' })

@@ -3,21 +3,41 @@ import { Type } from 'class-transformer';
 import { IsDefined, IsObject, ValidateIf, ValidateNested } from 'class-validator';
 import { IsPrintableText, IsWholeWon } from '../../../platform/http/validators';
 
+/** A refund's limits, here once: the API's body and the console's refund form are both checked by them. */
+export const MIN_REFUND_AMOUNT = 1;
+export const REFUND_REASON_MAX_CHARS = 200;
+export const REFUND_ACCOUNT_FIELD_MAX_CHARS = 64;
+
 /** Where a live refund's money goes; stored sealed, never echoed to the merchant. */
 export class RefundAccountDto {
-  @ApiProperty({ minLength: 1, maxLength: 64, example: 'KB Kookmin', description: 'printable Unicode' })
+  @ApiProperty({
+    minLength: 1,
+    maxLength: REFUND_ACCOUNT_FIELD_MAX_CHARS,
+    example: 'KB Kookmin',
+    description: 'printable Unicode',
+  })
   @IsDefined()
-  @IsPrintableText(64)
+  @IsPrintableText(REFUND_ACCOUNT_FIELD_MAX_CHARS)
   bank!: string;
 
-  @ApiProperty({ minLength: 1, maxLength: 64, example: '123-456-789012', description: 'printable Unicode' })
+  @ApiProperty({
+    minLength: 1,
+    maxLength: REFUND_ACCOUNT_FIELD_MAX_CHARS,
+    example: '123-456-789012',
+    description: 'printable Unicode',
+  })
   @IsDefined()
-  @IsPrintableText(64)
+  @IsPrintableText(REFUND_ACCOUNT_FIELD_MAX_CHARS)
   accountNumber!: string;
 
-  @ApiProperty({ minLength: 1, maxLength: 64, example: 'Hong Gildong', description: 'printable Unicode' })
+  @ApiProperty({
+    minLength: 1,
+    maxLength: REFUND_ACCOUNT_FIELD_MAX_CHARS,
+    example: 'Hong Gildong',
+    description: 'printable Unicode',
+  })
   @IsDefined()
-  @IsPrintableText(64)
+  @IsPrintableText(REFUND_ACCOUNT_FIELD_MAX_CHARS)
   holderName!: string;
 }
 
@@ -31,7 +51,7 @@ const IsOmittable = () => ValidateIf((_, value: unknown) => value !== undefined)
 export class CreateRefundRequestDto {
   @ApiPropertyOptional({
     type: 'integer',
-    minimum: 1,
+    minimum: MIN_REFUND_AMOUNT,
     maximum: Number.MAX_SAFE_INTEGER,
     example: 5000,
     description:
@@ -39,12 +59,12 @@ export class CreateRefundRequestDto {
   })
   @IsOmittable()
   // Only the JSON number range is checked here: whether the amount fits is the remainder's question (409).
-  @IsWholeWon(1, Number.MAX_SAFE_INTEGER)
+  @IsWholeWon(MIN_REFUND_AMOUNT, Number.MAX_SAFE_INTEGER)
   amount?: number;
 
-  @ApiPropertyOptional({ minLength: 1, maxLength: 200, example: 'customer returned the item' })
+  @ApiPropertyOptional({ minLength: 1, maxLength: REFUND_REASON_MAX_CHARS, example: 'customer returned the item' })
   @IsOmittable()
-  @IsPrintableText(200)
+  @IsPrintableText(REFUND_REASON_MAX_CHARS)
   reason?: string;
 
   @ApiPropertyOptional({ type: () => RefundAccountDto, description: 'required for live refunds' })

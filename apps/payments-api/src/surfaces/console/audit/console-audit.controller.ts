@@ -6,7 +6,7 @@ import { AuditLog, type AuditFilter, type AuditRecord } from '../../../core/audi
 import { MerchantsService } from '../../../accounts/merchants/merchants.service';
 import { TeamService } from '../../../accounts/team/team.service';
 import { isIdOf } from '@payhook/contracts';
-import { newNonce, sendHtml } from '../../../platform/html/html-response';
+import { sendPage } from '../../../platform/html/html-response';
 import { renderAudit } from './console-audit.view';
 import type { ConsoleSession } from '../shared/console-session';
 import { ConsoleSessionGuard } from '../shared/console-session.guard';
@@ -60,7 +60,6 @@ export class ConsoleAuditController {
     const last = page.at(-1);
     const olderHref =
       entries.length > PAGE_SIZE && last ? query({ before: `${last.createdAt.toISOString()}~${last.id}` }) : null;
-    const nonce = newNonce();
     const model = {
       session,
       entries: page,
@@ -70,7 +69,7 @@ export class ConsoleAuditController {
       olderHref,
       newestHref: cursor ? query({}) : null,
     };
-    sendHtml(response, 200, renderAudit(nonce, model), nonce);
+    sendPage(response, 200, (nonce) => renderAudit(nonce, model));
   }
 
   /**

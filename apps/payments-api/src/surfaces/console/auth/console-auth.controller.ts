@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { PaymentsApiEnv } from '../../../platform/config/payments-api.env';
 import { formField, sameToken } from '../../../platform/html/cookies';
 import { CsrfTokens } from '../../../platform/html/csrf-tokens';
-import { newNonce, redirectSeeOther, sendHtml } from '../../../platform/html/html-response';
+import { redirectSeeOther, sendPage } from '../../../platform/html/html-response';
 import { CHOICE_VALID_MINUTES, ConsoleAuthService } from '../../../accounts/console-logins/console-auth.service';
 import { BeforeSecondStep, ConsoleRole } from '../shared/console-role.decorator';
 import { renderConsoleError } from '../shared/console-layout.view';
@@ -50,26 +50,25 @@ export class ConsoleAuthController {
     const token = this.sessionCookie.read(request);
     const current = token ? await this.auth.session(token) : null;
     if (current) return redirectSeeOther(response, current.verified ? '/console/payments' : '/console/login/two-step');
-    const nonce = newNonce();
     const { notice: name } = request.query;
     const notice = typeof name === 'string' ? LOGIN_NOTICES.get(name) : undefined;
-    sendHtml(response, 200, renderLogin(nonce, { csrf: this.loginCsrf(request, response), notice }), nonce);
+    sendPage(response, 200, (nonce) => renderLogin(nonce, { csrf: this.loginCsrf(request, response), notice }));
   }
 
   @Post('login')
   async login(@Body() body: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
-    const nonce = newNonce();
     // Signed double-submit (html/csrf-tokens.ts): no other site can sign someone in here (login CSRF).
     if (!this.loginCsrfTokens.verify(request, formField(body, 'csrf'), LOGIN_FORM)) {
-      const page = renderConsoleError(nonce, 'Form expired', 'This login form has expired. Open the login page again.');
-      return sendHtml(response, 403, page, nonce);
+      return sendPage(response, 403, (nonce) =>
+        renderConsoleError(nonce, 'Form expired', 'This login form has expired. Open the login page again.'),
+      );
     }
     const email = formField(body, 'email') ?? '';
     const result = await this.auth.login(email, formField(body, 'password') ?? '', request.ip ?? 'unknown');
     switch (result.kind) {
       case 'choose': {
         const form = { csrf: this.loginCsrf(request, response), choice: result.token, logins: result.logins };
-        return sendHtml(response, 200, renderChooseMerchant(nonce, form), nonce);
+        return sendPage(response, 200, (nonce) => renderChooseMerchant(nonce, form));
       }
       case 'signed_in':
         this.sessionCookie.set(response, result.token);
@@ -79,7 +78,7 @@ export class ConsoleAuthController {
         return redirectSeeOther(response, '/console/login/two-step');
       case 'refused': {
         const form = { csrf: this.loginCsrf(request, response), email, error: 'Wrong email or password.' };
-        return sendHtml(response, 401, renderLogin(nonce, form), nonce);
+        return sendPage(response, 401, (nonce) => renderLogin(nonce, form));
       }
       case 'throttled': {
         const form = {
@@ -87,7 +86,7 @@ export class ConsoleAuthController {
           email,
           error: throttledMessage(response, result.until),
         };
-        return sendHtml(response, 429, renderLogin(nonce, form), nonce);
+        return sendPage(response, 429, (nonce) => renderLogin(nonce, form));
       }
     }
   }
@@ -95,10 +94,10 @@ export class ConsoleAuthController {
   /** The merchant chosen after a password that opened several: its session, as a login of it alone makes. */
   @Post('login/choose')
   async choose(@Body() body: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
-    const nonce = newNonce();
     if (!this.loginCsrfTokens.verify(request, formField(body, 'csrf'), LOGIN_FORM)) {
-      const page = renderConsoleError(nonce, 'Form expired', 'This login form has expired. Open the login page again.');
-      return sendHtml(response, 403, page, nonce);
+      return sendPage(response, 403, (nonce) =>
+        renderConsoleError(nonce, 'Form expired', 'This login form has expired. Open the login page again.'),
+      );
     }
     const result = await this.auth.choose(formField(body, 'choice') ?? '', formField(body, 'member') ?? '');
     switch (result.kind) {
@@ -116,7 +115,7 @@ export class ConsoleAuthController {
           csrf: this.loginCsrf(request, response),
           error: `That choice was made already or has expired (it is open for ${CHOICE_VALID_MINUTES} minutes). Log in again.`,
         };
-        return sendHtml(response, 401, renderLogin(nonce, form), nonce);
+        return sendPage(response, 401, (nonce) => renderLogin(nonce, form));
       }
     }
   }
@@ -126,18 +125,17 @@ export class ConsoleAuthController {
   async showSecondStep(@Req() request: Request, @Res() response: Response): Promise<void> {
     const session = await this.pendingSession(request);
     if (!session) return redirectSeeOther(response, session === null ? '/console/login' : '/console/payments');
-    const nonce = newNonce();
-    sendHtml(response, 200, renderSecondStep(nonce, { csrf: session.csrfToken }), nonce);
+    sendPage(response, 200, (nonce) => renderSecondStep(nonce, { csrf: session.csrfToken }));
   }
 
   @Post('login/two-step')
   async secondStep(@Body() body: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
     const session = await this.pendingSession(request);
     if (!session) return redirectSeeOther(response, session === null ? '/console/login' : '/console/payments');
-    const nonce = newNonce();
     if (!sameToken(session.csrfToken, formField(body, 'csrf'))) {
-      const page = renderConsoleError(nonce, 'Form expired', 'This form has expired. Open the login page again.');
-      return sendHtml(response, 403, page, nonce);
+      return sendPage(response, 403, (nonce) =>
+        renderConsoleError(nonce, 'Form expired', 'This form has expired. Open the login page again.'),
+      );
     }
     const result = await this.auth.secondStep(session, formField(body, 'code') ?? '', request.ip ?? 'unknown');
     switch (result.kind) {
@@ -146,7 +144,7 @@ export class ConsoleAuthController {
         return redirectSeeOther(response, '/console/payments');
       case 'refused': {
         const error = 'That code is wrong or was used already. Wait for the next code and try again.';
-        return sendHtml(response, 401, renderSecondStep(nonce, { csrf: session.csrfToken, error }), nonce);
+        return sendPage(response, 401, (nonce) => renderSecondStep(nonce, { csrf: session.csrfToken, error }));
       }
       case 'gone':
         // Verified or ended by the same form sent twice: the cookie the other answer set stays.
@@ -157,11 +155,11 @@ export class ConsoleAuthController {
           csrf: this.loginCsrf(request, response),
           error: 'Too many wrong codes: sign in again with your password.',
         };
-        return sendHtml(response, 401, renderLogin(nonce, form), nonce);
+        return sendPage(response, 401, (nonce) => renderLogin(nonce, form));
       }
       case 'throttled': {
         const error = secondStepThrottledMessage(response, result);
-        return sendHtml(response, 429, renderSecondStep(nonce, { csrf: session.csrfToken, error }), nonce);
+        return sendPage(response, 429, (nonce) => renderSecondStep(nonce, { csrf: session.csrfToken, error }));
       }
     }
   }

@@ -1,5 +1,6 @@
 import { html } from '../../../platform/html/html';
 import { consolePage, messages } from '../shared/console-layout.view';
+import { CONSOLE_PASSWORD_MAX_CHARS } from '../../../accounts/merchants';
 
 export interface LoginForm {
   csrf: string;
@@ -22,7 +23,7 @@ export function renderLogin(nonce: string, form: LoginForm): string {
         /></label>
         <label
           >Password
-          <input type="password" name="password" autocomplete="current-password" required maxlength="200"
+          <input type="password" name="password" autocomplete="current-password" required maxlength="${CONSOLE_PASSWORD_MAX_CHARS}"
         /></label>
         <button type="submit">Log in</button>
       </form>

@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { PaymentsApiEnv } from '../../../platform/config/payments-api.env';
 import { formField } from '../../../platform/html/cookies';
 import { CsrfTokens } from '../../../platform/html/csrf-tokens';
-import { newNonce, redirectSeeOther, sendHtml } from '../../../platform/html/html-response';
+import { redirectSeeOther, sendPage } from '../../../platform/html/html-response';
 import { renderConsoleError } from '../shared/console-layout.view';
 import {
   ConsolePasswordResetService,
@@ -52,19 +52,18 @@ export class ConsolePasswordResetController {
 
   @Get('login/forgot')
   showForgot(@Req() request: Request, @Res() response: Response): void {
-    const nonce = newNonce();
-    if (!this.resets.available) return sendHtml(response, 200, renderResetUnavailable(nonce), nonce);
+    if (!this.resets.available) return sendPage(response, 200, renderResetUnavailable);
     const form = { csrf: this.csrfTokens.issue(request, response, FORGOT_FORM) };
-    sendHtml(response, 200, renderForgotPassword(nonce, form, RESET_LINK_VALID_MINUTES), nonce);
+    sendPage(response, 200, (nonce) => renderForgotPassword(nonce, form, RESET_LINK_VALID_MINUTES));
   }
 
   @Post('login/forgot')
   async requestLink(@Body() body: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
-    const nonce = newNonce();
-    if (!this.resets.available) return sendHtml(response, 200, renderResetUnavailable(nonce), nonce);
+    if (!this.resets.available) return sendPage(response, 200, renderResetUnavailable);
     if (!this.csrfTokens.verify(request, formField(body, 'csrf'), FORGOT_FORM)) {
-      const page = renderConsoleError(nonce, 'Form expired', 'This form has expired. Open the login page again.');
-      return sendHtml(response, 403, page, nonce);
+      return sendPage(response, 403, (nonce) =>
+        renderConsoleError(nonce, 'Form expired', 'This form has expired. Open the login page again.'),
+      );
     }
     const email = (formField(body, 'email') ?? '').slice(0, 254);
     const result = await this.resets.request(email, request.ip ?? 'unknown');
@@ -74,17 +73,16 @@ export class ConsolePasswordResetController {
         email,
         error: resetThrottledMessage(response, result.until),
       };
-      return sendHtml(response, 429, renderForgotPassword(nonce, form, RESET_LINK_VALID_MINUTES), nonce);
+      return sendPage(response, 429, (nonce) => renderForgotPassword(nonce, form, RESET_LINK_VALID_MINUTES));
     }
-    sendHtml(response, 200, renderResetRequested(nonce, email, RESET_LINK_VALID_MINUTES), nonce);
+    sendPage(response, 200, (nonce) => renderResetRequested(nonce, email, RESET_LINK_VALID_MINUTES));
   }
 
   @Get('reset/:token')
   async showReset(@Param('token') token: string, @Res() response: Response): Promise<void> {
-    const nonce = newNonce();
     const link = TOKEN.test(token) ? await this.resets.usable(token) : null;
-    if (!link) return sendHtml(response, 404, renderConsoleError(nonce, 'Link not usable', RESET_UNUSABLE), nonce);
-    sendHtml(response, 200, renderNewPassword(nonce, link), nonce);
+    if (!link) return sendPage(response, 404, (nonce) => renderConsoleError(nonce, 'Link not usable', RESET_UNUSABLE));
+    sendPage(response, 200, (nonce) => renderNewPassword(nonce, link));
   }
 
   @Post('reset/:token')
@@ -94,13 +92,13 @@ export class ConsolePasswordResetController {
     @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
-    const nonce = newNonce();
-    const unusable = () => sendHtml(response, 404, renderConsoleError(nonce, 'Link not usable', RESET_UNUSABLE), nonce);
+    const unusable = () =>
+      sendPage(response, 404, (nonce) => renderConsoleError(nonce, 'Link not usable', RESET_UNUSABLE));
     const link = TOKEN.test(token) ? await this.resets.usable(token) : null;
     if (!link) return unusable();
     const password = formField(body, 'password') ?? '';
     const problem = newPasswordProblem(password, formField(body, 'passwordAgain'));
-    if (problem) return sendHtml(response, 400, renderNewPassword(nonce, { ...link, error: problem }), nonce);
+    if (problem) return sendPage(response, 400, (nonce) => renderNewPassword(nonce, { ...link, error: problem }));
     if (!(await this.resets.complete(token, password, request.ip ?? null))) return unusable();
     redirectSeeOther(response, '/console/login?notice=password_reset');
   }

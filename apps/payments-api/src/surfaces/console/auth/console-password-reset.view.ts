@@ -1,5 +1,6 @@
 import { html } from '../../../platform/html/html';
 import { consolePage, messages } from '../shared/console-layout.view';
+import { CONSOLE_PASSWORD_MAX_CHARS, CONSOLE_PASSWORD_MIN_CHARS } from '../../../accounts/merchants';
 
 export interface ForgotPasswordForm {
   csrf: string;
@@ -74,12 +75,12 @@ export function renderNewPassword(nonce: string, form: NewPasswordForm): string 
       <p>For the console login <strong>${form.email}</strong>. Every session of this login ends.</p>
       <form method="post">
         <label
-          >New password (12 to 200 characters)
-          <input type="password" name="password" autocomplete="new-password" required minlength="12" maxlength="200"
+          >New password (${CONSOLE_PASSWORD_MIN_CHARS} to ${CONSOLE_PASSWORD_MAX_CHARS} characters)
+          <input type="password" name="password" autocomplete="new-password" required minlength="${CONSOLE_PASSWORD_MIN_CHARS}" maxlength="${CONSOLE_PASSWORD_MAX_CHARS}"
         /></label>
         <label
           >New password again
-          <input type="password" name="passwordAgain" autocomplete="new-password" required minlength="12" maxlength="200"
+          <input type="password" name="passwordAgain" autocomplete="new-password" required minlength="${CONSOLE_PASSWORD_MIN_CHARS}" maxlength="${CONSOLE_PASSWORD_MAX_CHARS}"
         /></label>
         <button type="submit">Set the password</button>
       </form>

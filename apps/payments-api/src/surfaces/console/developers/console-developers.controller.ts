@@ -5,13 +5,9 @@ import type { Request, Response } from 'express';
 import { MerchantException } from '../../../accounts/merchants/merchant.exception';
 import { MerchantsService } from '../../../accounts/merchants/merchants.service';
 import { formField, formFieldList } from '../../../platform/html/cookies';
-import { newNonce, redirectSeeOther, sendHtml } from '../../../platform/html/html-response';
-import {
-  ConsoleDevelopersService,
-  RECOVER_DAYS,
-  type ChangeResult,
-  type EndpointForm,
-} from './console-developers.service';
+import { redirectSeeOther, sendPage } from '../../../platform/html/html-response';
+import { ConsoleDevelopersService, RECOVER_DAYS, type ChangeResult } from './console-developers.service';
+import type { EndpointForm } from './console-endpoint-form';
 import {
   ROLL_OVERLAP_DAYS,
   ROTATION_OVERLAPS,
@@ -152,8 +148,7 @@ export class ConsoleDevelopersController {
     @Query('mode') mode: unknown,
     @Res() response: Response,
   ): void {
-    const nonce = newNonce();
-    sendHtml(response, 200, renderRotateConfirm(nonce, session, mode === 'live' ? 'live' : 'test'), nonce);
+    sendPage(response, 200, (nonce) => renderRotateConfirm(nonce, session, mode === 'live' ? 'live' : 'test'));
   }
 
   @Post('rotate-secret')
@@ -254,8 +249,7 @@ export class ConsoleDevelopersController {
     const consoleMode: ConsoleMode = mode === 'live' ? 'live' : 'test';
     const endpoint = await this.developers.endpoint(session.merchant, consoleMode, endpointIdOf(id));
     if (!endpoint || (action !== 'rotate-secret' && action !== 'delete')) throw notFound();
-    const nonce = newNonce();
-    sendHtml(response, 200, renderEndpointConfirm(nonce, session, consoleMode, endpoint, action), nonce);
+    sendPage(response, 200, (nonce) => renderEndpointConfirm(nonce, session, consoleMode, endpoint, action));
   }
 
   @Post('endpoints/:id/rotate-secret')
@@ -379,8 +373,7 @@ export class ConsoleDevelopersController {
     extra: Partial<Pick<DevelopersModel, 'notice' | 'error' | 'rejected' | 'issuedKey'>>,
   ): Promise<void> {
     const overview = await this.developers.overview(session.merchant);
-    const nonce = newNonce();
     const model: DevelopersModel = { session, overview, notice: null, error: null, ...extra };
-    sendHtml(response, status, renderDevelopers(nonce, model), nonce);
+    sendPage(response, status, (nonce) => renderDevelopers(nonce, model));
   }
 }

@@ -1,20 +1,20 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EVENT_TYPES, PayhookError, type EventType } from '@payhook/contracts';
+import { PayhookError } from '@payhook/contracts';
 import type { AuditActor } from '../../../core/audit/audit-entry';
 import { PaymentsApiEnv } from '../../../platform/config/payments-api.env';
 import { EventsService } from '../../../webhooks/events/events.service';
-import { isHttpUrl } from '../../../platform/http/validators';
 import type { ApiKeyEntity } from '../../../accounts/merchants/api-key.entity';
 import { MerchantsService } from '../../../accounts/merchants/merchants.service';
 import type { IntegrationTestView } from '../../../webhooks/integration-tests/integration-test.record';
 import { IntegrationTestsRepository } from '../../../webhooks/integration-tests/integration-tests.repository';
 import { IntegrationTestsService } from '../../../webhooks/integration-tests/integration-tests.service';
-import type { WebhookEndpointRecord } from '../../../webhooks/endpoints/webhook-endpoint.record';
 import {
   MAX_ENDPOINTS_PER_MODE,
   WebhookEndpointsRepository,
-} from '../../../webhooks/endpoints/webhook-endpoints.repository';
-import { WebhookEndpointsService } from '../../../webhooks/endpoints/webhook-endpoints.service';
+  WebhookEndpointsService,
+  type WebhookEndpointRecord,
+} from '../../../webhooks/endpoints';
+import { checkEndpointFields, checkWebhookEndpoint, type EndpointForm } from './console-endpoint-form';
 import { scopeOf, type ConsoleMerchant, type ConsoleMode } from '../shared/console-session';
 
 export const RECENT_RUNS = 5;
@@ -33,63 +33,6 @@ export interface DevelopersOverview {
 export type ChangeResult = { kind: 'done' } | { kind: 'refused'; message: string };
 
 const LIVE_LOCKED = 'Live mode opens once the integration test passes.';
-const DESCRIPTION_MAX = 200;
-
-/** The rules of an endpoint's URL and event types, and live mode only once the merchant is live. */
-function checkEndpointForm(
-  merchant: ConsoleMerchant,
-  mode: ConsoleMode,
-  url: string,
-  events?: string[],
-): { kind: 'ok'; enabledEvents: EventType[] | undefined } | { kind: 'refused'; message: string } {
-  if (mode === 'live' && merchant.status !== 'live') return { kind: 'refused', message: LIVE_LOCKED };
-  if (!isHttpUrl(url)) {
-    return {
-      kind: 'refused',
-      message: 'The URL must be an absolute http(s) URL of at most 2,048 characters, without spaces.',
-    };
-  }
-  const enabled = events?.filter((event): event is EventType => (EVENT_TYPES as readonly string[]).includes(event));
-  if (events && (enabled?.length !== events.length || events.length === 0)) {
-    return { kind: 'refused', message: `Choose at least one of the event types: ${EVENT_TYPES.join(', ')}.` };
-  }
-  return { kind: 'ok', enabledEvents: enabled };
-}
-
-/** What the console's add and edit forms of an endpoint hold. */
-export interface EndpointForm {
-  url: string;
-  description: string;
-  events: string[];
-}
-
-/** The form's fields as the API takes them (a blank description: none), or why they cannot be. */
-function checkEndpointFields(
-  merchant: ConsoleMerchant,
-  mode: ConsoleMode,
-  form: EndpointForm,
-):
-  | { kind: 'ok'; fields: { url: string; enabledEvents: EventType[] | undefined; description: string | null } }
-  | { kind: 'refused'; message: string } {
-  const checked = checkEndpointForm(merchant, mode, form.url, form.events);
-  if (checked.kind === 'refused') return checked;
-  const description = form.description.trim();
-  // One line, as the API takes it: owners read it in e-mails about the endpoint.
-  if (/[\p{C}\p{Zl}\p{Zp}]/u.test(description) || [...description].length > DESCRIPTION_MAX) {
-    return {
-      kind: 'refused',
-      message: `A description is one line of at most ${DESCRIPTION_MAX} printable characters.`,
-    };
-  }
-  return {
-    kind: 'ok',
-    fields: {
-      url: form.url,
-      enabledEvents: checked.enabledEvents,
-      description: description === '' ? null : description,
-    },
-  };
-}
 
 /** The developers page: webhook endpoints per mode, API keys, and the onboarding gate. */
 @Injectable()
@@ -125,9 +68,10 @@ export class ConsoleDevelopersService {
     events: string[] | undefined,
     by: AuditActor,
   ): Promise<ChangeResult> {
-    const form = checkEndpointForm(merchant, mode, url, events);
+    if (mode === 'live' && merchant.status !== 'live') return { kind: 'refused', message: LIVE_LOCKED };
+    const form = checkWebhookEndpoint(url, events);
     if (form.kind === 'refused') return form;
-    return this.refusalOf(() => this.endpoints.put(scopeOf(merchant, mode), url, form.enabledEvents, by));
+    return this.refusalOf(() => this.endpoints.put(scopeOf(merchant, mode), url, form.fields.enabledEvents, by));
   }
 
   /** POST /v1/webhook-endpoints from the console: another endpoint of the mode, with its own secret. */
@@ -137,7 +81,8 @@ export class ConsoleDevelopersService {
     form: EndpointForm,
     by: AuditActor,
   ): Promise<ChangeResult> {
-    const fields = checkEndpointFields(merchant, mode, form);
+    if (mode === 'live' && merchant.status !== 'live') return { kind: 'refused', message: LIVE_LOCKED };
+    const fields = checkEndpointFields(form, 'create');
     if (fields.kind === 'refused') return fields;
     return this.refusalOf(() => this.endpoints.create(scopeOf(merchant, mode), fields.fields, by));
   }
@@ -150,7 +95,8 @@ export class ConsoleDevelopersService {
     form: EndpointForm,
     by: AuditActor,
   ): Promise<ChangeResult> {
-    const fields = checkEndpointFields(merchant, mode, form);
+    if (mode === 'live' && merchant.status !== 'live') return { kind: 'refused', message: LIVE_LOCKED };
+    const fields = checkEndpointFields(form, 'update');
     if (fields.kind === 'refused') return fields;
     return this.refusalOf(() => this.endpoints.update(scopeOf(merchant, mode), id, fields.fields, by));
   }

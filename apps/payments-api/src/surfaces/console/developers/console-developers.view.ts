@@ -3,7 +3,12 @@ import { html } from '../../../platform/html/html';
 import type { ApiKeyEntity } from '../../../accounts/merchants/api-key.entity';
 import type { IssuedOwnKey } from '../../../accounts/merchants/merchants.service';
 import type { IntegrationTestView } from '../../../webhooks/integration-tests/integration-test.record';
-import type { WebhookEndpointRecord } from '../../../webhooks/endpoints/webhook-endpoint.record';
+import { MAX_URL_LENGTH } from '../../../platform/http/validators';
+import {
+  ENDPOINT_DESCRIPTION_MAX_CHARS,
+  MAX_ENDPOINTS_PER_MODE,
+  type WebhookEndpointRecord,
+} from '../../../webhooks/endpoints';
 import { RECOVER_DAYS, type DevelopersOverview } from './console-developers.service';
 import { badge, canUse, consolePage, csrfField, messages, timeIn } from '../shared/console-layout.view';
 import type { ConsoleMode, ConsoleSession } from '../shared/console-session';
@@ -152,9 +157,9 @@ function furtherEndpointControls(model: DevelopersModel, mode: ConsoleMode, endp
       <form method="post" action="/console/developers/endpoints/${endpoint.id}" class="inline">
         ${csrfField(session)}
         <input type="hidden" name="mode" value="${mode}" />
-        <label>URL <input type="url" name="url" value="${endpoint.url}" required maxlength="2048" /></label>
+        <label>URL <input type="url" name="url" value="${endpoint.url}" required maxlength="${MAX_URL_LENGTH}" /></label>
         <label
-          >Description <input type="text" name="description" value="${endpoint.description ?? ''}" maxlength="200"
+          >Description <input type="text" name="description" value="${endpoint.description ?? ''}" maxlength="${ENDPOINT_DESCRIPTION_MAX_CHARS}"
         /></label>
         ${eventTypeChoices(endpoint.enabledEvents)}
         <button type="submit">Save and enable</button>
@@ -172,16 +177,18 @@ function furtherEndpointControls(model: DevelopersModel, mode: ConsoleMode, endp
 
 function addEndpointForm(model: DevelopersModel, mode: ConsoleMode, count: number) {
   if (!canUse(model.session, 'developer')) return null;
-  if (count >= 16) return html`<p class="muted">This mode has 16 endpoints, the most it can have.</p>`;
+  if (count >= MAX_ENDPOINTS_PER_MODE) {
+    return html`<p class="muted">This mode has ${MAX_ENDPOINTS_PER_MODE} endpoints, the most it can have.</p>`;
+  }
   return html`<details id="add-endpoint-${mode}">
     <summary>Add another ${mode} endpoint</summary>
     <form method="post" action="/console/developers/endpoints" class="inline">
       ${csrfField(model.session)}
       <input type="hidden" name="mode" value="${mode}" />
       <label
-        >URL <input type="url" name="url" required maxlength="2048" placeholder="https://accounting.example/webhooks"
+        >URL <input type="url" name="url" required maxlength="${MAX_URL_LENGTH}" placeholder="https://accounting.example/webhooks"
       /></label>
-      <label>Description <input type="text" name="description" maxlength="200" /></label>
+      <label>Description <input type="text" name="description" maxlength="${ENDPOINT_DESCRIPTION_MAX_CHARS}" /></label>
       ${eventTypeChoices(DEFAULT_ENABLED_EVENTS)}
       <button type="submit">Add endpoint</button>
     </form>
@@ -204,7 +211,7 @@ function endpointCard(model: DevelopersModel, mode: ConsoleMode, endpoint: Webho
         <input type="hidden" name="mode" value="${mode}" />
         <label
           >${mode === 'test' ? 'Test' : 'Live'} webhook URL
-          <input type="url" name="url" value="${typed}" required maxlength="2048" placeholder="https://shop.example/webhooks"
+          <input type="url" name="url" value="${typed}" required maxlength="${MAX_URL_LENGTH}" placeholder="https://shop.example/webhooks"
         /></label>
         ${eventTypeChoices(sent)}
         <button type="submit">Save endpoint</button>

@@ -1,3 +1,4 @@
+import { CUSTOMER_ID_MAX_CHARS, ORDER_ID_MAX_CHARS } from '../../../money/payments';
 import { paymentsHref, parsePaymentFilters } from './console-payment-filters';
 
 describe('console payment filters', () => {
@@ -40,6 +41,19 @@ describe('console payment filters', () => {
     [{ cursor: 'a b' }, /page link/],
   ])('refuses %p', (raw, message) => {
     expect(parsePaymentFilters(raw, 'Asia/Seoul').error).toMatch(message);
+  });
+
+  it("refuses at the API list query's own limits, in the page's words", () => {
+    const errorOf = (raw: Record<string, string>) => parsePaymentFilters(raw, 'Asia/Seoul').error;
+    expect(errorOf({ orderId: 'o'.repeat(ORDER_ID_MAX_CHARS) })).toBeNull();
+    expect(errorOf({ orderId: 'o'.repeat(ORDER_ID_MAX_CHARS + 1) })).toBe(
+      'An order id is 1 to 64 of A-Z a-z 0-9 _ . : -',
+    );
+    expect(errorOf({ customerId: 'c'.repeat(CUSTOMER_ID_MAX_CHARS) })).toBeNull();
+    for (const customerId of ['c'.repeat(CUSTOMER_ID_MAX_CHARS + 1), 'line\u2028break']) {
+      expect(errorOf({ customerId })).toBe('A customer id is 1 to 128 printable characters.');
+    }
+    expect(errorOf({ cursor: 'c'.repeat(513) })).toMatch(/page link/);
   });
 
   it('builds page links that keep the filters', () => {

@@ -1,6 +1,6 @@
 import { PAYMENT_STATUSES } from '@payhook/contracts';
-import { ORDER_ID_PATTERN } from '../../../money/payments/dto/create-payment.request.dto';
-import type { ListPaymentsQueryDto } from '../../../money/payments/dto/list-payments.query.dto';
+import { CUSTOMER_ID_MAX_CHARS, ListPaymentsQueryDto, ORDER_ID_RULE } from '../../../money/payments';
+import { dtoViolations } from '../../../platform/http/dto-violations';
 import { nextDay, startOfDayInZone } from '../../../platform/time/zoned-time';
 
 export const CONSOLE_PAGE_SIZE = 25;
@@ -22,7 +22,6 @@ export interface ParsedPaymentFilters {
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const CURSOR = /^[A-Za-z0-9_-]{1,512}$/;
 
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
 
@@ -47,21 +46,26 @@ export function parsePaymentFilters(raw: Record<string, unknown>, timeZone: stri
     createdFrom: text(raw.createdFrom),
     createdTo: text(raw.createdTo),
   };
+  const cursor = text(raw.cursor);
   const query: ListPaymentsQueryDto = { limit: String(CONSOLE_PAGE_SIZE) };
   const fail = (error: string): ParsedPaymentFilters => ({ values, query, error });
+  // The API's own query rules (an empty field is left out); the days are the console's, not instants.
+  const broken = dtoViolations(ListPaymentsQueryDto, {
+    orderId: values.orderId || undefined,
+    customerId: values.customerId || undefined,
+    cursor: cursor || undefined,
+  });
 
   if (values.status !== '') {
     if (!(PAYMENT_STATUSES as readonly string[]).includes(values.status)) return fail('Choose a status from the list.');
     query.status = values.status;
   }
   if (values.orderId !== '') {
-    if (!ORDER_ID_PATTERN.test(values.orderId)) return fail('An order id is 1 to 64 of A-Z a-z 0-9 _ . : -');
+    if (broken.has('orderId')) return fail(`An order id is ${ORDER_ID_RULE}`);
     query.orderId = values.orderId;
   }
   if (values.customerId !== '') {
-    if (!/^[^\p{C}]+$/u.test(values.customerId) || [...values.customerId].length > 128) {
-      return fail('A customer id is 1 to 128 printable characters.');
-    }
+    if (broken.has('customerId')) return fail(`A customer id is 1 to ${CUSTOMER_ID_MAX_CHARS} printable characters.`);
     query.customerId = values.customerId;
   }
   if (values.createdFrom !== '') {
@@ -75,9 +79,8 @@ export function parsePaymentFilters(raw: Record<string, unknown>, timeZone: stri
   if (values.createdFrom !== '' && values.createdTo !== '' && values.createdFrom > values.createdTo) {
     return fail('"From" must not be after "To".');
   }
-  const cursor = text(raw.cursor);
   if (cursor !== '') {
-    if (!CURSOR.test(cursor)) return fail('This page link is not valid any more. Start from the first page.');
+    if (broken.has('cursor')) return fail('This page link is not valid any more. Start from the first page.');
     query.cursor = cursor;
   }
   return { values, query, error: null };

@@ -2,7 +2,7 @@ import { Body, Get, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import { ConsoleController } from '../shared/console-controller.decorator';
 import type { Response } from 'express';
 import { formField } from '../../../platform/html/cookies';
-import { newNonce, redirectSeeOther, sendHtml } from '../../../platform/html/html-response';
+import { redirectSeeOther, sendPage } from '../../../platform/html/html-response';
 import { ConsoleRole } from '../shared/console-role.decorator';
 import { parsePaymentFilters } from './console-payment-filters';
 import { renderPayment } from './console-payment.view';
@@ -41,16 +41,15 @@ export class ConsolePaymentsController {
     const result = filters.error
       ? ({ kind: 'invalid', message: filters.error } as const)
       : await this.payments.list(scopeOf(session.merchant, mode), filters.query);
-    const nonce = newNonce();
-    const page = renderPaymentsList(nonce, {
+    const list = {
       session,
       mode,
       values: filters.values,
       page: result.kind === 'page' ? result.page : null,
       paged: filters.query.cursor !== undefined,
       error: result.kind === 'invalid' ? result.message : null,
-    });
-    sendHtml(response, result.kind === 'page' ? 200 : 400, page, nonce);
+    };
+    sendPage(response, result.kind === 'page' ? 200 : 400, (nonce) => renderPaymentsList(nonce, list));
   }
 
   @Get('payments/:id')
@@ -63,9 +62,10 @@ export class ConsolePaymentsController {
     const mode = modeOf(query.mode, session.merchant);
     const detail = await this.payments.detail(scopeOf(session.merchant, mode), id);
     const notice = typeof query.notice === 'string' ? (NOTICES.get(query.notice) ?? null) : null;
-    const nonce = newNonce();
     const refundForm = { values: initialRefundForm(detail.refundable), errors: {} };
-    sendHtml(response, 200, renderPayment(nonce, { session, mode, detail, notice, error: null, refundForm }), nonce);
+    sendPage(response, 200, (nonce) =>
+      renderPayment(nonce, { session, mode, detail, notice, error: null, refundForm }),
+    );
   }
 
   @Post('payments/:id/events/:eventId/redeliver')

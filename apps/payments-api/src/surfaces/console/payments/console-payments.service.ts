@@ -10,14 +10,14 @@ import {
 import { PaymentsApiEnv } from '../../../platform/config/payments-api.env';
 import { EventException } from '../../../webhooks/events/event.exception';
 import { EventsService } from '../../../webhooks/events/events.service';
-import type { ListPaymentsQueryDto } from '../../../money/payments/dto/list-payments.query.dto';
+import type { ListPaymentsQueryDto } from '../../../money/payments';
 import { PaymentException } from '../../../money/payments/payment.exception';
 import type { MerchantScope } from '@payhook/auth';
 import { effectiveStatus, type PaymentRecord } from '../../../money/payments';
 import { payUrlOf } from '../../../money/payments/payment.view';
 import { PaymentsRepository } from '../../../money/payments/payments.repository';
 import { PaymentsService } from '../../../money/payments/payments.service';
-import { RefundsService } from '../../../money/refunds/refunds.service';
+import { RefundsService } from '../../../money/refunds';
 import type { SettlementView } from '../../../money/settlements/settlement.view';
 import { SettlementsRepository } from '../../../money/settlements/settlements.repository';
 import {

@@ -1,7 +1,12 @@
 import { PAYMENT_STATUSES, type ListEnvelope } from '@payhook/contracts';
 import { html, type SafeHtml } from '../../../platform/html/html';
 import { formatWon } from '../../pay-screen/format';
-import { effectiveStatus, type PaymentRecord } from '../../../money/payments';
+import {
+  CUSTOMER_ID_MAX_CHARS,
+  effectiveStatus,
+  ORDER_ID_MAX_CHARS,
+  type PaymentRecord,
+} from '../../../money/payments';
 import { badge, consolePage, messages, modeSwitch, timeIn } from '../shared/console-layout.view';
 import { paymentsHref, type PaymentFilterValues } from './console-payment-filters';
 import type { ConsoleMode, ConsoleSession } from '../shared/console-session';
@@ -28,8 +33,8 @@ export function renderPaymentsList(nonce: string, model: PaymentsListModel): str
   const filters = html`<form method="get" action="/console/payments" class="filters" aria-label="Filters">
     <input type="hidden" name="mode" value="${mode}" />
     <label>Status <select name="status">${statusOptions}</select></label>
-    <label>Order id <input name="orderId" value="${values.orderId}" maxlength="64" /></label>
-    <label>Customer id <input name="customerId" value="${values.customerId}" maxlength="128" /></label>
+    <label>Order id <input name="orderId" value="${values.orderId}" maxlength="${ORDER_ID_MAX_CHARS}" /></label>
+    <label>Customer id <input name="customerId" value="${values.customerId}" maxlength="${CUSTOMER_ID_MAX_CHARS}" /></label>
     <label>From <input type="date" name="createdFrom" value="${values.createdFrom}" /></label>
     <label>To (inclusive) <input type="date" name="createdTo" value="${values.createdTo}" /></label>
     <div class="actions">

@@ -1,3 +1,4 @@
+import { MIN_REFUND_AMOUNT, REFUND_ACCOUNT_FIELD_MAX_CHARS, REFUND_REASON_MAX_CHARS } from '../../../money/refunds';
 import {
   initialRefundForm,
   isRefundKey,
@@ -81,6 +82,27 @@ describe('the console refund form', () => {
     expect(parseRefundForm(form({ ...account, reason: 'damaged' }), { live: true })).toEqual({
       kind: 'valid',
       request: { amount: 15_000, reason: 'damaged', refundAccount: account },
+    });
+  });
+
+  it("refuses what the refund DTO refuses, at the DTO's own limits, in the form's words", () => {
+    const parsed = (values: Partial<RefundFormValues>) => parseRefundForm(form(values), { live: true });
+    expect(parsed({ ...account, amount: String(MIN_REFUND_AMOUNT - 1) })).toEqual({
+      kind: 'invalid',
+      errors: { amount: 'Enter an amount of at least ₩1.' },
+    });
+    expect(parsed({ ...account, reason: 'x'.repeat(REFUND_REASON_MAX_CHARS) }).kind).toBe('valid');
+    // The API's "printable" refuses line separators as well as control characters.
+    for (const reason of ['x'.repeat(REFUND_REASON_MAX_CHARS + 1), 'line\u2028break']) {
+      expect(parsed({ ...account, reason })).toEqual({
+        kind: 'invalid',
+        errors: { reason: 'The reason must be at most 200 characters, without control characters.' },
+      });
+    }
+    const longHolder = 'h'.repeat(REFUND_ACCOUNT_FIELD_MAX_CHARS + 1);
+    expect(parsed({ ...account, holderName: longHolder })).toEqual({
+      kind: 'invalid',
+      errors: { holderName: 'The holder name must be at most 64 characters.' },
     });
   });
 

@@ -1,5 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import { MAX_AMOUNT } from '@payhook/contracts';
+import {
+  CreateRefundRequestDto,
+  MIN_REFUND_AMOUNT,
+  REFUND_ACCOUNT_FIELD_MAX_CHARS,
+  REFUND_REASON_MAX_CHARS,
+} from '../../../money/refunds';
 import { formField } from '../../../platform/html/cookies';
+import { dtoViolations } from '../../../platform/http/dto-violations';
 import { formatWon } from '../../pay-screen/format';
 
 /** What the refund form holds, as typed. */
@@ -25,18 +33,18 @@ export type ParsedRefundForm =
   { kind: 'valid'; request: RefundRequest } | { kind: 'invalid'; errors: RefundFormErrors };
 
 export const ACCOUNT_FIELDS: readonly RefundField[] = ['bank', 'accountNumber', 'holderName'];
-export const REASON_MAX_CHARS = 200;
-export const ACCOUNT_FIELD_MAX_CHARS = 64;
 
 const ACCOUNT_LABELS: Record<string, string> = {
   bank: 'bank',
   accountNumber: 'account number',
   holderName: 'holder name',
 };
-/** No control, format or unassigned character: the API's "printable". */
-const PRINTABLE = /^[^\p{C}]+$/u;
-/** Whole won; people write `15,000` or `₩15,000` as often as `15000`. */
-const AMOUNT = /^\d{1,11}$/;
+/**
+ * Whole won; people write `15,000` or `₩15,000` as often as `15000`. No more digits than the largest
+ * payment has: a longer number is a slip of the keyboard, not a refund.
+ */
+const AMOUNT = new RegExp(`^\\d{1,${String(MAX_AMOUNT).length}}$`);
+const WHOLE_WON = 'Enter the amount in whole won, such as 15000.';
 
 export function refundFormValues(body: unknown): RefundFormValues {
   const field = (name: RefundField) => (formField(body, name) ?? '').trim();
@@ -62,42 +70,43 @@ export function amountExceededMessage(remainder: number): string {
 }
 
 /**
- * The form's rules, the API's own: an amount of whole won from 1 up to `maxAmount`
- * (omit it where the refund service decides), a reason of up to 200 printable characters, and in
- * live mode the account the money goes back to.
+ * The form's rules, the API's own: the request is checked by the API body's DTO, in the form's words.
+ * An amount of whole won up to `maxAmount` (omit it where the refund service decides), an optional
+ * reason, and in live mode the account the money goes back to.
  */
 export function parseRefundForm(
   values: RefundFormValues,
   rules: { live: boolean; maxAmount?: number },
 ): ParsedRefundForm {
-  const errors: RefundFormErrors = {};
   const digits = values.amount.replace(/^₩/, '').replace(/,/g, '');
-  const amount = Number(digits);
-  if (values.amount === '') errors.amount = 'Enter the amount to refund.';
-  else if (!AMOUNT.test(digits)) errors.amount = 'Enter the amount in whole won, such as 15000.';
-  else if (amount < 1) errors.amount = 'Enter an amount of at least ₩1.';
-  else if (rules.maxAmount !== undefined && amount > rules.maxAmount) {
-    errors.amount = amountExceededMessage(rules.maxAmount);
-  }
-  if (values.reason !== '' && (!PRINTABLE.test(values.reason) || [...values.reason].length > REASON_MAX_CHARS)) {
-    errors.reason = `The reason must be at most ${REASON_MAX_CHARS} characters, without control characters.`;
-  }
-  if (rules.live) {
-    for (const name of ACCOUNT_FIELDS) {
-      const value = values[name];
-      if (value === '') errors[name] = `Enter the ${ACCOUNT_LABELS[name]}: live refunds are paid into this account.`;
-      else if (!PRINTABLE.test(value) || [...value].length > ACCOUNT_FIELD_MAX_CHARS) {
-        errors[name] = `The ${ACCOUNT_LABELS[name]} must be at most ${ACCOUNT_FIELD_MAX_CHARS} characters.`;
-      }
-    }
-  }
-  if (Object.keys(errors).length > 0) return { kind: 'invalid', errors };
-  const request: RefundRequest = { amount };
+  const request: RefundRequest = { amount: Number(digits) };
   if (values.reason !== '') request.reason = values.reason;
   if (rules.live) {
     request.refundAccount = { bank: values.bank, accountNumber: values.accountNumber, holderName: values.holderName };
   }
-  return { kind: 'valid', request };
+  const broken = dtoViolations(CreateRefundRequestDto, request);
+  const errors: RefundFormErrors = {};
+  const amountBroken = broken.get('amount');
+  if (values.amount === '') errors.amount = 'Enter the amount to refund.';
+  else if (!AMOUNT.test(digits)) errors.amount = WHOLE_WON;
+  else if (amountBroken) {
+    errors.amount = 'min' in amountBroken ? `Enter an amount of at least ${formatWon(MIN_REFUND_AMOUNT)}.` : WHOLE_WON;
+  } else if (rules.maxAmount !== undefined && request.amount > rules.maxAmount) {
+    errors.amount = amountExceededMessage(rules.maxAmount);
+  }
+  if (broken.has('reason')) {
+    errors.reason = `The reason must be at most ${REFUND_REASON_MAX_CHARS} characters, without control characters.`;
+  }
+  if (rules.live) {
+    for (const name of ACCOUNT_FIELDS) {
+      if (values[name] === '')
+        errors[name] = `Enter the ${ACCOUNT_LABELS[name]}: live refunds are paid into this account.`;
+      else if (broken.has(`refundAccount.${name}`)) {
+        errors[name] = `The ${ACCOUNT_LABELS[name]} must be at most ${REFUND_ACCOUNT_FIELD_MAX_CHARS} characters.`;
+      }
+    }
+  }
+  return Object.keys(errors).length > 0 ? { kind: 'invalid', errors } : { kind: 'valid', request };
 }
 
 /**

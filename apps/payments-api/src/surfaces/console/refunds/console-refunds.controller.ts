@@ -2,7 +2,7 @@ import { Body, Get, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import { ConsoleController } from '../shared/console-controller.decorator';
 import type { Response } from 'express';
 import { formField } from '../../../platform/html/cookies';
-import { newNonce, redirectSeeOther, sendHtml } from '../../../platform/html/html-response';
+import { redirectSeeOther, sendPage } from '../../../platform/html/html-response';
 import type { AuditActor } from '../../../core/audit/audit-entry';
 import { ConsoleActorOf } from '../shared/console-actor';
 import { ConsoleRole } from '../shared/console-role.decorator';
@@ -54,15 +54,14 @@ export class ConsoleRefundsController {
     const values = refundFormValues(body);
     const review = await this.refunds.review(scopeOf(session.merchant, mode), id, values);
     if (review.kind === 'refused') return sendRefused(response, session, mode, review, values);
-    const nonce = newNonce();
-    const page = renderRefundConfirm(nonce, {
+    const confirm = {
       session,
       mode,
       detail: review.detail,
       request: review.request,
       idempotencyKey: review.idempotencyKey,
-    });
-    sendHtml(response, 200, page, nonce);
+    };
+    sendPage(response, 200, (nonce) => renderRefundConfirm(nonce, confirm));
   }
 
   /** Back from the confirmation: the payment page with the form as it was typed. */
@@ -76,7 +75,6 @@ export class ConsoleRefundsController {
   ): Promise<void> {
     const mode = modeOf(formField(body, 'mode'), session.merchant);
     const detail = await this.payments.detail(scopeOf(session.merchant, mode), id);
-    const nonce = newNonce();
     const model = {
       session,
       mode,
@@ -85,7 +83,7 @@ export class ConsoleRefundsController {
       error: null,
       refundForm: { values: refundFormValues(body), errors: {} },
     };
-    sendHtml(response, 200, renderPayment(nonce, model), nonce);
+    sendPage(response, 200, (nonce) => renderPayment(nonce, model));
   }
 
   @Post()
@@ -122,7 +120,6 @@ function sendRefused(
   refused: RefundRefused,
   values: RefundFormValues,
 ): void {
-  const nonce = newNonce();
   const model = {
     session,
     mode,
@@ -131,5 +128,5 @@ function sendRefused(
     error: refused.message,
     refundForm: { values, errors: refused.errors },
   };
-  sendHtml(response, refused.status, renderPayment(nonce, model), nonce);
+  sendPage(response, refused.status, (nonce) => renderPayment(nonce, model));
 }

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { PayhookError, type ErrorCode } from '@payhook/contracts';
 import { addLogFields } from '@payhook/observability';
 import type { MerchantScope } from '@payhook/auth';
-import { RefundsService } from '../../../money/refunds/refunds.service';
+import { RefundsService } from '../../../money/refunds';
 import {
   ACCOUNT_FIELDS,
   amountExceededMessage,

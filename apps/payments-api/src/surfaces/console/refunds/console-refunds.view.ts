@@ -2,9 +2,8 @@ import type { RefundView } from '@payhook/contracts';
 import { html, type SafeHtml } from '../../../platform/html/html';
 import { formatWon } from '../../pay-screen/format';
 import { badge, canUse, consolePage, csrfField, timeIn } from '../shared/console-layout.view';
+import { REFUND_ACCOUNT_FIELD_MAX_CHARS, REFUND_REASON_MAX_CHARS } from '../../../money/refunds';
 import {
-  ACCOUNT_FIELD_MAX_CHARS,
-  REASON_MAX_CHARS,
   maskedAccountNumber,
   type RefundField,
   type RefundFormErrors,
@@ -103,15 +102,15 @@ function refundForm(detail: PaymentDetail, session: ConsoleSession, mode: Consol
     mode === 'live'
       ? html`<fieldset>
           <legend>Refund account (required for live refunds)</legend>
-          ${field('bank', state, { label: 'Bank', maxChars: ACCOUNT_FIELD_MAX_CHARS, attributes: html`autocomplete="off"` })}
+          ${field('bank', state, { label: 'Bank', maxChars: REFUND_ACCOUNT_FIELD_MAX_CHARS, attributes: html`autocomplete="off"` })}
           ${field('accountNumber', state, {
             label: 'Account number',
-            maxChars: ACCOUNT_FIELD_MAX_CHARS,
+            maxChars: REFUND_ACCOUNT_FIELD_MAX_CHARS,
             attributes: html`autocomplete="off" inputmode="numeric"`,
           })}
           ${field('holderName', state, {
             label: 'Account holder name',
-            maxChars: ACCOUNT_FIELD_MAX_CHARS,
+            maxChars: REFUND_ACCOUNT_FIELD_MAX_CHARS,
             attributes: html`autocomplete="off"`,
           })}
         </fieldset>`
@@ -129,8 +128,8 @@ function refundForm(detail: PaymentDetail, session: ConsoleSession, mode: Consol
     })}
     ${field('reason', state, {
       label: 'Reason (optional)',
-      hint: `Kept with the refund and sent in its webhook; up to ${REASON_MAX_CHARS} characters.`,
-      maxChars: REASON_MAX_CHARS,
+      hint: `Kept with the refund and sent in its webhook; up to ${REFUND_REASON_MAX_CHARS} characters.`,
+      maxChars: REFUND_REASON_MAX_CHARS,
     })}
     ${account}
     <div class="actions"><button type="submit">Review refund…</button></div>

@@ -2,7 +2,7 @@ import { Body, Get, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ConsoleController } from '../shared/console-controller.decorator';
 import type { Request, Response } from 'express';
 import { formField } from '../../../platform/html/cookies';
-import { newNonce, redirectSeeOther, sendHtml } from '../../../platform/html/html-response';
+import { redirectSeeOther, sendPage } from '../../../platform/html/html-response';
 import { TeamService } from '../../../accounts/team/team.service';
 import { TwoStepService } from '../../../accounts/team/two-step.service';
 import { ConsoleAuthService } from '../../../accounts/console-logins/console-auth.service';
@@ -141,7 +141,6 @@ export class ConsoleSecurityController {
     const unusedRecoveryCodes = model.session.member.twoStep
       ? await this.twoStep.unusedRecoveryCodes(model.session.member.id)
       : 0;
-    const nonce = newNonce();
-    sendHtml(response, status, renderSecurity(nonce, { ...model, unusedRecoveryCodes }), nonce);
+    sendPage(response, status, (nonce) => renderSecurity(nonce, { ...model, unusedRecoveryCodes }));
   }
 }

@@ -2,6 +2,7 @@ import { SafeHtml, html } from '../../../platform/html/html';
 import type { TwoStepSetup } from '../../../accounts/team/two-step.service';
 import { consolePage, csrfField, messages } from '../shared/console-layout.view';
 import type { ConsoleSession } from '../shared/console-session';
+import { CONSOLE_PASSWORD_MAX_CHARS, CONSOLE_PASSWORD_MIN_CHARS } from '../../../accounts/merchants';
 
 export interface SecurityModel {
   session: ConsoleSession;
@@ -23,7 +24,7 @@ function codeField(id: string, label: string) {
   </div>`;
 }
 
-/** A new password, after the current one; 12 to 200 characters, as at an invite. */
+/** A new password, after the current one; as long as at an invite. */
 function passwordCard(session: ConsoleSession) {
   return html`<div class="card">
     <h2>Password</h2>
@@ -31,15 +32,15 @@ function passwordCard(session: ConsoleSession) {
       ${csrfField(session)}
       <div class="field">
         <label for="current-password">Current password</label>
-        <input id="current-password" name="password" type="password" autocomplete="current-password" required maxlength="200" />
+        <input id="current-password" name="password" type="password" autocomplete="current-password" required maxlength="${CONSOLE_PASSWORD_MAX_CHARS}" />
       </div>
       <div class="field">
-        <label for="new-password">New password (12 to 200 characters)</label>
-        <input id="new-password" name="newPassword" type="password" autocomplete="new-password" required minlength="12" maxlength="200" />
+        <label for="new-password">New password (${CONSOLE_PASSWORD_MIN_CHARS} to ${CONSOLE_PASSWORD_MAX_CHARS} characters)</label>
+        <input id="new-password" name="newPassword" type="password" autocomplete="new-password" required minlength="${CONSOLE_PASSWORD_MIN_CHARS}" maxlength="${CONSOLE_PASSWORD_MAX_CHARS}" />
       </div>
       <div class="field">
         <label for="new-password-again">New password again</label>
-        <input id="new-password-again" name="newPasswordAgain" type="password" autocomplete="new-password" required minlength="12" maxlength="200" />
+        <input id="new-password-again" name="newPasswordAgain" type="password" autocomplete="new-password" required minlength="${CONSOLE_PASSWORD_MIN_CHARS}" maxlength="${CONSOLE_PASSWORD_MAX_CHARS}" />
       </div>
       <button type="submit">Change password</button>
     </form>
@@ -100,7 +101,7 @@ export function renderSecurity(nonce: string, model: SecurityModel): string {
         ${csrfField(session)}
         <div class="field">
           <label for="setup-password">Your password</label>
-          <input id="setup-password" name="password" type="password" autocomplete="current-password" required maxlength="200" />
+          <input id="setup-password" name="password" type="password" autocomplete="current-password" required maxlength="${CONSOLE_PASSWORD_MAX_CHARS}" />
         </div>
         <button type="submit">Set up two-step login</button>
       </form>

@@ -2,7 +2,7 @@ import { Body, Get, Post, Query, Res, UseGuards } from '@nestjs/common';
 import { ConsoleController } from '../shared/console-controller.decorator';
 import type { Response } from 'express';
 import { formField } from '../../../platform/html/cookies';
-import { newNonce, redirectSeeOther, sendHtml } from '../../../platform/html/html-response';
+import { redirectSeeOther, sendPage } from '../../../platform/html/html-response';
 import { isIanaTimeZone } from '../../../platform/http/validators';
 import { MerchantsService } from '../../../accounts/merchants/merchants.service';
 import type { ConsoleSession } from '../shared/console-session';
@@ -21,9 +21,8 @@ export class ConsoleSettingsController {
     @Query('notice') notice: unknown,
     @Res() response: Response,
   ): void {
-    const nonce = newNonce();
     const saved = notice === 'saved' ? 'Time zone saved: every time is now shown in it.' : null;
-    sendHtml(response, 200, renderSettings(nonce, { session, notice: saved, error: null }), nonce);
+    sendPage(response, 200, (nonce) => renderSettings(nonce, { session, notice: saved, error: null }));
   }
 
   /** The same check as the operator API's timeZone: an IANA name this runtime knows. */
@@ -31,9 +30,10 @@ export class ConsoleSettingsController {
   async save(@CurrentConsoleSession() session: ConsoleSession, @Body() body: unknown, @Res() response: Response) {
     const timeZone = (formField(body, 'timeZone') ?? '').trim();
     if (!isIanaTimeZone(timeZone)) {
-      const nonce = newNonce();
       const error = 'Enter an IANA time zone such as Asia/Seoul or America/New_York.';
-      return sendHtml(response, 400, renderSettings(nonce, { session, notice: null, error, typed: timeZone }), nonce);
+      return sendPage(response, 400, (nonce) =>
+        renderSettings(nonce, { session, notice: null, error, typed: timeZone }),
+      );
     }
     await this.merchants.setTimeZone(session.merchant.id, timeZone);
     redirectSeeOther(response, '/console/settings?notice=saved');

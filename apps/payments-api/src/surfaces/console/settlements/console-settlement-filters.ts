@@ -1,5 +1,5 @@
-import type { ListSettlementsQueryDto } from '../../../money/settlements/dto/list-settlements.query.dto';
-import { isCalendarDay } from '../../../money/settlements';
+import { isCalendarDay, ListSettlementsQueryDto } from '../../../money/settlements';
+import { dtoViolations } from '../../../platform/http/dto-violations';
 import { CONSOLE_PAGE_SIZE } from '../payments/console-payment-filters';
 
 /** The filter form's fields as typed, echoed back into the form. */
@@ -20,7 +20,6 @@ export interface ParsedSettlementFilters {
 
 export const NO_SETTLEMENT_FILTERS: SettlementFilterValues = { date: '', from: '', to: '' };
 
-const CURSOR = /^[A-Za-z0-9_-]{1,512}$/;
 /** A cursor the list refused (forged, or from another mode or merchant). */
 export const BAD_CURSOR = 'This page link is not valid any more. Start from the first page.';
 
@@ -53,7 +52,7 @@ export function parseSettlementFilters(raw: Record<string, unknown>): ParsedSett
   }
   const cursor = text(raw.cursor);
   if (cursor !== '') {
-    if (!CURSOR.test(cursor)) return fail(BAD_CURSOR);
+    if (dtoViolations(ListSettlementsQueryDto, { cursor }).has('cursor')) return fail(BAD_CURSOR);
     query.cursor = cursor;
   }
   const day = values.date !== '' ? values.date : values.from !== '' && values.from === values.to ? values.from : null;

@@ -1,7 +1,7 @@
 import { Get, Query, Res, UseGuards } from '@nestjs/common';
 import { ConsoleController } from '../shared/console-controller.decorator';
 import type { Response } from 'express';
-import { newNonce, sendHtml } from '../../../platform/html/html-response';
+import { sendPage } from '../../../platform/html/html-response';
 import { sendSettlementsCsv } from '../../../money/settlements/settlements-csv.response';
 import { modeOf, scopeOf, type ConsoleMode, type ConsoleSession } from '../shared/console-session';
 import { ConsoleSessionGuard } from '../shared/console-session.guard';
@@ -70,6 +70,5 @@ export class ConsoleSettlementsController {
 }
 
 function render(response: Response, status: number, model: SettlementsListModel): void {
-  const nonce = newNonce();
-  sendHtml(response, status, renderSettlementsList(nonce, model), nonce);
+  sendPage(response, status, (nonce) => renderSettlementsList(nonce, model));
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PayhookError, type ListEnvelope } from '@payhook/contracts';
 import type { MerchantScope } from '@payhook/auth';
-import type { ListSettlementsQueryDto } from '../../../money/settlements/dto/list-settlements.query.dto';
+import type { ListSettlementsQueryDto } from '../../../money/settlements';
 import type { SettlementView } from '../../../money/settlements/settlement.view';
 import type { SettlementTotals } from '../../../money/settlements/settlements.repository';
 import { SettlementsService } from '../../../money/settlements/settlements.service';

@@ -3,7 +3,7 @@ import { ERROR_CODES, PayhookError } from '@payhook/contracts';
 import { loggablePath } from '@payhook/observability';
 import { isDatabaseUnavailable } from '../../../platform/errors/unavailable';
 import type { Request, Response } from 'express';
-import { newNonce, redirectSeeOther, sendHtml } from '../../../platform/html/html-response';
+import { redirectSeeOther, sendPage } from '../../../platform/html/html-response';
 import { RETRY_AFTER_UNAVAILABLE_SECONDS } from '../../../platform/errors/api-exception.filter';
 import { requestIdOf } from '../../../platform/http/request-id.middleware';
 import { renderConsoleError } from './console-layout.view';
@@ -28,9 +28,8 @@ export class ConsoleExceptionFilter implements ExceptionFilter {
       this.logFailure(request, exception);
       return;
     }
-    const nonce = newNonce();
     const page = (status: number, title: string, message: string) =>
-      sendHtml(response, status, renderConsoleError(nonce, title, message), nonce);
+      sendPage(response, status, (nonce) => renderConsoleError(nonce, title, message));
 
     if (exception instanceof ConsoleException) {
       switch (exception.reason) {

@@ -1,12 +1,13 @@
-/** Console passwords: 12 to 200 characters (as the operator's approval asks), counted as code points. */
-const MIN_LENGTH = 12;
-const MAX_LENGTH = 200;
+import { CONSOLE_PASSWORD_MAX_CHARS, CONSOLE_PASSWORD_MIN_CHARS } from '../../../accounts/merchants';
 
-/** What is wrong with a new password typed twice, in words for the form; null when nothing is. */
+/**
+ * What is wrong with a new password typed twice, in words for the form; null when nothing is. Its
+ * length is the operator's approval's, counted as code points.
+ */
 export function newPasswordProblem(password: string, again: string | undefined): string | null {
   const length = [...password].length;
-  if (length < MIN_LENGTH || length > MAX_LENGTH)
-    return `The new password needs ${MIN_LENGTH} to ${MAX_LENGTH} characters.`;
+  if (length < CONSOLE_PASSWORD_MIN_CHARS || length > CONSOLE_PASSWORD_MAX_CHARS)
+    return `The new password needs ${CONSOLE_PASSWORD_MIN_CHARS} to ${CONSOLE_PASSWORD_MAX_CHARS} characters.`;
   if (password !== again) return 'The two new passwords differ.';
   return null;
 }

@@ -2,7 +2,7 @@ import { Body, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { ConsoleController } from '../shared/console-controller.decorator';
 import type { Request, Response } from 'express';
 import { formField } from '../../../platform/html/cookies';
-import { newNonce, redirectSeeOther, sendHtml } from '../../../platform/html/html-response';
+import { redirectSeeOther, sendPage } from '../../../platform/html/html-response';
 import { TeamException } from '../../../accounts/team/team.exception';
 import { INVITE_UNUSABLE, TeamService } from '../../../accounts/team/team.service';
 import { renderConsoleError } from '../shared/console-layout.view';
@@ -20,9 +20,10 @@ export class ConsoleInviteController {
   @Get(':token')
   async show(@Param('token') token: string, @Res() response: Response): Promise<void> {
     const invite = TOKEN.test(token) ? await this.team.usableInvite(token) : null;
-    const nonce = newNonce();
-    if (!invite) return sendHtml(response, 404, renderConsoleError(nonce, 'Invite not usable', INVITE_UNUSABLE), nonce);
-    sendHtml(response, 200, renderAcceptInvite(nonce, invite), nonce);
+    if (!invite) {
+      return sendPage(response, 404, (nonce) => renderConsoleError(nonce, 'Invite not usable', INVITE_UNUSABLE));
+    }
+    sendPage(response, 200, (nonce) => renderAcceptInvite(nonce, invite));
   }
 
   @Post(':token')
@@ -32,19 +33,21 @@ export class ConsoleInviteController {
     @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
-    const nonce = newNonce();
     const invite = TOKEN.test(token) ? await this.team.usableInvite(token) : null;
-    if (!invite) return sendHtml(response, 404, renderConsoleError(nonce, 'Invite not usable', INVITE_UNUSABLE), nonce);
+    if (!invite) {
+      return sendPage(response, 404, (nonce) => renderConsoleError(nonce, 'Invite not usable', INVITE_UNUSABLE));
+    }
     const password = formField(body, 'password') ?? '';
     const again = formField(body, 'passwordAgain');
-    const refuse = (error: string) => sendHtml(response, 400, renderAcceptInvite(nonce, { ...invite, error }), nonce);
+    const refuse = (error: string) =>
+      sendPage(response, 400, (nonce) => renderAcceptInvite(nonce, { ...invite, error }));
     const problem = newPasswordProblem(password, again);
     if (problem) return refuse(problem);
     try {
       await this.team.accept(token, password, request.ip ?? null);
     } catch (error) {
       if (!(error instanceof TeamException)) throw error;
-      return sendHtml(response, 404, renderConsoleError(nonce, 'Invite not usable', error.message), nonce);
+      return sendPage(response, 404, (nonce) => renderConsoleError(nonce, 'Invite not usable', error.message));
     }
     redirectSeeOther(response, '/console/login?notice=joined');
   }

@@ -3,7 +3,7 @@ import { ConsoleController } from '../shared/console-controller.decorator';
 import { isIdOf } from '@payhook/contracts';
 import type { Request, Response } from 'express';
 import { formField } from '../../../platform/html/cookies';
-import { newNonce, redirectSeeOther, sendHtml } from '../../../platform/html/html-response';
+import { redirectSeeOther, sendPage } from '../../../platform/html/html-response';
 import { isMemberRole } from '../../../accounts/team/member-role';
 import { TeamException } from '../../../accounts/team/team.exception';
 import { TeamService, type IssuedInvite } from '../../../accounts/team/team.service';
@@ -114,8 +114,7 @@ export class ConsoleTeamController {
   ) {
     const member = await this.team.member(session.merchant.id, idOf('member', id));
     if (!member) throw new ConsoleException('not_found', 'No such member.');
-    const nonce = newNonce();
-    sendHtml(response, 200, renderRemoveConfirm(nonce, session, member), nonce);
+    sendPage(response, 200, (nonce) => renderRemoveConfirm(nonce, session, member));
   }
 
   @Post('members/:id/remove')
@@ -156,7 +155,6 @@ export class ConsoleTeamController {
       this.team.list(session.merchant.id),
       this.team.recentInvites(session.merchant.id),
     ]);
-    const nonce = newNonce();
-    sendHtml(response, status, renderTeam(nonce, { session, members, invites, notice, error, issued }), nonce);
+    sendPage(response, status, (nonce) => renderTeam(nonce, { session, members, invites, notice, error, issued }));
   }
 }

@@ -5,6 +5,7 @@ import type { Member } from '../../../accounts/team/members.repository';
 import type { IssuedInvite } from '../../../accounts/team/team.service';
 import { badge, consolePage, csrfField, messages, timeIn } from '../shared/console-layout.view';
 import type { ConsoleSession } from '../shared/console-session';
+import { CONSOLE_PASSWORD_MAX_CHARS, CONSOLE_PASSWORD_MIN_CHARS } from '../../../accounts/merchants';
 
 export interface TeamModel {
   session: ConsoleSession;
@@ -226,12 +227,12 @@ export function renderAcceptInvite(nonce: string, model: AcceptInviteModel): str
       </p>
       <form method="post">
         <label
-          >Password (12 to 200 characters)
-          <input type="password" name="password" autocomplete="new-password" required minlength="12" maxlength="200"
+          >Password (${CONSOLE_PASSWORD_MIN_CHARS} to ${CONSOLE_PASSWORD_MAX_CHARS} characters)
+          <input type="password" name="password" autocomplete="new-password" required minlength="${CONSOLE_PASSWORD_MIN_CHARS}" maxlength="${CONSOLE_PASSWORD_MAX_CHARS}"
         /></label>
         <label
           >Password again
-          <input type="password" name="passwordAgain" autocomplete="new-password" required minlength="12" maxlength="200"
+          <input type="password" name="passwordAgain" autocomplete="new-password" required minlength="${CONSOLE_PASSWORD_MIN_CHARS}" maxlength="${CONSOLE_PASSWORD_MAX_CHARS}"
         /></label>
         <button type="submit">Set password and join</button>
       </form>

@@ -5,7 +5,8 @@ import { ValidateIf } from 'class-validator';
 import { IsHttpUrl, IsPrintableText } from '../../../platform/http/validators';
 import { EnabledEvents, EndpointUrl } from './put-webhook-endpoint.request.dto';
 
-const DESCRIPTION_MAX = 200;
+/** An endpoint's description, one line: owners read it in e-mails about the endpoint. */
+export const ENDPOINT_DESCRIPTION_MAX_CHARS = 200;
 
 /** What the endpoint is for, shown in the console: 1–200 printable characters; null clears it (PATCH). */
 const Description = () =>
@@ -14,11 +15,11 @@ const Description = () =>
       type: 'string',
       nullable: true,
       minLength: 1,
-      maxLength: DESCRIPTION_MAX,
+      maxLength: ENDPOINT_DESCRIPTION_MAX_CHARS,
       example: 'accounting system',
     }),
     ValidateIf((_, value: unknown) => value !== undefined && value !== null),
-    IsPrintableText(DESCRIPTION_MAX),
+    IsPrintableText(ENDPOINT_DESCRIPTION_MAX_CHARS),
   );
 
 /** POST /v1/webhook-endpoints. */
