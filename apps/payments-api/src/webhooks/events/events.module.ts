@@ -3,13 +3,12 @@ import { LedgerModule } from '../../core/ledger';
 import { EventsController } from './events.controller';
 import { EventsRepository } from './events.repository';
 import { EventsService } from './events.service';
-import { WebhookAttemptsPurger } from './webhook-attempts.purger';
 import { MerchantsModule } from '../../accounts/merchants';
 
 @Module({
   imports: [LedgerModule, MerchantsModule],
   controllers: [EventsController],
-  providers: [EventsRepository, EventsService, WebhookAttemptsPurger],
+  providers: [EventsRepository, EventsService],
   exports: [EventsRepository, EventsService],
 })
 export class EventsModule {}

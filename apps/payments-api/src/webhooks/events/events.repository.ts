@@ -233,17 +233,4 @@ export class EventsRepository {
       return { queued };
     });
   }
-
-  /** Deletes up to `batchSize` attempts older than `olderThanMs`, oldest first (webhook_attempts_started_idx). */
-  async purgeAttempts(olderThanMs: number, batchSize: number): Promise<number> {
-    const rows = await sqlRows(
-      this.db,
-      `DELETE FROM webhook_attempts WHERE id = ANY (ARRAY(
-         SELECT id FROM webhook_attempts WHERE started_at < now() - make_interval(secs => $1 / 1000.0)
-         ORDER BY started_at LIMIT $2))
-       RETURNING 1`,
-      [olderThanMs, batchSize],
-    );
-    return rows.length;
-  }
 }
