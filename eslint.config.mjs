@@ -95,18 +95,45 @@ const noOtherTransactions = [
     message: 'Money and state move in Ledger.write (ADR 0014): no BEGIN of a transaction of its own.',
   })),
 ];
+/** SQL text (a string or a template's part) that `verbs` one of `tables`, for no-restricted-syntax. */
+const tableWrites = (verbs, tables, message) =>
+  ['Literal[value', 'TemplateElement[value.raw'].map((node) => ({
+    selector: `${node}=/\\b(${verbs})\\s+(ONLY\\s+)?(public\\.)?(${tables.join('|')})\\b/i]`,
+    message,
+  }));
+const ANY_WRITE = 'INSERT\\s+INTO|UPDATE|DELETE\\s+FROM';
 /**
  * The money and state tables (ADR 0014): a payment and its moves, refunds, events, their outbox rows,
  * settlement records and held voucher value. Outside src/core/ledger/, SQL that writes them is an error.
  * Deposits, review cases and PIN failures are the features' own rows (tx.sql); webhook attempts and
- * the delivery state are the webhook-dispatcher's (its app, not this rule).
+ * the delivery state are the webhook-dispatcher's (the rules below).
  */
 const MONEY_TABLES = ['payments', 'refunds', 'events', 'outbox', 'settlements', 'vouchers'];
-const moneyTableWrite = `/\\b(INSERT\\s+INTO|UPDATE|DELETE\\s+FROM)\\s+(ONLY\\s+)?(public\\.)?(${MONEY_TABLES.join('|')})\\b/i`;
-const noMoneyTableWrites = ['Literal[value', 'TemplateElement[value.raw'].map((node) => ({
-  selector: `${node}=${moneyTableWrite}]`,
-  message: `Only src/core/ledger/ writes ${MONEY_TABLES.join(', ')}: use a LedgerTx writer (ADR 0014).`,
-}));
+const moneyWritesMessage = `Only src/core/ledger/ writes ${MONEY_TABLES.join(', ')}: use a LedgerTx writer (ADR 0014).`;
+const noMoneyTableWrites = tableWrites(ANY_WRITE, MONEY_TABLES, moneyWritesMessage);
+/**
+ * Delivery state is the webhook-dispatcher's (docs/architecture.md): it alone changes
+ * webhook_deliveries once they exist and it owns webhook_attempts. payments-api inserts a delivery
+ * only with the event that owes it (core/ledger/event-writer.ts) and records a `payhook listen`
+ * attempt in one door (webhooks/deliveries/listen-attempts.ts); everything else it asks for through
+ * the outbox. These hold in every file of the app, the ledger included.
+ */
+const noAttemptWrites = tableWrites(
+  ANY_WRITE,
+  ['webhook_attempts'],
+  'The webhook-dispatcher owns webhook_attempts (their purge too): payments-api only reads them (docs/architecture.md).',
+);
+const noDeliveryChanges = tableWrites(
+  'UPDATE|DELETE\\s+FROM',
+  ['webhook_deliveries'],
+  'The webhook-dispatcher alone changes webhook_deliveries: ask it through the outbox (webhooks/deliveries, docs/architecture.md).',
+);
+const noDeliveryInserts = tableWrites(
+  'INSERT\\s+INTO',
+  ['webhook_deliveries'],
+  'payments-api writes a delivery only with the event that owes it (core/ledger/event-writer.ts); the dispatcher writes any other.',
+);
+const noDeliveryStateWrites = [...noAttemptWrites, ...noDeliveryChanges, ...noDeliveryInserts];
 
 export default tseslint.config(
   {
@@ -160,7 +187,13 @@ export default tseslint.config(
           paths: [noWriteTransaction],
         },
       ],
-      'no-restricted-syntax': ['error', ...noOtherTransactions, ...noMoneyTableWrites, noDynamicImports],
+      'no-restricted-syntax': [
+        'error',
+        ...noOtherTransactions,
+        ...noMoneyTableWrites,
+        ...noDeliveryStateWrites,
+        noDynamicImports,
+      ],
     },
   },
   {
@@ -175,7 +208,39 @@ export default tseslint.config(
       'apps/payments-api/src/money/vouchers/pin-rekeying.ts',
       'apps/payments-api/src/money/refunds/refund-accounts.rekeyer.ts',
     ],
-    rules: { 'no-restricted-syntax': ['error', ...noOtherTransactions, noDynamicImports] },
+    rules: { 'no-restricted-syntax': ['error', ...noOtherTransactions, ...noDeliveryStateWrites, noDynamicImports] },
+  },
+  {
+    // A `payhook listen` attempt the CLI reports (docs/architecture.md): numbered with the event's
+    // attempts and shown at once, so payments-api records it in the request; it inserts the attempt and
+    // counts it on its event, and writes no other money, state or delivery row.
+    files: ['apps/payments-api/src/webhooks/deliveries/listen-attempts.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...noOtherTransactions,
+        ...tableWrites(
+          ANY_WRITE,
+          MONEY_TABLES.filter((table) => table !== 'events'),
+          moneyWritesMessage,
+        ),
+        ...tableWrites('INSERT\\s+INTO|DELETE\\s+FROM', ['events'], moneyWritesMessage),
+        ...tableWrites('UPDATE|DELETE\\s+FROM', ['webhook_attempts'], noAttemptWrites[0].message),
+        ...noDeliveryChanges,
+        ...noDeliveryInserts,
+        noDynamicImports,
+      ],
+    },
+  },
+  {
+    // The ledger writes money and state, not delivery state: the rules above hold in it too ...
+    files: ['apps/payments-api/src/core/ledger/**'],
+    rules: { 'no-restricted-syntax': ['error', ...noDeliveryStateWrites] },
+  },
+  {
+    // ... but its event writer inserts the deliveries an event owes, with the event (fanOutSql).
+    files: ['apps/payments-api/src/core/ledger/event-writer.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...noAttemptWrites, ...noDeliveryChanges] },
   },
   {
     // Transactions over rows that move no money and no payment state keep inTransaction (ADR 0014):

@@ -31,6 +31,7 @@ import { KeyedRecoveryCodes1766400000000 } from './1766400000000-keyed-recovery-
 import { PasswordResets1766500000000 } from './1766500000000-password-resets';
 import { EndpointBoundSigningSecrets1766600000000 } from './1766600000000-endpoint-bound-signing-secrets';
 import { LoginsPerMerchant1766700000000 } from './1766700000000-logins-per-merchant';
+import { RecoveriesApplied1766800000000 } from './1766800000000-recoveries-applied';
 
 /** Listed explicitly: bundled builds cannot glob, and the order is the history. */
 export const MIGRATIONS = [
@@ -67,4 +68,5 @@ export const MIGRATIONS = [
   PasswordResets1766500000000,
   EndpointBoundSigningSecrets1766600000000,
   LoginsPerMerchant1766700000000,
+  RecoveriesApplied1766800000000,
 ];

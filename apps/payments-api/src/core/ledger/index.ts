@@ -5,7 +5,6 @@ export { LedgerModule } from './ledger.module';
 export type { LedgerTx } from './ledger-tx';
 export type { HoldRefusal, TestRefundWrite } from './refund-writes';
 export type { PaymentOutcome } from './payment-moves-table';
-export type { ListenAttempt, RecordedListenAttempt } from './event-writer';
 // The payments feature's reads select and map payments rows as the ledger's writes return them.
 export {
   PAYMENT_COLUMNS,
