@@ -95,23 +95,27 @@ const noOtherTransactions = [
     message: 'Money and state move in Ledger.write (ADR 0014): no BEGIN of a transaction of its own.',
   })),
 ];
+/** SQL text (a string or a template's part) that `verbs` one of `tables`, for no-restricted-syntax. */
+const tableWrites = (verbs, tables, message) =>
+  ['Literal[value', 'TemplateElement[value.raw'].map((node) => ({
+    selector: `${node}=/\\b(${verbs})\\s+(ONLY\\s+)?(public\\.)?(${tables.join('|')})\\b/i]`,
+    message,
+  }));
+const ANY_WRITE = 'INSERT\\s+INTO|UPDATE|DELETE\\s+FROM';
 /**
  * The money records (ADR 0014): a payment and its moves, refunds, deposits, review cases (money owed
  * back), held voucher value, settlement records, events and their outbox rows. Outside
  * src/core/ledger/, SQL that writes one of them is an error. Webhook attempts and the delivery state
- * are the webhook-dispatcher's (its app, not this rule).
+ * are the webhook-dispatcher's (the rules below).
  */
 const MONEY_TABLES = ['payments', 'refunds', 'deposits', 'review_cases', 'vouchers', 'settlements', 'events', 'outbox'];
-const writeOf = (tables) =>
-  `/\\b(INSERT\\s+INTO|UPDATE|DELETE\\s+FROM)\\s+(ONLY\\s+)?(public\\.)?(${tables.join('|')})\\b/i`;
-const sqlText = (pattern) => [`Literal[value=${pattern}]`, `TemplateElement[value.raw=${pattern}]`];
+const writeOf = (tables, verbs = ANY_WRITE) => `/\\b(${verbs})\\s+(ONLY\\s+)?(public\\.)?(${tables.join('|')})\\b/i`;
+const moneyWritesMessage = (tables) =>
+  `Only src/core/ledger/ writes ${tables.join(', ')}: use a LedgerTx writer (ADR 0014).`;
 /** SQL writing a money table but those `allowed`: only the ledger writes them. */
 const noMoneyTableWrites = (allowed = []) => {
   const tables = MONEY_TABLES.filter((table) => !allowed.includes(table));
-  return sqlText(writeOf(tables)).map((selector) => ({
-    selector,
-    message: `Only src/core/ledger/ writes ${tables.join(', ')}: use a LedgerTx writer (ADR 0014).`,
-  }));
+  return tableWrites(ANY_WRITE, tables, moneyWritesMessage(tables));
 };
 /**
  * In an allow-listed file, the write of its table is sent where it is written: the text is an argument
@@ -141,6 +145,29 @@ const MONEY_TABLE_WRITES_ALLOWED = [
   // A payment's deposit code, given once on the payment screen's first view.
   { file: 'money/deposits/deposit-codes.repository.ts', tables: ['payments'] },
 ];
+/**
+ * Delivery state is the webhook-dispatcher's (docs/architecture.md): it alone changes
+ * webhook_deliveries once they exist and it owns webhook_attempts. payments-api inserts a delivery
+ * only with the event that owes it (core/ledger/event-writer.ts) and records a `payhook listen`
+ * attempt in one door (webhooks/deliveries/listen-attempts.ts); everything else it asks for through
+ * the outbox. These hold in every file of the app, the ledger included.
+ */
+const noAttemptWrites = tableWrites(
+  ANY_WRITE,
+  ['webhook_attempts'],
+  'The webhook-dispatcher owns webhook_attempts (their purge too): payments-api only reads them (docs/architecture.md).',
+);
+const noDeliveryChanges = tableWrites(
+  'UPDATE|DELETE\\s+FROM',
+  ['webhook_deliveries'],
+  'The webhook-dispatcher alone changes webhook_deliveries: ask it through the outbox (webhooks/deliveries, docs/architecture.md).',
+);
+const noDeliveryInserts = tableWrites(
+  'INSERT\\s+INTO',
+  ['webhook_deliveries'],
+  'payments-api writes a delivery only with the event that owes it (core/ledger/event-writer.ts); the dispatcher writes any other.',
+);
+const noDeliveryStateWrites = [...noAttemptWrites, ...noDeliveryChanges, ...noDeliveryInserts];
 
 export default tseslint.config(
   {
@@ -194,7 +221,13 @@ export default tseslint.config(
           paths: [noWriteTransaction],
         },
       ],
-      'no-restricted-syntax': ['error', ...noOtherTransactions, ...noMoneyTableWrites(), noDynamicImports],
+      'no-restricted-syntax': [
+        'error',
+        ...noOtherTransactions,
+        ...noMoneyTableWrites(),
+        ...noDeliveryStateWrites,
+        noDynamicImports,
+      ],
     },
   },
   ...MONEY_TABLE_WRITES_ALLOWED.map(({ file, tables }) => ({
@@ -205,10 +238,40 @@ export default tseslint.config(
         ...noOtherTransactions,
         ...noMoneyTableWrites(tables),
         ...runWhereWritten(tables),
+        ...noDeliveryStateWrites,
         noDynamicImports,
       ],
     },
   })),
+  {
+    // A `payhook listen` attempt the CLI reports (docs/architecture.md): numbered with the event's
+    // attempts and shown at once, so payments-api records it in the request; it inserts the attempt and
+    // counts it on its event, and writes no other money, state or delivery row.
+    files: ['apps/payments-api/src/webhooks/deliveries/listen-attempts.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...noOtherTransactions,
+        ...noMoneyTableWrites(['events']),
+        ...tableWrites('INSERT\\s+INTO|DELETE\\s+FROM', ['events'], moneyWritesMessage(['events'])),
+        ...tableWrites('UPDATE|DELETE\\s+FROM', ['webhook_attempts'], noAttemptWrites[0].message),
+        ...runWhereWritten(['events', 'webhook_attempts']),
+        ...noDeliveryChanges,
+        ...noDeliveryInserts,
+        noDynamicImports,
+      ],
+    },
+  },
+  {
+    // The ledger writes money and state, not delivery state: the rules above hold in it too ...
+    files: ['apps/payments-api/src/core/ledger/**'],
+    rules: { 'no-restricted-syntax': ['error', ...noDeliveryStateWrites] },
+  },
+  {
+    // ... but its event writer inserts the deliveries an event owes, with the event (fanOutSql).
+    files: ['apps/payments-api/src/core/ledger/event-writer.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...noAttemptWrites, ...noDeliveryChanges] },
+  },
   {
     // Transactions over rows that move no money and no payment state keep inTransaction (ADR 0014):
     // audited changes, auth failure and password reset counts, voucher loads and PIN rekeying, the relay's claim of an outbox batch.

@@ -5,7 +5,7 @@ import { Client } from 'pg';
 import { PaymentExpirySweeper } from '../../apps/payments-api/src/money/payments/payment-expiry.sweeper';
 import { IdempotencyKeyPurger } from '../../apps/payments-api/src/core/idempotency/idempotency-key.purger';
 import { OutboxPurger } from '../../apps/payments-api/src/webhooks/outbox/outbox.purger';
-import { WebhookAttemptsPurger } from '../../apps/payments-api/src/webhooks/events/webhook-attempts.purger';
+import { WebhookAttemptsPurger } from '../../apps/webhook-dispatcher/src/attempts/webhook-attempts.purger';
 import { WebhookNoticesSender } from '../../apps/payments-api/src/webhooks/notices/webhook-notices.sender';
 import { approvedMerchant, ConsoleClient } from '../support/console-client';
 import { isolatedServices, type IsolatedServices } from '../support/isolated-services';
@@ -406,7 +406,7 @@ describe('query plans on a large database', () => {
     await api.app.get(PaymentExpirySweeper).runOnce();
     await api.app.get(IdempotencyKeyPurger).runOnce();
     await api.app.get(OutboxPurger).runOnce();
-    await api.app.get(WebhookAttemptsPurger).runOnce();
+    await dispatcher.get(WebhookAttemptsPurger).runOnce();
     // A notice due now: the sender's own ticks may have sent the seeded ones before the capture began.
     const [due] = await api.sql<{ id: string }>(
       `INSERT INTO webhook_notices (endpoint_id, merchant_id, livemode, kind, episode, url, created_at, send_after)

@@ -1,7 +1,9 @@
+import type { INestApplication } from '@nestjs/common';
 import { OutboxPurger } from '../../apps/payments-api/src/webhooks/outbox/outbox.purger';
-import { WebhookAttemptsPurger } from '../../apps/payments-api/src/webhooks/events/webhook-attempts.purger';
+import { WebhookAttemptsPurger } from '../../apps/webhook-dispatcher/src/attempts/webhook-attempts.purger';
 import { isolatedServices, type IsolatedServices } from '../support/isolated-services';
 import { PaymentsApiHarness } from '../support/payments-api.harness';
+import { startDispatcher } from '../support/webhook-dispatcher.harness';
 import { completedPayment, getEvent } from '../support/webhook-scenario';
 
 jest.setTimeout(60_000);
@@ -10,16 +12,16 @@ jest.setTimeout(60_000);
 describe('retention of attempts and published outbox rows', () => {
   let services: IsolatedServices;
   let api: PaymentsApiHarness;
+  // The dispatcher owns webhook_attempts, their purge included.
+  let dispatcher: INestApplication;
 
   beforeAll(async () => {
     services = await isolatedServices('retention');
-    api = await PaymentsApiHarness.start({
-      ...services.env,
-      WEBHOOK_ATTEMPT_RETENTION: '30d',
-      OUTBOX_RETENTION: '1h',
-    });
+    api = await PaymentsApiHarness.start({ ...services.env, OUTBOX_RETENTION: '1h' });
+    dispatcher = await startDispatcher({ ...services.env, WEBHOOK_ATTEMPT_RETENTION: '30d' });
   });
   afterAll(async () => {
+    await dispatcher?.close();
     await api?.stop();
     await services?.drop();
   });
@@ -41,7 +43,7 @@ describe('retention of attempts and published outbox rows', () => {
       [eventId],
     );
 
-    await api.app.get(WebhookAttemptsPurger).runOnce();
+    await dispatcher.get(WebhookAttemptsPurger).runOnce();
 
     const attempts = (await getEvent(api, merchant, eventId)).attempts;
     expect(attempts.map((attempt) => attempt.number)).toEqual([9999]);

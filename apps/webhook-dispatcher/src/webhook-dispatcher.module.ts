@@ -5,6 +5,7 @@ import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { typeOrmRootModule } from '@payhook/persistence';
 import { WebhookDispatcherEnv } from './config/webhook-dispatcher.env';
+import { WebhookAttemptsModule } from './attempts/webhook-attempts.purger';
 import { DeliveriesModule } from './deliveries/deliveries.module';
 import { HealthModule } from './health/health.module';
 
@@ -33,6 +34,7 @@ export class WebhookDispatcherModule {
         }),
         WebhookQueueModule.forRoot(env, 'payhook-webhook-dispatcher'),
         DeliveriesModule,
+        WebhookAttemptsModule,
         HealthModule,
       ],
       providers: [{ provide: WebhookDispatcherEnv, useValue: env }],

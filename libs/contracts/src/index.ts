@@ -8,3 +8,4 @@ export * from './operator.contract';
 export * from './payment.contract';
 export * from './refund.contract';
 export * from './webhook-delivery.message';
+export * from './webhook-state.message';

@@ -12,7 +12,12 @@ import { PostgresQueueServer } from './postgres-queue.server';
 import { MAX_BACKOFFS, type QueueDecision } from './queue-handling';
 import { WebhookQueueClient } from './webhook-queue.client';
 import { WebhookQueueServer } from './webhook-queue.server';
-import { retryWaitQueue, webhookTopology, WEBHOOK_DELIVER_ROUTING_KEY as PATTERN } from './webhook-topology';
+import {
+  retryWaitQueue,
+  webhookTopology,
+  WEBHOOK_DELIVER_ROUTING_KEY as PATTERN,
+  WEBHOOK_RECOVER_ROUTING_KEY,
+} from './webhook-topology';
 
 type Handle = (body: string) => Promise<QueueDecision | void> | QueueDecision | void;
 interface ServeOptions {
@@ -279,6 +284,32 @@ describe.each([
     expect(calls).toBe(deferrals + 1);
     expect(reasons).toEqual([]);
     expect(await transport.deadLetters()).toEqual([]);
+  });
+
+  it('brings a message of another routing key back to its own handler after a back-off and a retry', async () => {
+    const delivered: string[] = [];
+    const recovers: string[] = [];
+    const server = await serve((body) => void delivered.push(body));
+    server.addHandler(
+      WEBHOOK_RECOVER_ROUTING_KEY,
+      (body: string): Promise<QueueDecision> => {
+        recovers.push(body);
+        if (recovers.length === 1) return Promise.resolve({ kind: 'back-off', reason: 'database down', counts: false });
+        if (recovers.length === 2) {
+          return Promise.resolve({ kind: 'retry', content: 'again', delayMs: 10, scheduledDelayMs: RETRY_DELAY_MS });
+        }
+        return Promise.resolve({ kind: 'ack' });
+      },
+      true,
+    );
+    await lastValueFrom(
+      transport.client.emit(WEBHOOK_RECOVER_ROUTING_KEY, { body: 'recover', type: 'test', messageId: 'recover' }),
+      { defaultValue: undefined },
+    );
+    await handled(recovers, 3);
+    await drained();
+    expect(recovers).toEqual(['recover', 'recover', '"again"']);
+    expect(delivered).toEqual([]);
   });
 
   it('shares 300 messages between two competing servers, each handled once', async () => {

@@ -45,11 +45,22 @@ export interface WebhookQueueServerOptions extends QueueServerOptions {
   retryScheduleMs: number[];
 }
 const BACKOFF_HEADER = 'x-payhook-backoffs';
+/**
+ * The routing key a message was first published with: the wait queues dead-letter back to the
+ * delivery queue under WEBHOOK_DELIVER_ROUTING_KEY, so a re-publish carries its own here.
+ */
+const PATTERN_HEADER = 'x-payhook-pattern';
+
+/** The pattern whose handler takes `raw`: the one it was first published with. */
+function patternOf(raw: ConsumeMessage): string {
+  const kept: unknown = (raw.properties.headers ?? {})[PATTERN_HEADER];
+  return typeof kept === 'string' ? kept : raw.fields.routingKey;
+}
 const CLOSE_TIMEOUT_MS = 5_000;
 
 /**
  * The webhook delivery queue as a Nest transport (ADR 0008): handlers are `@EventPattern`s whose
- * pattern is the routing key (`webhook.deliver`), the payload is the message body as text (the
+ * pattern is the routing key (`webhook.deliver`, WEBHOOK_QUEUE_ROUTING_KEYS), the payload is the message body as text (the
  * handler validates it against the contract), and what a handler returns decides ack, retry, back-off
  * or dead-letter. Manual acks only after the decision is carried out, publisher confirms for every
  * re-publish, the topology declared on every (re)connect, prefetch, competing consumers, and a drain
@@ -144,7 +155,7 @@ export class WebhookQueueServer extends Server implements CustomTransportStrateg
   }
 
   private async handle(channel: ConfirmChannel, acks: ChannelAcks, raw: ConsumeMessage): Promise<void> {
-    const pattern = raw.fields.routingKey;
+    const pattern = patternOf(raw);
     const decision = await decide(
       this.handlerFor(pattern),
       pattern,
@@ -174,7 +185,10 @@ export class WebhookQueueServer extends Server implements CustomTransportStrateg
           channel,
           retryWaitQueue(this.options.namespace, decision.scheduledDelayMs),
           Buffer.from(JSON.stringify(decision.content)),
-          { expiration: String(decision.delayMs), headers: correlationHeaders(raw) },
+          {
+            expiration: String(decision.delayMs),
+            headers: { ...correlationHeaders(raw), [PATTERN_HEADER]: patternOf(raw) },
+          },
         );
         return acks.ack(raw);
       case 'dead-letter':
@@ -186,7 +200,11 @@ export class WebhookQueueServer extends Server implements CustomTransportStrateg
         }
         this.logger.warn(`delivery failed before it was recorded, will retry: ${decision.reason}`);
         await publishConfirmed(channel, this.options.topology.deferQueue, raw.content, {
-          headers: { ...correlationHeaders(raw), [BACKOFF_HEADER]: decision.counts ? backoffs + 1 : backoffs },
+          headers: {
+            ...correlationHeaders(raw),
+            [PATTERN_HEADER]: patternOf(raw),
+            [BACKOFF_HEADER]: decision.counts ? backoffs + 1 : backoffs,
+          },
         });
         return acks.ack(raw);
       }

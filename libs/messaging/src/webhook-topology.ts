@@ -2,6 +2,21 @@ import type { ConfirmChannel } from 'amqplib';
 import { namespaced } from './amqp-connection';
 
 export const WEBHOOK_DELIVER_ROUTING_KEY = 'webhook.deliver';
+/** payments-api asks the dispatcher to send a scope's failed deliveries again (webhook.recovery-requested.v1). */
+export const WEBHOOK_RECOVER_ROUTING_KEY = 'webhook.recover';
+/** payments-api tells the dispatcher an endpoint was deleted (webhook.endpoint-deleted.v1). */
+export const WEBHOOK_ENDPOINT_DELETED_ROUTING_KEY = 'webhook.endpoint-deleted';
+
+/**
+ * Every routing key the delivery queue takes. The dispatcher's `@EventPattern`s are these keys; a wait
+ * (retry or back-off) brings a message back under WEBHOOK_DELIVER_ROUTING_KEY, so the server keeps its
+ * first key in a header (PATTERN_HEADER).
+ */
+export const WEBHOOK_QUEUE_ROUTING_KEYS = [
+  WEBHOOK_DELIVER_ROUTING_KEY,
+  WEBHOOK_RECOVER_ROUTING_KEY,
+  WEBHOOK_ENDPOINT_DELETED_ROUTING_KEY,
+] as const;
 
 /** Names of everything the webhook path uses on the broker, under one namespace. */
 export interface WebhookTopology {
@@ -90,7 +105,9 @@ export async function declareWebhookTopology(channel: ConfirmChannel, topology: 
     topology.deliveryQueue,
     queueArguments(topology, { 'x-dead-letter-exchange': topology.deadLetterExchange }),
   );
-  await channel.bindQueue(topology.deliveryQueue, topology.exchange, topology.deliverRoutingKey);
+  for (const routingKey of WEBHOOK_QUEUE_ROUTING_KEYS) {
+    await channel.bindQueue(topology.deliveryQueue, topology.exchange, routingKey);
+  }
 }
 
 /** A queue exists with other arguments than this start declares; it never changes in place. */

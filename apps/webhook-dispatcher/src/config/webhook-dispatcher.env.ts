@@ -1,4 +1,4 @@
-import { CommonEnv, ToInteger, parseDurationList } from '@payhook/config';
+import { CommonEnv, ToInteger, parseDuration, parseDurationList } from '@payhook/config';
 import { Expose } from 'class-transformer';
 import { IsInt, IsIP, Max, Min, ValidateBy } from 'class-validator';
 
@@ -32,5 +32,23 @@ export class WebhookDispatcherEnv extends CommonEnv {
   /** Waits before attempts 2..N, in milliseconds. */
   get retryScheduleMs(): number[] {
     return parseDurationList(this.WEBHOOK_RETRY_SCHEDULE) ?? [];
+  }
+
+  /**
+   * How long delivery attempts are kept (an event's history of tries, like Stripe's 30 days); older
+   * ones are purged in small batches. Payments and events are never purged.
+   */
+  @Expose()
+  @ValidateBy({
+    name: 'isDurationFromOneMinute',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && (parseDuration(value) ?? 0) >= 60_000,
+      defaultMessage: () => 'must be a duration from 1m, such as 24h or 30d',
+    },
+  })
+  WEBHOOK_ATTEMPT_RETENTION = '30d';
+
+  get attemptRetentionMs(): number {
+    return parseDuration(this.WEBHOOK_ATTEMPT_RETENTION) ?? 0;
   }
 }

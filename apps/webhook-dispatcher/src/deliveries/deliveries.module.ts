@@ -3,6 +3,8 @@ import { WebhookDispatcherEnv } from '../config/webhook-dispatcher.env';
 import { DeliveriesRepository } from './deliveries.repository';
 import { DeliverWebhookService } from './deliver-webhook.service';
 import { DeliveryMetrics } from './delivery.metrics';
+import { DeliveryStateController } from './delivery-state.controller';
+import { DeliveryStateRepository } from './delivery-state.repository';
 import { EndpointLanesRepository } from './endpoint-lanes.repository';
 import { EndpointLanesWorker } from './endpoint-lanes.worker';
 import { EndpointSlots, MAX_IN_FLIGHT_PER_ENDPOINT, SLOT_WAIT } from './endpoint-slots';
@@ -10,9 +12,10 @@ import { WebhookDeliveriesController } from './webhook-deliveries.controller';
 import { WebhookHttpClient } from '@payhook/webhook-http';
 
 @Module({
-  controllers: [WebhookDeliveriesController],
+  controllers: [WebhookDeliveriesController, DeliveryStateController],
   providers: [
     DeliveriesRepository,
+    DeliveryStateRepository,
     DeliverWebhookService,
     DeliveryMetrics,
     EndpointLanesRepository,

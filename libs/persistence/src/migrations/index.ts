@@ -31,7 +31,8 @@ import { KeyedRecoveryCodes1766400000000 } from './1766400000000-keyed-recovery-
 import { PasswordResets1766500000000 } from './1766500000000-password-resets';
 import { EndpointBoundSigningSecrets1766600000000 } from './1766600000000-endpoint-bound-signing-secrets';
 import { LoginsPerMerchant1766700000000 } from './1766700000000-logins-per-merchant';
-import { VoucherHoldsSettledByTheLedger1766800000000 } from './1766800000000-voucher-holds-settled-by-the-ledger';
+import { RecoveriesApplied1766800000000 } from './1766800000000-recoveries-applied';
+import { VoucherHoldsSettledByTheLedger1766900000000 } from './1766900000000-voucher-holds-settled-by-the-ledger';
 
 /** Listed explicitly: bundled builds cannot glob, and the order is the history. */
 export const MIGRATIONS = [
@@ -68,5 +69,6 @@ export const MIGRATIONS = [
   PasswordResets1766500000000,
   EndpointBoundSigningSecrets1766600000000,
   LoginsPerMerchant1766700000000,
-  VoucherHoldsSettledByTheLedger1766800000000,
+  RecoveriesApplied1766800000000,
+  VoucherHoldsSettledByTheLedger1766900000000,
 ];

@@ -8,7 +8,6 @@ export type { PaymentOutcome } from './moves-table';
 export type { NewPayment } from './payment-creation';
 export type { DepositFeed, DepositOutcome, NewDeposit } from './deposit-writes';
 export type { NewReviewCase, Resolution, ReviewSource } from './review-case-writes';
-export type { ListenAttempt, RecordedListenAttempt } from './event-writer';
 // The payments feature's reads select and map payments rows as the ledger's writes return them.
 export {
   PAYMENT_COLUMNS,

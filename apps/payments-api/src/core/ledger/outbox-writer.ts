@@ -1,5 +1,16 @@
-import { WEBHOOK_DELIVERY_REQUESTED_V2, type WebhookDeliveryRequestedV2 } from '@payhook/contracts';
-import { WEBHOOK_DELIVER_ROUTING_KEY } from '@payhook/messaging';
+import {
+  WEBHOOK_DELIVERY_REQUESTED_V2,
+  WEBHOOK_ENDPOINT_DELETED_V1,
+  WEBHOOK_RECOVERY_REQUESTED_V1,
+  type WebhookDeliveryRequestedV2,
+  type WebhookEndpointDeletedV1,
+  type WebhookRecoveryRequestedV1,
+} from '@payhook/contracts';
+import {
+  WEBHOOK_DELIVER_ROUTING_KEY,
+  WEBHOOK_ENDPOINT_DELETED_ROUTING_KEY,
+  WEBHOOK_RECOVER_ROUTING_KEY,
+} from '@payhook/messaging';
 import { outgoingMessageHeaders, type MessageHeaders } from '@payhook/observability';
 import type { Sql } from '@payhook/persistence';
 
@@ -7,8 +18,9 @@ import type { Sql } from '@payhook/persistence';
 export type DeliveryRequest = Omit<WebhookDeliveryRequestedV2, 'type' | 'requestedAt'>;
 
 /**
- * The one builder of the webhook.delivery-requested.v2 message (libs/contracts): every outbox row
- * the payments-api writes carries a payload made here, including those recover writes in SQL.
+ * The one builder of the webhook.delivery-requested.v2 message (libs/contracts): every delivery
+ * request the payments-api writes to its outbox carries a payload made here, including those the
+ * test refunds' batch statement writes in SQL.
  */
 export function deliveryMessage(request: DeliveryRequest, requestedAt: Date): WebhookDeliveryRequestedV2 {
   return { type: WEBHOOK_DELIVERY_REQUESTED_V2, ...request, requestedAt: requestedAt.toISOString() };
@@ -37,8 +49,8 @@ export class OutboxWriter {
   }
 
   /**
-   * For a statement that writes the rows itself, one per event it selects (recover picks every
-   * failed delivery at once, without sending ids through the API): the parameters of
+   * For a statement that writes the rows itself, one per delivery it makes (a batch of test refunds,
+   * without sending ids back through the API): the parameters of
    * `INSERT INTO outbox (routing_key, message_type, payload, headers)`, whose payload is a message of
    * deliveryMessage with an empty eventId and endpointId that the statement fills with jsonb_set.
    */
@@ -51,5 +63,37 @@ export class OutboxWriter {
       ),
       headers: outgoingMessageHeaders(),
     };
+  }
+
+  /**
+   * Asks the dispatcher, which alone changes deliveries once they exist, to send the failed
+   * deliveries a recover picked again (webhook.recovery-requested.v1).
+   */
+  async requestRecovery(request: Omit<WebhookRecoveryRequestedV1, 'type' | 'requestedAt'>): Promise<void> {
+    const message: WebhookRecoveryRequestedV1 = {
+      type: WEBHOOK_RECOVERY_REQUESTED_V1,
+      ...request,
+      requestedAt: new Date().toISOString(),
+    };
+    await this.insert(WEBHOOK_RECOVER_ROUTING_KEY, message);
+  }
+
+  /** Tells the dispatcher an endpoint is gone, so it ends what it was owed (webhook.endpoint-deleted.v1). */
+  async endpointDeleted(deleted: Omit<WebhookEndpointDeletedV1, 'type' | 'requestedAt'>): Promise<void> {
+    const message: WebhookEndpointDeletedV1 = {
+      type: WEBHOOK_ENDPOINT_DELETED_V1,
+      ...deleted,
+      requestedAt: new Date().toISOString(),
+    };
+    await this.insert(WEBHOOK_ENDPOINT_DELETED_ROUTING_KEY, message);
+  }
+
+  private async insert(routingKey: string, message: { type: string }): Promise<void> {
+    await this.sql(`INSERT INTO outbox (routing_key, message_type, payload, headers) VALUES ($1, $2, $3, $4)`, [
+      routingKey,
+      message.type,
+      JSON.stringify(message),
+      outgoingMessageHeaders(),
+    ]);
   }
 }

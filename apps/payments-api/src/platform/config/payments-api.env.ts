@@ -166,22 +166,10 @@ export class PaymentsApiEnv extends CommonEnv {
     return /^\d+$/.test(this.TRUST_PROXY) ? Number(this.TRUST_PROXY) : this.TRUST_PROXY.split(/\s*,\s*/);
   }
 
-  /**
-   * How long delivery attempts are kept (an event's history of tries, like Stripe's 30 days); older
-   * ones are purged in small batches. Payments and events are never purged.
-   */
-  @Expose()
-  @IsDurationFromOneMinute()
-  WEBHOOK_ATTEMPT_RETENTION = '30d';
-
   /** How long outbox rows are kept after they were published (for inspection), then purged. */
   @Expose()
   @IsDurationFromOneMinute()
   OUTBOX_RETENTION = '24h';
-
-  get attemptRetentionMs(): number {
-    return parseDuration(this.WEBHOOK_ATTEMPT_RETENTION) ?? 0;
-  }
 
   get outboxRetentionMs(): number {
     return parseDuration(this.OUTBOX_RETENTION) ?? 0;

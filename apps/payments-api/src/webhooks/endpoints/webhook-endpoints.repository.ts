@@ -8,9 +8,6 @@ import { PaymentsApiEnv } from '../../platform/config/payments-api.env';
 import type { MerchantScope } from '@payhook/auth';
 import type { WebhookEndpointRecord } from './webhook-endpoint.record';
 
-/** Why a delivery still owed to a deleted endpoint failed. */
-export const ENDPOINT_DELETED = 'endpoint_deleted';
-
 /** Serialises the writes that count or pick a mode's endpoints; no other merchant or mode waits on it. */
 const lockEndpointsOf = (sql: Sql, scope: MerchantScope) =>
   sql(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
@@ -266,9 +263,9 @@ export class WebhookEndpointsRepository {
   }
 
   /**
-   * Deletes the endpoint; what it was still owed ends `failed` with `endpoint_deleted` in the same
-   * transaction (its attempts and finished deliveries stay, as the events' history). Returns the
-   * endpoint as it was, or null when the scope has no such endpoint.
+   * Deletes the endpoint. Its deliveries are the dispatcher's to end (the caller tells it, through the
+   * outbox); its attempts and finished deliveries stay, as the events' history. Returns the endpoint
+   * as it was, or null when the scope has no such endpoint.
    */
   async delete(sql: Sql, scope: MerchantScope, id: string): Promise<WebhookEndpointRecord | null> {
     // Under the lock PUT takes: the oldest endpoint cannot go while the singular PUT picks it.
@@ -278,20 +275,7 @@ export class WebhookEndpointsRepository {
        RETURNING ${ENDPOINT_COLUMNS}`,
       [id, scope.merchantId, scope.livemode],
     );
-    if (!rows[0]) return null;
-    await sql(
-      `UPDATE webhook_deliveries SET status = 'failed', undelivered_reason = $2, lane_due_at = NULL,
-         lane_retry_step = NULL
-       WHERE endpoint_id = $1 AND status = 'pending'`,
-      [id, ENDPOINT_DELETED],
-    );
-    // Its lane is gone with it: nothing of it stays in the lane index.
-    await sql(
-      `UPDATE webhook_deliveries SET lane_due_at = NULL, lane_retry_step = NULL
-       WHERE endpoint_id = $1 AND lane_due_at IS NOT NULL`,
-      [id],
-    );
-    return toRecord(rows[0], this.keyring);
+    return rows[0] ? toRecord(rows[0], this.keyring) : null;
   }
 
   private async insert(

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EVENT_TYPES, randomBase62, type EventType } from '@payhook/contracts';
 import { AuditLog } from '../../core/audit/audit-log';
+import { Ledger } from '../../core/ledger';
 import type { AuditAction, AuditActor, AuditEntry } from '../../core/audit/audit-entry';
 import { PaymentsApiEnv } from '../../platform/config/payments-api.env';
 import { isPrivateHost, MAX_URL_LENGTH } from '../../platform/http/validators';
@@ -28,6 +29,7 @@ export class WebhookEndpointsService {
   constructor(
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly audit: AuditLog,
+    private readonly ledger: Ledger,
     @Inject(PaymentsApiEnv) private readonly env: PaymentsApiEnv,
   ) {}
 
@@ -115,10 +117,24 @@ export class WebhookEndpointsService {
     return disabled ?? this.notFound(id);
   }
 
+  /**
+   * Deletes the endpoint with its audit entry and a webhook.endpoint-deleted.v1 in the outbox, in one
+   * transaction: the dispatcher, which alone changes deliveries, ends what it was still owed
+   * (`endpoint_deleted`), and hears of it even if this process stops right after.
+   */
   async delete(scope: MerchantScope, id: string, by: AuditActor): Promise<WebhookEndpointRecord> {
-    const deleted = await this.audit.audited(this.entry(scope, by, 'webhook_endpoint.deleted'), (sql) =>
-      this.endpoints.delete(sql, scope, id),
-    );
+    const entry = this.entry(scope, by, 'webhook_endpoint.deleted');
+    const deleted = await this.ledger.write(async (tx) => {
+      const endpoint = await this.endpoints.delete(tx.sql, scope, id);
+      if (!endpoint) return null;
+      await tx.outbox.endpointDeleted({
+        endpointId: endpoint.id,
+        merchantId: scope.merchantId,
+        livemode: scope.livemode,
+      });
+      await this.audit.record(tx.sql, entry(endpoint)!);
+      return endpoint;
+    });
     return deleted ?? this.notFound(id);
   }
 

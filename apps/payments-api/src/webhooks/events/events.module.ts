@@ -1,15 +1,14 @@
 import { Module } from '@nestjs/common';
-import { LedgerModule } from '../../core/ledger';
 import { EventsController } from './events.controller';
 import { EventsRepository } from './events.repository';
 import { EventsService } from './events.service';
-import { WebhookAttemptsPurger } from './webhook-attempts.purger';
 import { MerchantsModule } from '../../accounts/merchants';
+import { WebhookDeliveriesModule } from '../deliveries';
 
 @Module({
-  imports: [LedgerModule, MerchantsModule],
+  imports: [WebhookDeliveriesModule, MerchantsModule],
   controllers: [EventsController],
-  providers: [EventsRepository, EventsService, WebhookAttemptsPurger],
+  providers: [EventsRepository, EventsService],
   exports: [EventsRepository, EventsService],
 })
 export class EventsModule {}

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
-  newId,
   type DeliveryStatus,
   type EndpointDeliveryView,
   type EventType,
@@ -10,7 +9,6 @@ import {
 import { ReadDatabase, sqlRows } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 import type { KeysetCursor } from '../../platform/http/keyset-cursor';
-import { Ledger } from '../../core/ledger';
 import type { MerchantScope } from '@payhook/auth';
 import type { EventRecord } from './event.record';
 
@@ -115,7 +113,6 @@ export class EventsRepository {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly read: ReadDatabase,
-    private readonly ledger: Ledger,
   ) {}
 
   /** The event with its deliveries and attempts (one statement: see DETAILS). */
@@ -183,67 +180,5 @@ export class EventsRepository {
       [position.id, scope.merchantId, scope.livemode, position.createdAt],
     );
     return rows.length === 1;
-  }
-
-  /** Queues one more attempt of the same event (to `endpointId`, or to each endpoint that takes it). */
-  requestRedelivery(
-    scope: MerchantScope,
-    id: string,
-    endpointId: string | null,
-  ): Promise<'queued' | 'event_not_found' | 'endpoint_not_found'> {
-    return this.ledger.write((tx) => tx.events.requestRedelivery(scope, id, endpointId));
-  }
-
-  /**
-   * Queues every failed delivery of the scope (to `endpointId` only, when given) of an event created
-   * since `since` again, oldest first, as a fresh automatic delivery (the normal path, retries
-   * included). Null when the scope's previous recover still has deliveries pending: one runs at a
-   * time per merchant and mode.
-   */
-  async recover(
-    scope: MerchantScope,
-    since: Date,
-    endpointId: string | null,
-  ): Promise<{ queued: number } | 'endpoint_not_found' | null> {
-    return this.ledger.write(async (tx) => {
-      if (endpointId !== null) {
-        const found = await tx.sql(
-          `SELECT 1 FROM webhook_endpoints WHERE id = $1 AND merchant_id = $2 AND livemode = $3`,
-          [endpointId, scope.merchantId, scope.livemode],
-        );
-        if (found.length === 0) return 'endpoint_not_found';
-      }
-      // Serialises recovers of one merchant and mode; no other merchant ever waits on it.
-      await tx.sql(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
-        `recover:${scope.merchantId}:${scope.livemode}`,
-      ]);
-      const running = await tx.sql(
-        `SELECT 1 FROM (SELECT id FROM event_recoveries WHERE merchant_id = $1 AND livemode = $2
-                        ORDER BY created_at DESC LIMIT 1) latest
-         WHERE EXISTS (SELECT 1 FROM webhook_deliveries WHERE recovery_id = latest.id AND status = 'pending')`,
-        [scope.merchantId, scope.livemode],
-      );
-      if (running.length > 0) return null;
-      const recoveryId = newId('recovery');
-      const queued = await tx.events.requeueFailed(scope, since, recoveryId, endpointId);
-      await tx.sql(
-        `INSERT INTO event_recoveries (id, merchant_id, livemode, since, queued) VALUES ($1, $2, $3, $4, $5)`,
-        [recoveryId, scope.merchantId, scope.livemode, since, queued],
-      );
-      return { queued };
-    });
-  }
-
-  /** Deletes up to `batchSize` attempts older than `olderThanMs`, oldest first (webhook_attempts_started_idx). */
-  async purgeAttempts(olderThanMs: number, batchSize: number): Promise<number> {
-    const rows = await sqlRows(
-      this.db,
-      `DELETE FROM webhook_attempts WHERE id = ANY (ARRAY(
-         SELECT id FROM webhook_attempts WHERE started_at < now() - make_interval(secs => $1 / 1000.0)
-         ORDER BY started_at LIMIT $2))
-       RETURNING 1`,
-      [olderThanMs, batchSize],
-    );
-    return rows.length;
   }
 }

@@ -6,12 +6,16 @@ import type { ListEventsQueryDto } from './dto/list-events.query.dto';
 import { toEventSummaryView, toEventView, type EventSummaryView } from './event.record';
 import { EventException } from './event.exception';
 import { EventsRepository, type EventFilter } from './events.repository';
+import { DeliveryRequests } from '../deliveries';
 
 const DEFAULT_PAGE_SIZE = 20;
 
 @Injectable()
 export class EventsService {
-  constructor(private readonly events: EventsRepository) {}
+  constructor(
+    private readonly events: EventsRepository,
+    private readonly deliveries: DeliveryRequests,
+  ) {}
 
   async get(scope: MerchantScope, id: string): Promise<EventView> {
     const event = await this.events.findById(scope, id);
@@ -53,7 +57,7 @@ export class EventsService {
     id: string,
     endpointId: string | null,
   ): Promise<{ eventId: string; status: 'queued' }> {
-    const outcome = await this.events.requestRedelivery(scope, id, endpointId);
+    const outcome = await this.deliveries.redeliver(scope, id, endpointId);
     if (outcome === 'event_not_found') throw notFound(id);
     if (outcome === 'endpoint_not_found') throw endpointNotFound(endpointId);
     return { eventId: id, status: 'queued' };
@@ -62,7 +66,7 @@ export class EventsService {
   /** Sends every failed delivery since `since` again, oldest first; one recover at a time per merchant and mode. */
   async recover(scope: MerchantScope, since: string, endpointId: string | null): Promise<RecoverView> {
     const from = new Date(since);
-    const recovered = await this.events.recover(scope, from, endpointId);
+    const recovered = await this.deliveries.recover(scope, from, endpointId);
     if (recovered === 'endpoint_not_found') throw endpointNotFound(endpointId);
     if (!recovered) {
       throw new EventException(

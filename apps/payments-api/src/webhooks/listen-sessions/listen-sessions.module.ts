@@ -5,9 +5,10 @@ import { ListenSessionsRepository } from './listen-sessions.repository';
 import { ListenSessionsService } from './listen-sessions.service';
 import { ListenStreams } from './listen-streams';
 import { MerchantsModule } from '../../accounts/merchants';
+import { WebhookDeliveriesModule } from '../deliveries';
 
 @Module({
-  imports: [LedgerModule, MerchantsModule],
+  imports: [LedgerModule, WebhookDeliveriesModule, MerchantsModule],
   controllers: [ListenSessionsController],
   providers: [ListenSessionsRepository, ListenSessionsService, ListenStreams],
 })

@@ -6,7 +6,8 @@ import { newId, type EventType } from '@payhook/contracts';
 import { sqlRows } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 import { PaymentsApiEnv } from '../../platform/config/payments-api.env';
-import { Ledger, type ListenAttempt, type RecordedListenAttempt } from '../../core/ledger';
+import { Ledger } from '../../core/ledger';
+import { ListenAttempts, type ListenAttempt, type RecordedListenAttempt } from '../deliveries';
 import { RECONNECT_GRACE_MS, type ListenSessionRecord } from './listen-session.record';
 
 /** Open sessions a merchant may hold per mode: a developer or two, never a merchant's whole API instance. */
@@ -59,6 +60,7 @@ export class ListenSessionsRepository {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly ledger: Ledger,
+    private readonly attempts: ListenAttempts,
     env: PaymentsApiEnv,
   ) {
     this.keyring = env.secretsKeyring;
@@ -205,16 +207,13 @@ export class ListenSessionsRepository {
       .map((row) => ({ id: row.id!, type: row.type, body: row.body, recordedAt: row.recorded_at }));
   }
 
-  /** The attempt the CLI reported, numbered with the event's others (EventWriter.recordListenAttempt). */
+  /** The attempt the CLI reported, numbered with the event's others (ListenAttempts.record). */
   recordAttempt(
     scope: MerchantScope,
     session: ListenSessionRecord,
-    attempt: Omit<ListenAttempt, 'id' | 'sessionId'>,
+    attempt: Omit<ListenAttempt, 'sessionId'>,
   ): Promise<RecordedListenAttempt | 'event_not_found' | 'not_sent_to_session'> {
-    const id = newId('attempt');
-    return this.ledger.write((tx) =>
-      tx.events.recordListenAttempt(scope, { ...attempt, id, sessionId: session.id }, session),
-    );
+    return this.attempts.record(scope, { ...attempt, sessionId: session.id }, session);
   }
 
   private toRecord(row: SessionRow): ListenSessionRecord {

@@ -5,8 +5,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * vouchers table nobody reading the code could see. The ledger's payment moves now settle them in the
  * same transaction (core/ledger/voucher-writes.ts, settleHolds), so the trigger goes.
  */
-export class VoucherHoldsSettledByTheLedger1766800000000 implements MigrationInterface {
-  name = 'VoucherHoldsSettledByTheLedger1766800000000';
+export class VoucherHoldsSettledByTheLedger1766900000000 implements MigrationInterface {
+  name = 'VoucherHoldsSettledByTheLedger1766900000000';
 
   async up(db: QueryRunner): Promise<void> {
     await db.query('DROP TRIGGER payments_settle_voucher_holds ON payments');

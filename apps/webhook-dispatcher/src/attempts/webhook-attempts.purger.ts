@@ -1,0 +1,71 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  Module,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { sqlRows } from '@payhook/persistence';
+import { DataSource } from 'typeorm';
+import { WebhookDispatcherEnv } from '../config/webhook-dispatcher.env';
+
+const BATCH_SIZE = 1_000;
+const INTERVAL_MS = 10 * 60_000;
+
+/**
+ * Deletes delivery attempts older than WEBHOOK_ATTEMPT_RETENTION, a short batch at a time, so the
+ * table holds a month of attempts however long payhook runs. Events themselves are never purged.
+ * Here because the dispatcher owns webhook_attempts (it writes every automatic and manual attempt);
+ * with several dispatchers each purges, and a batch another already deleted is simply smaller.
+ */
+@Injectable()
+export class WebhookAttemptsPurger implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(WebhookAttemptsPurger.name);
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(WebhookDispatcherEnv) private readonly env: WebhookDispatcherEnv,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => void this.runOnce(), INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** One purge now, or the one already running; never rejects (a failure waits for the next interval). */
+  runOnce(): Promise<void> {
+    this.running ??= this.purge()
+      .catch((error: unknown) => this.logger.error(`purge failed: ${String(error)}`))
+      .finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async purge(): Promise<void> {
+    while ((await this.purgeBatch(this.env.attemptRetentionMs, BATCH_SIZE)) === BATCH_SIZE);
+  }
+
+  /** Deletes up to `batchSize` attempts older than `olderThanMs`, oldest first (webhook_attempts_started_idx). */
+  private async purgeBatch(olderThanMs: number, batchSize: number): Promise<number> {
+    const rows = await sqlRows(
+      this.db,
+      `DELETE FROM webhook_attempts WHERE id = ANY (ARRAY(
+         SELECT id FROM webhook_attempts WHERE started_at < now() - make_interval(secs => $1 / 1000.0)
+         ORDER BY started_at LIMIT $2))
+       RETURNING 1`,
+      [olderThanMs, batchSize],
+    );
+    return rows.length;
+  }
+}
+
+@Module({ providers: [WebhookAttemptsPurger] })
+export class WebhookAttemptsModule {}
