@@ -85,7 +85,7 @@ const cases = [
     name: 'the listen door inserting an event',
     filePath: `${SRC}/webhooks/deliveries/listen-attempts.ts`,
     text: `${RUNNER}export const insert = (sql: Sql) => sql('INSERT INTO events (id) VALUES ($1)', []);\n`,
-    fails: /Only src\/core\/ledger\/ writes events/,
+    fails: MONEY,
   },
   {
     name: "the event writer inserting an event's deliveries (the fan-out)",
@@ -97,7 +97,7 @@ const cases = [
     name: 'the listen door recording the attempt a session reports, counted on its event',
     filePath: `${SRC}/webhooks/deliveries/listen-attempts.ts`,
     text:
-      `${RUNNER}export const count = (sql: Sql) => sql('UPDATE events SET attempt_count = attempt_count + 1 WHERE id = $1', []);\n` +
+      `${RUNNER}export const count = (sql: Sql) => sql('UPDATE events SET attempt_count = attempt_count + 1, last_attempt_at = $5 WHERE id = $1', []);\n` +
       `export const insert = (sql: Sql) => sql('INSERT INTO webhook_attempts (id, event_id, endpoint_id) VALUES ($1, $2, $3)', []);\n`,
     fails: null,
   },

@@ -108,12 +108,46 @@ const cases = [
     fails: /An allow-listed write of payments is run where it is written/,
   },
   {
-    name: 'an allow-listed file writing a money table it is not allowed (a payment moved by the deposit codes file)',
+    name: 'an allow-listed file writing a money table it is not allowed (a refund moved by the deposit codes file)',
     filePath: `${SRC}/money/deposits/deposit-codes.repository.ts`,
     text:
       `type Sql = (text: string, params: unknown[]) => Promise<unknown>;\n` +
       `export const pay = (sql: Sql, id: string) => sql("UPDATE refunds SET status = 'succeeded' WHERE id = $1", [id]);\n`,
-    fails: /Only src\/core\/ledger\/ writes refunds, deposits/,
+    fails: /Only src\/core\/ledger\/ writes payments/,
+  },
+  {
+    name: 'an allow-listed file writing its own table in another form (the deposit codes file moving a payment)',
+    filePath: `${SRC}/money/deposits/deposit-codes.repository.ts`,
+    text:
+      `type Sql = (text: string, params: unknown[]) => Promise<unknown>;\n` +
+      `export const pay = (sql: Sql, id: string) =>\n` +
+      `  sql(\`UPDATE payments SET deposit_code = $2, status = 'completed' WHERE id = $1\`, [id]);\n`,
+    fails: /Only src\/core\/ledger\/ writes payments/,
+  },
+  {
+    name: 'an allow-listed file sending its write through a call that only wraps the text',
+    filePath: `${SRC}/money/deposits/deposit-codes.repository.ts`,
+    text: `export const leak = () => String(\`UPDATE payments SET deposit_code = $2 WHERE id = $1\`);\n`,
+    fails: /An allow-listed write of payments is run where it is written/,
+  },
+  ...[
+    ['MERGE INTO payments p USING incoming i ON p.id = i.id WHEN MATCHED THEN DELETE', 'a MERGE'],
+    ['TRUNCATE refunds', 'a TRUNCATE'],
+    ['TRUNCATE TABLE settlements', 'a TRUNCATE TABLE'],
+    ['COPY vouchers FROM STDIN', 'a COPY'],
+    ['UPDATE "payments" SET status = $1', 'a quoted table name'],
+    ['DELETE FROM public.review_cases WHERE id = $1', 'a schema-qualified table name'],
+  ].map(([sql, how]) => ({
+    name: `a feature writing a money table by ${how}`,
+    filePath: `${SRC}/money/reviews/reviews.service.ts`,
+    text: `export const statement = '${sql}';\n`,
+    fails: /Only src\/core\/ledger\/ writes payments/,
+  })),
+  {
+    name: 'a feature reading a table whose name starts with a money table',
+    filePath: `${SRC}/money/reviews/reviews.service.ts`,
+    text: `export const statement = 'UPDATE payments_archive SET note = $1';\n`,
+    fails: null,
   },
   {
     name: 'an allow-listed rekeyer re-sealing refund rows where it runs the statement',
@@ -121,7 +155,7 @@ const cases = [
     text:
       `type Sql = (text: string, params: unknown[]) => Promise<unknown>;\n` +
       `export const reseal = (sql: Sql, id: string, sealed: string) =>\n` +
-      `  sql(\`UPDATE refunds SET refund_account_sealed = $2 WHERE id = $1\`, [id, sealed]);\n`,
+      `  sql(\`UPDATE refunds f SET refund_account_sealed = r.sealed FROM unnest($1::text[], $2::text[]) AS r (id, sealed) WHERE f.id = r.id\`, [id, sealed]);\n`,
     fails: null,
   },
   {

@@ -33,8 +33,7 @@ interface AuditRow {
 /**
  * The audit log. A change and its entry commit together: `audited` runs the change and writes the
  * entry in one transaction, and a change made inside Ledger.write writes its entry with `record`
- * on the ledger's own transaction (a batch of test refunds: the ledger's batch statement writes
- * theirs, ADR 0015). Entries are never updated; kept at least a year (retention).
+ * on the ledger's own transaction (`recordAll` for a batch of test refunds, ADR 0015). Entries are never updated; kept at least a year (retention).
  */
 @Injectable()
 export class AuditLog {

@@ -118,14 +118,14 @@ export function toNewRefundEvent(refund: RefundRecord, event: RefundEvent): NewE
 }
 
 /** Why an event of a mode without any endpoint was not sent: kept, redelivered once one is set. */
-export const NO_ENDPOINT_REASON = 'No webhook endpoint is set for this mode; set one and redeliver the event.';
+const NO_ENDPOINT_REASON = 'No webhook endpoint is set for this mode; set one and redeliver the event.';
 
 /**
  * The endpoints of an event's mode as its delivery state needs them, for a statement that selects
  * `event` (type, merchant_id, livemode): `endpoints.taken` (some endpoint takes the type) and
  * `endpoints.any`. A bounded read: a mode has at most 16 endpoints (webhook_endpoints_scope_idx).
  */
-export const endpointsOfEventSql = (event: string) =>
+const endpointsOfEventSql = (event: string) =>
   `CROSS JOIN LATERAL (SELECT bool_or(${event}.type = ANY (w.enabled_events)) AS taken, count(*) > 0 AS any
                       FROM webhook_endpoints w
                       WHERE w.merchant_id = ${event}.merchant_id AND w.livemode = ${event}.livemode) endpoints`;
@@ -136,7 +136,7 @@ export const endpointsOfEventSql = (event: string) =>
  * takes is skipped; in a mode with no endpoint at all, a type of `defaults` (DEFAULT_ENABLED_EVENTS,
  * what a new endpoint takes) fails at once with NO_ENDPOINT_REASON, any other is skipped.
  */
-export const initialDeliverySql = (event: string, defaults: string, reason: string) =>
+const initialDeliverySql = (event: string, defaults: string, reason: string) =>
   `CASE WHEN endpoints.taken THEN 'pending'
         WHEN endpoints.any OR NOT ${event}.type = ANY (${defaults}::text[]) THEN 'skipped' ELSE 'failed' END,
    CASE WHEN NOT endpoints.any AND ${event}.type = ANY (${defaults}::text[]) THEN ${reason} END`;
@@ -146,7 +146,7 @@ export const initialDeliverySql = (event: string, defaults: string, reason: stri
  * created_at), one pending delivery per endpoint of the mode that takes the type, and only those: an
  * endpoint that does not take it costs no row. Returns the (event_id, endpoint_id) of each.
  */
-export const fanOutSql = (inserted: string) =>
+const fanOutSql = (inserted: string) =>
   `INSERT INTO webhook_deliveries (event_id, endpoint_id, merchant_id, livemode, status, created_at)
    SELECT ev.id, w.id, ev.merchant_id, ev.livemode, 'pending', ev.created_at
    FROM ${inserted} ev

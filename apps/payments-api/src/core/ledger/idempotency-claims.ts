@@ -10,8 +10,8 @@ export interface IdempotencyClaim {
   ttlHours: number;
 }
 
-/** The columns of a claim, in the order of IDEMPOTENCY_CLAIM_VALUES's parameters. */
-export const IDEMPOTENCY_CLAIM_COLUMNS = `(merchant_id, livemode, key, fingerprint, response_status, response_body, created_at, expires_at)`;
+/** The columns a claim inserts, in order. */
+const IDEMPOTENCY_CLAIM_COLUMNS = `(merchant_id, livemode, key, fingerprint, response_status, response_body, created_at, expires_at)`;
 
 /**
  * How a claim meets a key already stored (ADR 0001): it takes the key only when the stored one has
@@ -19,7 +19,7 @@ export const IDEMPOTENCY_CLAIM_COLUMNS = `(merchant_id, livemode, key, fingerpri
  * transaction makes the claim wait on the unique index until that one ends. Every claim of a money
  * write uses it (the create statement keeps a copy: bench/run.mjs replays that file without imports).
  */
-export const IDEMPOTENCY_CLAIM_CONFLICT = `ON CONFLICT (merchant_id, livemode, key) DO UPDATE
+const IDEMPOTENCY_CLAIM_CONFLICT = `ON CONFLICT (merchant_id, livemode, key) DO UPDATE
   SET fingerprint = EXCLUDED.fingerprint, response_status = EXCLUDED.response_status,
       response_body = EXCLUDED.response_body, created_at = EXCLUDED.created_at,
       expires_at = EXCLUDED.expires_at

@@ -43,8 +43,9 @@ export const PAYMENT_MOVES: MovesTable<PaymentStatus, PaymentMover> = {
 };
 
 /**
- * Who moves a refund: `operator`, who reports whether a live refund's money was sent. A test refund is
- * written succeeded at once (there is no money to send), so it makes no move.
+ * Who moves a refund: `operator`, who reports whether a live refund's money was sent. A test refund
+ * has no money to send: the API makes the operator's success move for it in the transaction that
+ * made it.
  */
 export type RefundMover = 'operator';
 

@@ -11,7 +11,7 @@ import {
   WEBHOOK_ENDPOINT_DELETED_ROUTING_KEY,
   WEBHOOK_RECOVER_ROUTING_KEY,
 } from '@payhook/messaging';
-import { outgoingMessageHeaders, type MessageHeaders } from '@payhook/observability';
+import { outgoingMessageHeaders } from '@payhook/observability';
 import type { Sql } from '@payhook/persistence';
 
 /** What a caller says about a delivery; the message's type and time are the writer's. */
@@ -19,8 +19,7 @@ export type DeliveryRequest = Omit<WebhookDeliveryRequestedV2, 'type' | 'request
 
 /**
  * The one builder of the webhook.delivery-requested.v2 message (libs/contracts): every delivery
- * request the payments-api writes to its outbox carries a payload made here, including those the
- * test refunds' batch statement writes in SQL.
+ * request the payments-api writes to its outbox carries a payload made here.
  */
 export function deliveryMessage(request: DeliveryRequest, requestedAt: Date): WebhookDeliveryRequestedV2 {
   return { type: WEBHOOK_DELIVERY_REQUESTED_V2, ...request, requestedAt: requestedAt.toISOString() };
@@ -46,23 +45,6 @@ export class OutboxWriter {
         outgoingMessageHeaders(),
       ],
     );
-  }
-
-  /**
-   * For a statement that writes the rows itself, one per delivery it makes (a batch of test refunds,
-   * without sending ids back through the API): the parameters of
-   * `INSERT INTO outbox (routing_key, message_type, payload, headers)`, whose payload is a message of
-   * deliveryMessage with an empty eventId and endpointId that the statement fills with jsonb_set.
-   */
-  automaticDeliveryTemplate(): { routingKey: string; messageType: string; payload: string; headers: MessageHeaders } {
-    return {
-      routingKey: WEBHOOK_DELIVER_ROUTING_KEY,
-      messageType: WEBHOOK_DELIVERY_REQUESTED_V2,
-      payload: JSON.stringify(
-        deliveryMessage({ eventId: '', endpointId: '', retryStep: 0, manual: false }, new Date()),
-      ),
-      headers: outgoingMessageHeaders(),
-    };
   }
 
   /**

@@ -99,6 +99,10 @@ export class RefundWrites {
 
   /** Reserves each amount on its payment (distinct payments), guarded by the remainder; a refusal where it does not fit. */
   async holdAll(asks: readonly RefundAsk[]): Promise<(RefundHold | HoldRefusal)[]> {
+    if (asks.length === 0) return [];
+    // An UPDATE … FROM changes a row once however many inputs match it: one ask per payment.
+    if (new Set(asks.map(({ paymentId }) => paymentId)).size < asks.length)
+      throw new Error('refunds of one payment are held one at a time');
     const rows = await this.sql<PaymentRow>(
       `UPDATE payments p SET refund_held_amount = p.refund_held_amount + i.amount
        FROM unnest($1::text[], $2::text[], $3::boolean[], $4::bigint[]) AS i (payment_id, merchant_id, livemode, amount)
@@ -160,6 +164,7 @@ export class RefundWrites {
    * it is forgotten with the move (as on a failure).
    */
   async succeed(moves: readonly { id: string; bankTransactionId: string | null }[]): Promise<RefundRecord[]> {
+    if (moves.length === 0) return [];
     const rows = await this.sql<RefundRow & { refunded_before: string }>(
       `WITH moved AS (
          UPDATE refunds r SET status = 'succeeded', succeeded_at = GREATEST(now(), r.created_at),

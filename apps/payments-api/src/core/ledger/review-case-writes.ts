@@ -7,7 +7,7 @@ export type ReviewSource = 'deposit' | 'vouchers';
 export interface NewReviewCase {
   livemode: boolean;
   source: ReviewSource;
-  /** Why the money could not be matched on its own (money/reviews lists the reasons). */
+  /** Why the money could not be matched on its own (ReviewReason in money/reviews lists them). */
   reason: string;
   amount: number;
   merchantId: string | null;

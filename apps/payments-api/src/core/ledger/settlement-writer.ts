@@ -28,12 +28,12 @@ export interface PayoutTerms {
  * The merchant's delay and the non-banking days within PAYOUT_HORIZON_DAYS after the sales date `$2`,
  * of the merchant `$1` (a select list over `merchants m`).
  */
-export const PAYOUT_TERMS_SQL = `m.settlement_delay_days,
+const PAYOUT_TERMS_SQL = `m.settlement_delay_days,
   ARRAY(SELECT to_char(date, 'YYYY-MM-DD') FROM non_banking_days
         WHERE date > $2::date AND date <= $2::date + ${PAYOUT_HORIZON_DAYS}) AS extra_days`;
 
 /** The payout of a record on `sales`: its date and the rule that made it. */
-export function payoutOf(sales: string, terms: PayoutTerms): { date: string; rule: PayoutRule } {
+function payoutOf(sales: string, terms: PayoutTerms): { date: string; rule: PayoutRule } {
   const payout = addBusinessDays(sales, terms.settlement_delay_days, new Set(terms.extra_days));
   for (const year of payout.unknownYears.filter((one) => !reportedUnknownYears.has(one))) {
     reportedUnknownYears.add(year);
@@ -49,7 +49,7 @@ export function payoutOf(sales: string, terms: PayoutTerms): { date: string; rul
  * Says once per process that a refund of a payment settled before records existed returned no fee:
  * its fee rate is unknown, and the merchant's current rate would return a fee it may never have paid.
  */
-export function reportLegacyRefund(paymentId: string): void {
+function reportLegacyRefund(paymentId: string): void {
   if (legacyReported) return;
   legacyReported = true;
   logger.warn(
