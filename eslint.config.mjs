@@ -57,6 +57,18 @@ const throughDoors = (room) => ({
   ),
   message: `${room}/ reaches a feature of another room through its index.ts only (../../<room>/<feature>; give the feature one if it has none).`,
 });
+/** A relative path past the door of a feature of `rooms` (core/ledger aside: the ledger's own rules hold it). */
+const pastDoors = (rooms) => through(rooms, '/(?!ledger/)[^/]+/(?!index$)');
+/** core's features (audit, idempotency) are reached through their index.ts door too, like the ledger. */
+const throughCoreDoors = (room) => ({
+  regex: pastDoors(['core']),
+  message: `${room}/ reaches a feature of core/ through its index.ts only (../../core/<feature>; give the feature one if it has none).`,
+});
+/** Surfaces (and the composition root) call a feature through its index.ts door, never a file inside it. */
+const throughDoorsFrom = (who) => ({
+  regex: pastDoors(['core', 'money', 'webhooks', 'accounts']),
+  message: `${who} a feature through its index.ts only (<room>/<feature>; give the feature one if it has none).`,
+});
 const noLedgerInSurfaces = {
   regex: through(['core/ledger', 'libs/persistence']),
   message: "Surfaces render and call features: the money rules they show come through a feature's door.",
@@ -349,12 +361,23 @@ export default tseslint.config(
   },
   roomRules('platform', [noRoomFromPlatform]),
   roomRules('core', [noOtherRoomFromCore]),
-  roomRules('money', [noSurfaces, throughDoors('money')]),
-  roomRules('webhooks', [noSurfaces, throughDoors('webhooks')]),
-  roomRules('accounts', [noSurfaces, throughDoors('accounts')]),
-  roomRules('surfaces', [noLedgerInSurfaces], {
+  roomRules('money', [noSurfaces, throughDoors('money'), throughCoreDoors('money')]),
+  roomRules('webhooks', [noSurfaces, throughDoors('webhooks'), throughCoreDoors('webhooks')]),
+  roomRules('accounts', [noSurfaces, throughDoors('accounts'), throughCoreDoors('accounts')]),
+  roomRules('surfaces', [noLedgerInSurfaces, throughDoorsFrom('Surfaces reach')], {
     paths: noPersistenceInSurfaces,
   }),
+  {
+    // The composition root (and the bench's app) wires features by their doors too; like the rooms' rules,
+    // typescript-eslint's copy of the rule, so the ledger's rules above still hold here.
+    files: ['apps/payments-api/src/*.ts', 'apps/payments-api/src/bench/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [throughDoorsFrom('The composition root wires')] },
+      ],
+    },
+  },
   {
     files: ['apps/webhook-dispatcher/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: [noDeepLibImports, otherApp('payments-api')] }] },

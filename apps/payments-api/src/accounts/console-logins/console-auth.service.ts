@@ -2,13 +2,11 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AUTH_FAILURE_LIMITS, AUTH_FAILURE_THROTTLE, type AuthFailureThrottle } from '@payhook/auth';
 import { createHash, randomBytes } from 'node:crypto';
 import { Mailer } from '../../platform/mail/mailer';
-import { hashPassword, verifyPassword } from '../merchants/password-hash';
-import { MembersRepository } from '../team/members.repository';
-import { TwoStepService } from '../team/two-step.service';
+import { hashPassword, verifyPassword } from '../merchants';
+import { MembersRepository, PasswordHashQueue, TwoStepService } from '../team';
 import { SESSION_TTL_HOURS, type ConsoleMember, type ConsoleSession } from './console-session';
 import { ConsoleLoginChoicesRepository } from './console-login-choices.repository';
 import { ConsoleSessionsRepository } from './console-sessions.repository';
-import { PasswordHashQueue } from '../team/password-hash-queue';
 
 /**
  * `second_step`: the password was right and the session exists, but opens nothing until the code is

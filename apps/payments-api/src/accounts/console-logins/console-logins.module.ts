@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
-import { AuditModule } from '../../core/audit/audit.module';
+import { AuditModule } from '../../core/audit';
 import { MailModule } from '../../platform/mail/mail.module';
-import { AuthThrottleModule } from '../auth-throttle/auth-throttle.module';
-import { TeamModule } from '../team/team.module';
+import { AuthThrottleModule } from '../auth-throttle';
+import { TeamModule } from '../team';
 import { ConsoleAuthService } from './console-auth.service';
 import { ConsoleLoginChoicesRepository } from './console-login-choices.repository';
 import { ConsolePasswordResetService } from './console-password-reset.service';

@@ -1,12 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { clientKey } from '@payhook/auth';
 import { createHash, randomBytes } from 'node:crypto';
-import { AuditLog } from '../../core/audit/audit-log';
+import { AuditLog } from '../../core/audit';
 import { PaymentsApiEnv } from '../../platform/config/payments-api.env';
 import { Mailer } from '../../platform/mail/mailer';
-import { hashPassword } from '../merchants/password-hash';
-import { lockAddress, MembersRepository } from '../team/members.repository';
-import { PasswordHashQueue } from '../team/password-hash-queue';
+import { hashPassword } from '../merchants';
+import { lockAddress, MembersRepository, PasswordHashQueue } from '../team';
 import { ConsoleSessionsRepository } from './console-sessions.repository';
 import { PasswordResetsRepository } from './password-resets.repository';
 

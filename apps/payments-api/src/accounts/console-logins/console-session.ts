@@ -1,5 +1,5 @@
 import type { MerchantStatus } from '@payhook/contracts';
-import type { MemberRole } from '../team/member-role';
+import type { MemberRole } from '../team';
 
 /** How long a console session lasts. */
 export const SESSION_TTL_HOURS = 12;

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { MerchantStatus } from '@payhook/contracts';
 import { sqlRows, type Sql } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
-import type { MemberRole } from '../team/member-role';
+import type { MemberRole } from '../team';
 import type { ConsoleSession } from './console-session';
 
 interface SessionRow {

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { OnboardingModule } from '../../webhooks/integration-tests';
-import { AuthThrottleModule } from '../auth-throttle/auth-throttle.module';
-import { TeamModule } from '../team/team.module';
+import { AuthThrottleModule } from '../auth-throttle';
+import { TeamModule } from '../team';
 import { ApiKeysAdminController } from './api-keys.admin.controller';
 import { MerchantsAdminController } from './merchants.admin.controller';
 import { MerchantsModule } from './merchants.module';

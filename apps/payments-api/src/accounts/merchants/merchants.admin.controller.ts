@@ -11,7 +11,7 @@ import { ApproveMerchantRequestDto } from './dto/approve-merchant.request.dto';
 import { CreateMerchantRequestDto, SettlementTermsRequestDto } from './dto/create-merchant.request.dto';
 import { IssueApiKeyRequestDto } from './dto/issue-api-key.request.dto';
 import { ResetMemberTwoStepRequestDto } from './dto/reset-member-two-step.request.dto';
-import { TwoStepService } from '../team/two-step.service';
+import { TwoStepService } from '../team';
 import { IdParam } from '../../platform/http/id-param';
 import { NoStore } from '../../platform/http/no-store';
 

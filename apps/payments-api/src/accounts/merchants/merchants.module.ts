@@ -4,7 +4,7 @@ import { ApiKeyLookup } from './api-key-lookup';
 import { MerchantsRepository } from './merchants.repository';
 import { MerchantsService } from './merchants.service';
 import { RateLimitBuckets } from './rate-limit-buckets';
-import { AuditModule } from '../../core/audit/audit.module';
+import { AuditModule } from '../../core/audit';
 
 /** Merchants and their API keys; a feature with API-key routes imports it for ApiKeyGuard. */
 @Module({

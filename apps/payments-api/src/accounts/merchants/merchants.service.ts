@@ -7,9 +7,8 @@ import { MerchantException } from './merchant.exception';
 import { MerchantsRepository } from './merchants.repository';
 import { hashPassword } from './password-hash';
 import { PaymentsApiEnv } from '../../platform/config/payments-api.env';
-import { AuditLog } from '../../core/audit/audit-log';
-import { OPERATOR_ACTOR, type AuditActor } from '../../core/audit/audit-entry';
-import { countLoginsLocked, MAX_LOGINS_PER_ADDRESS } from '../team/members.repository';
+import { AuditLog, OPERATOR_ACTOR, type AuditActor } from '../../core/audit';
+import { countLoginsLocked, MAX_LOGINS_PER_ADDRESS } from '../team';
 
 /**
  * Active keys a merchant's team may hold per mode. Each key has its own rate limit: without a cap,

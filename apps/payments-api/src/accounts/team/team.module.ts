@@ -8,7 +8,7 @@ import { RecoveryCodesKeyer } from './recovery-codes.keyer';
 import { TeamService } from './team.service';
 import { TwoStepRepository } from './two-step.repository';
 import { TwoStepService } from './two-step.service';
-import { AuditModule } from '../../core/audit/audit.module';
+import { AuditModule } from '../../core/audit';
 
 /** A merchant's members, their roles, invites and passwords (every hash through one bounded queue). */
 @Module({

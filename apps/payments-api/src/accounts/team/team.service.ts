@@ -2,10 +2,12 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { newId } from '@payhook/contracts';
 import { isUniqueViolation } from '@payhook/persistence';
 import { createHash, randomBytes } from 'node:crypto';
-import { AuditLog } from '../../core/audit/audit-log';
-import type { AuditActor } from '../../core/audit/audit-entry';
+import { AuditLog, type AuditActor } from '../../core/audit';
 import { PaymentsApiEnv } from '../../platform/config/payments-api.env';
 import { Mailer } from '../../platform/mail/mailer';
+// Direct, not through the merchants door: that door's MerchantsModule loads MerchantsService, which counts an
+// address's logins through the team door; through both doors a load that starts here reaches TeamModule
+// before TeamService is defined.
 import { hashPassword } from '../merchants/password-hash';
 import { InvitesRepository, type Invite } from './invites.repository';
 import type { MemberRole } from './member-role';

@@ -4,7 +4,7 @@ import { ApiKeyGuard, CurrentAuth, TestModeOnly, type AuthContext } from '@payho
 import { PayhookError, randomBase62, type DataEnvelope } from '@payhook/contracts';
 import type { Response } from 'express';
 import { IdParam } from '../../platform/http/id-param';
-import { PaymentsRepository } from '../payments/payments.repository';
+import { PaymentsRepository } from '../payments';
 import { Ledger } from '../../core/ledger';
 import { DEPOSIT_REPLAY, respond } from './deposit-response';
 import type { DepositView } from './deposit.view';

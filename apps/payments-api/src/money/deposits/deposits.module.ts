@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { LedgerModule } from '../../core/ledger';
-import { PaymentsModule } from '../payments/payments.module';
+import { PaymentsModule } from '../payments';
 import { DepositTestHelpersController } from './deposit-test-helpers.controller';
 import { DepositsAdminController } from './deposits.admin.controller';
 import { DepositCodesRepository } from './deposit-codes.repository';

@@ -3,8 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { sqlRows } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 import type { MerchantScope } from '@payhook/auth';
-import type { ReviewAction, ReviewSource } from '../reviews/review-case.view';
-import type { VoucherKind } from '../vouchers/voucher-issuer';
+import type { ReviewAction, ReviewSource } from '../reviews';
+import type { VoucherKind } from '../vouchers';
 
 /** A deposit that paid (or tried to pay) the payment, as the bank reported it. */
 export interface PaymentDeposit {

@@ -1,10 +1,9 @@
 import { Body, Controller, Get, Headers, HttpCode, Post, Query, Res, UseGuards } from '@nestjs/common';
 import { ApiKeyGuard, CurrentAuth, type AuthContext } from '@payhook/auth';
-import { ApiActor } from '../../core/audit/api-actor.decorator';
-import type { AuditActor } from '../../core/audit/audit-entry';
+import { ApiActor, type AuditActor } from '../../core/audit';
 import type { DataEnvelope, ListEnvelope, PaymentView } from '@payhook/contracts';
 import type { Response } from 'express';
-import { parseIdempotencyKey } from '../../core/idempotency/idempotency-key';
+import { parseIdempotencyKey } from '../../core/idempotency';
 import { CreatePaymentRequestDto } from './dto/create-payment.request.dto';
 import { ListPaymentsQueryDto } from './dto/list-payments.query.dto';
 import { PaymentTransitionsService } from './payment-transitions.service';

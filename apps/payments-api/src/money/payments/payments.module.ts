@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { LedgerModule } from '../../core/ledger';
-import { IdempotencyModule } from '../../core/idempotency/idempotency.module';
+import { IdempotencyModule } from '../../core/idempotency';
 import { PaymentExpirySweeper } from './payment-expiry.sweeper';
 import { PaymentInsertBatcher } from './payment-insert.batcher';
 import { PaymentTransitionsService } from './payment-transitions.service';
@@ -10,7 +10,7 @@ import { PaymentsRepository } from './payments.repository';
 import { PaymentMoneyRecordsRepository } from './payment-money-records.repository';
 import { PaymentsService } from './payments.service';
 import { TestHelpersController } from './test-helpers.controller';
-import { AuditModule } from '../../core/audit/audit.module';
+import { AuditModule } from '../../core/audit';
 import { AuthThrottleModule } from '../../accounts/auth-throttle';
 import { MerchantsModule } from '../../accounts/merchants';
 

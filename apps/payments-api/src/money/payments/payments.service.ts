@@ -11,8 +11,7 @@ import {
 import { isUniqueViolation } from '@payhook/persistence';
 import { PaymentsApiEnv } from '../../platform/config/payments-api.env';
 import { isHttpsUrl } from '../../platform/http/validators';
-import { bodyFingerprint } from '../../core/idempotency/canonical-json';
-import { IdempotencyKeysRepository } from '../../core/idempotency/idempotency-keys.repository';
+import { bodyFingerprint, IdempotencyKeysRepository } from '../../core/idempotency';
 import type { CreatePaymentRequestDto } from './dto/create-payment.request.dto';
 import type { ListPaymentsQueryDto } from './dto/list-payments.query.dto';
 import { decodeCursor, encodeCursor } from '../../platform/http/keyset-cursor';

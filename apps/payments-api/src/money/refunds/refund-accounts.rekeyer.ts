@@ -3,8 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { SealedSecretError, sealedKeyId } from '@payhook/config';
 import { sqlRows } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
-import { IdempotencyKeysRepository } from '../../core/idempotency/idempotency-keys.repository';
-import { keyedFingerprintPrefix } from '../../core/idempotency/keyed-fingerprints';
+import { IdempotencyKeysRepository, keyedFingerprintPrefix } from '../../core/idempotency';
 import { inBatches, PeriodicTask } from '../../platform/scheduling/periodic-task';
 import { refundAccountContext, RefundAccounts } from './refund-accounts';
 

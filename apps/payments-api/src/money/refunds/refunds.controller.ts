@@ -1,12 +1,11 @@
 import { Body, Controller, Get, Headers, Post, Query, Res, UseGuards } from '@nestjs/common';
 import { ApiHeader, ApiTags } from '@nestjs/swagger';
 import { ApiKeyGuard, CurrentAuth, type AuthContext } from '@payhook/auth';
-import { ApiActor } from '../../core/audit/api-actor.decorator';
-import type { AuditActor } from '../../core/audit/audit-entry';
+import { ApiActor, type AuditActor } from '../../core/audit';
 import type { DataEnvelope, ListEnvelope, RefundView } from '@payhook/contracts';
 import type { Response } from 'express';
 import { IdParam } from '../../platform/http/id-param';
-import { parseIdempotencyKey } from '../../core/idempotency/idempotency-key';
+import { parseIdempotencyKey } from '../../core/idempotency';
 import { ApiRoute, BODY_ERRORS } from '../../platform/openapi/api-route.decorator';
 import { dataOf, listOf } from '../../platform/openapi/schema-builders';
 import { CreateRefundRequestDto } from './dto/create-refund.request.dto';

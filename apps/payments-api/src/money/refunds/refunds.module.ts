@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { IdempotencyModule } from '../../core/idempotency/idempotency.module';
+import { IdempotencyModule } from '../../core/idempotency';
 import { LedgerModule } from '../../core/ledger';
 import { RefundAccounts } from './refund-accounts';
 import { RefundAccountsRekeyer } from './refund-accounts.rekeyer';
@@ -10,7 +10,7 @@ import { RefundTestHelpersController } from './refund-test-helpers.controller';
 import { RefundsRepository } from './refunds.repository';
 import { RefundsService } from './refunds.service';
 import { TestRefundBatcher } from './test-refund.batcher';
-import { AuditModule } from '../../core/audit/audit.module';
+import { AuditModule } from '../../core/audit';
 import { AuthThrottleModule } from '../../accounts/auth-throttle';
 import { MerchantsModule } from '../../accounts/merchants';
 

@@ -1,6 +1,6 @@
 import { REFUND_STATUSES } from '@payhook/contracts';
 import { id, instant, nullable, object, text, type Schema } from '../../platform/openapi/schema-builders';
-import { krwAmount } from '../payments/payments.schemas';
+import { krwAmount } from '../payments';
 
 const refund = {
   id: id('rfd'),

@@ -1,12 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { MerchantScope } from '@payhook/auth';
 import type { ListEnvelope, RefundView } from '@payhook/contracts';
-import { AuditLog } from '../../core/audit/audit-log';
-import type { AuditActor } from '../../core/audit/audit-entry';
+import { AuditLog, type AuditActor } from '../../core/audit';
 import { PaymentsApiEnv } from '../../platform/config/payments-api.env';
 import { decodeCursor, encodeCursor } from '../../platform/http/keyset-cursor';
-import { IdempotencyKeysRepository } from '../../core/idempotency/idempotency-keys.repository';
-import { KeyedFingerprints } from '../../core/idempotency/keyed-fingerprints';
+import { IdempotencyKeysRepository, KeyedFingerprints } from '../../core/idempotency';
 import { Ledger, refundableRemainder, type HoldRefusal, type LedgerTx, type RefundRecord } from '../../core/ledger';
 import type { ListRefundsQueryDto } from './dto/list-refunds.query.dto';
 import { pendingRefund } from './new-refund';

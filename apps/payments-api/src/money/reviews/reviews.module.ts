@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { LedgerModule } from '../../core/ledger';
-import { PaymentsModule } from '../payments/payments.module';
+import { PaymentsModule } from '../payments';
 import { ReviewCasesRepository } from './review-cases.repository';
 import { ReviewsAdminController } from './reviews.admin.controller';
 import { ReviewsService } from './reviews.service';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PayhookError, type ListEnvelope } from '@payhook/contracts';
 import { decodeCursor, encodeCursor } from '../../platform/http/keyset-cursor';
 import { Ledger, effectiveStatus, type LedgerTx } from '../../core/ledger';
-import { PaymentTransitionsService } from '../payments/payment-transitions.service';
+import { PaymentTransitionsService } from '../payments';
 import type { ListReviewsQueryDto, ResolveReviewRequestDto } from './dto/resolve-review.request.dto';
 import type { ReviewCaseView } from './review-case.view';
 import { ReviewCasesRepository } from './review-cases.repository';

@@ -1,19 +1,19 @@
 import { Module } from '@nestjs/common';
 import { ConsoleLoginsModule } from '../../accounts/console-logins';
-import { EventsModule } from '../../webhooks/events/events.module';
+import { EventsModule } from '../../webhooks/events';
 import { MailModule } from '../../platform/mail/mail.module';
-import { OnboardingModule } from '../../webhooks/integration-tests/onboarding.module';
-import { PaymentsModule } from '../../money/payments/payments.module';
+import { OnboardingModule } from '../../webhooks/integration-tests';
+import { PaymentsModule } from '../../money/payments';
 import { RefundsModule } from '../../money/refunds';
-import { SettlementsModule } from '../../money/settlements/settlements.module';
-import { TeamModule } from '../../accounts/team/team.module';
-import { WebhookEndpointsModule } from '../../webhooks/endpoints/webhook-endpoints.module';
+import { SettlementsModule } from '../../money/settlements';
+import { TeamModule } from '../../accounts/team';
+import { WebhookEndpointsModule } from '../../webhooks/endpoints';
 import { ConsoleAuditController } from './audit/console-audit.controller';
 import { ConsoleInviteController } from './team/console-invite.controller';
 import { ConsolePasswordResetController } from './auth/console-password-reset.controller';
 import { ConsoleSecurityController } from './security/console-security.controller';
 import { ConsoleTeamController } from './team/console-team.controller';
-import { WebhookNoticesModule } from '../../webhooks/notices/webhook-notices.module';
+import { WebhookNoticesModule } from '../../webhooks/notices';
 import { ConsoleAuthController } from './auth/console-auth.controller';
 import { ConsoleDevelopersController } from './developers/console-developers.controller';
 import { ConsoleDevelopersService } from './developers/console-developers.service';
@@ -27,9 +27,9 @@ import { ConsoleSessionGuard } from './shared/console-session.guard';
 import { ConsoleSettingsController } from './settings/console-settings.controller';
 import { ConsoleSettlementsController } from './settlements/console-settlements.controller';
 import { ConsoleSettlementsService } from './settlements/console-settlements.service';
-import { AuditModule } from '../../core/audit/audit.module';
-import { AuthThrottleModule } from '../../accounts/auth-throttle/auth-throttle.module';
-import { MerchantsModule } from '../../accounts/merchants/merchants.module';
+import { AuditModule } from '../../core/audit';
+import { AuthThrottleModule } from '../../accounts/auth-throttle';
+import { MerchantsModule } from '../../accounts/merchants';
 
 /** The merchant console under /console: server-rendered pages over the same services as the API. */
 @Module({

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { OPENAPI_DOCUMENTS, OpenApiController } from './openapi.controller';
-import { AuthThrottleModule } from '../../accounts/auth-throttle/auth-throttle.module';
+import { AuthThrottleModule } from '../../accounts/auth-throttle';
 
 /** Holds the documents app.setup generates once the app exists (generation needs the whole app). */
 @Module({

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { PaymentsModule } from '../../money/payments/payments.module';
-import { DepositsModule } from '../../money/deposits/deposits.module';
-import { VouchersModule } from '../../money/vouchers/vouchers.module';
+import { PaymentsModule } from '../../money/payments';
+import { DepositsModule } from '../../money/deposits';
+import { VouchersModule } from '../../money/vouchers';
 import { PayScreenController } from './pay-screen.controller';
 import { PayScreenService } from './pay-screen.service';
 

@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { PayhookError } from '@payhook/contracts';
-import { PaymentTransitionsService, type FinalStatus } from '../../money/payments/payment-transitions.service';
-import { effectiveStatus } from '../../money/payments';
-import { PaymentsRepository } from '../../money/payments/payments.repository';
-import { DepositsService } from '../../money/deposits/deposits.service';
-import { VoucherRedemptionService, type RedemptionResult } from '../../money/vouchers/voucher-redemption.service';
+import { effectiveStatus, PaymentsRepository, PaymentTransitionsService, type FinalStatus } from '../../money/payments';
+import { DepositsService } from '../../money/deposits';
+import { VoucherRedemptionService, type RedemptionResult } from '../../money/vouchers';
 import { returnUrlWith } from './format';
 import type { PayScreenAction, PayScreenPayment } from './pay-screen.view';
 

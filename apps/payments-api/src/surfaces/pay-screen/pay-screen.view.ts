@@ -1,5 +1,5 @@
 import type { PaymentStatus } from '@payhook/contracts';
-import { formatDepositCode } from '../../money/deposits/deposit-code';
+import { formatDepositCode } from '../../money/deposits';
 import { formatTimeLeft, formatWon, returnUrlWith } from './format';
 import { SafeHtml, html } from '../../platform/html/html';
 import { htmlPage } from '../../platform/html/html-page';

@@ -1,6 +1,5 @@
 import { html, type SafeHtml } from '../../platform/html/html';
-import type { PinOutcome, RedemptionResult } from '../../money/vouchers/voucher-redemption.service';
-import { MAX_PINS_PER_SUBMISSION } from '../../money/vouchers/voucher-redemption.service';
+import { MAX_PINS_PER_SUBMISSION, type PinOutcome, type RedemptionResult } from '../../money/vouchers';
 import { formatWon } from './format';
 import { outstandingOf, page, type PayScreenPayment } from './pay-screen.view';
 

@@ -3,8 +3,9 @@ export { WebhookEndpointsModule } from './webhook-endpoints.module';
 export { WebhookEndpointsService } from './webhook-endpoints.service';
 export { MAX_ENDPOINTS_PER_MODE, WebhookEndpointsRepository } from './webhook-endpoints.repository';
 export type { WebhookEndpointRecord } from './webhook-endpoint.record';
-// The endpoint bodies' rules, which the console's endpoint forms are checked by too.
-export { PutWebhookEndpointRequestDto } from './dto/put-webhook-endpoint.request.dto';
+// The endpoint bodies' rules, which the console's endpoint forms are checked by too, and the enabled events'
+// rule, which a listen session's body keeps too.
+export { EnabledEvents, PutWebhookEndpointRequestDto } from './dto/put-webhook-endpoint.request.dto';
 export {
   CreateWebhookEndpointRequestDto,
   ENDPOINT_DESCRIPTION_MAX_CHARS,

@@ -1,8 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiTags } from '@nestjs/swagger';
 import { ApiKeyGuard, CurrentAuth, type AuthContext } from '@payhook/auth';
-import { ApiActor } from '../../core/audit/api-actor.decorator';
-import type { AuditActor } from '../../core/audit/audit-entry';
+import { ApiActor, type AuditActor } from '../../core/audit';
 import type { DataEnvelope, ListEnvelope } from '@payhook/contracts';
 import { IdParam } from '../../platform/http/id-param';
 import { decodeCursor, encodeCursor } from '../../platform/http/keyset-cursor';

@@ -1,7 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Put, UseGuards } from '@nestjs/common';
 import { ApiKeyGuard, CurrentAuth, type AuthContext } from '@payhook/auth';
-import { ApiActor } from '../../core/audit/api-actor.decorator';
-import type { AuditActor } from '../../core/audit/audit-entry';
+import { ApiActor, type AuditActor } from '../../core/audit';
 import type { DataEnvelope } from '@payhook/contracts';
 import { PutWebhookEndpointRequestDto } from './dto/put-webhook-endpoint.request.dto';
 import { RotateSecretRequestDto } from './dto/rotate-secret.request.dto';

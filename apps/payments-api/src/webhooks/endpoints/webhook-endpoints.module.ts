@@ -6,7 +6,7 @@ import { WebhookEndpointResourcesController } from './webhook-endpoint-resources
 import { WebhookEndpointsController } from './webhook-endpoints.controller';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
-import { AuditModule } from '../../core/audit/audit.module';
+import { AuditModule } from '../../core/audit';
 import { MerchantsModule } from '../../accounts/merchants';
 
 @Module({

@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EVENT_TYPES, randomBase62, type EventType } from '@payhook/contracts';
-import { AuditLog } from '../../core/audit/audit-log';
+import { AuditLog, type AuditAction, type AuditActor, type AuditEntry } from '../../core/audit';
 import { Ledger } from '../../core/ledger';
-import type { AuditAction, AuditActor, AuditEntry } from '../../core/audit/audit-entry';
 import { PaymentsApiEnv } from '../../platform/config/payments-api.env';
 import { isPrivateHost, MAX_URL_LENGTH } from '../../platform/http/validators';
 import type { MerchantScope } from '@payhook/auth';

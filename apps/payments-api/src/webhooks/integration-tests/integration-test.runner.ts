@@ -3,10 +3,10 @@ import { WEBHOOK_HEADERS, newId, randomBase62, type WebhookAttemptView } from '@
 import { computeSignature, deliveryHeaders, signWebhook } from '@payhook/signing';
 import { WebhookHttpClient, type DeliveryResult } from '@payhook/webhook-http';
 import { PaymentsApiEnv } from '../../platform/config/payments-api.env';
-import { EventsRepository } from '../events/events.repository';
+import { EventsRepository } from '../events';
 import type { MerchantScope } from '@payhook/auth';
 import { PaymentTransitionsService, PaymentsService } from '../../money/payments';
-import { WebhookEndpointsRepository } from '../endpoints/webhook-endpoints.repository';
+import { WebhookEndpointsRepository } from '../endpoints';
 import { SCENARIO_NAMES, type ScenarioName, type ScenarioResult } from './integration-test.record';
 import { IntegrationTestsRepository } from './integration-tests.repository';
 

@@ -1,9 +1,9 @@
 import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { WebhookHttpClient } from '@payhook/webhook-http';
 import { PaymentsApiEnv } from '../../platform/config/payments-api.env';
-import { EventsModule } from '../events/events.module';
+import { EventsModule } from '../events';
 import { PaymentsModule } from '../../money/payments';
-import { WebhookEndpointsModule } from '../endpoints/webhook-endpoints.module';
+import { WebhookEndpointsModule } from '../endpoints';
 import { IntegrationTestRunner } from './integration-test.runner';
 import { IntegrationTestsController } from './integration-tests.controller';
 import { IntegrationTestsRepository } from './integration-tests.repository';

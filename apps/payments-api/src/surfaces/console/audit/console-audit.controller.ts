@@ -1,10 +1,9 @@
 import { Get, Query, Res, UseGuards } from '@nestjs/common';
 import { ConsoleController } from '../shared/console-controller.decorator';
 import type { Response } from 'express';
-import { isAuditAction } from '../../../core/audit/audit-entry';
-import { AuditLog, type AuditFilter, type AuditRecord } from '../../../core/audit/audit-log';
-import { MerchantsService } from '../../../accounts/merchants/merchants.service';
-import { TeamService } from '../../../accounts/team/team.service';
+import { AuditLog, isAuditAction, type AuditFilter, type AuditRecord } from '../../../core/audit';
+import { MerchantsService } from '../../../accounts/merchants';
+import { TeamService } from '../../../accounts/team';
 import { isIdOf } from '@payhook/contracts';
 import { sendPage } from '../../../platform/html/html-response';
 import { renderAudit } from './console-audit.view';

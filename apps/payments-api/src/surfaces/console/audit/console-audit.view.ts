@@ -1,6 +1,5 @@
 import { html } from '../../../platform/html/html';
-import { AUDIT_ACTIONS } from '../../../core/audit/audit-entry';
-import type { AuditRecord } from '../../../core/audit/audit-log';
+import { AUDIT_ACTIONS, type AuditRecord } from '../../../core/audit';
 import { consolePage, timeIn } from '../shared/console-layout.view';
 import type { ConsoleSession } from '../shared/console-session';
 

@@ -5,7 +5,7 @@ import { PaymentsApiEnv } from '../../../platform/config/payments-api.env';
 import { formField, sameToken } from '../../../platform/html/cookies';
 import { CsrfTokens } from '../../../platform/html/csrf-tokens';
 import { redirectSeeOther, sendPage } from '../../../platform/html/html-response';
-import { CHOICE_VALID_MINUTES, ConsoleAuthService } from '../../../accounts/console-logins/console-auth.service';
+import { CHOICE_VALID_MINUTES, ConsoleAuthService } from '../../../accounts/console-logins';
 import { BeforeSecondStep, ConsoleRole } from '../shared/console-role.decorator';
 import { renderConsoleError } from '../shared/console-layout.view';
 import { renderChooseMerchant, renderLogin, renderSecondStep } from './console-login.view';

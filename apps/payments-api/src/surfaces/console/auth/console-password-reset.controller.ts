@@ -6,10 +6,7 @@ import { formField } from '../../../platform/html/cookies';
 import { CsrfTokens } from '../../../platform/html/csrf-tokens';
 import { redirectSeeOther, sendPage } from '../../../platform/html/html-response';
 import { renderConsoleError } from '../shared/console-layout.view';
-import {
-  ConsolePasswordResetService,
-  RESET_LINK_VALID_MINUTES,
-} from '../../../accounts/console-logins/console-password-reset.service';
+import { ConsolePasswordResetService, RESET_LINK_VALID_MINUTES } from '../../../accounts/console-logins';
 import {
   renderForgotPassword,
   renderNewPassword,

@@ -1,9 +1,8 @@
 import { Body, Get, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ConsoleController } from '../shared/console-controller.decorator';
-import { isIdOf } from '@payhook/contracts';
+import { ERROR_CODES, isIdOf } from '@payhook/contracts';
 import type { Request, Response } from 'express';
-import { MerchantException } from '../../../accounts/merchants/merchant.exception';
-import { MerchantsService } from '../../../accounts/merchants/merchants.service';
+import { MerchantException, MerchantsService } from '../../../accounts/merchants';
 import { formField, formFieldList } from '../../../platform/html/cookies';
 import { redirectSeeOther, sendPage } from '../../../platform/html/html-response';
 import { ConsoleDevelopersService, RECOVER_DAYS, type ChangeResult } from './console-developers.service';
@@ -21,9 +20,8 @@ import { ConsoleRole } from '../shared/console-role.decorator';
 import type { ConsoleMode, ConsoleSession } from '../shared/console-session';
 import { ConsoleSessionGuard } from '../shared/console-session.guard';
 import { ConsoleActorOf, consoleActor } from '../shared/console-actor';
-import type { AuditActor } from '../../../core/audit/audit-entry';
+import type { AuditActor } from '../../../core/audit';
 import { CurrentConsoleSession } from '../shared/current-console-session.decorator';
-import { ERROR_CODES } from '@payhook/contracts';
 
 /** The notices a redirect names (`?notice=`): a Map, so no name of Object.prototype reads as one. */
 const NOTICES = new Map<string, string>([

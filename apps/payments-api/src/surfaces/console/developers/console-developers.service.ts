@@ -1,13 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PayhookError } from '@payhook/contracts';
-import type { AuditActor } from '../../../core/audit/audit-entry';
+import type { AuditActor } from '../../../core/audit';
 import { PaymentsApiEnv } from '../../../platform/config/payments-api.env';
-import { EventsService } from '../../../webhooks/events/events.service';
-import type { ApiKeyEntity } from '../../../accounts/merchants/api-key.entity';
-import { MerchantsService } from '../../../accounts/merchants/merchants.service';
-import type { IntegrationTestView } from '../../../webhooks/integration-tests/integration-test.record';
-import { IntegrationTestsRepository } from '../../../webhooks/integration-tests/integration-tests.repository';
-import { IntegrationTestsService } from '../../../webhooks/integration-tests/integration-tests.service';
+import { EventsService } from '../../../webhooks/events';
+import { MerchantsService, type ApiKeyEntity } from '../../../accounts/merchants';
+import {
+  IntegrationTestsRepository,
+  IntegrationTestsService,
+  type IntegrationTestView,
+} from '../../../webhooks/integration-tests';
 import {
   MAX_ENDPOINTS_PER_MODE,
   WebhookEndpointsRepository,

@@ -1,8 +1,7 @@
 import { DEFAULT_ENABLED_EVENTS, EVENT_TYPES, type MerchantStatus } from '@payhook/contracts';
 import { html } from '../../../platform/html/html';
-import type { ApiKeyEntity } from '../../../accounts/merchants/api-key.entity';
-import type { IssuedOwnKey } from '../../../accounts/merchants/merchants.service';
-import type { IntegrationTestView } from '../../../webhooks/integration-tests/integration-test.record';
+import type { ApiKeyEntity, IssuedOwnKey } from '../../../accounts/merchants';
+import type { IntegrationTestView } from '../../../webhooks/integration-tests';
 import { MAX_URL_LENGTH } from '../../../platform/http/validators';
 import {
   ENDPOINT_DESCRIPTION_MAX_CHARS,

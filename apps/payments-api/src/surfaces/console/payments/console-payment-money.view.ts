@@ -1,16 +1,15 @@
-import { formatDepositCode } from '../../../money/deposits/deposit-code';
+import { formatDepositCode } from '../../../money/deposits';
 import { html, type SafeHtml } from '../../../platform/html/html';
 import { formatWon } from '../../pay-screen/format';
-import { SALES_TIME_ZONE } from '../../../money/settlements';
-import type { SettlementView } from '../../../money/settlements/settlement.view';
-import type { VoucherKind } from '../../../money/vouchers/voucher-issuer';
+import { SALES_TIME_ZONE, type SettlementView } from '../../../money/settlements';
+import type { VoucherKind } from '../../../money/vouchers';
 import { badge, timeIn } from '../shared/console-layout.view';
 import type {
   PaymentDeposit,
   PaymentReviewCase,
   PaymentVoucher,
   RefundSettlementRecord,
-} from '../../../money/payments/payment-money-records.repository';
+} from '../../../money/payments';
 import type { PaymentMoney } from './console-payments.service';
 import { feeRate, signedWon } from '../settlements/console-settlements.view';
 

@@ -8,22 +8,21 @@ import {
   type RefundView,
 } from '@payhook/contracts';
 import { PaymentsApiEnv } from '../../../platform/config/payments-api.env';
-import { EventException } from '../../../webhooks/events/event.exception';
-import { EventsService } from '../../../webhooks/events/events.service';
-import type { ListPaymentsQueryDto } from '../../../money/payments';
-import { PaymentException } from '../../../money/payments/payment.exception';
-import type { MerchantScope } from '@payhook/auth';
-import { effectiveStatus, type PaymentRecord } from '../../../money/payments';
-import { payUrlOf } from '../../../money/payments/payment.view';
-import { PaymentsRepository } from '../../../money/payments/payments.repository';
-import { PaymentsService } from '../../../money/payments/payments.service';
-import { RefundsService } from '../../../money/refunds';
-import type { SettlementView } from '../../../money/settlements/settlement.view';
-import { SettlementsRepository } from '../../../money/settlements/settlements.repository';
+import { EventException, EventsService } from '../../../webhooks/events';
 import {
+  effectiveStatus,
+  PaymentException,
   PaymentMoneyRecordsRepository,
+  PaymentsRepository,
+  PaymentsService,
+  payUrlOf,
+  type ListPaymentsQueryDto,
   type PaymentMoneyRecords,
-} from '../../../money/payments/payment-money-records.repository';
+  type PaymentRecord,
+} from '../../../money/payments';
+import type { MerchantScope } from '@payhook/auth';
+import { RefundsService } from '../../../money/refunds';
+import { SettlementsRepository, type SettlementView } from '../../../money/settlements';
 
 export type PaymentsPage = { kind: 'page'; page: ListEnvelope<PaymentRecord> } | { kind: 'invalid'; message: string };
 

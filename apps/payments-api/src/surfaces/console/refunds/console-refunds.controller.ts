@@ -3,7 +3,7 @@ import { ConsoleController } from '../shared/console-controller.decorator';
 import type { Response } from 'express';
 import { formField } from '../../../platform/html/cookies';
 import { redirectSeeOther, sendPage } from '../../../platform/html/html-response';
-import type { AuditActor } from '../../../core/audit/audit-entry';
+import type { AuditActor } from '../../../core/audit';
 import { ConsoleActorOf } from '../shared/console-actor';
 import { ConsoleRole } from '../shared/console-role.decorator';
 import { renderPayment } from '../payments/console-payment.view';

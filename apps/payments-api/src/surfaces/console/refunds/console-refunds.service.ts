@@ -1,4 +1,4 @@
-import type { AuditActor } from '../../../core/audit/audit-entry';
+import type { AuditActor } from '../../../core/audit';
 import { Injectable } from '@nestjs/common';
 import { PayhookError, type ErrorCode } from '@payhook/contracts';
 import { addLogFields } from '@payhook/observability';

@@ -1,5 +1,5 @@
 import { SafeHtml, html } from '../../../platform/html/html';
-import type { TwoStepSetup } from '../../../accounts/team/two-step.service';
+import type { TwoStepSetup } from '../../../accounts/team';
 import { consolePage, csrfField, messages } from '../shared/console-layout.view';
 import type { ConsoleSession } from '../shared/console-session';
 import { CONSOLE_PASSWORD_MAX_CHARS, CONSOLE_PASSWORD_MIN_CHARS } from '../../../accounts/merchants';

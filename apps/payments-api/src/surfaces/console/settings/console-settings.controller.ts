@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { formField } from '../../../platform/html/cookies';
 import { redirectSeeOther, sendPage } from '../../../platform/html/html-response';
 import { isIanaTimeZone } from '../../../platform/http/validators';
-import { MerchantsService } from '../../../accounts/merchants/merchants.service';
+import { MerchantsService } from '../../../accounts/merchants';
 import type { ConsoleSession } from '../shared/console-session';
 import { ConsoleSessionGuard } from '../shared/console-session.guard';
 import { renderSettings } from './console-settings.view';

@@ -2,7 +2,7 @@ import { Get, Query, Res, UseGuards } from '@nestjs/common';
 import { ConsoleController } from '../shared/console-controller.decorator';
 import type { Response } from 'express';
 import { sendPage } from '../../../platform/html/html-response';
-import { sendSettlementsCsv } from '../../../money/settlements/settlements-csv.response';
+import { sendSettlementsCsv } from '../../../money/settlements';
 import { modeOf, scopeOf, type ConsoleMode, type ConsoleSession } from '../shared/console-session';
 import { ConsoleSessionGuard } from '../shared/console-session.guard';
 import { NO_SETTLEMENT_FILTERS, parseExportDate, parseSettlementFilters } from './console-settlement-filters';

@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { PayhookError, type ListEnvelope } from '@payhook/contracts';
 import type { MerchantScope } from '@payhook/auth';
-import type { ListSettlementsQueryDto } from '../../../money/settlements';
-import type { SettlementView } from '../../../money/settlements/settlement.view';
-import type { SettlementTotals } from '../../../money/settlements/settlements.repository';
-import { SettlementsService } from '../../../money/settlements/settlements.service';
+import {
+  SettlementsService,
+  type ListSettlementsQueryDto,
+  type SettlementTotals,
+  type SettlementView,
+} from '../../../money/settlements';
 import { BAD_CURSOR } from './console-settlement-filters';
 
 /** Every record of the sales date, not only the page on screen. */

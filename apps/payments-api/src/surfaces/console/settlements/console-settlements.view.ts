@@ -1,8 +1,7 @@
 import type { ListEnvelope } from '@payhook/contracts';
 import { html } from '../../../platform/html/html';
 import { formatWon } from '../../pay-screen/format';
-import { SALES_TIME_ZONE } from '../../../money/settlements';
-import type { SettlementView } from '../../../money/settlements/settlement.view';
+import { SALES_TIME_ZONE, type SettlementView } from '../../../money/settlements';
 import { consolePage, messages, modeSwitch, timeIn } from '../shared/console-layout.view';
 import {
   NO_SETTLEMENT_FILTERS,

@@ -1,6 +1,6 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
-import type { AuditActor } from '../../../core/audit/audit-entry';
+import type { AuditActor } from '../../../core/audit';
 import type { ConsoleSession } from './console-session';
 import type { ConsoleRequest } from './console-session.guard';
 

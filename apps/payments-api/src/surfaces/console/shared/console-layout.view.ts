@@ -1,6 +1,6 @@
 import { SafeHtml, html } from '../../../platform/html/html';
 import { htmlPage } from '../../../platform/html/html-page';
-import { roleAllows, type MemberRole } from '../../../accounts/team/member-role';
+import { roleAllows, type MemberRole } from '../../../accounts/team';
 import type { ConsoleMode, ConsoleSession } from './console-session';
 import { endpointsInTroubleOfThisPage } from './console-webhook-banner';
 import { formatInZone } from '../../../platform/time/zoned-time';

@@ -1,5 +1,5 @@
 import { SetMetadata } from '@nestjs/common';
-import type { MemberRole } from '../../../accounts/team/member-role';
+import type { MemberRole } from '../../../accounts/team';
 
 export const CONSOLE_ROLE = 'payhook:console-role';
 

@@ -1,9 +1,9 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { roleAllows, type MemberRole } from '../../../accounts/team/member-role';
+import { roleAllows, type MemberRole } from '../../../accounts/team';
 import { formField, sameToken } from '../../../platform/html/cookies';
-import { ConsoleAuthService } from '../../../accounts/console-logins/console-auth.service';
+import { ConsoleAuthService } from '../../../accounts/console-logins';
 import { BEFORE_SECOND_STEP, CONSOLE_ROLE } from './console-role.decorator';
 import type { ConsoleSession } from './console-session';
 import { ConsoleSessionCookie } from './console-session-cookie';

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import type { SecondStepThrottled } from '../../../accounts/console-logins/console-auth.service';
+import type { SecondStepThrottled } from '../../../accounts/console-logins';
 
 /** Sets Retry-After to `until` and says it in words ("3 more minutes"). */
 function pausedFor(response: Response, until: Date): string {

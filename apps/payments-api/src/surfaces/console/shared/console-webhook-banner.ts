@@ -2,7 +2,7 @@ import { Inject, Injectable, type CallHandler, type ExecutionContext, type NestI
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { from, Observable, switchMap } from 'rxjs';
 import { PaymentsApiEnv } from '../../../platform/config/payments-api.env';
-import { WebhookNoticesRepository, type EndpointInTrouble } from '../../../webhooks/notices/webhook-notices.repository';
+import { WebhookNoticesRepository, type EndpointInTrouble } from '../../../webhooks/notices';
 import type { ConsoleRequest } from './console-session.guard';
 
 /** The signed-in merchant's endpoints in trouble, for the page the request renders. */

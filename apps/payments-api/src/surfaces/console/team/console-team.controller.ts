@@ -1,12 +1,10 @@
 import { Body, Get, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ConsoleController } from '../shared/console-controller.decorator';
-import { isIdOf } from '@payhook/contracts';
+import { ERROR_CODES, isIdOf } from '@payhook/contracts';
 import type { Request, Response } from 'express';
 import { formField } from '../../../platform/html/cookies';
 import { redirectSeeOther, sendPage } from '../../../platform/html/html-response';
-import { isMemberRole } from '../../../accounts/team/member-role';
-import { TeamException } from '../../../accounts/team/team.exception';
-import { TeamService, type IssuedInvite } from '../../../accounts/team/team.service';
+import { isMemberRole, TeamException, TeamService, type IssuedInvite } from '../../../accounts/team';
 import { consoleActor } from '../shared/console-actor';
 import type { ConsoleSession } from '../shared/console-session';
 import { ConsoleSessionGuard } from '../shared/console-session.guard';
@@ -14,7 +12,6 @@ import { renderRemoveConfirm, renderTeam } from './console-team.view';
 import { ConsoleRole } from '../shared/console-role.decorator';
 import { ConsoleException } from '../shared/console.exception';
 import { CurrentConsoleSession } from '../shared/current-console-session.decorator';
-import { ERROR_CODES } from '@payhook/contracts';
 
 /** The notices a redirect names (`?notice=`): a Map, so no name of Object.prototype reads as one. */
 const NOTICES = new Map<string, string>([

@@ -1,8 +1,5 @@
 import { html } from '../../../platform/html/html';
-import { MEMBER_ROLES, type MemberRole } from '../../../accounts/team/member-role';
-import type { Invite } from '../../../accounts/team/invites.repository';
-import type { Member } from '../../../accounts/team/members.repository';
-import type { IssuedInvite } from '../../../accounts/team/team.service';
+import { MEMBER_ROLES, type Invite, type IssuedInvite, type Member, type MemberRole } from '../../../accounts/team';
 import { badge, consolePage, csrfField, messages, timeIn } from '../shared/console-layout.view';
 import type { ConsoleSession } from '../shared/console-session';
 import { CONSOLE_PASSWORD_MAX_CHARS, CONSOLE_PASSWORD_MIN_CHARS } from '../../../accounts/merchants';

@@ -1,5 +1,5 @@
 import type { EventType } from '@payhook/contracts';
-import { EnabledEvents } from '../../endpoints/dto/put-webhook-endpoint.request.dto';
+import { EnabledEvents } from '../../endpoints';
 
 /** POST /v1/listen-sessions (`payhook listen`). The body may be empty. */
 export class CreateListenSessionRequestDto {

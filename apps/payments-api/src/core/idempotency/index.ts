@@ -1,0 +1,9 @@
+// The idempotency feature's door: what the money features that create by an Idempotency-Key use of it.
+// Its module and the keys' repository, for the creates that replay a key's answer (payments, refunds).
+export { IdempotencyModule } from './idempotency.module';
+export { IdempotencyKeysRepository } from './idempotency-keys.repository';
+// The header's rule, and the fingerprints of the bodies a key is claimed with (plain, or keyed for personal data).
+export { parseIdempotencyKey } from './idempotency-key';
+export { bodyFingerprint } from './canonical-json';
+// The keyed fingerprints' prefix too, by which the refund accounts' re-keying counts the keys still to move.
+export { KeyedFingerprints, keyedFingerprintPrefix } from './keyed-fingerprints';
