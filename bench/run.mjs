@@ -562,7 +562,8 @@ ceiling is a bare JSON echo route in the same Nest/express app and middleware; t
 is the create statement replayed over plain \`pg\` with the same concurrency; a refund is set against
 creates taking turns with it at the end of the run, on the database every phase before has grown
 (each the guarded hold on the payment, the refund, its event, its settlement record, its key and its
-audit entry; refunds that arrive together share a statement, ADR 0015), spread over
+audit entry; a test refund runs a live refund's writers, and refunds that arrive together share a
+transaction in which each writer is one statement for the batch, ADR 0015), spread over
 ${fmt(REFUND_PAYMENTS)} completed payments seeded beforehand so that no two refunds in flight wait on
 one payment's row lock (refunds of one payment queue on that lock, so a single payment refunded by 50
 connections at once takes them one at a time: History has a try); the delivery ceiling is
