@@ -2,7 +2,7 @@ import type { Response } from 'express';
 import { randomBytes } from 'node:crypto';
 
 /** A fresh nonce for each response's one inline stylesheet; no other style or script may run. */
-export function newNonce(): string {
+function newNonce(): string {
   return randomBytes(16).toString('base64');
 }
 
@@ -27,13 +27,7 @@ export function setHtmlSecurityHeaders(response: Response, nonce: string, formOr
   });
 }
 
-export function sendHtml(
-  response: Response,
-  status: number,
-  body: string,
-  nonce: string,
-  formOrigins?: string[],
-): void {
+function sendHtml(response: Response, status: number, body: string, nonce: string, formOrigins?: string[]): void {
   setHtmlSecurityHeaders(response, nonce, formOrigins);
   response.status(status).type('text/html; charset=utf-8').send(body);
 }

@@ -2,7 +2,7 @@ import { Controller, Get, Inject, NotFoundException, Req, Res, UseGuards } from 
 import { AdminGuard } from '@payhook/auth';
 import { ApiExcludeController, type OpenAPIObject } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { newNonce, sendHtml } from '../../platform/html/html-response';
+import { sendPage } from '../../platform/html/html-response';
 import { renderDocsPage } from './docs-page.view';
 import { renderGuidePage } from './guide-page.view';
 import { renderHomePage } from './home-page.view';
@@ -36,13 +36,8 @@ export class OpenApiController {
   /** The same document as a page a person reads (server-rendered, no script). */
   @Get('docs')
   page(@Res() response: Response): void {
-    const nonce = newNonce();
-    sendHtml(
-      response,
-      200,
-      this.documents.merchant ? renderDocsPage(this.documents.merchant, nonce, merchantGuide() !== null) : '',
-      nonce,
-    );
+    const document = this.documents.merchant;
+    sendPage(response, 200, (nonce) => (document ? renderDocsPage(document, nonce, merchantGuide() !== null) : ''));
   }
 
   /** docs/merchant-guide.md as a page (the repository keeps the Markdown). */
@@ -50,8 +45,7 @@ export class OpenApiController {
   guide(@Res() response: Response): void {
     const text = merchantGuide();
     if (text === null) throw new NotFoundException();
-    const nonce = newNonce();
-    sendHtml(response, 200, renderGuidePage(text, nonce), nonce);
+    sendPage(response, 200, (nonce) => renderGuidePage(text, nonce));
   }
 
   /**
@@ -61,7 +55,6 @@ export class OpenApiController {
   @Get()
   home(@Req() request: Request, @Res() response: Response): void {
     if (request.accepts(['html', 'json']) !== 'html') throw new NotFoundException();
-    const nonce = newNonce();
-    sendHtml(response, 200, renderHomePage(nonce, merchantGuide() !== null), nonce);
+    sendPage(response, 200, (nonce) => renderHomePage(nonce, merchantGuide() !== null));
   }
 }

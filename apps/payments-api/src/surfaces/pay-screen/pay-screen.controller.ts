@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { PaymentsApiEnv } from '../../platform/config/payments-api.env';
 import { formField } from '../../platform/html/cookies';
 import { CsrfTokens } from '../../platform/html/csrf-tokens';
-import { newNonce, redirectSeeOther, sendHtml as send } from '../../platform/html/html-response';
+import { redirectSeeOther, sendPage } from '../../platform/html/html-response';
 import { returnUrlWith } from './format';
 import { PayScreenService } from './pay-screen.service';
 import {
@@ -47,12 +47,13 @@ export class PayScreenController {
 
   @Get(':suffix')
   async show(@Param('suffix') suffix: string, @Req() request: Request, @Res() response: Response): Promise<void> {
-    const nonce = newNonce();
     const payment = await this.screen.find(suffix);
-    if (!payment) return send(response, 404, renderNotFound(nonce), nonce);
-    if (payment.status !== 'pending') return this.sendBack(response, payment, nonce);
-    const page = renderPayScreen(payment, this.csrfToken(request, response, suffix), nonce, this.account);
-    send(response, 200, page, nonce, [new URL(payment.returnUrl).origin]);
+    if (!payment) return sendPage(response, 404, renderNotFound);
+    if (payment.status !== 'pending') return this.sendBack(response, payment);
+    const csrf = this.csrfToken(request, response, suffix);
+    sendPage(response, 200, (nonce) => renderPayScreen(payment, csrf, nonce, this.account), [
+      new URL(payment.returnUrl).origin,
+    ]);
   }
 
   @Get(':suffix/vouchers')
@@ -61,12 +62,11 @@ export class PayScreenController {
     @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
-    const nonce = newNonce();
     const payment = await this.screen.find(suffix);
-    if (!payment) return send(response, 404, renderNotFound(nonce), nonce);
-    if (payment.status !== 'pending') return this.sendBack(response, payment, nonce);
-    const page = renderVoucherPage(payment, this.csrfToken(request, response, suffix), nonce);
-    send(response, 200, page, nonce, [new URL(payment.returnUrl).origin]);
+    if (!payment) return sendPage(response, 404, renderNotFound);
+    if (payment.status !== 'pending') return this.sendBack(response, payment);
+    const csrf = this.csrfToken(request, response, suffix);
+    sendPage(response, 200, (nonce) => renderVoucherPage(payment, csrf, nonce), [new URL(payment.returnUrl).origin]);
   }
 
   /** Declared before `:suffix/:action` so that it wins the route. */
@@ -77,23 +77,25 @@ export class PayScreenController {
     @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
-    const nonce = newNonce();
     if (!this.csrf.verify(request, formField(body, 'csrf'), pageOf(suffix))) {
-      return send(response, 403, renderForbidden(nonce, 'This form has expired. Open the payment page again.'), nonce);
+      return sendPage(response, 403, (nonce) =>
+        renderForbidden(nonce, 'This form has expired. Open the payment page again.'),
+      );
     }
     const pins = formField(body, 'pins') ?? '';
     const outcome = await this.screen.submitVouchers(suffix, pins, request.ip ?? 'unknown');
     switch (outcome.kind) {
       case 'not_found':
-        return send(response, 404, renderNotFound(nonce), nonce);
+        return sendPage(response, 404, renderNotFound);
       case 'redirect':
         return redirectSeeOther(response, outcome.location, [new URL(outcome.location).origin]);
       case 'page': {
         const status = outcome.result.kind === 'throttled' ? 429 : 200;
         if (outcome.result.kind === 'throttled') response.setHeader('Retry-After', outcome.result.retryAfterSeconds);
         const csrf = this.csrfToken(request, response, suffix);
-        const page = renderVoucherPage(outcome.payment, csrf, nonce, outcome.result);
-        send(response, status, page, nonce, [new URL(outcome.payment.returnUrl).origin]);
+        sendPage(response, status, (nonce) => renderVoucherPage(outcome.payment, csrf, nonce, outcome.result), [
+          new URL(outcome.payment.returnUrl).origin,
+        ]);
       }
     }
   }
@@ -106,19 +108,22 @@ export class PayScreenController {
     @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
-    const nonce = newNonce();
     if (!(PAY_SCREEN_ACTIONS as readonly string[]).includes(action)) {
-      return send(response, 404, renderNotFound(nonce), nonce);
+      return sendPage(response, 404, renderNotFound);
     }
     if (!this.csrf.verify(request, formField(body, 'csrf'), pageOf(suffix))) {
-      return send(response, 403, renderForbidden(nonce, 'This form has expired. Open the payment page again.'), nonce);
+      return sendPage(response, 403, (nonce) =>
+        renderForbidden(nonce, 'This form has expired. Open the payment page again.'),
+      );
     }
     const result = await this.screen.act(suffix, action as PayScreenAction);
     switch (result.kind) {
       case 'not_found':
-        return send(response, 404, renderNotFound(nonce), nonce);
+        return sendPage(response, 404, renderNotFound);
       case 'live_mode':
-        return send(response, 403, renderForbidden(nonce, 'Live payments complete when the funds arrive.'), nonce);
+        return sendPage(response, 403, (nonce) =>
+          renderForbidden(nonce, 'Live payments complete when the funds arrive.'),
+        );
       case 'redirect':
         // form-action also covers the 303 back to the merchant that follows a button.
         redirectSeeOther(response, result.location, [new URL(result.location).origin]);
@@ -129,9 +134,9 @@ export class PayScreenController {
    * A finished payment sends the user back; the body still shows the final state and a button
    * back, for anything that does not follow redirects.
    */
-  private sendBack(response: Response, payment: PayScreenPayment, nonce: string): void {
+  private sendBack(response: Response, payment: PayScreenPayment): void {
     response.location(returnUrlWith(payment.returnUrl, payment));
-    send(response, 303, renderPayScreen(payment, '', nonce, this.account), nonce);
+    sendPage(response, 303, (nonce) => renderPayScreen(payment, '', nonce, this.account));
   }
 
   /** Signed double-submit token, good for this payment's forms only (html/csrf-tokens.ts). */
