@@ -61,7 +61,7 @@ describe('the delivery-state sweep', () => {
 
     const recovered = await api.as(merchant).post('/v1/events/recover').send({ since, endpointId }).expect(202);
     expect(recovered.body.data.queued).toBe(1);
-    // An explicit NULL: the column's default (now()) is for API instances older than the dispatcher's work.
+    // An explicit NULL: the column's default, now(), is for older API instances, which carry out their own.
     expect(await recoveryOf(merchant)).toEqual({
       applied_at: null,
       endpoint_id: endpointId,
