@@ -6,6 +6,7 @@ import { PaymentExpirySweeper } from '../../apps/payments-api/src/money/payments
 import { IdempotencyKeyPurger } from '../../apps/payments-api/src/core/idempotency/idempotency-key.purger';
 import { OutboxPurger } from '../../apps/payments-api/src/webhooks/outbox/outbox.purger';
 import { WebhookAttemptsPurger } from '../../apps/webhook-dispatcher/src/attempts/webhook-attempts.purger';
+import { DeliveryStateSweeper } from '../../apps/webhook-dispatcher/src/deliveries/delivery-state.sweeper';
 import { WebhookNoticesSender } from '../../apps/payments-api/src/webhooks/notices/webhook-notices.sender';
 import { approvedMerchant, ConsoleClient } from '../support/console-client';
 import { isolatedServices, type IsolatedServices } from '../support/isolated-services';
@@ -407,6 +408,28 @@ describe('query plans on a large database', () => {
     await api.app.get(IdempotencyKeyPurger).runOnce();
     await api.app.get(OutboxPurger).runOnce();
     await dispatcher.get(WebhookAttemptsPurger).runOnce();
+    // The dispatcher's sweep, with what it makes up for: a recovery whose message was lost, and
+    // deliveries parked for endpoints deleted without their message (the failing shop's, and the big
+    // merchant's seeded one, which has no endpoint row).
+    await api.sql(
+      `INSERT INTO event_recoveries (id, merchant_id, livemode, since, queued, endpoint_id, headers, applied_at,
+                                     created_at)
+       VALUES ('rcv_plans', $1, true, now() - interval '30 days', 1, NULL, '{}', NULL, now() - interval '1 hour')`,
+      [big],
+    );
+    await api.sql(
+      `UPDATE webhook_deliveries SET status = 'pending', lane_due_at = now() + interval '1 hour', lane_retry_step = 1
+       WHERE event_id IN (SELECT id FROM events WHERE merchant_id = $1 ORDER BY created_at DESC LIMIT 500)`,
+      [big],
+    );
+    await api.sql(`DELETE FROM webhook_endpoints WHERE merchant_id = $1`, [failing.merchantId]);
+    await dispatcher.get(DeliveryStateSweeper).runOnce();
+    const [swept] = await api.sql<{ owed: number }>(
+      `SELECT count(*)::int AS owed FROM webhook_deliveries
+       WHERE merchant_id = ANY ($1) AND (status = 'pending' OR lane_due_at IS NOT NULL)`,
+      [[big, failing.merchantId]],
+    );
+    expect(swept.owed).toBe(0);
     // A notice due now: the sender's own ticks may have sent the seeded ones before the capture began.
     const [due] = await api.sql<{ id: string }>(
       `INSERT INTO webhook_notices (endpoint_id, merchant_id, livemode, kind, episode, url, created_at, send_after)
@@ -451,6 +474,10 @@ describe('query plans on a large database', () => {
       /UPDATE payments SET status = 'expired'/, // the expiry sweeper
       /FROM outbox\s+WHERE published_at IS NULL/, // the relay
       /DELETE FROM webhook_attempts/, // the attempts purger
+      /FROM event_recoveries\s+WHERE applied_at IS NULL/, // the sweep's pick of recoveries not carried out
+      /UPDATE event_recoveries SET applied_at/, // … carried out from the row
+      /WITH RECURSIVE owed/, // the sweep's deleted endpoints still owed deliveries
+      /WHERE endpoint_id = \$1 AND \(status = 'pending' OR lane_due_at IS NOT NULL\)/, // … their deliveries ended
       /UNION ALL/, // a status filter read per stored status
       /SET refund_held_amount = p\.refund_held_amount \+ i\.amount/, // refunds' guarded reserve, live and test alike
       /UPDATE refunds r SET status = 'succeeded'/, // refunds moved to succeeded

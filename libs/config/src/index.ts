@@ -1,6 +1,7 @@
 export * from './common.env';
 export * from './duration';
 export * from './env-transforms';
+export * from './env-validators';
 export * from './load-env';
 export * from './reachability';
 export * from './sealed-secret';

@@ -1,7 +1,8 @@
 /**
  * Messages from payments-api to webhook-dispatcher that ask for a change of delivery state: the
  * dispatcher alone changes webhook_deliveries once they exist, so the API states its intent here
- * (through its outbox, in the transaction of the request) and the dispatcher carries it out. A
+ * (through its outbox, in the transaction of the request) and the dispatcher carries it out. Only a
+ * speed-up: the dispatcher's sweep does the same from the rows should a message be lost. A
  * published version is never edited; a change means a new type name beside this one.
  */
 export const WEBHOOK_RECOVERY_REQUESTED_V1 = 'webhook.recovery-requested.v1';

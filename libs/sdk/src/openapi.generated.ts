@@ -448,7 +448,7 @@ export interface EventRedelivery {
   status: 'queued';
 }
 /**
- * How many failed deliveries since `since` are queued to be sent again, oldest first.
+ * How many failed deliveries since `since` the request found and queued to be sent again, oldest first: they turn pending shortly after the answer.
  */
 export interface EventsRecovery {
   since: string;

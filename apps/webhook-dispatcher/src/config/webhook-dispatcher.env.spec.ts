@@ -22,3 +22,15 @@ describe('WebhookDispatcherEnv DISPATCHER_PORT', () => {
     );
   });
 });
+
+describe('WebhookDispatcherEnv WEBHOOK_ATTEMPT_RETENTION', () => {
+  it('keeps attempts 30 days unless told otherwise, and takes a duration from 1m', () => {
+    expect(loadEnv(WebhookDispatcherEnv, {}).attemptRetentionMs).toBe(30 * 86_400_000);
+    expect(loadEnv(WebhookDispatcherEnv, { WEBHOOK_ATTEMPT_RETENTION: '1m' }).attemptRetentionMs).toBe(60_000);
+    expect(() => loadEnv(WebhookDispatcherEnv, { WEBHOOK_ATTEMPT_RETENTION: '30s' })).toThrow(
+      new ConfigError(
+        'Invalid configuration: WEBHOOK_ATTEMPT_RETENTION must be a duration from 1m, such as 24h or 30d',
+      ),
+    );
+  });
+});

@@ -1,4 +1,4 @@
-import { CommonEnv, ToInteger, parseDuration, parseDurationList } from '@payhook/config';
+import { CommonEnv, IsDurationFromOneMinute, ToInteger, parseDuration, parseDurationList } from '@payhook/config';
 import { Expose } from 'class-transformer';
 import { IsInt, IsIP, Max, Min, ValidateBy } from 'class-validator';
 
@@ -39,13 +39,7 @@ export class WebhookDispatcherEnv extends CommonEnv {
    * ones are purged in small batches. Payments and events are never purged.
    */
   @Expose()
-  @ValidateBy({
-    name: 'isDurationFromOneMinute',
-    validator: {
-      validate: (value: unknown) => typeof value === 'string' && (parseDuration(value) ?? 0) >= 60_000,
-      defaultMessage: () => 'must be a duration from 1m, such as 24h or 30d',
-    },
-  })
+  @IsDurationFromOneMinute()
   WEBHOOK_ATTEMPT_RETENTION = '30d';
 
   get attemptRetentionMs(): number {

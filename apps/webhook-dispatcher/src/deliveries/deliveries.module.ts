@@ -5,6 +5,7 @@ import { DeliverWebhookService } from './deliver-webhook.service';
 import { DeliveryMetrics } from './delivery.metrics';
 import { DeliveryStateController } from './delivery-state.controller';
 import { DeliveryStateRepository } from './delivery-state.repository';
+import { DeliveryStateSweeper } from './delivery-state.sweeper';
 import { EndpointLanesRepository } from './endpoint-lanes.repository';
 import { EndpointLanesWorker } from './endpoint-lanes.worker';
 import { EndpointSlots, MAX_IN_FLIGHT_PER_ENDPOINT, SLOT_WAIT } from './endpoint-slots';
@@ -16,6 +17,7 @@ import { WebhookHttpClient } from '@payhook/webhook-http';
   providers: [
     DeliveriesRepository,
     DeliveryStateRepository,
+    DeliveryStateSweeper,
     DeliverWebhookService,
     DeliveryMetrics,
     EndpointLanesRepository,

@@ -1,4 +1,4 @@
-import { Controller, Logger } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import { parseWebhookEndpointDeleted, parseWebhookRecoveryRequest } from '@payhook/contracts';
 import {
@@ -10,20 +10,19 @@ import {
 import { causingRequestId, inSpan, SpanKind, withLogFields } from '@payhook/observability';
 import { isDatabaseUnavailable } from '@payhook/persistence';
 import { DeliveryStateRepository } from './delivery-state.repository';
-import { EndpointLanesWorker } from './endpoint-lanes.worker';
+import { DeliveryStateSweeper } from './delivery-state.sweeper';
 
 /**
  * What payments-api asks of deliveries that exist, from its outbox (webhook.recovery-requested.v1,
  * webhook.endpoint-deleted.v1): the dispatcher alone changes them. Acknowledged once the change is
  * committed; a crash before that brings the message back, and doing it again changes nothing more.
+ * A message lost on the way is made up for by DeliveryStateSweeper.
  */
 @Controller()
 export class DeliveryStateController {
-  private readonly logger = new Logger(DeliveryStateController.name);
-
   constructor(
     private readonly state: DeliveryStateRepository,
-    private readonly lanes: EndpointLanesWorker,
+    private readonly sweeper: DeliveryStateSweeper,
   ) {}
 
   @EventPattern<string>(WEBHOOK_RECOVER_ROUTING_KEY)
@@ -31,15 +30,10 @@ export class DeliveryStateController {
     const recovery = parseWebhookRecoveryRequest(body);
     if (!recovery)
       return Promise.resolve({ kind: 'dead-letter', reason: 'not a webhook.recovery-requested.v1 message' });
-    const headers = context.getHeaders();
-    return this.handled(WEBHOOK_RECOVER_ROUTING_KEY, headers, async () => {
-      // The recovered deliveries wait in their endpoints' lanes, with the recover request's correlation.
-      const queued = await this.state.applyRecovery(recovery, headers);
-      if (queued !== null) {
-        this.logger.log(`recovery ${recovery.recoveryId}: ${queued} deliveries queued again`);
-        this.lanes.wake();
-      }
-    });
+    // Only a speed-up: the row holds the recovery, and the sweep carries it out should this be lost.
+    return this.handled(WEBHOOK_RECOVER_ROUTING_KEY, context.getHeaders(), () =>
+      this.sweeper.applyRecovery(recovery.recoveryId),
+    );
   }
 
   @EventPattern<string>(WEBHOOK_ENDPOINT_DELETED_ROUTING_KEY)
@@ -47,7 +41,7 @@ export class DeliveryStateController {
     const deleted = parseWebhookEndpointDeleted(body);
     if (!deleted) return Promise.resolve({ kind: 'dead-letter', reason: 'not a webhook.endpoint-deleted.v1 message' });
     return this.handled(WEBHOOK_ENDPOINT_DELETED_ROUTING_KEY, context.getHeaders(), () =>
-      this.state.endDeliveriesOf(deleted),
+      this.state.endDeliveriesOf(deleted.endpointId),
     );
   }
 

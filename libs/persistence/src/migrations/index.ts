@@ -33,6 +33,7 @@ import { EndpointBoundSigningSecrets1766600000000 } from './1766600000000-endpoi
 import { LoginsPerMerchant1766700000000 } from './1766700000000-logins-per-merchant';
 import { RecoveriesApplied1766800000000 } from './1766800000000-recoveries-applied';
 import { VoucherHoldsSettledByTheLedger1766900000000 } from './1766900000000-voucher-holds-settled-by-the-ledger';
+import { RecoveriesFromTheRow1767000000000 } from './1767000000000-recoveries-from-the-row';
 
 /** Listed explicitly: bundled builds cannot glob, and the order is the history. */
 export const MIGRATIONS = [
@@ -71,4 +72,5 @@ export const MIGRATIONS = [
   LoginsPerMerchant1766700000000,
   RecoveriesApplied1766800000000,
   VoucherHoldsSettledByTheLedger1766900000000,
+  RecoveriesFromTheRow1767000000000,
 ];

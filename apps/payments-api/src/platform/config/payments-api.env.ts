@@ -1,4 +1,4 @@
-import { CommonEnv, parseDuration, ToInteger } from '@payhook/config';
+import { CommonEnv, IsDurationFromOneMinute, parseDuration, ToInteger } from '@payhook/config';
 import { Expose } from 'class-transformer';
 import { IsInt, IsIP, IsOptional, Matches, Max, Min, ValidateBy } from 'class-validator';
 import { isIP, isIPv4 } from 'node:net';
@@ -273,16 +273,6 @@ function IsDurationWithin(minMs: number, maxMs: number, message: string) {
         return ms !== null && ms >= minMs && ms <= maxMs;
       },
       defaultMessage: () => message,
-    },
-  });
-}
-
-function IsDurationFromOneMinute() {
-  return ValidateBy({
-    name: 'isDurationFromOneMinute',
-    validator: {
-      validate: (value: unknown) => typeof value === 'string' && (parseDuration(value) ?? 0) >= 60_000,
-      defaultMessage: () => 'must be a duration from 1m, such as 24h or 30d',
     },
   });
 }

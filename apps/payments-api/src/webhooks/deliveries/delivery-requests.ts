@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { MerchantScope } from '@payhook/auth';
 import { newId } from '@payhook/contracts';
+import { outgoingMessageHeaders } from '@payhook/observability';
 import { Ledger } from '../../core/ledger';
 
 /**
@@ -95,11 +96,13 @@ export class DeliveryRequests {
         [scope.merchantId, scope.livemode, since, endpointId],
       );
       const recoveryId = newId('recovery');
-      // Nothing to send: carried out already, and the dispatcher is not asked.
+      // The row holds all the dispatcher needs: its sweep carries it out should the message be lost.
+      // Nothing to send: carried out already, and the dispatcher is not asked. Else an explicit NULL
+      // (the column's default, now(), is for older API instances that carry out their own).
       await tx.sql(
-        `INSERT INTO event_recoveries (id, merchant_id, livemode, since, queued, applied_at)
-         VALUES ($1, $2, $3, $4, $5, CASE WHEN $5 = 0 THEN now() END)`,
-        [recoveryId, scope.merchantId, scope.livemode, since, queued],
+        `INSERT INTO event_recoveries (id, merchant_id, livemode, since, queued, endpoint_id, headers, applied_at)
+         VALUES ($1, $2, $3, $4, $5::int, $6, $7, CASE WHEN $5::int = 0 THEN now() ELSE NULL END)`,
+        [recoveryId, scope.merchantId, scope.livemode, since, queued, endpointId, outgoingMessageHeaders()],
       );
       if (queued > 0) {
         await tx.outbox.requestRecovery({

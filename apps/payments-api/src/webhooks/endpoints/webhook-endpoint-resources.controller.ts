@@ -105,7 +105,7 @@ export class WebhookEndpointResourcesController {
   @Delete(':id')
   @NoStore()
   @ApiRoute({
-    summary: 'Delete an endpoint; what it was still owed ends failed (endpoint_deleted)',
+    summary: 'Delete an endpoint; what it was still owed ends failed (endpoint_deleted) shortly after',
     status: 200,
     response: dataOf('WebhookEndpointResource'),
     errors: ['resource_not_found'],

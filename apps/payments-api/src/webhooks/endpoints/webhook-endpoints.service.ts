@@ -119,7 +119,8 @@ export class WebhookEndpointsService {
   /**
    * Deletes the endpoint with its audit entry and a webhook.endpoint-deleted.v1 in the outbox, in one
    * transaction: the dispatcher, which alone changes deliveries, ends what it was still owed
-   * (`endpoint_deleted`), and hears of it even if this process stops right after.
+   * (`endpoint_deleted`), and hears of it even if this process stops right after (its sweep also
+   * finds what a deleted endpoint is owed, should the message be lost).
    */
   async delete(scope: MerchantScope, id: string, by: AuditActor): Promise<WebhookEndpointRecord> {
     const entry = this.entry(scope, by, 'webhook_endpoint.deleted');

@@ -301,7 +301,9 @@ export const EVENT_SCHEMAS: Record<string, Schema> = {
   },
   EventsRecovery: {
     ...object({ since: instant, queued: { type: 'integer', minimum: 0 } }),
-    description: 'How many failed deliveries since `since` are queued to be sent again, oldest first.',
+    description:
+      'How many failed deliveries since `since` the request found and queued to be sent again, oldest first: ' +
+      'they turn pending shortly after the answer.',
     examples: [{ since: '2026-11-24T06:00:00.000Z', queued: 1 }],
   },
 };
