@@ -1,9 +1,3 @@
-import {
-  WEBHOOK_ENDPOINT_DELETED_V1,
-  WEBHOOK_RECOVERY_REQUESTED_V1,
-  type WebhookEndpointDeletedV1,
-  type WebhookRecoveryRequestedV1,
-} from '@payhook/contracts';
 import { databaseName, dataSourceOptions, withDatabase } from '@payhook/persistence';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
@@ -132,21 +126,15 @@ describe('DeliveryStateRepository', () => {
     livemode: boolean,
     since: Date,
     endpointId: string | null = null,
-  ): Promise<WebhookRecoveryRequestedV1> => {
+  ): Promise<{ recoveryId: string }> => {
     const recoveryId = `rcv_deliverystate${next()}`;
+    // As payments-api records a recover it has not carried out: applied_at NULL, with the request's headers.
     await db.query(
-      `INSERT INTO event_recoveries (id, merchant_id, livemode, since, queued) VALUES ($1, $2, $3, $4, 0)`,
-      [recoveryId, merchantId, livemode, since],
+      `INSERT INTO event_recoveries (id, merchant_id, livemode, since, queued, endpoint_id, headers, applied_at)
+       VALUES ($1, $2, $3, $4, 0, $5, $6, NULL)`,
+      [recoveryId, merchantId, livemode, since, endpointId, JSON.stringify(HEADERS)],
     );
-    return {
-      type: WEBHOOK_RECOVERY_REQUESTED_V1,
-      recoveryId,
-      merchantId,
-      livemode,
-      since: since.toISOString(),
-      endpointId,
-      requestedAt: new Date().toISOString(),
-    };
+    return { recoveryId };
   };
 
   const deliveriesWhere = (where: string, params: unknown[]): Promise<DeliveryRow[]> =>
@@ -211,7 +199,7 @@ describe('DeliveryStateRepository', () => {
 
       const recover = await recovery(merchantId, true, since);
       const before = await dbNow();
-      const queued = await repository.applyRecovery(recover, HEADERS);
+      const queued = await repository.applyRecovery(recover.recoveryId);
       const after = await dbNow();
 
       expect(queued).toBe(6);
@@ -264,7 +252,7 @@ describe('DeliveryStateRepository', () => {
       const failedPayment = await event(merchantId, true, at(6), 'failed', 'payment.failed');
 
       const recover = await recovery(merchantId, true, since);
-      expect(await repository.applyRecovery(recover, HEADERS)).toBe(4);
+      expect(await repository.applyRecovery(recover.recoveryId)).toBe(4);
 
       const made = await deliveriesOfEvents([completed, failedPayment]);
       expect(made.map((row) => [row.event_id, row.endpoint_id]).sort()).toEqual(
@@ -303,7 +291,7 @@ describe('DeliveryStateRepository', () => {
       const unsent = await event(merchantId, true, at(6));
 
       const recover = await recovery(merchantId, true, at(0), named);
-      expect(await repository.applyRecovery(recover, HEADERS)).toBe(2);
+      expect(await repository.applyRecovery(recover.recoveryId)).toBe(2);
 
       const rows = await deliveriesOfEvents([failed, unsent]);
       expect(rows.map((row) => [row.event_id, row.endpoint_id, row.status]).sort()).toEqual(
@@ -323,7 +311,7 @@ describe('DeliveryStateRepository', () => {
       const unsent = await event(merchantId, true, at(6));
       const recover = await recovery(merchantId, true, at(0));
 
-      expect(await repository.applyRecovery(recover, HEADERS)).toBe(2);
+      expect(await repository.applyRecovery(recover.recoveryId)).toBe(2);
       // The recovered delivery fails again before the message is delivered a second time.
       await db.query(
         `UPDATE webhook_deliveries SET status = 'failed', undelivered_reason = 'retries_exhausted',
@@ -333,21 +321,13 @@ describe('DeliveryStateRepository', () => {
       );
       const between = await deliveriesOfEvents([failed, unsent]);
 
-      expect(await repository.applyRecovery(recover, HEADERS)).toBeNull();
+      expect(await repository.applyRecovery(recover.recoveryId)).toBeNull();
       expect(await deliveriesOfEvents([failed, unsent])).toEqual(between);
       expect(between.find((row) => row.event_id === failed)).toMatchObject({ status: 'failed', lane_due_at: null });
     });
   });
 
   describe('endDeliveriesOf', () => {
-    const deleted = (merchantId: string, endpointId: string): WebhookEndpointDeletedV1 => ({
-      type: WEBHOOK_ENDPOINT_DELETED_V1,
-      endpointId,
-      merchantId,
-      livemode: true,
-      requestedAt: new Date().toISOString(),
-    });
-
     /**
      * An endpoint owed two pending deliveries (one in its lane's retries), with one sent, one failed, and
      * one sent whose manual redelivery still waits in the lane.
@@ -371,8 +351,7 @@ describe('DeliveryStateRepository', () => {
     };
 
     it('ends what a deleted endpoint was still owed as failed (endpoint_deleted) and empties its lane', async () => {
-      const { merchantId, owed, neighbour, waiting, retrying, sent, gaveUp, sentAndRedelivering } =
-        await owedEndpoint();
+      const { owed, neighbour, waiting, retrying, sent, gaveUp, sentAndRedelivering } = await owedEndpoint();
       const othersBefore = await deliveriesWhere('endpoint_id = $1 OR (endpoint_id = $2 AND event_id = ANY ($3))', [
         neighbour,
         owed,
@@ -380,7 +359,7 @@ describe('DeliveryStateRepository', () => {
       ]);
       await db.query(`DELETE FROM webhook_endpoints WHERE id = $1`, [owed]);
 
-      await repository.endDeliveriesOf(deleted(merchantId, owed));
+      await repository.endDeliveriesOf(owed);
 
       const ended = await deliveriesWhere('endpoint_id = $1 AND event_id = ANY ($2)', [owed, [waiting, retrying]]);
       expect(ended).toHaveLength(2);
@@ -408,10 +387,10 @@ describe('DeliveryStateRepository', () => {
     });
 
     it('changes nothing while the endpoint still exists', async () => {
-      const { merchantId, owed, neighbour } = await owedEndpoint();
+      const { owed, neighbour } = await owedEndpoint();
       const before = await deliveriesWhere('endpoint_id = ANY ($1)', [[owed, neighbour]]);
 
-      await repository.endDeliveriesOf(deleted(merchantId, owed));
+      await repository.endDeliveriesOf(owed);
 
       expect(await deliveriesWhere('endpoint_id = ANY ($1)', [[owed, neighbour]])).toEqual(before);
       expect(before.filter((row) => row.endpoint_id === owed && row.status === 'pending')).toHaveLength(2);
