@@ -7,3 +7,4 @@ export * from './pg-errors';
 export * from './read-database';
 export * from './sql';
 export * from './typeorm-root.module';
+export * from './periodic-task';

@@ -1,13 +1,6 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  Module,
-  type OnApplicationBootstrap,
-  type OnApplicationShutdown,
-} from '@nestjs/common';
+import { Inject, Injectable, Module } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { sqlRows } from '@payhook/persistence';
+import { PeriodicTask, inBatches, sqlRows } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 import { WebhookDispatcherEnv } from '../config/webhook-dispatcher.env';
 
@@ -21,36 +14,18 @@ const INTERVAL_MS = 10 * 60_000;
  * with several dispatchers each purges, and a batch another already deleted is simply smaller.
  */
 @Injectable()
-export class WebhookAttemptsPurger implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(WebhookAttemptsPurger.name);
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
+export class WebhookAttemptsPurger extends PeriodicTask {
+  protected readonly intervalMs = INTERVAL_MS;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @Inject(WebhookDispatcherEnv) private readonly env: WebhookDispatcherEnv,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.runOnce(), INTERVAL_MS);
-    this.timer.unref();
+  ) {
+    super();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
-  }
-
-  /** One purge now, or the one already running; never rejects (a failure waits for the next interval). */
-  runOnce(): Promise<void> {
-    this.running ??= this.purge()
-      .catch((error: unknown) => this.logger.error(`purge failed: ${String(error)}`))
-      .finally(() => (this.running = undefined));
-    return this.running;
-  }
-
-  private async purge(): Promise<void> {
-    while ((await this.purgeBatch(this.env.attemptRetentionMs, BATCH_SIZE)) === BATCH_SIZE);
+  protected async tick(): Promise<void> {
+    await inBatches(BATCH_SIZE, (size) => this.purgeBatch(this.env.attemptRetentionMs, size));
   }
 
   /** Deletes up to `batchSize` attempts older than `olderThanMs`, oldest first (webhook_attempts_started_idx). */

@@ -1,4 +1,5 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
+import { PeriodicTask } from '@payhook/persistence';
 import { DeliveryStateRepository } from './delivery-state.repository';
 import { EndpointLanesWorker } from './endpoint-lanes.worker';
 
@@ -18,32 +19,14 @@ const BATCH_SIZE = 100;
  * dispatcher instance sweeps.
  */
 @Injectable()
-export class DeliveryStateSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(DeliveryStateSweeper.name);
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
+export class DeliveryStateSweeper extends PeriodicTask {
+  protected readonly intervalMs = INTERVAL_MS;
 
   constructor(
     private readonly state: DeliveryStateRepository,
     private readonly lanes: EndpointLanesWorker,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.runOnce(), INTERVAL_MS);
-    this.timer.unref();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
-  }
-
-  /** One sweep now, or the one already running; never rejects (a failure waits for the next interval). */
-  runOnce(): Promise<void> {
-    this.running ??= this.sweep()
-      .catch((error: unknown) => this.logger.error(`sweep failed: ${String(error)}`))
-      .finally(() => (this.running = undefined));
-    return this.running;
+  ) {
+    super();
   }
 
   /** Carries out a recovery from its row (its message or the sweep); its deliveries wait in the lanes. */
@@ -54,7 +37,7 @@ export class DeliveryStateSweeper implements OnApplicationBootstrap, OnApplicati
     this.lanes.wake();
   }
 
-  private async sweep(): Promise<void> {
+  protected async tick(): Promise<void> {
     for (;;) {
       const unapplied = await this.state.unappliedRecoveries(RECOVERY_GRACE_MS, BATCH_SIZE);
       for (const id of unapplied) await this.applyRecovery(id);

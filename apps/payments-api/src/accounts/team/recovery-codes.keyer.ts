@@ -1,5 +1,5 @@
+import { inBatches } from '@payhook/persistence';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { inBatches } from '../../platform/scheduling/periodic-task';
 import { RecoveryCodeHashes } from './recovery-code-hashes';
 import { TwoStepRepository } from './two-step.repository';
 

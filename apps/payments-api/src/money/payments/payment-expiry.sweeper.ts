@@ -1,5 +1,5 @@
+import { inBatches, PeriodicTask } from '@payhook/persistence';
 import { Injectable } from '@nestjs/common';
-import { inBatches, PeriodicTask } from '../../platform/scheduling/periodic-task';
 import { PaymentTransitionsService } from './payment-transitions.service';
 
 const BATCH_SIZE = 500;

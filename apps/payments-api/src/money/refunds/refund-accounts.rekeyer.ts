@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { SealedSecretError, sealedKeyId } from '@payhook/config';
-import { sqlRows } from '@payhook/persistence';
+import { sqlRows, inBatches, PeriodicTask } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 import { IdempotencyKeysRepository, keyedFingerprintPrefix } from '../../core/idempotency';
-import { inBatches, PeriodicTask } from '../../platform/scheduling/periodic-task';
 import { refundAccountContext, RefundAccounts } from './refund-accounts';
 
 const BATCH_SIZE = 500;

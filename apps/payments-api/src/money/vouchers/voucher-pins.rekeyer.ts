@@ -1,5 +1,5 @@
+import { inBatches, PeriodicTask } from '@payhook/persistence';
 import { Injectable } from '@nestjs/common';
-import { inBatches, PeriodicTask } from '../../platform/scheduling/periodic-task';
 import { VouchersRepository, type RekeyBatch } from './vouchers.repository';
 
 const BATCH_SIZE = 100;

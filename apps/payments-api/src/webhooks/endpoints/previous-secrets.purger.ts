@@ -1,5 +1,5 @@
+import { PeriodicTask } from '@payhook/persistence';
 import { Injectable } from '@nestjs/common';
-import { PeriodicTask } from '../../platform/scheduling/periodic-task';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 
 /**

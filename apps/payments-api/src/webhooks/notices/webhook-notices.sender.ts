@@ -1,7 +1,7 @@
+import { PeriodicTask } from '@payhook/persistence';
 import { Inject, Injectable } from '@nestjs/common';
 import { PaymentsApiEnv } from '../../platform/config/payments-api.env';
 import { Mailer } from '../../platform/mail/mailer';
-import { PeriodicTask } from '../../platform/scheduling/periodic-task';
 import { MerchantOwnersRepository } from './merchant-owners.repository';
 import { noticeEmail, type NoticeContext } from './notice-email';
 import { WebhookNoticesRepository } from './webhook-notices.repository';

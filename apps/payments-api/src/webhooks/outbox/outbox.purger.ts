@@ -1,6 +1,6 @@
+import { inBatches, PeriodicTask } from '@payhook/persistence';
 import { Inject, Injectable } from '@nestjs/common';
 import { PaymentsApiEnv } from '../../platform/config/payments-api.env';
-import { inBatches, PeriodicTask } from '../../platform/scheduling/periodic-task';
 import { OutboxRepository } from './outbox.repository';
 
 const BATCH_SIZE = 1_000;
