@@ -30,8 +30,11 @@ const aliases = Object.fromEntries(
 const shared = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j)s$': swc },
-  // Nest, the Korean holiday data and otplib's audited crypto (@noble, @scure) ship as ES modules.
-  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|@hyunbinseo|@otplib|@noble|@scure)/)'],
+  // Nest, the Korean holiday data, otplib's audited crypto (@noble, @scure) and intl-messageformat
+  // (with its @formatjs parts) ship as ES modules.
+  transformIgnorePatterns: [
+    '/node_modules/(?!(@nestjs|@hyunbinseo|@otplib|@noble|@scure|intl-messageformat|@formatjs)/)',
+  ],
   moduleNameMapper: aliases,
 };
 
