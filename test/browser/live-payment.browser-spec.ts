@@ -33,9 +33,9 @@ describe('a live payment in a real browser: bank transfer and gift vouchers', ()
     return created.body.data as { id: string; orderId: string; payUrl: string };
   }
 
-  /** A phone-sized page. */
-  function phone(): Promise<Page> {
-    return browser.newPage({ viewport: { width: 360, height: 740 } });
+  /** A phone-sized page, whose browser prefers `locale` (Korean, the screen's default, unless told). */
+  function phone(locale = 'ko-KR'): Promise<Page> {
+    return browser.newPage({ viewport: { width: 360, height: 740 }, locale });
   }
 
   /**
@@ -56,7 +56,8 @@ describe('a live payment in a real browser: bank transfer and gift vouchers', ()
     const payment = await livePayment(15_000);
     const page = await phone();
     await page.goto(screenUrl(payment.payUrl));
-    await expect(page.getByRole('heading', { name: 'Pay by bank transfer' }).isVisible()).resolves.toBe(true);
+    await expect(page.locator('html').getAttribute('lang')).resolves.toBe('ko');
+    await expect(page.getByRole('heading', { name: '무통장입금' }).isVisible()).resolves.toBe(true);
     const code = (await page.locator('#deposit-code').innerText()).trim();
     expect(code).toMatch(/^[A-Z2-9]{4}-[A-Z2-9]{4}$/);
     expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
@@ -77,7 +78,7 @@ describe('a live payment in a real browser: bank transfer and gift vouchers', ()
       })
       .expect(201);
     // The payer checks, and the confirmed payment sends them back to the shop.
-    await page.getByRole('link', { name: 'Check for my payment' }).click();
+    await page.getByRole('link', { name: '입금 확인' }).click();
     const landed = await back;
     expect(landed.pathname).toBe('/orders/9');
     expect(Object.fromEntries(landed.searchParams)).toEqual({
@@ -102,13 +103,13 @@ describe('a live payment in a real browser: bank transfer and gift vouchers', ()
         ],
       })
       .expect(201);
-    const page = await phone();
+    const page = await phone('en-US');
     await page.goto(screenUrl(payment.payUrl));
     await page.getByRole('link', { name: /gift voucher PINs/ }).click();
     await page.getByLabel(/Voucher PINs/).fill(pins[0]);
     await page.getByRole('button', { name: 'Apply vouchers' }).click();
     await expect(page.getByRole('status').innerText()).resolves.toContain('applied (₩10,000)');
-    await expect(page.getByLabel('Left to pay').innerText()).resolves.toBe('₩5,000');
+    await expect(page.locator('#left-to-pay').innerText()).resolves.toBe('₩5,000');
     await expect(accessibilityViolations(page)).resolves.toEqual([]);
 
     await page.getByLabel(/Voucher PINs/).fill(pins[1]);

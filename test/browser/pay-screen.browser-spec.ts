@@ -73,7 +73,8 @@ describe('payment screen in a real browser', () => {
       .expect(201);
     const payment = created.body.data as { id: string; orderId: string; payUrl: string };
 
-    const page = await browser.newPage();
+    // The English screen, which this browser asks for (the Korean one: pay-screen-languages.browser-spec.ts).
+    const page = await browser.newPage({ locale: 'en-US' });
     await page.goto(screenUrl(payment.payUrl));
     await expect(page.locator('.amount').innerText()).resolves.toBe('₩15,000');
     await expect(page.getByRole('note').innerText()).resolves.toContain('TEST MODE');
@@ -113,7 +114,7 @@ describe('payment screen in a real browser', () => {
       .send(paymentBody({ amount: 15000, returnUrl: `${shop.url}/orders/78` }))
       .expect(201);
     const payment = created.body.data as { id: string; payUrl: string };
-    const page = await browser.newPage();
+    const page = await browser.newPage({ locale: 'en-US' });
     await page.goto(screenUrl(payment.payUrl));
     const check = page.getByRole('link', { name: 'Check for my payment' });
     // Nothing has arrived yet: the check shows the same screen.
@@ -133,7 +134,11 @@ describe('payment screen in a real browser', () => {
       .set('Idempotency-Key', 'browser-2')
       .send(paymentBody({ amount: 1234567890 }))
       .expect(201);
-    const page = await browser.newPage({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 2 });
+    const page = await browser.newPage({
+      viewport: { width: 360, height: 740 },
+      deviceScaleFactor: 2,
+      locale: 'en-US',
+    });
     await page.goto(screenUrl(created.body.data.payUrl as string));
     // Nothing wider than the screen: no sideways scrolling on a phone.
     const scrollWidth = await page.evaluate<number>('document.documentElement.scrollWidth');
@@ -141,7 +146,11 @@ describe('payment screen in a real browser', () => {
     const button = await page.getByRole('button', { name: 'Complete payment' }).boundingBox();
     expect(button!.height).toBeGreaterThanOrEqual(44);
     await page.screenshot({ path: artifactPath('pay-screen-360.png'), fullPage: true });
-    // Keyboard users reach the first button with Tab.
+    // Keyboard users reach the language link, then the first button, with Tab.
+    await page.keyboard.press('Tab');
+    await expect(page.evaluate<string | undefined>('document.activeElement?.textContent?.trim()')).resolves.toBe(
+      '한국어',
+    );
     await page.keyboard.press('Tab');
     await expect(page.evaluate<string | undefined>('document.activeElement?.textContent?.trim()')).resolves.toBe(
       'Complete payment',

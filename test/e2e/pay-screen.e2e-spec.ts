@@ -30,15 +30,18 @@ describe('payment screen /p/{suffix}', () => {
     return { ...payment, path: new URL(payment.payUrl).pathname };
   }
 
-  it('shows the merchant, order, amount, time left and a TEST banner with three buttons', async () => {
+  it('shows the merchant, order, amount, deadline and a TEST banner with three buttons, in English when asked', async () => {
     const payment = await createPayment({ amount: 15000 });
-    const page = await api.http().get(payment.path).expect(200);
+    const page = await api.http().get(payment.path).set('Accept-Language', 'en-US,en;q=0.9').expect(200);
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.headers['content-language']).toBe('en');
+    expect(page.text).toContain('<html lang="en">');
     expect(page.text).toContain('Test Shop');
     expect(page.text).toContain(payment.orderId);
     expect(page.text).toContain('₩15,000');
     expect(page.text).toContain('TEST MODE');
-    expect(page.text).toMatch(/Time left<\/dt>\s*<dd>\s*<time datetime="[^"]+"\s*>(29|30) min/);
+    // A time on the merchant's clock, not a countdown that goes stale.
+    expect(page.text).toMatch(/<time datetime="[^"]+">until \d\d:\d\d( on [A-Z][a-z]+ \d+)?<\/time>/);
     expect(page.text).toContain('Complete payment');
     expect(page.text).toContain('Fail payment');
     expect(page.text).toContain('Cancel');
@@ -46,6 +49,68 @@ describe('payment screen /p/{suffix}', () => {
     // Below the buttons, as on a live screen: a test deposit or voucher completes the payment out of sight.
     const check = page.text.indexOf(`<a class="button secondary" href="${payment.path}">Check for my payment</a>`);
     expect(check).toBeGreaterThan(page.text.lastIndexOf('</form>'));
+    // The transfer's details come before the check, the instruction first of them.
+    const transfer = page.text.indexOf('Send exactly ₩15,000 and enter the code');
+    expect(transfer).toBeGreaterThan(0);
+    expect(transfer).toBeLessThan(page.text.indexOf('id="deposit-code"'));
+    expect(page.text.indexOf('id="deposit-code"')).toBeLessThan(check);
+  });
+
+  it('speaks Korean by default and to a browser that prefers neither language', async () => {
+    const payment = await createPayment({ amount: 15000 });
+    for (const language of [undefined, 'ko-KR,ko;q=0.9,en;q=0.8', 'fr-FR']) {
+      const request = api.http().get(payment.path);
+      const page = await (language ? request.set('Accept-Language', language) : request).expect(200);
+      expect(page.headers['content-language']).toBe('ko');
+      expect(page.headers.vary).toContain('Accept-Language');
+      expect(page.text).toContain('<html lang="ko">');
+      expect(page.text).toContain('테스트 모드');
+      expect(page.text).toMatch(/<time datetime="[^"]+">(\d+월 \d+일 )?\d\d:\d\d까지<\/time>/);
+      for (const word of [
+        '무통장입금',
+        '입금은행',
+        '계좌번호',
+        '예금주',
+        '입금자명',
+        '입금 확인',
+        '완료',
+        '실패',
+        '취소',
+      ]) {
+        expect(page.text).toContain(word);
+      }
+      expect(page.text).toContain('₩15,000');
+      expect(page.text).not.toContain('Complete payment');
+      expect(page.text).toContain(`<a href="${payment.path}?lang=en" hreflang="en" lang="en">English</a>`);
+    }
+  });
+
+  it('switches language for the visit: ?lang= sets a session cookie on the screen path and 303s to the page', async () => {
+    const payment = await createPayment();
+    for (const [path, lang] of [
+      [payment.path, 'en'],
+      [`${payment.path}/vouchers`, 'en'],
+      [payment.path, 'ko'],
+    ]) {
+      const switched = await api.http().get(`${path}?lang=${lang}`).set('Accept-Language', 'ko').expect(303);
+      expect(switched.headers.location).toBe(path);
+      const cookie = (switched.headers['set-cookie'] as unknown as string[]).find((c) =>
+        c.startsWith('payhook_lang='),
+      )!;
+      expect(cookie).toMatch(new RegExp(`^payhook_lang=${lang}; Path=/p/; HttpOnly; SameSite=Lax$`));
+      // The cookie wins over the browser's preference.
+      const other = lang === 'en' ? 'ko' : 'en';
+      const page = await api
+        .http()
+        .get(path)
+        .set('Cookie', cookie.split(';')[0])
+        .set('Accept-Language', other)
+        .expect(200);
+      expect(page.text).toContain(`<html lang="${lang}">`);
+      expect(page.text).toContain(`?lang=${other}"`);
+    }
+    // Anything else in lang is ignored.
+    await api.http().get(`${payment.path}?lang=fr`).expect(200);
   });
 
   it('sends the protective headers', async () => {
@@ -70,10 +135,13 @@ describe('payment screen /p/{suffix}', () => {
   it('answers an unknown or malformed suffix with a 404 page that names no payment', async () => {
     const payment = await createPayment();
     for (const path of ['/p/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', '/p/short', `/p/${payment.id}`, '/p/%3Cscript%3E']) {
-      const page = await api.http().get(path).expect(404);
+      const page = await api.http().get(path).set('Accept-Language', 'en').expect(404);
       expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(page.headers['cache-control']).toBe('no-store');
       expect(page.text).toContain('Payment not found');
+      const korean = await api.http().get(path).expect(404);
+      expect(korean.text).toContain('결제 정보를 찾을 수 없습니다');
+      expect(korean.text).toContain('<html lang="ko">');
       expect(page.text).not.toContain(payment.orderId);
     }
   });
@@ -150,7 +218,7 @@ describe('payment screen /p/{suffix}', () => {
       const payment = await createPayment();
       const { cookie, csrf } = formSecrets(await api.http().get(payment.path).expect(200));
       await api.sql(`UPDATE payments SET status = $2 WHERE id = $1`, [payment.id, status]);
-      const page = await api.http().get(payment.path).expect(303);
+      const page = await api.http().get(payment.path).set('Accept-Language', 'en').expect(303);
       const back = new URL(page.headers.location);
       expect(`${back.origin}${back.pathname}`).toBe('https://shop.example/done');
       expect(Object.fromEntries(back.searchParams)).toEqual({
@@ -181,9 +249,12 @@ describe('payment screen /p/{suffix}', () => {
   it('shows a pending payment past expiresAt as expired', async () => {
     const payment = await createPayment();
     await api.sql(`UPDATE payments SET expires_at = now() - interval '1 second' WHERE id = $1`, [payment.id]);
-    const page = await api.http().get(payment.path).expect(303);
+    const page = await api.http().get(payment.path).set('Accept-Language', 'en').expect(303);
     expect(new URL(page.headers.location).searchParams.get('status')).toBe('expired');
     expect(page.text).toContain('Expired');
+    const korean = await api.http().get(payment.path).expect(303);
+    expect(korean.text).toContain('결제 기한 만료');
+    expect(korean.text).toContain('Test Shop 페이지로 돌아가기');
     expect(page.text).not.toContain('Complete payment');
   });
 
@@ -196,17 +267,26 @@ describe('payment screen /p/{suffix}', () => {
       .send(paymentBody({ amount: 1234567 }))
       .expect(201);
     const path = new URL(created.body.data.payUrl as string).pathname;
-    const page = await api.http().get(path).expect(200);
-    expect(page.text).toMatch(/waiting for your payment of <strong>₩1,234,567<\/strong>/);
+    const page = await api.http().get(path).set('Accept-Language', 'en').expect(200);
+    expect(page.text).toContain('Send exactly ₩1,234,567 and enter the code');
     expect(page.text).not.toContain('http-equiv="refresh"');
     expect(page.text).toContain(`<a class="button" href="${path}">Check for my payment</a>`);
     expect(page.text).not.toContain('TEST MODE');
     expect(page.text).not.toContain('<form');
     // Even with a genuine token for this payment (from its voucher form), Complete is refused.
     const { cookie, csrf } = formSecrets(await api.http().get(`${path}/vouchers`).expect(200));
-    const refused = await api.http().post(`${path}/complete`).set('Cookie', cookie).type('form').send({ csrf });
+    const refused = await api
+      .http()
+      .post(`${path}/complete`)
+      .set('Cookie', cookie)
+      .set('Accept-Language', 'en')
+      .type('form')
+      .send({ csrf });
     expect(refused.status).toBe(403);
     expect(refused.text).toContain('Live payments complete when the funds arrive.');
+    const korean = await api.http().post(`${path}/complete`).set('Cookie', cookie).type('form').send({ csrf });
+    expect(korean.status).toBe(403);
+    expect(korean.text).toContain('실제 결제는 입금이 확인되어야 완료됩니다.');
     const stored = await api.as(live).get(`/v1/payments/${created.body.data.id}`).expect(200);
     expect(stored.body.data.status).toBe('pending');
 

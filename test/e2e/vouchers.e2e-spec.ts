@@ -68,7 +68,7 @@ describe('gift vouchers on the payment screen', () => {
     const screen = await openVoucherPage(api, payment.payUrl);
     const answer = await screen.submit(pin).expect(200);
     expect(answer.text).toContain(`PIN ending ${pin.slice(-4)}: applied (₩10,000)`);
-    expect(answer.text).toMatch(/aria-label="Left to pay">₩5,000</);
+    expect(answer.text).toMatch(/<dt>Left to pay<\/dt>\s*<dd class="amount" id="left-to-pay">₩5,000</);
     expect(answer.text).not.toContain(pin.replace(/-/g, ''));
     expect(await status(payment.id)).toBe('pending');
     // The same PIN again for the same payment changes nothing.
@@ -79,8 +79,12 @@ describe('gift vouchers on the payment screen', () => {
     );
     expect(total).toBe('10000');
     // The waiting page and a bank transfer now ask for the rest only.
-    const main = await api.http().get(new URL(payment.payUrl).pathname).expect(200);
+    const main = await api.http().get(new URL(payment.payUrl).pathname).set('Accept-Language', 'en').expect(200);
     expect(main.text).toContain('Left to pay:');
+    expect(main.text).toContain('Send exactly ₩5,000');
+    const korean = await api.http().get(new URL(payment.payUrl).pathname).expect(200);
+    expect(korean.text).toContain('남은 결제 금액:');
+    expect(korean.text).toContain('정확히 ₩5,000을 보내 주세요');
     const code = /id="deposit-code">([A-Z0-9-]{9})</.exec(main.text)![1];
     const deposit = await api
       .admin()

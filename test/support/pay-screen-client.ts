@@ -17,10 +17,11 @@ export function newVoucherPin(): string {
 /**
  * A browser on a payment's voucher page: its CSRF cookie and form token. `submit` posts PINs from a
  * client address (the harness must trust loopback proxies for it to count: `TRUST_PROXY=loopback`).
+ * The browser prefers English, so the specs read the outcomes' English wording.
  */
 export async function openVoucherPage(api: PaymentsApiHarness, payUrl: string) {
   const path = `${new URL(payUrl).pathname}/vouchers`;
-  const page = await api.http().get(path).expect(200);
+  const page = await api.http().get(path).set('Accept-Language', 'en').expect(200);
   const cookie = (page.headers['set-cookie'] as unknown as string[])
     .find((value) => value.startsWith('payhook_csrf='))!
     .split(';')[0];
@@ -31,6 +32,7 @@ export async function openVoucherPage(api: PaymentsApiHarness, payUrl: string) {
       api
         .http()
         .post(path)
+        .set('Accept-Language', 'en')
         .set('Cookie', cookie)
         .set('X-Forwarded-For', clientAddress)
         .type('form')

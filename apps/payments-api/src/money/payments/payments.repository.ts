@@ -128,15 +128,24 @@ export class PaymentsRepository {
   /** For the payment screen: the suffix is the bearer secret, so no merchant scope applies. */
   async findByPaySuffix(
     suffix: string,
-  ): Promise<(PaymentRecord & { merchantName: string; depositCode: string | null }) | null> {
-    const rows = await sqlRows<PaymentRow & { merchant_name: string; deposit_code: string | null }>(
+  ): Promise<(PaymentRecord & { merchantName: string; merchantTimeZone: string; depositCode: string | null }) | null> {
+    const rows = await sqlRows<
+      PaymentRow & { merchant_name: string; merchant_time_zone: string; deposit_code: string | null }
+    >(
       this.db,
-      `SELECT p.*, m.name AS merchant_name
+      `SELECT p.*, m.name AS merchant_name, m.time_zone AS merchant_time_zone
        FROM payments p JOIN merchants m ON m.id = p.merchant_id WHERE p.pay_suffix = $1`,
       [suffix],
     );
     const row = rows[0];
-    return row ? { ...toRecord(row), merchantName: row.merchant_name, depositCode: row.deposit_code } : null;
+    return row
+      ? {
+          ...toRecord(row),
+          merchantName: row.merchant_name,
+          merchantTimeZone: row.merchant_time_zone,
+          depositCode: row.deposit_code,
+        }
+      : null;
   }
 
   /** For the operator: a payment by id, whoever it belongs to. */

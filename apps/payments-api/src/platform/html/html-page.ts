@@ -6,6 +6,8 @@ import { html, type SafeHtml } from './html';
  */
 export function htmlPage(options: {
   title: string;
+  /** The page's language (`<html lang>`): a payment screen's negotiated locale; English by default. */
+  lang?: string;
   nonce: string;
   style: SafeHtml;
   body: SafeHtml;
@@ -15,7 +17,7 @@ export function htmlPage(options: {
   indexable?: boolean;
 }): string {
   return html`<!doctype html>
-    <html lang="en">
+    <html lang="${options.lang ?? 'en'}">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

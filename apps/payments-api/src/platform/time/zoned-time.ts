@@ -106,3 +106,22 @@ export function nextDay(day: string): string {
   const [year, month, date] = day.split('-').map(Number);
   return new Date(Date.UTC(year, month - 1, date + 1)).toISOString().slice(0, 10);
 }
+
+/** `23:22`: the wall-clock time of an instant in the zone, 24-hour (a deadline on a page). */
+export function formatClockInZone(date: Date, timeZone: string): string {
+  const p = localParts(date.getTime(), timeZone);
+  return `${p.hour}:${p.minute}`;
+}
+
+const monthDayFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/** `11월 30일` / `November 30`: the calendar day of an instant in the zone, in a language. */
+export function formatMonthDayInZone(date: Date, timeZone: string, locale: string): string {
+  const key = `${locale} ${timeZone}`;
+  let formatter = monthDayFormatters.get(key);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat(locale, { timeZone, month: 'long', day: 'numeric' });
+    monthDayFormatters.set(key, formatter);
+  }
+  return formatter.format(date);
+}

@@ -1,4 +1,4 @@
-import { formatTimeLeft, formatWon, returnUrlWith } from './format';
+import { formatWon, returnUrlWith } from './format';
 
 describe('pay screen formatting', () => {
   it.each([
@@ -7,16 +7,6 @@ describe('pay screen formatting', () => {
     [10_000_000_000, '₩10,000,000,000'],
   ])('shows %d won as %s', (amount, text) => {
     expect(formatWon(amount)).toBe(text);
-  });
-
-  it.each([
-    [1_800_000, '30 min 0 s'],
-    [61_500, '1 min 1 s'],
-    [59_999, '59 s'],
-    [-5, '0 s'],
-    [7_260_000, '2 h 1 min'],
-  ])('shows %d ms left as %s', (ms, text) => {
-    expect(formatTimeLeft(ms)).toBe(text);
   });
 
   it('adds the outcome to returnUrl and keeps the merchant query', () => {

@@ -1,9 +1,10 @@
-import { Body, Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import { Body, Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { CookieOptions, Request, Response } from 'express';
 import { PaymentsApiEnv } from '../../platform/config/payments-api.env';
 import { formField } from '../../platform/html/cookies';
 import { CsrfTokens } from '../../platform/html/csrf-tokens';
 import { redirectSeeOther, sendPage } from '../../platform/html/html-response';
+import { isLocale, negotiateLocale, type Locale } from '../../platform/i18n/locale';
 import { returnUrlWith } from './format';
 import { PayScreenService } from './pay-screen.service';
 import {
@@ -12,6 +13,7 @@ import {
   renderNotFound,
   renderPayScreen,
   type BankAccount,
+  type ForbiddenReason,
   type PayScreenAction,
   type PayScreenPayment,
 } from './pay-screen.view';
@@ -19,6 +21,9 @@ import { renderVoucherPage } from './voucher-page.view';
 
 /** What a pay screen form's CSRF token is bound to: the payment it acts on. */
 const pageOf = (suffix: string) => `pay:${suffix}`;
+
+/** The visit's choice of language (the language link), kept until the browser closes. */
+const LANGUAGE_COOKIE = 'payhook_lang';
 
 /**
  * The page a merchant's customer sees at payUrl. Plain server-rendered HTML without script; the
@@ -28,6 +33,7 @@ const pageOf = (suffix: string) => `pay:${suffix}`;
 export class PayScreenController {
   private readonly csrf: CsrfTokens;
   private readonly account: BankAccount;
+  private readonly languageCookie: CookieOptions;
 
   constructor(
     private readonly screen: PayScreenService,
@@ -38,6 +44,13 @@ export class PayScreenController {
       path: '/p/',
       secure: env.PAY_URL.startsWith('https://'),
     });
+    // A session cookie (no Max-Age) for the screen's paths only; Lax, so it rides along the 303 back here.
+    this.languageCookie = {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: env.PAY_URL.startsWith('https://'),
+      path: '/p/',
+    };
     this.account = {
       bankName: env.DEPOSIT_BANK_NAME,
       accountNumber: env.DEPOSIT_ACCOUNT_NUMBER,
@@ -46,12 +59,19 @@ export class PayScreenController {
   }
 
   @Get(':suffix')
-  async show(@Param('suffix') suffix: string, @Req() request: Request, @Res() response: Response): Promise<void> {
+  async show(
+    @Param('suffix') suffix: string,
+    @Query('lang') lang: unknown,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    if (isLocale(lang)) return this.switchLanguage(response, lang, `/p/${encodeURIComponent(suffix)}`);
+    const locale = this.localeOf(request, response);
     const payment = await this.screen.find(suffix);
-    if (!payment) return sendPage(response, 404, renderNotFound);
-    if (payment.status !== 'pending') return this.sendBack(response, payment);
+    if (!payment) return this.sendNotFound(response, locale);
+    if (payment.status !== 'pending') return this.sendBack(response, payment, locale);
     const csrf = this.csrfToken(request, response, suffix);
-    sendPage(response, 200, (nonce) => renderPayScreen(payment, csrf, nonce, this.account), [
+    sendPage(response, 200, (nonce) => renderPayScreen(payment, csrf, nonce, this.account, locale), [
       new URL(payment.returnUrl).origin,
     ]);
   }
@@ -59,14 +79,19 @@ export class PayScreenController {
   @Get(':suffix/vouchers')
   async showVouchers(
     @Param('suffix') suffix: string,
+    @Query('lang') lang: unknown,
     @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
+    if (isLocale(lang)) return this.switchLanguage(response, lang, `/p/${encodeURIComponent(suffix)}/vouchers`);
+    const locale = this.localeOf(request, response);
     const payment = await this.screen.find(suffix);
-    if (!payment) return sendPage(response, 404, renderNotFound);
-    if (payment.status !== 'pending') return this.sendBack(response, payment);
+    if (!payment) return this.sendNotFound(response, locale);
+    if (payment.status !== 'pending') return this.sendBack(response, payment, locale);
     const csrf = this.csrfToken(request, response, suffix);
-    sendPage(response, 200, (nonce) => renderVoucherPage(payment, csrf, nonce), [new URL(payment.returnUrl).origin]);
+    sendPage(response, 200, (nonce) => renderVoucherPage(payment, csrf, nonce, locale), [
+      new URL(payment.returnUrl).origin,
+    ]);
   }
 
   /** Declared before `:suffix/:action` so that it wins the route. */
@@ -77,23 +102,22 @@ export class PayScreenController {
     @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
+    const locale = this.localeOf(request, response);
     if (!this.csrf.verify(request, formField(body, 'csrf'), pageOf(suffix))) {
-      return sendPage(response, 403, (nonce) =>
-        renderForbidden(nonce, 'This form has expired. Open the payment page again.'),
-      );
+      return this.sendForbidden(response, locale, 'forbidden.formExpired');
     }
     const pins = formField(body, 'pins') ?? '';
     const outcome = await this.screen.submitVouchers(suffix, pins, request.ip ?? 'unknown');
     switch (outcome.kind) {
       case 'not_found':
-        return sendPage(response, 404, renderNotFound);
+        return this.sendNotFound(response, locale);
       case 'redirect':
         return redirectSeeOther(response, outcome.location, [new URL(outcome.location).origin]);
       case 'page': {
         const status = outcome.result.kind === 'throttled' ? 429 : 200;
         if (outcome.result.kind === 'throttled') response.setHeader('Retry-After', outcome.result.retryAfterSeconds);
         const csrf = this.csrfToken(request, response, suffix);
-        sendPage(response, status, (nonce) => renderVoucherPage(outcome.payment, csrf, nonce, outcome.result), [
+        sendPage(response, status, (nonce) => renderVoucherPage(outcome.payment, csrf, nonce, locale, outcome.result), [
           new URL(outcome.payment.returnUrl).origin,
         ]);
       }
@@ -108,22 +132,17 @@ export class PayScreenController {
     @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
-    if (!(PAY_SCREEN_ACTIONS as readonly string[]).includes(action)) {
-      return sendPage(response, 404, renderNotFound);
-    }
+    const locale = this.localeOf(request, response);
+    if (!(PAY_SCREEN_ACTIONS as readonly string[]).includes(action)) return this.sendNotFound(response, locale);
     if (!this.csrf.verify(request, formField(body, 'csrf'), pageOf(suffix))) {
-      return sendPage(response, 403, (nonce) =>
-        renderForbidden(nonce, 'This form has expired. Open the payment page again.'),
-      );
+      return this.sendForbidden(response, locale, 'forbidden.formExpired');
     }
     const result = await this.screen.act(suffix, action as PayScreenAction);
     switch (result.kind) {
       case 'not_found':
-        return sendPage(response, 404, renderNotFound);
+        return this.sendNotFound(response, locale);
       case 'live_mode':
-        return sendPage(response, 403, (nonce) =>
-          renderForbidden(nonce, 'Live payments complete when the funds arrive.'),
-        );
+        return this.sendForbidden(response, locale, 'forbidden.liveComplete');
       case 'redirect':
         // form-action also covers the 303 back to the merchant that follows a button.
         redirectSeeOther(response, result.location, [new URL(result.location).origin]);
@@ -134,9 +153,34 @@ export class PayScreenController {
    * A finished payment sends the user back; the body still shows the final state and a button
    * back, for anything that does not follow redirects.
    */
-  private sendBack(response: Response, payment: PayScreenPayment): void {
+  private sendBack(response: Response, payment: PayScreenPayment, locale: Locale): void {
     response.location(returnUrlWith(payment.returnUrl, payment));
-    sendPage(response, 303, (nonce) => renderPayScreen(payment, '', nonce, this.account));
+    sendPage(response, 303, (nonce) => renderPayScreen(payment, '', nonce, this.account, locale));
+  }
+
+  private sendNotFound(response: Response, locale: Locale): void {
+    sendPage(response, 404, (nonce) => renderNotFound(nonce, locale));
+  }
+
+  private sendForbidden(response: Response, locale: Locale, reason: ForbiddenReason): void {
+    sendPage(response, 403, (nonce) => renderForbidden(nonce, locale, reason));
+  }
+
+  /**
+   * Korean unless this visit chose otherwise or the browser prefers English (platform/i18n/locale.ts);
+   * the answer says which, and what it was chosen by.
+   */
+  private localeOf(request: Request, response: Response): Locale {
+    const locale = negotiateLocale(request, LANGUAGE_COOKIE);
+    response.setHeader('Content-Language', locale);
+    response.setHeader('Vary', 'Accept-Language, Cookie');
+    return locale;
+  }
+
+  /** `?lang=en` on a page: kept for the visit, then the same page again without the query. */
+  private switchLanguage(response: Response, locale: Locale, path: string): void {
+    response.cookie(LANGUAGE_COOKIE, locale, this.languageCookie);
+    redirectSeeOther(response, path);
   }
 
   /** Signed double-submit token, good for this payment's forms only (html/csrf-tokens.ts). */

@@ -42,6 +42,7 @@ export class PayScreenService {
       merchantId: payment.merchantId,
       suffix,
       merchantName: payment.merchantName,
+      merchantTimeZone: payment.merchantTimeZone,
       orderId: payment.orderId,
       amount: payment.amount,
       status,

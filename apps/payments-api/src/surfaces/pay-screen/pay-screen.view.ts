@@ -1,14 +1,19 @@
 import type { PaymentStatus } from '@payhook/contracts';
 import { formatDepositCode } from '../../money/deposits';
-import { formatTimeLeft, formatWon, returnUrlWith } from './format';
+import { formatWon, returnUrlWith } from './format';
 import { SafeHtml, html } from '../../platform/html/html';
 import { htmlPage } from '../../platform/html/html-page';
+import { LANGUAGE_NAMES, LOCALES, type Locale } from '../../platform/i18n/locale';
+import { dayInZone, formatClockInZone, formatMonthDayInZone } from '../../platform/time/zoned-time';
+import { payScreenT, type PayScreenKey, type PayScreenT } from './messages';
 
 export interface PayScreenPayment {
   id: string;
   merchantId: string;
   suffix: string;
   merchantName: string;
+  /** The merchant's zone: the deadline is shown on its wall clock. */
+  merchantTimeZone: string;
   orderId: string;
   amount: number;
   status: PaymentStatus;
@@ -31,51 +36,79 @@ export interface BankAccount {
 export const PAY_SCREEN_ACTIONS = ['complete', 'fail', 'cancel'] as const;
 export type PayScreenAction = (typeof PAY_SCREEN_ACTIONS)[number];
 
-const STATUS_TEXT: Record<PaymentStatus, string> = {
-  pending: 'Waiting for payment',
-  completed: 'Paid',
-  failed: 'Payment failed',
-  canceled: 'Canceled',
-  expired: 'Expired',
+const STATUS_TEXT: Record<PaymentStatus, PayScreenKey> = {
+  pending: 'pay.status.pending',
+  completed: 'pay.status.completed',
+  failed: 'pay.status.failed',
+  canceled: 'pay.status.canceled',
+  expired: 'pay.status.expired',
 };
 
-const ACTION_TEXT: Record<PayScreenAction, string> = {
-  complete: 'Complete payment',
-  fail: 'Fail payment',
-  cancel: 'Cancel',
+const ACTION_TEXT: Record<PayScreenAction, PayScreenKey> = {
+  complete: 'pay.action.complete',
+  fail: 'pay.action.fail',
+  cancel: 'pay.action.cancel',
 };
+
+/** An example of a PIN as printed on a voucher (the voucher page shows the format). */
+export const EXAMPLE_PIN = '1234-5678-9012-3456';
 
 const STYLE = new SafeHtml(`
 *{box-sizing:border-box}
-body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans KR",sans-serif;background:#f3f4f6;color:#111827}
-main{max-width:28rem;margin:0 auto;padding:1rem}
-.card{background:#fff;border-radius:12px;padding:1.25rem;box-shadow:0 1px 3px rgba(0,0,0,.12)}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans KR","Apple SD Gothic Neo","Malgun Gothic",sans-serif;background:#f3f4f6;color:#111827;word-break:keep-all;overflow-wrap:anywhere}
+main{max-width:28rem;margin:0 auto;padding:.75rem}
+.card{background:#fff;border-radius:12px;padding:1rem 1.125rem 1.25rem;box-shadow:0 1px 3px rgba(0,0,0,.12)}
+.lang{text-align:right;margin:0 0 .25rem;font-size:.9375rem}
+.lang a{display:inline-block;padding:.5rem .25rem;min-height:44px}
 .banner{background:#92400e;color:#fff;font-weight:700;text-align:center;padding:.5rem;border-radius:8px;margin:0 0 1rem;letter-spacing:.05em}
-h1{font-size:1.25rem;margin:0 0 1rem}
-dl{display:grid;grid-template-columns:auto 1fr;gap:.5rem 1rem;margin:0 0 1.25rem}
+h1{font-size:1.125rem;margin:0 0 .5rem}
+dl{display:grid;grid-template-columns:auto 1fr;gap:.5rem 1rem;margin:0 0 1rem}
 dt{color:#4b5563}
-dd{margin:0;font-weight:600;overflow-wrap:anywhere}
-.amount{font-size:clamp(1.5rem,8vw,2rem);font-weight:700;margin:0 0 1rem;white-space:nowrap}
+dd{margin:0;font-weight:600}
+dl.total{display:block;margin:0 0 1rem}
+dl.total dt{font-size:.9375rem}
+.amount{font-size:clamp(1.75rem,9vw,2.25rem);font-weight:700;line-height:1.2;white-space:nowrap}
+.deadline{font-size:1.0625rem;color:#92400e}
 .status{font-size:1.125rem;font-weight:700;margin:0 0 1rem}
 form{margin:0 0 .75rem}
-button,.button{display:block;width:100%;padding:.875rem 1rem;border:0;border-radius:8px;font:inherit;font-weight:700;text-align:center;text-decoration:none;cursor:pointer;background:#1d4ed8;color:#fff}
+button,.button{display:block;width:100%;min-height:48px;padding:.875rem 1rem;border:0;border-radius:8px;font:inherit;font-weight:700;text-align:center;text-decoration:none;cursor:pointer;background:#1d4ed8;color:#fff;margin:0 0 .75rem}
 button.secondary,.button.secondary{background:#e5e7eb;color:#111827}
 button.danger{background:#b91c1c}
-button:focus-visible,.button:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
-.note{color:#374151;font-size:.9375rem}
-h2{font-size:1.0625rem;margin:1.5rem 0 .75rem}
-.code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:1.0625rem;letter-spacing:.04em;white-space:nowrap}
+button:focus-visible,.button:focus-visible,a:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
+.note{color:#374151;font-size:.9375rem;margin:0 0 .75rem}
+.instruction{background:#eff6ff;border-left:4px solid #1d4ed8;padding:.625rem .75rem;margin:0 0 .75rem;font-weight:600}
+h2{font-size:1.0625rem;margin:1.25rem 0 .5rem}
+section:first-of-type h2{margin-top:.5rem}
+.code{font-family:ui-monospace,Menlo,Consolas,monospace;letter-spacing:.04em;white-space:nowrap}
+.copy{display:inline-block;-webkit-user-select:all;user-select:all;cursor:text;font-size:1.1875rem;padding:.25rem .5rem;margin:-.25rem 0;border:1px dashed #6b7280;border-radius:6px;background:#f9fafb}
 label{display:block;font-weight:600;margin:0 0 .25rem}
 textarea{display:block;width:100%;min-height:6rem;padding:.5rem;border:1px solid #6b7280;border-radius:8px;font:inherit;font-family:ui-monospace,Menlo,Consolas,monospace;margin:0 0 .75rem}
 textarea:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
 a{color:#1d4ed8}
 .alert{border-left:4px solid #b91c1c;background:#fef2f2;padding:.5rem .75rem;margin:0 0 1rem}
 .ok{border-left-color:#15803d;background:#f0fdf4}
-ul.pins{padding-left:1.25rem;margin:0 0 1rem}
+ul.pins{padding-left:1.25rem;margin:0}
+.details{border-top:1px solid #e5e7eb;margin-top:1.25rem}
+.details dl{font-size:.9375rem;margin:0}
 `);
 
-export function page(title: string, nonce: string, body: SafeHtml): string {
-  return htmlPage({ title, nonce, style: STYLE, body });
+export function page(t: PayScreenT, title: string, nonce: string, body: SafeHtml): string {
+  return htmlPage({ title, lang: t.locale, nonce, style: STYLE, body });
+}
+
+/** The link to the other language: `?lang=` on this page, which the controller keeps for the visit. */
+export function languageSwitch(t: PayScreenT, path: string): SafeHtml {
+  const others = LOCALES.filter((locale) => locale !== t.locale);
+  return html`<nav class="lang" aria-label="${t('page.language')}">
+    ${others.map(
+      (other: Locale) =>
+        html`<a href="${path}?lang=${other}" hreflang="${other}" lang="${other}">${LANGUAGE_NAMES[other]}</a>`,
+    )}
+  </nav>`;
+}
+
+export function testBanner(t: PayScreenT, payment: PayScreenPayment): SafeHtml | null {
+  return payment.livemode ? null : html`<p class="banner" role="note">${t('page.testBanner')}</p>`;
 }
 
 /** What is left to pay once the applied vouchers are counted. */
@@ -83,36 +116,66 @@ export function outstandingOf(payment: PayScreenPayment): number {
   return Math.max(0, payment.amount - payment.vouchersApplied);
 }
 
-/** The ways to pay a pending payment: bank transfer with its deposit code, and gift vouchers. */
-function payOptions(payment: PayScreenPayment, account: BankAccount): SafeHtml {
-  const due = outstandingOf(payment);
-  return html`${
-    payment.vouchersApplied > 0
-      ? html`<p class="note">
-          Vouchers applied: <strong>${formatWon(payment.vouchersApplied)}</strong>. Left to pay:
-          <strong>${formatWon(due)}</strong>.
-        </p>`
-      : null
-  }
-    <h2>Pay by bank transfer</h2>
+/** "23:22까지" / "until 23:22" on the merchant's clock; with the day when it is not today there. */
+function deadline(t: PayScreenT, payment: PayScreenPayment, now: Date): SafeHtml {
+  const zone = payment.merchantTimeZone;
+  const time = formatClockInZone(payment.expiresAt, zone);
+  const text =
+    dayInZone(payment.expiresAt, zone) === dayInZone(now, zone)
+      ? t('pay.deadline', { time })
+      : t('pay.deadlineOn', { time, date: formatMonthDayInZone(payment.expiresAt, zone, t.locale) });
+  return html`<time datetime="${payment.expiresAt.toISOString()}">${text}</time>`;
+}
+
+/**
+ * The transfer first, as a shopper on a phone needs it: the one instruction, then the details to
+ * copy (account number and deposit code each select in one tap: `user-select: all`, no script).
+ */
+function transfer(t: PayScreenT, payment: PayScreenPayment, account: BankAccount): SafeHtml {
+  const due = formatWon(outstandingOf(payment));
+  const code = payment.depositCode ? formatDepositCode(payment.depositCode) : '—';
+  return html`<section aria-labelledby="transfer-heading">
+    <h2 id="transfer-heading">${t('pay.transfer.heading')}</h2>
+    ${
+      payment.vouchersApplied > 0
+        ? html`<p class="note">
+            ${t.html('pay.vouchersApplied', {
+              applied: html`<strong>${formatWon(payment.vouchersApplied)}</strong>`,
+              due: html`<strong>${due}</strong>`,
+            })}
+          </p>`
+        : null
+    }
+    <p class="instruction">${t('pay.transfer.instruction', { amount: due, code })}</p>
     <dl>
-      <dt>Bank</dt>
+      <dt>${t('pay.transfer.bank')}</dt>
       <dd>${account.bankName}</dd>
-      <dt>Account</dt>
-      <dd class="code">${account.accountNumber}</dd>
-      <dt>Holder</dt>
+      <dt>${t('pay.transfer.account')}</dt>
+      <dd><span class="code copy" id="account-number">${account.accountNumber}</span></dd>
+      <dt>${t('pay.transfer.holder')}</dt>
       <dd>${account.holder}</dd>
-      <dt>Deposit code</dt>
-      <dd class="code" id="deposit-code">${payment.depositCode ? formatDepositCode(payment.depositCode) : '—'}</dd>
-      <dt>Amount</dt>
-      <dd>${formatWon(due)}</dd>
+      <dt>${t('pay.transfer.code')}</dt>
+      <dd><span class="code copy" id="deposit-code">${code}</span></dd>
+      <dt>${t('pay.transfer.amount')}</dt>
+      <dd>${due}</dd>
     </dl>
-    <p class="note">
-      Put the deposit code in the transfer's memo (or as the depositor name) and send exactly ${formatWon(due)}.
-      The payment completes as soon as the bank reports it; any other amount is checked by a person first.
-    </p>
-    <h2>Pay with gift vouchers</h2>
-    <p><a href="/p/${payment.suffix}/vouchers">Enter culture or book gift voucher PINs</a></p>`;
+    <p class="note">${t('pay.transfer.tapToSelect')}</p>
+    <p class="note">${t('pay.transfer.after')}</p>
+  </section>`;
+}
+
+function details(t: PayScreenT, payment: PayScreenPayment): SafeHtml {
+  return html`<section class="details" aria-labelledby="details-heading">
+    <h2 id="details-heading">${t('pay.details.heading')}</h2>
+    <dl>
+      <dt>${t('pay.details.merchant')}</dt>
+      <dd>${payment.merchantName}</dd>
+      <dt>${t('pay.details.order')}</dt>
+      <dd>${payment.orderId}</dd>
+      <dt>${t('pay.details.status')}</dt>
+      <dd id="status">${t(STATUS_TEXT[payment.status])}</dd>
+    </dl>
+  </section>`;
 }
 
 export function renderPayScreen(
@@ -120,89 +183,94 @@ export function renderPayScreen(
   csrfToken: string,
   nonce: string,
   account: BankAccount,
+  locale: Locale,
   now = new Date(),
 ): string {
+  const t = payScreenT(locale);
+  const merchant = payment.merchantName;
   const finished = payment.status !== 'pending';
-  const details = html`<dl>
-    <dt>Merchant</dt>
-    <dd>${payment.merchantName}</dd>
-    <dt>Order</dt>
-    <dd>${payment.orderId}</dd>
-    <dt>Status</dt>
-    <dd id="status">${STATUS_TEXT[payment.status]}</dd>
-    ${
-      finished
-        ? null
-        : html`<dt>Time left</dt>
-            <dd>
-              <time datetime="${payment.expiresAt.toISOString()}"
-                >${formatTimeLeft(payment.expiresAt.getTime() - now.getTime())}</time
-              >
-            </dd>`
-    }
+  const title = `${formatWon(payment.amount)} · ${merchant} · payhook`;
+  const total = html`<dl class="total">
+    <dt>${t('pay.amount')}</dt>
+    <dd class="amount">${formatWon(payment.amount)}</dd>
+    ${finished ? null : html`<dd class="deadline">${deadline(t, payment, now)}</dd>`}
   </dl>`;
 
-  const next = finished
-    ? html`<p class="status" role="status">${STATUS_TEXT[payment.status]}</p>
-        <a class="button" href="${returnUrlWith(payment.returnUrl, payment)}">Return to ${payment.merchantName}</a>`
-    : payment.livemode
-      ? // No self-refresh (WCAG 2.2.1): the payer checks when they have paid, as often as they like.
-        html`<p class="note" role="status">
-            payhook is waiting for your payment of <strong>${formatWon(payment.amount)}</strong> to arrive. Once you
-            have paid, check here: as soon as the payment is confirmed, you go back to ${payment.merchantName}.
-          </p>
-          <a class="button" href="/p/${payment.suffix}">Check for my payment</a>
-          ${payOptions(payment, account)}`
-      : // Test mode: the buttons first, then the real ways to pay, which test deposits and vouchers exercise.
-        [
-          ...PAY_SCREEN_ACTIONS.map(
-            (action) =>
-              html`<form method="post" action="/p/${payment.suffix}/${action}">
-                <input type="hidden" name="csrf" value="${csrfToken}" />
-                <button
-                  type="submit"
-                  class="${action === 'complete' ? '' : action === 'fail' ? 'danger' : 'secondary'}"
-                >
-                  ${ACTION_TEXT[action]}
-                </button>
-              </form>`,
-          ),
-          // A test deposit or voucher completes the payment out of sight, as a real one would.
-          html`<p class="note">
-              Paid with a test deposit or a test voucher instead? Check here: once the payment is complete, you
-              go back to ${payment.merchantName}.
-            </p>
-            <a class="button secondary" href="/p/${payment.suffix}">Check for my payment</a>`,
-          payOptions(payment, account),
-        ];
+  if (finished) {
+    // The body of the 303 back to the merchant, for anything that does not follow redirects.
+    return page(
+      t,
+      title,
+      nonce,
+      html`<div class="card">
+        ${testBanner(t, payment)}
+        <h1>${t('pay.heading', { merchant })}</h1>
+        ${total}
+        <p class="status" role="status">${t(STATUS_TEXT[payment.status])}</p>
+        <a class="button" href="${returnUrlWith(payment.returnUrl, payment)}">${t('pay.return', { merchant })}</a>
+        ${details(t, payment)}
+      </div>`,
+    );
+  }
+
+  const path = `/p/${payment.suffix}`;
+  // Test mode: the buttons first (what a developer came for), then the screen a shopper sees.
+  const testActions = payment.livemode
+    ? null
+    : PAY_SCREEN_ACTIONS.map(
+        (action) =>
+          html`<form method="post" action="${path}/${action}">
+            <input type="hidden" name="csrf" value="${csrfToken}" />
+            <button type="submit" class="${action === 'complete' ? '' : action === 'fail' ? 'danger' : 'secondary'}">
+              ${t(ACTION_TEXT[action])}
+            </button>
+          </form>`,
+      );
+  // No self-refresh (WCAG 2.2.1): the payer checks when they have paid, as often as they like. A test
+  // deposit or voucher completes the payment out of sight, as a real one would.
+  const check = payment.livemode
+    ? html`<p class="note" role="status">${t('pay.check.live', { merchant })}</p>
+        <a class="button" href="${path}">${t('pay.check')}</a>`
+    : html`<p class="note">${t('pay.check.test', { merchant })}</p>
+        <a class="button secondary" href="${path}">${t('pay.check')}</a>`;
 
   const body = html`<div class="card">
-    ${payment.livemode ? null : html`<p class="banner" role="note">TEST MODE · no real money moves</p>`}
-    <h1>Pay ${payment.merchantName}</h1>
-    <p class="amount" aria-label="Amount">${formatWon(payment.amount)}</p>
-    ${details} ${next}
+    ${languageSwitch(t, path)} ${testBanner(t, payment)}
+    <h1>${t('pay.heading', { merchant })}</h1>
+    ${total} ${testActions} ${transfer(t, payment, account)} ${check}
+    <section aria-labelledby="vouchers-heading">
+      <h2 id="vouchers-heading">${t('pay.vouchers.heading')}</h2>
+      <p><a href="${path}/vouchers">${t('pay.vouchers.link')}</a></p>
+    </section>
+    ${details(t, payment)}
   </div>`;
-  return page(`${formatWon(payment.amount)} · ${payment.merchantName} · payhook`, nonce, body);
+  return page(t, title, nonce, body);
 }
 
-export function renderNotFound(nonce: string): string {
+export function renderNotFound(nonce: string, locale: Locale): string {
+  const t = payScreenT(locale);
   return page(
-    'Payment not found · payhook',
+    t,
+    `${t('notFound.heading')} · payhook`,
     nonce,
     html`<div class="card">
-      <h1>Payment not found</h1>
-      <p class="note">This payment link is not valid. Go back to the shop and start the payment again.</p>
+      <h1>${t('notFound.heading')}</h1>
+      <p class="note">${t('notFound.body')}</p>
     </div>`,
   );
 }
 
-export function renderForbidden(nonce: string, message: string): string {
+export type ForbiddenReason = 'forbidden.formExpired' | 'forbidden.liveComplete';
+
+export function renderForbidden(nonce: string, locale: Locale, reason: ForbiddenReason): string {
+  const t = payScreenT(locale);
   return page(
-    'Not allowed · payhook',
+    t,
+    `${t('forbidden.heading')} · payhook`,
     nonce,
     html`<div class="card">
-      <h1>Not allowed</h1>
-      <p class="note">${message}</p>
+      <h1>${t('forbidden.heading')}</h1>
+      <p class="note">${t(reason)}</p>
     </div>`,
   );
 }

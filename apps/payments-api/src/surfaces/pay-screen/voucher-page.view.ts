@@ -1,26 +1,28 @@
 import { html, type SafeHtml } from '../../platform/html/html';
+import type { Locale } from '../../platform/i18n/locale';
 import { MAX_PINS_PER_SUBMISSION, type PinOutcome, type RedemptionResult } from '../../money/vouchers';
 import { formatWon } from './format';
-import { outstandingOf, page, type PayScreenPayment } from './pay-screen.view';
+import { payScreenT, type PayScreenKey, type PayScreenT } from './messages';
+import { EXAMPLE_PIN, languageSwitch, outstandingOf, page, testBanner, type PayScreenPayment } from './pay-screen.view';
 
-const PIN_RESULT_TEXT: Record<PinOutcome['result'], string> = {
-  accepted: 'applied',
-  invalid: 'not a voucher PIN (12 to 20 digits)',
-  unknown: 'not recognised',
-  used: 'already used',
+const PIN_RESULT_TEXT: Record<PinOutcome['result'], PayScreenKey> = {
+  accepted: 'vouchers.pin.accepted',
+  invalid: 'vouchers.pin.invalid',
+  unknown: 'vouchers.pin.unknown',
+  used: 'vouchers.pin.used',
 };
 
-function resultNotice(result: RedemptionResult | undefined): SafeHtml | null {
+function resultNotice(t: PayScreenT, result: RedemptionResult | undefined): SafeHtml | null {
   if (!result) return null;
   switch (result.kind) {
     case 'throttled':
       return html`<p class="alert" role="alert">
-        Too many wrong PINs. Try again in ${Math.ceil(result.retryAfterSeconds / 60)} minutes.
+        ${t('vouchers.throttled', { minutes: Math.ceil(result.retryAfterSeconds / 60) })}
       </p>`;
     case 'too_many_pins':
-      return html`<p class="alert" role="alert">Enter 1 to ${MAX_PINS_PER_SUBMISSION} PINs at a time.</p>`;
+      return html`<p class="alert" role="alert">${t('vouchers.tooManyPins', { max: MAX_PINS_PER_SUBMISSION })}</p>`;
     case 'not_payable':
-      return html`<p class="alert" role="alert">This payment can no longer be paid.</p>`;
+      return html`<p class="alert" role="alert">${t('vouchers.notPayable')}</p>`;
     case 'applied': {
       const allAccepted = result.pins.every((pin) => pin.result === 'accepted');
       return html`<div class="alert ${allAccepted ? 'ok' : ''}" role="status">
@@ -28,7 +30,7 @@ function resultNotice(result: RedemptionResult | undefined): SafeHtml | null {
           ${result.pins.map(
             (pin) =>
               html`<li>
-                PIN ending ${pin.pinLast4 || '—'}: ${PIN_RESULT_TEXT[pin.result]}${
+                ${t('vouchers.pin', { last4: pin.pinLast4 || '—', result: t(PIN_RESULT_TEXT[pin.result]) })}${
                   pin.faceValue ? html` (${formatWon(pin.faceValue)})` : null
                 }
               </li>`,
@@ -44,29 +46,46 @@ export function renderVoucherPage(
   payment: PayScreenPayment,
   csrfToken: string,
   nonce: string,
+  locale: Locale,
   result?: RedemptionResult,
 ): string {
+  const t = payScreenT(locale);
+  const merchant = payment.merchantName;
+  const path = `/p/${payment.suffix}`;
   const body = html`<div class="card">
-    ${payment.livemode ? null : html`<p class="banner" role="note">TEST MODE · no real money moves</p>`}
-    <h1>Pay ${payment.merchantName} with gift vouchers</h1>
-    <p class="amount" aria-label="Left to pay">${formatWon(outstandingOf(payment))}</p>
-    ${
-      payment.vouchersApplied > 0
-        ? html`<p class="note">Already applied: ${formatWon(payment.vouchersApplied)} of ${formatWon(payment.amount)}.</p>`
-        : null
-    }
-    ${resultNotice(result)}
-    <form method="post" action="/p/${payment.suffix}/vouchers">
+    ${languageSwitch(t, `${path}/vouchers`)} ${testBanner(t, payment)}
+    <h1>${t('vouchers.heading', { merchant })}</h1>
+    <dl class="total">
+      <dt>${t('vouchers.leftToPay')}</dt>
+      <dd class="amount" id="left-to-pay">${formatWon(outstandingOf(payment))}</dd>
+      ${
+        payment.vouchersApplied > 0
+          ? html`<dd class="note">
+              ${t('vouchers.alreadyApplied', {
+                applied: formatWon(payment.vouchersApplied),
+                total: formatWon(payment.amount),
+              })}
+            </dd>`
+          : null
+      }
+    </dl>
+    ${resultNotice(t, result)}
+    <form method="post" action="${path}/vouchers">
       <input type="hidden" name="csrf" value="${csrfToken}" />
-      <label for="pins">Voucher PINs, one per line (up to ${MAX_PINS_PER_SUBMISSION})</label>
-      <textarea id="pins" name="pins" inputmode="numeric" autocomplete="off" required></textarea>
-      <button type="submit">Apply vouchers</button>
+      <label for="pins">${t('vouchers.pins.label', { max: MAX_PINS_PER_SUBMISSION })}</label>
+      <p class="note" id="pins-format">${t('vouchers.pins.format', { example: EXAMPLE_PIN })}</p>
+      <textarea
+        id="pins"
+        name="pins"
+        inputmode="numeric"
+        autocomplete="off"
+        aria-describedby="pins-format"
+        required
+      ></textarea>
+      <button type="submit">${t('vouchers.apply')}</button>
     </form>
-    <p class="note">
-      Vouchers are held for this payment and used once it is fully paid. If it is not paid before it expires they
-      are released, untouched. Value above the amount is refunded after a check.
-    </p>
-    <p><a href="/p/${payment.suffix}">Back to the payment</a></p>
+    <p class="note">${t('vouchers.note')}</p>
+    <p><a href="${path}">${t('vouchers.back')}</a></p>
   </div>`;
-  return page(`Vouchers · ${payment.merchantName} · payhook`, nonce, body);
+  return page(t, t('vouchers.title', { merchant }), nonce, body);
 }

@@ -1,0 +1,162 @@
+import type { PaymentStatus } from '@payhook/contracts';
+import type { RedemptionResult } from '../../money/vouchers';
+import { LOCALES, type Locale } from '../../platform/i18n/locale';
+import { PAY_SCREEN_CATALOGS } from './messages';
+import {
+  renderForbidden,
+  renderNotFound,
+  renderPayScreen,
+  type BankAccount,
+  type PayScreenPayment,
+} from './pay-screen.view';
+import { renderVoucherPage } from './voucher-page.view';
+
+/**
+ * Every page a buyer can see, in both languages, rendered from fixtures (the views are pure): none
+ * may show a catalog key, ICU syntax or the wrong `lang`, and a Korean page shows no English words
+ * beyond the data in it and a few names that stay as they are.
+ */
+const NOW = new Date('2026-11-21T14:05:00Z'); // 23:05 in Seoul
+const account: BankAccount = { bankName: 'Hana Bank', accountNumber: '123-456789-01-012', holder: 'Payhook Corp' };
+
+function payment(overrides: Partial<PayScreenPayment> = {}): PayScreenPayment {
+  return {
+    id: 'pay_01JXAMPLE',
+    merchantId: 'mer_01JXAMPLE',
+    suffix: 'AbCdEfGhIjKlMnOpQrStUvWxYz012345',
+    merchantName: 'Gangnam Books',
+    merchantTimeZone: 'Asia/Seoul',
+    orderId: 'order-2026-77',
+    amount: 15_000,
+    status: 'pending',
+    livemode: false,
+    expiresAt: new Date('2026-11-21T14:22:00Z'),
+    returnUrl: 'https://shop.example/orders/77?from=payhook',
+    depositCode: 'ABCDEFGH',
+    vouchersApplied: 0,
+    ...overrides,
+  };
+}
+
+const VOUCHER_RESULTS: Record<string, RedemptionResult> = {
+  'throttled 1 min': { kind: 'throttled', retryAfterSeconds: 40 },
+  'throttled 5 min': { kind: 'throttled', retryAfterSeconds: 300 },
+  'too many pins': { kind: 'too_many_pins' },
+  'not payable': { kind: 'not_payable', status: 'expired' },
+  applied: {
+    kind: 'applied',
+    pins: [
+      { pinLast4: '3456', result: 'accepted', faceValue: 10_000 },
+      { pinLast4: '1234', result: 'invalid', faceValue: null },
+      { pinLast4: '4444', result: 'unknown', faceValue: null },
+      { pinLast4: '9999', result: 'used', faceValue: null },
+    ],
+    covered: 10_000,
+    outstanding: 5_000,
+    completed: false,
+  },
+};
+
+/** Every variant of every buyer page, in a locale. */
+function pages(locale: Locale): [string, string][] {
+  const out: [string, string][] = [
+    ['pending, test', renderPayScreen(payment(), 'csrf', 'n', account, locale, NOW)],
+    ['pending, live', renderPayScreen(payment({ livemode: true }), '', 'n', account, locale, NOW)],
+    [
+      'pending, vouchers applied, due tomorrow',
+      renderPayScreen(
+        payment({ vouchersApplied: 10_000, expiresAt: new Date('2026-11-22T03:00:00Z') }),
+        'csrf',
+        'n',
+        account,
+        locale,
+        NOW,
+      ),
+    ],
+    ['pending, no deposit code', renderPayScreen(payment({ depositCode: null }), 'c', 'n', account, locale, NOW)],
+    ...(['completed', 'failed', 'canceled', 'expired'] as PaymentStatus[]).map((status): [string, string] => [
+      `finished ${status}`,
+      renderPayScreen(payment({ status }), '', 'n', account, locale, NOW),
+    ]),
+    ['vouchers', renderVoucherPage(payment(), 'csrf', 'n', locale)],
+    [
+      'vouchers, live, applied',
+      renderVoucherPage(payment({ livemode: true, vouchersApplied: 5_000 }), 'c', 'n', locale),
+    ],
+    ...Object.entries(VOUCHER_RESULTS).map(([name, result]): [string, string] => [
+      `vouchers, ${name}`,
+      renderVoucherPage(payment({ vouchersApplied: 10_000 }), 'csrf', 'n', locale, result),
+    ]),
+    ['not found', renderNotFound('n', locale)],
+    ['forbidden, form expired', renderForbidden('n', locale, 'forbidden.formExpired')],
+    ['forbidden, live', renderForbidden('n', locale, 'forbidden.liveComplete')],
+  ];
+  return out;
+}
+
+/** What a reader sees: the text without the stylesheet, tags, and parts marked as in the other language. */
+function visibleText(page: string): string {
+  return page
+    .replace(/<style[\s\S]*?<\/style>/g, ' ')
+    .replace(/<([a-z]+)[^>]*\slang="en"[^>]*>[\s\S]*?<\/\1>/g, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
+}
+
+/** Words a Korean page keeps in Latin letters. */
+const ALLOWED = new Set(['PIN', 'TEST', 'KST', 'payhook', 'KRW']);
+/** The fixtures' own data: names, ids and codes are shown as they are. */
+const DATA = [account.bankName, account.holder, payment().merchantName, payment().orderId, 'ABCD-EFGH'];
+
+describe('buyer pages in Korean and English', () => {
+  const keys = Object.keys(PAY_SCREEN_CATALOGS.en);
+
+  describe.each(LOCALES)('%s', (locale) => {
+    it.each(pages(locale))('%s: right lang, no raw key, no ICU syntax', (_name, page) => {
+      expect(page).toContain(`<html lang="${locale}">`);
+      const text = visibleText(page);
+      for (const key of keys) expect(text).not.toContain(key);
+      expect(text).not.toMatch(/[{}]/);
+      expect(text).not.toMatch(/undefined|NaN|\[object/);
+    });
+  });
+
+  it.each(pages('ko'))('Korean %s shows no English words', (_name, page) => {
+    let text = visibleText(page);
+    for (const data of DATA) text = text.split(data).join(' ');
+    const words = (text.match(/[A-Za-z]+/g) ?? []).filter((word) => !ALLOWED.has(word));
+    expect(words).toEqual([]);
+  });
+
+  it('shows the deadline as a time on the merchant clock, with the day when it is not today', () => {
+    const [ko, en] = (['ko', 'en'] as const).map((locale) =>
+      renderPayScreen(payment(), 'c', 'n', account, locale, NOW),
+    );
+    expect(ko).toContain('23:22까지');
+    expect(en).toContain('until 23:22');
+    const tomorrow = payment({ expiresAt: new Date('2026-11-22T03:00:00Z') });
+    expect(renderPayScreen(tomorrow, 'c', 'n', account, 'ko', NOW)).toContain('11월 22일 12:00까지');
+    expect(renderPayScreen(tomorrow, 'c', 'n', account, 'en', NOW)).toContain('until 12:00 on November 22');
+  });
+
+  it('counts minutes with the plural English needs ("1 minute", not "1 minutes")', () => {
+    const once = renderVoucherPage(payment(), 'c', 'n', 'en', VOUCHER_RESULTS['throttled 1 min']);
+    expect(once).toContain('Try again in 1 minute.');
+    expect(renderVoucherPage(payment(), 'c', 'n', 'en', VOUCHER_RESULTS['throttled 5 min'])).toContain('5 minutes');
+    expect(renderVoucherPage(payment(), 'c', 'n', 'ko', VOUCHER_RESULTS['throttled 5 min'])).toContain('5분 후에');
+  });
+
+  it('keeps amounts as ₩15,000 in both languages, the test buttons in Korean as 완료/실패/취소', () => {
+    for (const locale of LOCALES) {
+      expect(renderPayScreen(payment(), 'c', 'n', account, locale, NOW)).toContain('₩15,000');
+    }
+    const ko = visibleText(renderPayScreen(payment(), 'c', 'n', account, 'ko', NOW));
+    expect(ko).toContain('테스트');
+    for (const word of ['완료', '실패', '취소', '입금 확인', '무통장입금', '입금은행', '예금주'])
+      expect(ko).toContain(word);
+  });
+});

@@ -1,0 +1,72 @@
+/**
+ * The payment screen's English: what a shopper reads on /p/{suffix} and its voucher, 404 and 403
+ * pages. ICU MessageFormat (intl-messageformat); amounts and times come in formatted. Korean beside
+ * it in ko.ts, with the same keys and placeholders (messages/catalog.spec.ts holds that).
+ */
+export const en = {
+  'page.testBanner': 'TEST MODE · no real money moves',
+  'page.language': 'Language',
+
+  'pay.heading': 'Pay {merchant}',
+  'pay.amount': 'Amount to pay',
+  'pay.deadline': 'until {time}',
+  'pay.deadlineOn': 'until {time} on {date}',
+  'pay.vouchersApplied': 'Vouchers applied: {applied}. Left to pay: {due}.',
+  'pay.transfer.heading': 'Pay by bank transfer',
+  'pay.transfer.instruction': 'Send exactly {amount} and enter the code {code} as the depositor name (or in the memo).',
+  'pay.transfer.bank': 'Bank',
+  'pay.transfer.account': 'Account number',
+  'pay.transfer.holder': 'Account holder',
+  'pay.transfer.code': 'Deposit code',
+  'pay.transfer.amount': 'Exact amount',
+  'pay.transfer.tapToSelect': 'Tap the account number or the code to select it, then copy it into your banking app.',
+  'pay.transfer.after':
+    'The payment completes as soon as the bank reports it. A different amount, or a transfer without the code, is checked by a person first.',
+  'pay.check': 'Check for my payment',
+  'pay.check.live': 'Once you have sent the money, check here: as soon as it is confirmed, you go back to {merchant}.',
+  'pay.check.test':
+    'Paid with a test deposit or a test voucher? Check here: once the payment is complete, you go back to {merchant}.',
+  'pay.vouchers.heading': 'Pay with gift vouchers',
+  'pay.vouchers.link': 'Enter culture or book gift voucher PINs',
+  'pay.details.heading': 'Payment details',
+  'pay.details.merchant': 'Merchant',
+  'pay.details.order': 'Order',
+  'pay.details.status': 'Status',
+  'pay.status.pending': 'Waiting for payment',
+  'pay.status.completed': 'Paid',
+  'pay.status.failed': 'Payment failed',
+  'pay.status.canceled': 'Canceled',
+  'pay.status.expired': 'Expired',
+  'pay.action.complete': 'Complete payment',
+  'pay.action.fail': 'Fail payment',
+  'pay.action.cancel': 'Cancel',
+  'pay.return': 'Return to {merchant}',
+
+  'vouchers.title': 'Vouchers · {merchant} · payhook',
+  'vouchers.heading': 'Pay {merchant} with gift vouchers',
+  'vouchers.leftToPay': 'Left to pay',
+  'vouchers.alreadyApplied': 'Already applied: {applied} of {total}.',
+  'vouchers.pins.label': 'Voucher PINs, one per line (up to {max})',
+  'vouchers.pins.format':
+    'A PIN is 12 to 20 digits, as printed on the voucher; dashes and spaces are fine. Example: {example}',
+  'vouchers.apply': 'Apply vouchers',
+  'vouchers.note':
+    'Vouchers are held for this payment and used once it is fully paid. If it is not paid before it expires they are released, untouched. Value above the amount is refunded after a check.',
+  'vouchers.back': 'Back to the payment',
+  'vouchers.pin': 'PIN ending {last4}: {result}',
+  'vouchers.pin.accepted': 'applied',
+  'vouchers.pin.invalid': 'not a voucher PIN (12 to 20 digits)',
+  'vouchers.pin.unknown': 'not recognised',
+  'vouchers.pin.used': 'already used',
+  'vouchers.throttled': 'Too many wrong PINs. Try again in {minutes, plural, one {# minute} other {# minutes}}.',
+  'vouchers.tooManyPins': 'Enter 1 to {max} PINs at a time.',
+  'vouchers.notPayable': 'This payment can no longer be paid.',
+
+  'notFound.heading': 'Payment not found',
+  'notFound.body': 'This payment link is not valid. Go back to the shop and start the payment again.',
+  'forbidden.heading': 'Not allowed',
+  'forbidden.formExpired': 'This form has expired. Open the payment page again.',
+  'forbidden.liveComplete': 'Live payments complete when the funds arrive.',
+} as const;
+
+export type PayScreenKey = keyof typeof en;

@@ -1,0 +1,68 @@
+import type { PayScreenKey } from './en';
+
+/** The payment screen's Korean, the default: the words every Korean gateway's screen uses (무통장입금, 입금자명…). */
+export const ko = {
+  'page.testBanner': '테스트 모드 · 실제로 결제되지 않습니다',
+  'page.language': '언어',
+
+  'pay.heading': '{merchant} 결제',
+  'pay.amount': '결제 금액',
+  'pay.deadline': '{time}까지',
+  'pay.deadlineOn': '{date} {time}까지',
+  'pay.vouchersApplied': '상품권 사용 금액: {applied} · 남은 결제 금액: {due}',
+  'pay.transfer.heading': '무통장입금',
+  'pay.transfer.instruction': '입금자명(또는 메모)에 {code} 입력 후 정확히 {amount}을 보내 주세요.',
+  'pay.transfer.bank': '입금은행',
+  'pay.transfer.account': '계좌번호',
+  'pay.transfer.holder': '예금주',
+  'pay.transfer.code': '입금자명(입금 코드)',
+  'pay.transfer.amount': '입금 금액',
+  'pay.transfer.tapToSelect': '계좌번호나 입금 코드를 누르면 전체가 선택됩니다. 복사해서 은행 앱에 붙여 넣으세요.',
+  'pay.transfer.after':
+    '은행에서 입금이 확인되는 즉시 결제가 완료됩니다. 금액이 다르거나 입금 코드 없이 보낸 입금은 담당자가 확인한 뒤 처리합니다.',
+  'pay.check': '입금 확인',
+  'pay.check.live': '입금하신 뒤 아래 버튼으로 확인해 주세요. 입금이 확인되면 {merchant} 페이지로 돌아갑니다.',
+  'pay.check.test':
+    '테스트 입금이나 테스트 상품권으로 결제하셨나요? 아래에서 확인해 주세요. 결제가 완료되면 {merchant} 페이지로 돌아갑니다.',
+  'pay.vouchers.heading': '상품권 결제',
+  'pay.vouchers.link': '문화상품권·도서문화상품권 PIN 번호 입력',
+  'pay.details.heading': '결제 정보',
+  'pay.details.merchant': '가맹점',
+  'pay.details.order': '주문번호',
+  'pay.details.status': '결제 상태',
+  'pay.status.pending': '입금 대기 중',
+  'pay.status.completed': '결제 완료',
+  'pay.status.failed': '결제 실패',
+  'pay.status.canceled': '결제 취소',
+  'pay.status.expired': '결제 기한 만료',
+  'pay.action.complete': '완료',
+  'pay.action.fail': '실패',
+  'pay.action.cancel': '취소',
+  'pay.return': '{merchant} 페이지로 돌아가기',
+
+  'vouchers.title': '상품권 · {merchant} · payhook',
+  'vouchers.heading': '{merchant} 상품권 결제',
+  'vouchers.leftToPay': '남은 결제 금액',
+  'vouchers.alreadyApplied': '결제 금액 {total} 중 {applied} 적용됨',
+  'vouchers.pins.label': '상품권 PIN 번호 (한 줄에 하나씩, 최대 {max}개)',
+  'vouchers.pins.format':
+    'PIN은 상품권에 적힌 12~20자리 숫자입니다. 하이픈(-)이나 띄어쓰기는 있어도 됩니다. 예: {example}',
+  'vouchers.apply': '상품권 적용',
+  'vouchers.note':
+    '입력한 상품권은 이 결제에 묶어 두었다가 결제 금액이 모두 채워지면 사용 처리됩니다. 기한 안에 결제가 완료되지 않으면 사용되지 않은 상태로 풀립니다. 결제 금액을 넘는 금액은 확인 후 환불됩니다.',
+  'vouchers.back': '결제 화면으로 돌아가기',
+  'vouchers.pin': 'PIN 끝자리 {last4}: {result}',
+  'vouchers.pin.accepted': '적용됨',
+  'vouchers.pin.invalid': '상품권 PIN 형식이 아닙니다 (12~20자리 숫자)',
+  'vouchers.pin.unknown': '조회되지 않는 PIN입니다',
+  'vouchers.pin.used': '이미 사용된 상품권입니다',
+  'vouchers.throttled': '잘못된 PIN을 너무 많이 입력했습니다. {minutes, plural, other {#분}} 후에 다시 시도해 주세요.',
+  'vouchers.tooManyPins': '한 번에 1~{max}개의 PIN을 입력해 주세요.',
+  'vouchers.notPayable': '이 결제는 더 이상 진행할 수 없습니다.',
+
+  'notFound.heading': '결제 정보를 찾을 수 없습니다',
+  'notFound.body': '유효하지 않은 결제 링크입니다. 쇼핑몰로 돌아가 결제를 다시 시작해 주세요.',
+  'forbidden.heading': '허용되지 않은 요청입니다',
+  'forbidden.formExpired': '입력 시간이 만료되었습니다. 결제 페이지를 다시 열어 주세요.',
+  'forbidden.liveComplete': '실제 결제는 입금이 확인되어야 완료됩니다.',
+} as const satisfies Record<PayScreenKey, string>;
