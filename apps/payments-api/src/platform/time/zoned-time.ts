@@ -73,10 +73,38 @@ export function formatInZone(date: Date, timeZone: string): string {
   return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second} ${zoneAbbreviation(timeZone, p.timeZoneName)}`;
 }
 
+const wallFormatters = new Map<string, Intl.DateTimeFormat>();
+/** What the wall-clock formatter prints in en-US: `11/21/2026, 23:22`. */
+const WALL_CLOCK = /^(\d{2})\/(\d{2})\/(\d{4}), (\d{2}):(\d{2})$/;
+
+/**
+ * The day and the time of day of an instant in the zone, for a page: its deadline is rendered on
+ * every view. format() without the zone's name is several times cheaper than formatToParts (about
+ * 1 µs against 5–7); should ICU ever print another layout, the parts are read instead.
+ */
+function wallClock(instant: number, timeZone: string): { day: string; clock: string } {
+  let formatter = wallFormatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    wallFormatters.set(timeZone, formatter);
+  }
+  const match = WALL_CLOCK.exec(formatter.format(instant));
+  if (match) return { day: `${match[3]}-${match[1]}-${match[2]}`, clock: `${match[4]}:${match[5]}` };
+  const p = localParts(instant, timeZone);
+  return { day: `${p.year}-${p.month}-${p.day}`, clock: `${p.hour}:${p.minute}` };
+}
+
 /** `2026-03-08`: the calendar day of an instant in the zone. */
 export function dayInZone(date: Date | number, timeZone: string): string {
-  const p = localParts(typeof date === 'number' ? date : date.getTime(), timeZone);
-  return `${p.year}-${p.month}-${p.day}`;
+  return wallClock(typeof date === 'number' ? date : date.getTime(), timeZone).day;
 }
 
 /** How far the zone's wall clock is ahead of UTC at that instant, in ms. */
@@ -107,10 +135,14 @@ export function nextDay(day: string): string {
   return new Date(Date.UTC(year, month - 1, date + 1)).toISOString().slice(0, 10);
 }
 
+/** The day (`2026-11-21`) and the time (`23:22`) of an instant in the zone, read once. */
+export function wallClockInZone(date: Date, timeZone: string): { day: string; clock: string } {
+  return wallClock(date.getTime(), timeZone);
+}
+
 /** `23:22`: the wall-clock time of an instant in the zone, 24-hour (a deadline on a page). */
 export function formatClockInZone(date: Date, timeZone: string): string {
-  const p = localParts(date.getTime(), timeZone);
-  return `${p.hour}:${p.minute}`;
+  return wallClock(date.getTime(), timeZone).clock;
 }
 
 const monthDayFormatters = new Map<string, Intl.DateTimeFormat>();

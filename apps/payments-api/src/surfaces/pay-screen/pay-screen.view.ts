@@ -4,7 +4,7 @@ import { formatWon, returnUrlWith } from './format';
 import { SafeHtml, html } from '../../platform/html/html';
 import { htmlPage } from '../../platform/html/html-page';
 import { LANGUAGE_NAMES, LOCALES, type Locale } from '../../platform/i18n/locale';
-import { dayInZone, formatClockInZone, formatMonthDayInZone } from '../../platform/time/zoned-time';
+import { dayInZone, formatMonthDayInZone, wallClockInZone } from '../../platform/time/zoned-time';
 import { payScreenT, type PayScreenKey, type PayScreenT } from './messages';
 
 export interface PayScreenPayment {
@@ -119,9 +119,9 @@ export function outstandingOf(payment: PayScreenPayment): number {
 /** "23:22까지" / "until 23:22" on the merchant's clock; with the day when it is not today there. */
 function deadline(t: PayScreenT, payment: PayScreenPayment, now: Date): SafeHtml {
   const zone = payment.merchantTimeZone;
-  const time = formatClockInZone(payment.expiresAt, zone);
+  const { day, clock: time } = wallClockInZone(payment.expiresAt, zone);
   const text =
-    dayInZone(payment.expiresAt, zone) === dayInZone(now, zone)
+    day === dayInZone(now, zone)
       ? t('pay.deadline', { time })
       : t('pay.deadlineOn', { time, date: formatMonthDayInZone(payment.expiresAt, zone, t.locale) });
   return html`<time datetime="${payment.expiresAt.toISOString()}">${text}</time>`;
@@ -189,10 +189,11 @@ export function renderPayScreen(
   const t = payScreenT(locale);
   const merchant = payment.merchantName;
   const finished = payment.status !== 'pending';
-  const title = `${formatWon(payment.amount)} · ${merchant} · payhook`;
+  const amount = formatWon(payment.amount);
+  const title = `${amount} · ${merchant} · payhook`;
   const total = html`<dl class="total">
     <dt>${t('pay.amount')}</dt>
-    <dd class="amount">${formatWon(payment.amount)}</dd>
+    <dd class="amount">${amount}</dd>
     ${finished ? null : html`<dd class="deadline">${deadline(t, payment, now)}</dd>`}
   </dl>`;
 
