@@ -1,12 +1,9 @@
+/** Made once: toLocaleString would build a formatter on every call, and every page shows a few amounts. */
 const WON_DIGITS = new Intl.NumberFormat('en-US');
 
-/** `₩15,000`: whole won with thousands separators (every page shows a few: grouped by hand when whole). */
+/** `₩15,000`: whole won with thousands separators. */
 export function formatWon(amount: number): string {
-  if (!Number.isSafeInteger(amount) || amount < 0) return `₩${WON_DIGITS.format(amount)}`;
-  const digits = String(amount);
-  let grouped = digits.slice(0, digits.length % 3 || 3);
-  for (let i = grouped.length; i < digits.length; i += 3) grouped += `,${digits.slice(i, i + 3)}`;
-  return `₩${grouped}`;
+  return `₩${WON_DIGITS.format(amount)}`;
 }
 
 /** returnUrl with paymentId, orderId and status set, keeping every parameter the merchant put there. */
