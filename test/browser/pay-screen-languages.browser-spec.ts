@@ -12,13 +12,22 @@ const START_MS = timeFor({ database: 1, app: 1, browser: 1 });
 /** UPDATE_SCREENSHOTS=1 writes the screen as docs/live-money.md shows it (docs/screenshots/). */
 const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? join(__dirname, '../../docs/screenshots') : null;
 
-/** What each language's screen says where the specs look. */
+/**
+ * What each language's screen says where the specs look. A payment made in the half hour before the
+ * merchant's midnight is due the next day: its deadline then names the date too.
+ */
 const WORDS = {
-  ko: { transfer: '무통장입금', check: '입금 확인', until: /^\d\d:\d\d까지$/, other: 'English', complete: '완료' },
+  ko: {
+    transfer: '무통장입금',
+    check: '입금 확인',
+    until: /^(\d+월 \d+일 )?\d\d:\d\d까지$/,
+    other: 'English',
+    complete: '완료',
+  },
   en: {
     transfer: 'Pay by bank transfer',
     check: 'Check for my payment',
-    until: /^until \d\d:\d\d$/,
+    until: /^until \d\d:\d\d( on \w+ \d+)?$/,
     other: '한국어',
     complete: 'Complete payment',
   },
