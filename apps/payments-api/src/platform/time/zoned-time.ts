@@ -67,6 +67,11 @@ export function zoneAbbreviation(timeZone: string, printed: string): string {
   return ABBREVIATIONS[timeZone]?.[printed] ?? printed;
 }
 
+/** `PST`, `KST`, `GMT+4`: the zone's short name at that instant (summer time included). */
+export function zoneNameAt(date: Date, timeZone: string): string {
+  return zoneAbbreviation(timeZone, localParts(date.getTime(), timeZone).timeZoneName);
+}
+
 /** `2026-03-08 15:30:00 KST`. */
 export function formatInZone(date: Date, timeZone: string): string {
   const p = localParts(date.getTime(), timeZone);

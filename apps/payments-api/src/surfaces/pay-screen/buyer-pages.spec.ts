@@ -143,6 +143,12 @@ describe('buyer pages in Korean and English', () => {
     expect(renderPayScreen(tomorrow, 'c', 'n', account, 'en', NOW)).toContain('until 12:00 on November 22');
   });
 
+  it('names the zone of a merchant not on Korean time, whose clock a shopper may not share', () => {
+    const abroad = payment({ merchantTimeZone: 'America/Los_Angeles' });
+    expect(renderPayScreen(abroad, 'c', 'n', account, 'en', NOW)).toContain('until 06:22 PST');
+    expect(renderPayScreen(abroad, 'c', 'n', account, 'ko', NOW)).toContain('06:22 PST까지');
+  });
+
   it('counts minutes with the plural English needs ("1 minute", not "1 minutes")', () => {
     const once = renderVoucherPage(payment(), 'c', 'n', 'en', VOUCHER_RESULTS['throttled 1 min']);
     expect(once).toContain('Try again in 1 minute.');

@@ -4,7 +4,7 @@ import { formatWon, returnUrlWith } from './format';
 import { SafeHtml, html } from '../../platform/html/html';
 import { htmlPage } from '../../platform/html/html-page';
 import { LANGUAGE_NAMES, LOCALES, type Locale } from '../../platform/i18n/locale';
-import { dayInZone, formatMonthDayInZone, wallClockInZone } from '../../platform/time/zoned-time';
+import { dayInZone, formatMonthDayInZone, wallClockInZone, zoneNameAt } from '../../platform/time/zoned-time';
 import { payScreenT, type PayScreenKey, type PayScreenT } from './messages';
 
 export interface PayScreenPayment {
@@ -116,10 +116,17 @@ export function outstandingOf(payment: PayScreenPayment): number {
   return Math.max(0, payment.amount - payment.vouchersApplied);
 }
 
-/** "23:22까지" / "until 23:22" on the merchant's clock; with the day when it is not today there. */
+/** Korean shops' clock: a deadline on it needs no zone name for their shoppers. */
+const KOREAN_TIME = 'Asia/Seoul';
+
+/**
+ * "23:22까지" / "until 23:22" on the merchant's clock; with the day when it is not today there, and
+ * the zone's name when the merchant is not on Korean time (a shopper may not be on its clock).
+ */
 function deadline(t: PayScreenT, payment: PayScreenPayment, now: Date): SafeHtml {
   const zone = payment.merchantTimeZone;
-  const { day, clock: time } = wallClockInZone(payment.expiresAt, zone);
+  const { day, clock } = wallClockInZone(payment.expiresAt, zone);
+  const time = zone === KOREAN_TIME ? clock : `${clock} ${zoneNameAt(payment.expiresAt, zone)}`;
   const text =
     day === dayInZone(now, zone)
       ? t('pay.deadline', { time })
