@@ -1,4 +1,4 @@
-import { lintTexts, type Linted } from '../support/lint';
+import { describeBoundary, type BoundaryCase } from '../support/lint';
 
 /**
  * docs/architecture.md: the webhook-dispatcher alone changes webhook_deliveries once they exist and owns
@@ -14,7 +14,7 @@ const MONEY = /Only src\/core\/ledger\/ writes payments/;
 /** A statement runner, so a case can send its SQL where it writes it (as the allow-listed files must). */
 const RUNNER = `type Sql = (text: string, params: unknown[]) => Promise<unknown>;\n`;
 
-const cases = [
+const cases: BoundaryCase[] = [
   {
     name: 'a feature ending deliveries of an endpoint it deletes',
     filePath: `${SRC}/webhooks/endpoints/webhook-endpoints.repository.ts`,
@@ -117,20 +117,4 @@ const cases = [
   },
 ];
 
-describe('the delivery state boundary (eslint.config.mjs)', () => {
-  let results: Linted[];
-
-  beforeAll(async () => {
-    results = await lintTexts(cases.map(({ filePath, text }) => ({ filePath, text })));
-  }, 120_000);
-
-  it.each(cases.map((one, index) => [one.name, index] as const))('%s', (_name, index) => {
-    const { fails } = cases[index];
-    const restricted = results[index].messages.filter((message) => message.ruleId === 'no-restricted-syntax');
-    if (fails === null) {
-      expect(results[index].messages).toEqual([]);
-    } else {
-      expect(restricted).toEqual([expect.objectContaining({ message: expect.stringMatching(fails) })]);
-    }
-  });
-});
+describeBoundary('the delivery state boundary (eslint.config.mjs)', cases, ['no-restricted-syntax']);

@@ -1,4 +1,4 @@
-import { lintTexts, type Linted } from '../support/lint';
+import { describeBoundary, type BoundaryCase } from '../support/lint';
 
 /**
  * ADR 0014: `npm run lint` holds the ledger's boundary (imports, transactions, SQL writes of the money
@@ -7,7 +7,7 @@ import { lintTexts, type Linted } from '../support/lint';
  */
 const SRC = 'apps/payments-api/src';
 
-const cases = [
+const cases: BoundaryCase[] = [
   {
     name: 'a feature importing a file inside the ledger',
     filePath: `${SRC}/money/deposits/deposits.service.ts`,
@@ -168,22 +168,4 @@ const cases = [
   },
 ];
 
-describe('the ledger boundary (eslint.config.mjs)', () => {
-  let results: Linted[];
-
-  beforeAll(async () => {
-    results = await lintTexts(cases.map(({ filePath, text }) => ({ filePath, text })));
-  }, 120_000);
-
-  it.each(cases.map((one, index) => [one.name, index] as const))('%s', (_name, index) => {
-    const { fails } = cases[index];
-    const restricted = results[index].messages.filter(
-      (message) => message.ruleId === 'no-restricted-imports' || message.ruleId === 'no-restricted-syntax',
-    );
-    if (fails === null) {
-      expect(results[index].messages).toEqual([]);
-    } else {
-      expect(restricted).toEqual([expect.objectContaining({ message: expect.stringMatching(fails) })]);
-    }
-  });
-});
+describeBoundary('the ledger boundary (eslint.config.mjs)', cases, ['no-restricted-imports', 'no-restricted-syntax']);

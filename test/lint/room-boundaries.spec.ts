@@ -1,4 +1,4 @@
-import { lintTexts, type Linted } from '../support/lint';
+import { describeBoundary, type BoundaryCase } from '../support/lint';
 
 /**
  * The rooms of payments-api (docs/architecture.md) are held by `npm run lint`: each case lints a short
@@ -6,7 +6,7 @@ import { lintTexts, type Linted } from '../support/lint';
  */
 const SRC = 'apps/payments-api/src';
 
-const cases = [
+const cases: BoundaryCase[] = [
   {
     name: 'platform importing a room',
     filePath: `${SRC}/platform/openapi/schema-builders.ts`,
@@ -201,23 +201,7 @@ const cases = [
   },
 ];
 
-describe('the rooms of payments-api (eslint.config.mjs)', () => {
-  let results: Linted[];
-
-  beforeAll(async () => {
-    results = await lintTexts(cases.map(({ filePath, text }) => ({ filePath, text })));
-  }, 120_000);
-
-  it.each(cases.map((one, index) => [one.name, index] as const))('%s', (_name, index) => {
-    const { fails } = cases[index];
-    if (fails === null) {
-      expect(results[index].messages).toEqual([]);
-    } else {
-      const restricted = results[index].messages.filter(
-        (message) =>
-          message.ruleId === '@typescript-eslint/no-restricted-imports' || message.ruleId === 'no-restricted-syntax',
-      );
-      expect(restricted).toEqual([expect.objectContaining({ message: expect.stringMatching(fails) })]);
-    }
-  });
-});
+describeBoundary('the rooms of payments-api (eslint.config.mjs)', cases, [
+  '@typescript-eslint/no-restricted-imports',
+  'no-restricted-syntax',
+]);

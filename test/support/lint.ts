@@ -24,3 +24,35 @@ export function lintTexts(inputs: { filePath: string; text: string }[]): Promise
     child.stdin!.end(JSON.stringify(inputs));
   });
 }
+
+/** A short text linted as the file at `filePath`: `fails` the message a boundary rule must give, or null for none at all. */
+export interface BoundaryCase {
+  name: string;
+  filePath: string;
+  text: string;
+  fails: RegExp | null;
+}
+
+/**
+ * One test per case, all linted in one child process: a forbidden text gets exactly one message of
+ * `ruleIds`, matching `fails`; an allowed one gets no message at all.
+ */
+export function describeBoundary(title: string, cases: readonly BoundaryCase[], ruleIds: readonly string[]): void {
+  describe(title, () => {
+    let results: Linted[];
+
+    beforeAll(async () => {
+      results = await lintTexts(cases.map(({ filePath, text }) => ({ filePath, text })));
+    }, 120_000);
+
+    it.each(cases.map((one, index) => [one.name, index] as const))('%s', (_name, index) => {
+      const { fails } = cases[index];
+      if (fails === null) {
+        expect(results[index].messages).toEqual([]);
+      } else {
+        const restricted = results[index].messages.filter((message) => ruleIds.includes(message.ruleId ?? ''));
+        expect(restricted).toEqual([expect.objectContaining({ message: expect.stringMatching(fails) })]);
+      }
+    });
+  });
+}
