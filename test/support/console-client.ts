@@ -3,6 +3,12 @@ import type { PaymentsApiHarness } from './payments-api.harness';
 
 export const CONSOLE_PASSWORD = 'correct horse battery staple';
 
+/**
+ * The console follows the browser's language until a member chooses one; these specs read it in
+ * English, as a browser set to English would. The Korean pages have specs of their own.
+ */
+export const CONSOLE_LANGUAGE = { 'Accept-Language': 'en' } as const;
+
 /** The value of one cookie set by a response (`name=value`), or undefined. */
 export function setCookie(response: Response, name: string): string | undefined {
   const values = (response.headers['set-cookie'] as unknown as string[] | undefined) ?? [];
@@ -28,11 +34,11 @@ export async function postLogin(
   expectedStatus?: number,
   from?: string,
 ): Promise<Response> {
-  const page = await api.http().get('/console/login').expect(200);
+  const page = await api.http().get('/console/login').set(CONSOLE_LANGUAGE).expect(200);
   // `__Host-` prefixed when payhook is served over https.
   const loginCookie = setCookie(page, 'payhook_console_login') ?? setCookie(page, '__Host-payhook_console_login');
   const cookie = loginCookie!.split(';')[0];
-  const post = api.http().post('/console/login').set('Cookie', cookie);
+  const post = api.http().post('/console/login').set(CONSOLE_LANGUAGE).set('Cookie', cookie);
   if (from) post.set('X-Forwarded-For', from);
   const sent = post.type('form').send({ csrf: csrfFieldOf(page.text), email, password });
   return expectedStatus === undefined ? sent : sent.expect(expectedStatus);
@@ -44,9 +50,9 @@ export async function postLogin(
  */
 export async function secondStepOf(api: PaymentsApiHarness, passwordAnswer: Response, from?: string) {
   const cookie = setCookie(passwordAnswer, 'payhook_console')!.split(';')[0];
-  const form = await api.http().get('/console/login/two-step').set('Cookie', cookie).expect(200);
+  const form = await api.http().get('/console/login/two-step').set(CONSOLE_LANGUAGE).set('Cookie', cookie).expect(200);
   const send = (code: string) => {
-    const post = api.http().post('/console/login/two-step').set('Cookie', cookie);
+    const post = api.http().post('/console/login/two-step').set(CONSOLE_LANGUAGE).set('Cookie', cookie);
     if (from) post.set('X-Forwarded-For', from);
     return post.type('form').send({ csrf: csrfFieldOf(form.text), code });
   };
@@ -71,12 +77,12 @@ export class ConsoleClient {
     const response = await postLogin(api, email, password, undefined, from);
     if (response.status !== 303) throw new Error(`login answered ${response.status}: ${response.text}`);
     const cookie = setCookie(response, 'payhook_console')!.split(';')[0];
-    const page = await api.http().get('/console/payments').set('Cookie', cookie).expect(200);
+    const page = await api.http().get('/console/payments').set(CONSOLE_LANGUAGE).set('Cookie', cookie).expect(200);
     return new ConsoleClient(api, cookie, csrfFieldOf(page.text));
   }
 
   get(path: string) {
-    return this.api.http().get(path).set('Cookie', this.cookie);
+    return this.api.http().get(path).set(CONSOLE_LANGUAGE).set('Cookie', this.cookie);
   }
 
   /** A form post; `csrf: null` leaves the token out, a string replaces it. */
@@ -87,7 +93,13 @@ export class ConsoleClient {
     for (const [name, value] of Object.entries(form)) {
       for (const one of Array.isArray(value) ? value : [value]) fields.append(name, one);
     }
-    return this.api.http().post(path).set('Cookie', this.cookie).type('form').send(fields.toString());
+    return this.api
+      .http()
+      .post(path)
+      .set(CONSOLE_LANGUAGE)
+      .set('Cookie', this.cookie)
+      .type('form')
+      .send(fields.toString());
   }
 }
 

@@ -34,6 +34,7 @@ import { LoginsPerMerchant1766700000000 } from './1766700000000-logins-per-merch
 import { RecoveriesApplied1766800000000 } from './1766800000000-recoveries-applied';
 import { VoucherHoldsSettledByTheLedger1766900000000 } from './1766900000000-voucher-holds-settled-by-the-ledger';
 import { RecoveriesFromTheRow1767000000000 } from './1767000000000-recoveries-from-the-row';
+import { MemberLanguage1767100000000 } from './1767100000000-member-language';
 
 /** Listed explicitly: bundled builds cannot glob, and the order is the history. */
 export const MIGRATIONS = [
@@ -73,4 +74,5 @@ export const MIGRATIONS = [
   RecoveriesApplied1766800000000,
   VoucherHoldsSettledByTheLedger1766900000000,
   RecoveriesFromTheRow1767000000000,
+  MemberLanguage1767100000000,
 ];

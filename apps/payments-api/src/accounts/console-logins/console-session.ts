@@ -1,4 +1,5 @@
 import type { MerchantStatus } from '@payhook/contracts';
+import type { Locale } from '../../platform/i18n/locale';
 import type { MemberRole } from '../team';
 
 /** How long a console session lasts. */
@@ -17,6 +18,8 @@ export interface ConsoleMember {
   email: string;
   role: MemberRole;
   twoStep: boolean;
+  /** Its chosen language; null: the browser's. */
+  locale: Locale | null;
 }
 
 /** A signed-in console user: one member of one merchant, and the CSRF token every form of the session carries. */

@@ -1,3 +1,4 @@
+import type { Locale } from '../../platform/i18n/locale';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { MerchantStatus } from '@payhook/contracts';
@@ -18,6 +19,7 @@ interface SessionRow {
   email: string;
   role: MemberRole;
   two_step: boolean;
+  locale: Locale | null;
 }
 
 @Injectable()
@@ -100,7 +102,8 @@ export class ConsoleSessionsRepository {
          RETURNING id, merchant_id, member_id, csrf_token, verified_at IS NOT NULL AS verified
        )
        SELECT session.id, session.csrf_token, session.verified, m.id AS merchant_id, m.name, m.status, m.time_zone,
-              member.id AS member_id, member.email, member.role, member.totp_secret IS NOT NULL AS two_step
+              member.id AS member_id, member.email, member.role, member.locale,
+              member.totp_secret IS NOT NULL AS two_step
        FROM session JOIN merchants m ON m.id = session.merchant_id
        JOIN merchant_members member ON member.id = session.member_id`,
       [id],
@@ -111,7 +114,7 @@ export class ConsoleSessionsRepository {
       id: row.id,
       csrfToken: row.csrf_token,
       merchant: { id: row.merchant_id, name: row.name, status: row.status, timeZone: row.time_zone },
-      member: { id: row.member_id, email: row.email, role: row.role, twoStep: row.two_step },
+      member: { id: row.member_id, email: row.email, role: row.role, twoStep: row.two_step, locale: row.locale },
       verified: row.verified,
     };
   }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { sqlRows, type Sql } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
+import type { Locale } from '../../platform/i18n/locale';
 import type { MemberRole } from './member-role';
 
 export interface Member {
@@ -10,6 +11,8 @@ export interface Member {
   email: string;
   role: MemberRole;
   twoStep: boolean;
+  /** The language the member chose for the console and its e-mails; null: the browser's (Korean in e-mails). */
+  locale: Locale | null;
   createdAt: Date;
 }
 
@@ -34,12 +37,13 @@ interface MemberRow {
   email: string;
   role: MemberRole;
   totp_secret: string | null;
+  locale: Locale | null;
   created_at: Date;
   password_hash?: string;
 }
 
-const COLUMNS = 'id, merchant_id, email, role, totp_secret, created_at';
-const PREFIXED = 'mm.id, mm.merchant_id, mm.email, mm.role, mm.totp_secret, mm.created_at';
+const COLUMNS = 'id, merchant_id, email, role, totp_secret, locale, created_at';
+const PREFIXED = 'mm.id, mm.merchant_id, mm.email, mm.role, mm.totp_secret, mm.locale, mm.created_at';
 
 function toMember(row: MemberRow): Member {
   return {
@@ -48,6 +52,7 @@ function toMember(row: MemberRow): Member {
     email: row.email,
     role: row.role,
     twoStep: row.totp_secret !== null,
+    locale: row.locale,
     createdAt: row.created_at,
   };
 }
@@ -240,6 +245,11 @@ export class MembersRepository {
        WHERE email = $1 AND token_hash IS NOT NULL AND used_at IS NULL`,
       [member.email],
     );
+  }
+
+  /** The member's own language for the console and its e-mails; null goes back to the browser's. */
+  async setLocale(id: string, locale: Locale | null): Promise<void> {
+    await sqlRows(this.db, `UPDATE merchant_members SET locale = $2 WHERE id = $1`, [id, locale]);
   }
 
   async setRole(sql: Sql, merchantId: string, id: string, role: MemberRole): Promise<void> {

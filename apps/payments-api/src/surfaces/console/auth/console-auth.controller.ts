@@ -9,7 +9,7 @@ import { CHOICE_VALID_MINUTES, ConsoleAuthService } from '../../../accounts/cons
 import { BeforeSecondStep, ConsoleRole } from '../shared/console-role.decorator';
 import { renderConsoleError } from '../shared/console-layout.view';
 import { renderChooseMerchant, renderLogin, renderSecondStep } from './console-login.view';
-import { LOGIN_CSRF_COOKIE, type ConsoleSession } from '../shared/console-session';
+import { consoleLocale, LOGIN_CSRF_COOKIE, type ConsoleSession } from '../shared/console-session';
 import { ConsoleSessionCookie } from '../shared/console-session-cookie';
 import { ConsoleSessionGuard } from '../shared/console-session.guard';
 import { secondStepThrottledMessage, throttledMessage } from '../shared/console-throttled';
@@ -179,7 +179,7 @@ export class ConsoleAuthController {
     const token = this.sessionCookie.read(request);
     const session = token ? await this.auth.session(token) : null;
     if (!session) return null;
-    return session.verified ? undefined : session;
+    return session.verified ? undefined : { ...session, locale: consoleLocale(request, session) };
   }
 
   private loginCsrf(request: Request, response: Response): string {

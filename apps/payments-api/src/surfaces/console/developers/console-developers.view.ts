@@ -38,7 +38,7 @@ function goLiveCard(model: DevelopersModel) {
   const zone = session.merchant.timeZone;
   const runs = overview.runs.map(
     (run: IntegrationTestView) => html`<section class="event" aria-label="Integration test ${run.id}">
-      <h3>${badge(run.status)} <code>${run.id}</code></h3>
+      <h3>${badge(session.locale, run.status)} <code>${run.id}</code></h3>
       <p class="muted">Started ${timeIn(run.startedAt, zone)} · finished ${timeIn(run.finishedAt, zone)}</p>
       <div class="scroll" tabindex="0" role="region" aria-label="Scenarios of ${run.id}">
         <table>
@@ -53,7 +53,7 @@ function goLiveCard(model: DevelopersModel) {
             ${run.scenarios.map(
               (scenario) => html`<tr>
                 <td>${scenario.name}</td>
-                <td>${badge(scenario.status)}</td>
+                <td>${badge(session.locale, scenario.status)}</td>
                 <td>${scenario.detail || html`<span class="muted">—</span>`}</td>
               </tr>`,
             )}
@@ -64,7 +64,7 @@ function goLiveCard(model: DevelopersModel) {
   );
   return html`<div class="card" id="go-live">
     <h2>Go live</h2>
-    <p>${badge(session.merchant.status)} ${STATUS_TEXT[session.merchant.status]}</p>
+    <p>${badge(session.locale, session.merchant.status)} ${STATUS_TEXT[session.merchant.status]}</p>
     <div class="actions">
       ${
         canUse(session, 'developer')
@@ -120,16 +120,16 @@ function furtherEndpoint(model: DevelopersModel, mode: ConsoleMode, endpoint: We
   const health =
     endpoint.status === 'disabled'
       ? html`<p>
-          ${badge('disabled')} Disabled ${timeIn(endpoint.disabledAt, zone)}: nothing is sent to it; its events are kept
+          ${badge(session.locale, 'disabled')} Disabled ${timeIn(endpoint.disabledAt, zone)}: nothing is sent to it; its events are kept
           as failed.
         </p>`
       : endpoint.failingSince
         ? html`<p role="status">
-            ${badge('failing')} Failing since ${timeIn(endpoint.failingSince, zone)}: ${endpoint.consecutiveFailures}
+            ${badge(session.locale, 'failing')} Failing since ${timeIn(endpoint.failingSince, zone)}: ${endpoint.consecutiveFailures}
             automatic attempt${endpoint.consecutiveFailures === 1 ? '' : 's'} in a row failed.
             ${endpoint.lastError ? html`Last error: <code>${endpoint.lastError}</code>.` : null}
           </p>`
-        : html`<p>${badge('enabled')} Receiving events.</p>`;
+        : html`<p>${badge(session.locale, 'enabled')} Receiving events.</p>`;
   return html`<section class="event" id="endpoint-${endpoint.id}" aria-label="${mode} webhook endpoint ${name}">
     <h4>${name} <code>${endpoint.id}</code></h4>
     <p>Sends ${endpoint.enabledEvents.join(', ')} to <code>${endpoint.url}</code>.</p>
@@ -290,7 +290,7 @@ function healthBlock(model: DevelopersModel, mode: ConsoleMode, endpoint: Webhoo
   if (endpoint.status === 'disabled') {
     return html`<div class="error" role="alert">
         <p>
-          ${badge('disabled')} Disabled ${timeIn(endpoint.disabledAt, zone)}:
+          ${badge(session.locale, 'disabled')} Disabled ${timeIn(endpoint.disabledAt, zone)}:
           ${
             endpoint.failingSince
               ? html`automatic attempts failed from ${timeIn(endpoint.failingSince, zone)} on.${lastError}`
@@ -313,14 +313,14 @@ function healthBlock(model: DevelopersModel, mode: ConsoleMode, endpoint: Webhoo
     const disablesAt = new Date(endpoint.failingSince.getTime() + overview.disableAfterMs);
     return html`<div class="warning" role="status">
         <p>
-          ${badge('failing')} Failing since ${timeIn(endpoint.failingSince, zone)}:
+          ${badge(session.locale, 'failing')} Failing since ${timeIn(endpoint.failingSince, zone)}:
           ${endpoint.consecutiveFailures} automatic attempt${endpoint.consecutiveFailures === 1 ? '' : 's'} in a row
           failed.${lastError} If it is still failing at ${timeIn(disablesAt, zone)}, payhook disables it.
         </p>
       </div>
       ${recoverForm}`;
   }
-  return html`<p>${badge('enabled')} Receiving events.</p>
+  return html`<p>${badge(session.locale, 'enabled')} Receiving events.</p>
     ${recoverForm}`;
 }
 
@@ -342,7 +342,7 @@ function revealSecret(session: ConsoleSession, secret: string) {
 function keyState(key: ApiKeyEntity, zone: string) {
   if (key.revokedAt) return html`revoked ${timeIn(key.revokedAt, zone)}`;
   if (key.expiresAt && key.expiresAt.getTime() <= Date.now()) return html`expired ${timeIn(key.expiresAt, zone)}`;
-  if (key.expiresAt) return html`${badge('expiring')} works until ${timeIn(key.expiresAt, zone)}`;
+  if (key.expiresAt) return html`${badge(session.locale, 'expiring')} works until ${timeIn(key.expiresAt, zone)}`;
   return html`active`;
 }
 

@@ -85,7 +85,7 @@ function depositRow(deposit: PaymentDeposit, zone: string) {
     <td data-label="Amount" class="num">${formatWon(deposit.amount)}</td>
     <td data-label="Depositor">${deposit.depositorName}</td>
     <td data-label="Outcome">
-      ${badge(deposit.outcome)}
+      ${badge(session.locale, deposit.outcome)}
       ${deposit.reviewCaseId ? html`<a href="#${deposit.reviewCaseId}">see case</a>` : null}
     </td>
     <td data-label="Bank transaction"><code>${deposit.bankTransactionId}</code></td>
@@ -126,7 +126,7 @@ function voucherRow(voucher: PaymentVoucher) {
     <td data-label="Kind">${VOUCHER_KINDS[voucher.kind] ?? voucher.kind}</td>
     <td data-label="Value" class="num">${formatWon(voucher.faceValue)}</td>
     <td data-label="PIN"><code>PIN …${voucher.pinLast4}</code></td>
-    <td data-label="Status">${badge(voucher.status)}</td>
+    <td data-label="Status">${badge(session.locale, voucher.status)}</td>
   </tr>`;
 }
 
@@ -173,7 +173,7 @@ function reviewRow(review: PaymentReviewCase, zone: string) {
     <td data-label="Opened">${timeIn(review.createdAt, zone)}<br /><code>${review.id}</code></td>
     <td data-label="Reason">${reviewReasonText(review.reason)}</td>
     <td data-label="Amount" class="num">${formatWon(review.amount)}</td>
-    <td data-label="Status">${badge(review.status)}</td>
+    <td data-label="Status">${badge(session.locale, review.status)}</td>
     <td data-label="Resolution">${resolutionText(review, zone)}</td>
   </tr>`;
 }

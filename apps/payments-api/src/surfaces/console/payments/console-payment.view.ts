@@ -30,7 +30,7 @@ function attemptRow(attempt: WebhookAttemptView, zone: string) {
     <td>${timeIn(attempt.startedAt, zone)}</td>
     <td class="num">${attempt.durationMs} ms</td>
     <td>
-      ${status ?? null} ${badge(ok ? 'succeeded' : 'failed')}
+      ${status ?? null} ${badge(session.locale, ok ? 'succeeded' : 'failed')}
       ${error ? html`<br /><span class="muted">${error}</span>` : null}
     </td>
     <td>
@@ -67,13 +67,13 @@ function eventSection(event: EventView, model: PaymentPageModel) {
       <dt>Created</dt>
       <dd>${timeIn(event.createdAt, zone)}</dd>
       <dt>Delivery</dt>
-      <dd>${badge(event.deliveryStatus)}</dd>
+      <dd>${badge(session.locale, event.deliveryStatus)}</dd>
       ${event.undeliveredReason ? html`<dt>Not delivered</dt><dd>${event.undeliveredReason}</dd>` : null}
       ${event.deliveries.map(
         (delivery) =>
           html`<dt>To <code>${delivery.endpointId}</code></dt>
             <dd>
-              ${badge(delivery.status)}
+              ${badge(session.locale, delivery.status)}
               ${delivery.undeliveredReason ? html`<span class="muted">${delivery.undeliveredReason}</span>` : null}
             </dd>`,
       )}
@@ -128,7 +128,7 @@ export function renderPayment(nonce: string, model: PaymentPageModel): string {
             <dt>Payment</dt>
             <dd><code>${payment.id}</code></dd>
             <dt>Status</dt>
-            <dd>${badge(detail.status)}</dd>
+            <dd>${badge(session.locale, detail.status)}</dd>
             <dt>Mode</dt>
             <dd>${payment.livemode ? 'live' : 'test'}</dd>
             <dt>Amount</dt>

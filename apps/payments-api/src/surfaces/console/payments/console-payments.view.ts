@@ -50,7 +50,7 @@ export function renderPaymentsList(nonce: string, model: PaymentsListModel): str
       <td data-label="Order">${payment.orderId}</td>
       <td data-label="Customer">${payment.customerId}</td>
       <td data-label="Amount" class="num">${formatWon(payment.amount)}</td>
-      <td data-label="Status">${badge(effectiveStatus(payment))} ${refundMark(payment)}</td>
+      <td data-label="Status">${badge(session.locale, effectiveStatus(payment))} ${refundMark(payment)}</td>
     </tr>`,
   );
   const table =
@@ -82,7 +82,7 @@ export function renderPaymentsList(nonce: string, model: PaymentsListModel): str
 
   const body = html`<h1>Payments</h1>
     <p class="zone">Times in ${zone}.</p>
-    ${modeSwitch(mode, (target) => paymentsHref(target, values))} ${messages(null, model.error)}
+    ${modeSwitch(session.locale, mode, (target) => paymentsHref(target, values))} ${messages(null, model.error)}
     <div class="card">${filters}</div>
     <div class="card">${table} ${pager}</div>`;
   return consolePage({ title: 'Payments', nonce, session, section: 'payments', mode }, body);

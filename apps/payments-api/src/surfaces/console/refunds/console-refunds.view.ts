@@ -40,7 +40,7 @@ export function refundHistory(refunds: readonly RefundView[]): HistoryLine[] {
 /** One refund as a short description list: the payment's column is too narrow for a table of seven fields. */
 function refundItem(refund: RefundView, zone: string) {
   return html`<li class="event" id="${refund.id}">
-    <h3>${formatWon(refund.amount)} ${badge(refund.status)}</h3>
+    <h3>${formatWon(refund.amount)} ${badge(session.locale, refund.status)}</h3>
     <dl>
       <dt>Refund</dt>
       <dd><code>${refund.id}</code></dd>

@@ -128,7 +128,7 @@ export function renderSettlementsList(nonce: string, model: SettlementsListModel
       Newest sales first; a refund is a record of its own, with negative amounts, on the date it succeeded. Sales and
       payout dates are calendar days in ${SALES_TIME_ZONE}; times in ${zone}.
     </p>
-    ${modeSwitch(mode, (target) => settlementsHref(target, values))} ${messages(null, model.error)}
+    ${modeSwitch(session.locale, mode, (target) => settlementsHref(target, values))} ${messages(null, model.error)}
     <div class="card">${filters}</div>
     <div class="card">${table} ${download} ${pager}</div>`;
   return consolePage({ title: 'Settlements', nonce, session, section: 'settlements', mode }, body);

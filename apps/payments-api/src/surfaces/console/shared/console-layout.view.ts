@@ -4,6 +4,8 @@ import { roleAllows, type MemberRole } from '../../../accounts/team';
 import type { ConsoleMode, ConsoleSession } from './console-session';
 import { endpointsInTroubleOfThisPage } from './console-webhook-banner';
 import { formatInZone } from '../../../platform/time/zoned-time';
+import type { Locale } from '../../../platform/i18n/locale';
+import { consoleSharedT, type ConsoleSharedKey, type ConsoleSharedT } from './messages';
 
 export type ConsoleSection = 'payments' | 'settlements' | 'developers' | 'team' | 'audit' | 'settings' | 'security';
 
@@ -96,71 +98,81 @@ table.stack td{display:flex;flex-wrap:wrap;justify-content:space-between;gap:0 1
 table.stack td::before{content:attr(data-label);color:#4b5563;text-align:left;flex:none}}
 `);
 
-export interface PageOptions {
+interface PageFrame {
   title: string;
   nonce: string;
-  /** Absent on the login form and on error pages. */
-  session?: ConsoleSession;
   section?: ConsoleSection;
   /** The mode a page shows the data of; test mode says so above everything else. */
   mode?: ConsoleMode;
 }
 
+/** A signed-in page speaks the session's language; the login forms and error pages the browser's. */
+export type PageOptions = PageFrame & ({ session: ConsoleSession } | { session?: undefined; locale: Locale });
+
 export function consolePage(options: PageOptions, body: SafeHtml): string {
   const { session, section } = options;
+  const locale = session ? session.locale : options.locale;
+  const t = consoleSharedT(locale);
   const link = (target: ConsoleSection, text: string) =>
     html`<a href="/console/${target}" ${section === target ? html`aria-current="page"` : null}>${text}</a>`;
   const header = session
     ? html`<header>
-        <span class="brand">payhook console</span>
+        <span class="brand">${t('layout.brand')}</span>
         <span class="merchant">${session.merchant.name}</span>
-        <nav aria-label="Console">
-          ${link('payments', 'Payments')} ${link('settlements', 'Settlements')} ${link('developers', 'Developers')}
-          ${link('team', 'Team')} ${link('audit', 'Audit log')} ${link('settings', 'Settings')}
-          ${link('security', `Your login (${session.member.email})`)}
+        <nav aria-label="${t('layout.nav')}">
+          ${link('payments', t('layout.nav.payments'))} ${link('settlements', t('layout.nav.settlements'))}
+          ${link('developers', t('layout.nav.developers'))} ${link('team', t('layout.nav.team'))}
+          ${link('audit', t('layout.nav.audit'))} ${link('settings', t('layout.nav.settings'))}
+          ${link('security', t('layout.nav.security', { email: session.member.email }))}
         </nav>
         <form method="post" action="/console/logout">
           <input type="hidden" name="csrf" value="${session.csrfToken}" />
-          <button type="submit">Log out</button>
+          <button type="submit">${t('layout.logout')}</button>
         </form>
       </header>`
-    : html`<header><span class="brand">payhook console</span></header>`;
-  const banner = session ? webhookBanner(session) : null;
+    : html`<header><span class="brand">${t('layout.brand')}</span></header>`;
+  const banner = session ? webhookBanner(session, t) : null;
+  const testMode =
+    options.mode === 'test'
+      ? html`<p class="test-mode" id="test-mode">
+          <strong>${t('layout.testMode.title')}</strong> ${t('layout.testMode.text')}
+        </p>`
+      : null;
   return htmlPage({
-    title: `${options.title}${options.mode === 'test' ? ' (test mode)' : ''} · payhook console`,
+    title: t(options.mode === 'test' ? 'layout.titleTest' : 'layout.title', { title: options.title }),
+    lang: locale,
     nonce: options.nonce,
     style: STYLE,
     header,
-    body: html`${options.mode === 'test' ? TEST_MODE_BANNER : null}${banner}${body}`,
+    body: html`${testMode}${banner}${body}`,
   });
 }
-
-/** Test data looks like live data: a page of test mode says so before anything else. */
-const TEST_MODE_BANNER = html`<p class="test-mode" id="test-mode">
-  <strong>Test mode.</strong> Test payments, refunds and settlements: no real money moves.
-</p>`;
 
 /**
  * While an endpoint of the merchant is disabled or has failed for WEBHOOK_NOTICE_AFTER, every page
  * says so, until it is enabled or healthy again.
  */
-function webhookBanner(session: ConsoleSession): SafeHtml | null {
+function webhookBanner(session: ConsoleSession, t: ConsoleSharedT): SafeHtml | null {
   const endpoints = endpointsInTroubleOfThisPage();
   if (endpoints.length === 0) return null;
   const zone = session.merchant.timeZone;
   const items = endpoints.map((endpoint) => {
     const mode = endpoint.livemode ? 'live' : 'test';
+    const url = html`<code>${endpoint.url}</code>`;
     const state =
       endpoint.status === 'disabled'
-        ? html`is disabled: nothing is sent to it until it is enabled again`
-        : html`has failed every automatic delivery since ${timeIn(endpoint.failingSince, zone)}`;
+        ? t.html(endpoint.livemode ? 'banner.live' : 'banner.test', { url })
+        : t.html(endpoint.livemode ? 'banner.liveFailing' : 'banner.testFailing', {
+            url,
+            time: timeIn(endpoint.failingSince, zone),
+          });
     return html`<li>
-      ${endpoint.livemode ? 'Live' : 'Test'} endpoint <code>${endpoint.url}</code> ${state}.
-      <a href="/console/developers?mode=${mode}">Open Developers (${mode})</a>
+      ${state}
+      <a href="/console/developers?mode=${mode}">${t('banner.open', { mode })}</a>
     </li>`;
   });
   return html`<div class="warning webhook-banner" id="webhook-banner">
-    <p><strong>Webhooks are not reaching ${endpoints.length === 1 ? 'an endpoint' : 'some endpoints'}.</strong></p>
+    <p><strong>${t('banner.title', { count: endpoints.length })}</strong></p>
     <ul>
       ${items}
     </ul>
@@ -175,14 +187,22 @@ export function timeIn(date: Date | string | null, timeZone: string): SafeHtml {
 }
 
 /** The test/live switch; `hrefFor` keeps whatever else the page's address holds. */
-export function modeSwitch(current: ConsoleMode, hrefFor: (mode: ConsoleMode) => string): SafeHtml {
+export function modeSwitch(locale: Locale, current: ConsoleMode, hrefFor: (mode: ConsoleMode) => string): SafeHtml {
+  const t = consoleSharedT(locale);
   const item = (mode: ConsoleMode, text: string) =>
     html`<a href="${hrefFor(mode)}" ${mode === current ? html`aria-current="page"` : null}>${text}</a>`;
-  return html`<nav class="modes" aria-label="Mode">${item('test', 'Test')} ${item('live', 'Live')}</nav>`;
+  return html`<nav class="modes" aria-label="${t('layout.modes')}">
+    ${item('test', t('layout.mode.test'))} ${item('live', t('layout.mode.live'))}
+  </nav>`;
 }
 
-export function badge(text: string): SafeHtml {
-  return html`<span class="badge ${text}">${text}</span>`;
+/** The states, roles and outcomes the console shows, each a badge; the class is the state's own name. */
+export type BadgeState = {
+  [Key in ConsoleSharedKey]: Key extends `status.${infer State}` ? State : never;
+}[ConsoleSharedKey];
+
+export function badge(locale: Locale, state: BadgeState): SafeHtml {
+  return html`<span class="badge ${state}">${consoleSharedT(locale)(`status.${state}`)}</span>`;
 }
 
 /**
@@ -203,13 +223,13 @@ export function messages(notice: string | null, error: string | null): SafeHtml 
 }
 
 /** An error page; no session details, so it also serves requests without one. */
-export function renderConsoleError(nonce: string, title: string, message: string): string {
+export function renderConsoleError(nonce: string, locale: Locale, title: string, message: string): string {
   return consolePage(
-    { title, nonce },
+    { title, nonce, locale },
     html`<div class="card">
       <h1>${title}</h1>
       <p>${message}</p>
-      <p><a href="/console/payments">Back to the console</a></p>
+      <p><a href="/console/payments">${consoleSharedT(locale)('error.back')}</a></p>
     </div>`,
   );
 }

@@ -5,7 +5,7 @@ import { roleAllows, type MemberRole } from '../../../accounts/team';
 import { formField, sameToken } from '../../../platform/html/cookies';
 import { ConsoleAuthService } from '../../../accounts/console-logins';
 import { BEFORE_SECOND_STEP, CONSOLE_ROLE } from './console-role.decorator';
-import type { ConsoleSession } from './console-session';
+import { consoleLocale, type ConsoleSession } from './console-session';
 import { ConsoleSessionCookie } from './console-session-cookie';
 import { ConsoleException } from './console.exception';
 
@@ -44,14 +44,17 @@ export class ConsoleSessionGuard implements CanActivate {
         context.getClass(),
       ]) ?? (isRead(request.method) ? 'viewer' : 'owner');
     if (!roleAllows(session.member.role, needed)) {
-      throw new ConsoleException('role_refused', `This needs the ${needed} role; you are ${session.member.role}.`);
+      throw new ConsoleException('role_refused', `This needs the ${needed} role; you are ${session.member.role}.`, {
+        needed,
+        held: session.member.role,
+      });
     }
     if (!isRead(request.method)) {
       if (!sameToken(session.csrfToken, formField(request.body, 'csrf'))) {
         throw new ConsoleException('csrf_invalid', 'This form has expired or did not come from the console.');
       }
     }
-    request.consoleSession = session;
+    request.consoleSession = { ...session, locale: consoleLocale(request, session) };
     return true;
   }
 }

@@ -1,7 +1,20 @@
 import type { MerchantScope } from '@payhook/auth';
-import type { ConsoleMerchant } from '../../../accounts/console-logins';
+import type { Request } from 'express';
+import type { ConsoleMerchant, ConsoleSession as SignedInSession } from '../../../accounts/console-logins';
+import { negotiateLocale, type Locale } from '../../../platform/i18n/locale';
 
-export type { ConsoleMember, ConsoleMerchant, ConsoleSession } from '../../../accounts/console-logins';
+export type { ConsoleMember, ConsoleMerchant } from '../../../accounts/console-logins';
+
+/** A signed-in member's session as its pages see it: with the language they are shown in. */
+export type ConsoleSession = SignedInSession & { locale: Locale };
+
+/**
+ * The language of a console page: the member's own choice ("Your login"), else the browser's
+ * (Accept-Language), else Korean. Pages without a session (sign-in, resets, invites) use the browser's.
+ */
+export function consoleLocale(request: Request, session?: SignedInSession): Locale {
+  return session?.member.locale ?? negotiateLocale(request);
+}
 
 /** The cookie holds only the random token; the database keeps its SHA-256 as the session id. */
 export const SESSION_COOKIE = 'payhook_console';

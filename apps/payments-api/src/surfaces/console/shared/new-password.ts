@@ -1,13 +1,16 @@
 import { CONSOLE_PASSWORD_MAX_CHARS, CONSOLE_PASSWORD_MIN_CHARS } from '../../../accounts/merchants';
+import type { Locale } from '../../../platform/i18n/locale';
+import { consoleSharedT } from './messages';
 
 /**
  * What is wrong with a new password typed twice, in words for the form; null when nothing is. Its
  * length is the operator's approval's, counted as code points.
  */
-export function newPasswordProblem(password: string, again: string | undefined): string | null {
+export function newPasswordProblem(locale: Locale, password: string, again: string | undefined): string | null {
   const length = [...password].length;
+  const t = consoleSharedT(locale);
   if (length < CONSOLE_PASSWORD_MIN_CHARS || length > CONSOLE_PASSWORD_MAX_CHARS)
-    return `The new password needs ${CONSOLE_PASSWORD_MIN_CHARS} to ${CONSOLE_PASSWORD_MAX_CHARS} characters.`;
-  if (password !== again) return 'The two new passwords differ.';
+    return t('password.length', { min: CONSOLE_PASSWORD_MIN_CHARS, max: CONSOLE_PASSWORD_MAX_CHARS });
+  if (password !== again) return t('password.differ');
   return null;
 }

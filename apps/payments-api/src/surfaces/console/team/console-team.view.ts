@@ -41,7 +41,7 @@ export function renderTeam(nonce: string, model: TeamModel): string {
   const memberRows = model.members.map(
     (member) => html`<tr>
       <td data-label="Email">${member.email}${member.id === session.member.id ? html` <span class="muted">(you)</span>` : null}</td>
-      <td data-label="Role">${badge(member.role)}</td>
+      <td data-label="Role">${badge(session.locale, member.role)}</td>
       <td data-label="Two-step">${member.twoStep ? 'on' : 'off'}</td>
       <td data-label="Since">${timeIn(member.createdAt, zone)}</td>
       ${
@@ -65,7 +65,7 @@ export function renderTeam(nonce: string, model: TeamModel): string {
     (invite) => html`<tr>
       <td data-label="Email">${invite.email}</td>
       <td data-label="Role">${invite.role}</td>
-      <td data-label="State">${badge(inviteState(invite))}</td>
+      <td data-label="State">${badge(session.locale, inviteState(invite))}</td>
       <td data-label="Valid until">${timeIn(invite.expiresAt, zone)}</td>
       ${
         isOwner

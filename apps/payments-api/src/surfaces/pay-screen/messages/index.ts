@@ -4,11 +4,11 @@ import { en, type PayScreenKey } from './en';
 import { ko } from './ko';
 
 export type { PayScreenKey } from './en';
-export const PAY_SCREEN_CATALOGS = { en, ko } as const;
+export const CATALOGS = { en, ko } as const;
 
 export type PayScreenT = Translator<PayScreenKey>;
 
 /** The payment screen's `t` for a locale. */
 export function payScreenT(locale: Locale): PayScreenT {
-  return translator<Readonly<Record<PayScreenKey, string>>>(PAY_SCREEN_CATALOGS, locale);
+  return translator<Readonly<Record<PayScreenKey, string>>>(CATALOGS, locale);
 }

@@ -1,0 +1,83 @@
+import type { ConsoleSharedKey } from './en';
+
+/** The console's shared Korean: en.ts's keys, in the words of a Korean shop's back office. */
+export const ko: Readonly<Record<ConsoleSharedKey, string>> = {
+  'layout.brand': 'payhook 콘솔',
+  'layout.title': '{title} · payhook 콘솔',
+  'layout.titleTest': '{title} (테스트 모드) · payhook 콘솔',
+  'layout.nav': '콘솔',
+  'layout.nav.payments': '결제',
+  'layout.nav.settlements': '정산',
+  'layout.nav.developers': '개발자',
+  'layout.nav.team': '팀',
+  'layout.nav.audit': '감사 로그',
+  'layout.nav.settings': '설정',
+  'layout.nav.security': '내 로그인 ({email})',
+  'layout.logout': '로그아웃',
+  'layout.testMode.title': '테스트 모드입니다.',
+  'layout.testMode.text': '테스트 결제·환불·정산입니다. 실제 돈은 오가지 않습니다.',
+  'layout.modes': '모드',
+  'layout.mode.test': '테스트',
+  'layout.mode.live': '라이브',
+
+  'banner.title': '웹훅이 {count, plural, other {엔드포인트 #곳}}에 전달되지 않고 있습니다.',
+  'banner.live': '라이브 엔드포인트 {url}이(가) 꺼져 있습니다. 다시 켤 때까지 아무것도 보내지 않습니다.',
+  'banner.test': '테스트 엔드포인트 {url}이(가) 꺼져 있습니다. 다시 켤 때까지 아무것도 보내지 않습니다.',
+  'banner.liveFailing': '라이브 엔드포인트 {url}이(가) {time}부터 자동 전송에 모두 실패했습니다.',
+  'banner.testFailing': '테스트 엔드포인트 {url}이(가) {time}부터 자동 전송에 모두 실패했습니다.',
+  'banner.open': '개발자 화면 열기({mode, select, live {라이브} other {테스트}})',
+
+  'status.pending': '대기',
+  'status.completed': '완료',
+  'status.failed': '실패',
+  'status.canceled': '취소',
+  'status.expired': '만료',
+  'status.succeeded': '성공',
+  'status.skipped': '건너뜀',
+  'status.review': '심사 중',
+  'status.integrating': '연동 중',
+  'status.live': '라이브',
+  'status.running': '진행 중',
+  'status.passed': '통과',
+  'status.owner': '소유자',
+  'status.developer': '개발자',
+  'status.viewer': '조회자',
+  'status.accepted': '수락됨',
+  'status.revoked': '철회됨',
+  'status.open': '열림',
+  'status.resolved': '처리됨',
+  'status.matched': '매칭됨',
+  'status.available': '사용 가능',
+  'status.held': '보류',
+  'status.redeemed': '사용됨',
+  'status.enabled': '켜짐',
+  'status.disabled': '꺼짐',
+  'status.failing': '실패 중',
+  'status.expiring': '만료 예정',
+
+  'error.back': '콘솔로 돌아가기',
+  'error.notFound.title': '찾을 수 없음',
+  'error.notFound': '여기에는 아무것도 없거나, 다른 계정 또는 다른 모드의 것입니다.',
+  'error.roleRefused.title': '권한 없음',
+  'error.roleRefused':
+    '{needed, select, owner {소유자} developer {개발자} other {조회자}} 역할이 필요합니다. 지금 역할은 {role, select, owner {소유자} developer {개발자} other {조회자}}입니다. 이 계정의 소유자에게 요청하세요.',
+  'error.formExpired.title': '양식 만료',
+  'error.formExpired':
+    '이 양식은 만료되었거나 콘솔에서 보낸 것이 아닙니다. 뒤로 가서 페이지를 새로고침한 뒤 다시 시도하세요.',
+  'error.busy.title': '요청이 많음',
+  'error.refused.title': '처리할 수 없음',
+  'error.unavailable.title': '잠시 사용할 수 없음',
+  'error.unavailable': '콘솔을 잠시 사용할 수 없습니다. 몇 초 뒤에 페이지를 새로고침하세요.',
+  'error.internal.title': '문제가 생겼습니다',
+  'error.internal': '저희 쪽에 문제가 생겼습니다. 문의할 때 {requestId}를 알려 주세요.',
+
+  'throttle.signIn':
+    '이 네트워크에서 로그인 실패가 너무 많습니다. 여기서의 로그인은 {minutes, plural, other {#분}} 동안 멈춥니다. 그 뒤에 다시 시도하세요.',
+  'throttle.codes':
+    '이 로그인에 틀린 코드가 너무 많습니다. 코드 입력은 {minutes, plural, other {#분}} 동안 멈추며, 이 사실을 이메일로 알려 드렸습니다.',
+  'throttle.resets':
+    '이 네트워크에서 재설정 링크 요청이 너무 많습니다. 요청은 {minutes, plural, other {#분}} 동안 멈춥니다. 그 뒤에 다시 시도하세요.',
+
+  'password.length': '새 비밀번호는 {min}~{max}자여야 합니다.',
+  'password.differ': '두 새 비밀번호가 서로 다릅니다.',
+};
