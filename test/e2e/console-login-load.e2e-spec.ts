@@ -67,7 +67,7 @@ describe('console login under load', () => {
   }
   const accept = (path: string) =>
     api
-      .http()
+      .inEnglish()
       .post(path)
       .type('form')
       .send({ password: 'a long enough password 1', passwordAgain: 'a long enough password 1' });

@@ -35,10 +35,10 @@ describe('console: a forgotten password is reset by an e-mailed link', () => {
 
   /** Fills in the "Forgot your password?" form as a browser would, from `from`; expects `status`. */
   async function askForLink(email: string, from: string, status = 200) {
-    const page = await api.http().get('/console/login/forgot').expect(200);
+    const page = await api.inEnglish().get('/console/login/forgot').expect(200);
     const cookie = (setCookie(page, 'payhook_console_login') ?? '').split(';')[0];
     return api
-      .http()
+      .inEnglish()
       .post('/console/login/forgot')
       .set('Cookie', cookie)
       .set('X-Forwarded-For', from)
@@ -60,7 +60,7 @@ describe('console: a forgotten password is reset by an e-mailed link', () => {
   it('sets a new password through the link once; every session ends; the old password stops; audited', async () => {
     const shop = await approvedMerchant(api);
     const signedIn = await ConsoleClient.login(api, shop.email, CONSOLE_PASSWORD, '192.0.2.70');
-    const login = await api.http().get('/console/login').expect(200);
+    const login = await api.inEnglish().get('/console/login').expect(200);
     expect(login.text).toContain('href="/console/login/forgot"');
 
     const asked = await askForLink(shop.email, '192.0.2.70');
@@ -76,30 +76,30 @@ describe('console: a forgotten password is reset by an e-mailed link', () => {
     const [stored] = await requestsFor(shop.email);
     expect(stored.token_hash).toBe(createHash('sha256').update(token).digest('hex'));
 
-    const form = await api.http().get(`/console/reset/${token}`).expect(200);
+    const form = await api.inEnglish().get(`/console/reset/${token}`).expect(200);
     expect(form.text).toContain(shop.email);
     const short = await api
-      .http()
+      .inEnglish()
       .post(`/console/reset/${token}`)
       .type('form')
       .send({ password: 'short', passwordAgain: 'short' });
     expect(short.status).toBe(400);
     expect(short.text).toContain('The new password needs 12 to 200 characters.');
     const differ = await api
-      .http()
+      .inEnglish()
       .post(`/console/reset/${token}`)
       .type('form')
       .send({ password: NEW_PASSWORD, passwordAgain: `${NEW_PASSWORD}!` });
     expect(differ.status).toBe(400);
 
     const reset = await api
-      .http()
+      .inEnglish()
       .post(`/console/reset/${token}`)
       .type('form')
       .send({ password: NEW_PASSWORD, passwordAgain: NEW_PASSWORD })
       .expect(303);
     expect(reset.headers.location).toBe('/console/login?notice=password_reset');
-    const notice = await api.http().get('/console/login?notice=password_reset').expect(200);
+    const notice = await api.inEnglish().get('/console/login?notice=password_reset').expect(200);
     expect(notice.text).toContain('Your new password is set');
 
     // The session that was open ends; the old password is refused, the new one works.
@@ -110,10 +110,10 @@ describe('console: a forgotten password is reset by an e-mailed link', () => {
     await ConsoleClient.login(api, shop.email, NEW_PASSWORD, '192.0.2.71');
 
     // The link worked once.
-    const again = await api.http().get(`/console/reset/${token}`).expect(404);
+    const again = await api.inEnglish().get(`/console/reset/${token}`).expect(404);
     expect(again.text).toContain('This link was used already, has expired');
     await api
-      .http()
+      .inEnglish()
       .post(`/console/reset/${token}`)
       .type('form')
       .send({ password: CONSOLE_PASSWORD, passwordAgain: CONSOLE_PASSWORD })
@@ -171,7 +171,7 @@ describe('console: a forgotten password is reset by an e-mailed link', () => {
     const passwords = Array.from({ length: 8 }, (_, n) => `${NEW_PASSWORD} number ${n}`);
     const answers = await Promise.all(
       passwords.map((password) =>
-        api.http().post(`/console/reset/${token}`).type('form').send({ password, passwordAgain: password }),
+        api.inEnglish().post(`/console/reset/${token}`).type('form').send({ password, passwordAgain: password }),
       ),
     );
     const set = answers.flatMap((answer, n) => (answer.status === 303 ? [passwords[n]] : []));
@@ -188,9 +188,9 @@ describe('console: a forgotten password is reset by an e-mailed link', () => {
     await api.sql(`UPDATE password_reset_requests SET expires_at = now() - interval '1 second' WHERE email = $1`, [
       shop.email,
     ]);
-    await api.http().get(`/console/reset/${expiring}`).expect(404);
+    await api.inEnglish().get(`/console/reset/${expiring}`).expect(404);
     await api
-      .http()
+      .inEnglish()
       .post(`/console/reset/${expiring}`)
       .type('form')
       .send({ password: NEW_PASSWORD, passwordAgain: NEW_PASSWORD })
@@ -210,7 +210,7 @@ describe('console: a forgotten password is reset by an e-mailed link', () => {
       (mails) => mails.length === 1,
     );
     await api
-      .http()
+      .inEnglish()
       .post(`/console/reset/${tokenIn(mail.text)}`)
       .type('form')
       .send({ password: NEW_PASSWORD, passwordAgain: NEW_PASSWORD })
@@ -246,7 +246,7 @@ describe('console: a forgotten password is reset by an e-mailed link', () => {
       .set('X-Forwarded-For', '192.0.2.77')
       .expect(303);
     await api
-      .http()
+      .inEnglish()
       .get(`/console/reset/${tokenIn(mail.text)}`)
       .expect(404);
   });
@@ -266,7 +266,7 @@ describe('console: a forgotten password is reset by an e-mailed link', () => {
       (mails) => mails.length === 1,
     );
     await api
-      .http()
+      .inEnglish()
       .post(`/console/reset/${tokenIn(mail.text)}`)
       .type('form')
       .send({ password: NEW_PASSWORD, passwordAgain: NEW_PASSWORD })
@@ -306,9 +306,9 @@ describe('console: a forgotten password is reset by an e-mailed link', () => {
     );
     const secondLink = /\/console\/invite\/([A-Za-z0-9_-]{43})/.exec(mails[1].text)![0];
     // The link sent first stops; the new one works.
-    await api.http().get(firstLink).expect(404);
+    await api.inEnglish().get(firstLink).expect(404);
     await api
-      .http()
+      .inEnglish()
       .post(secondLink)
       .type('form')
       .send({ password: NEW_PASSWORD, passwordAgain: NEW_PASSWORD })
@@ -327,7 +327,7 @@ describe('console: a forgotten password is reset by an e-mailed link', () => {
     );
     const squatPassword = 'the squatter set this one';
     await api
-      .http()
+      .inEnglish()
       .post(/\/console\/invite\/[A-Za-z0-9_-]{43}/.exec(invite.text)![0])
       .type('form')
       .send({ password: squatPassword, passwordAgain: squatPassword })
@@ -354,7 +354,7 @@ describe('console: a forgotten password is reset by an e-mailed link', () => {
       .set('X-Forwarded-For', '192.0.2.80')
       .expect(303);
     await api
-      .http()
+      .inEnglish()
       .post(`/console/reset/${tokenIn(mail.text)}`)
       .type('form')
       .send({ password: NEW_PASSWORD, passwordAgain: NEW_PASSWORD })
@@ -388,7 +388,7 @@ describe('console: a forgotten password is reset by an e-mailed link', () => {
     await owner.post('/console/team/invites', { email: invitee, role: 'developer' }).expect(200);
     await owner.post('/console/team/invites', { email: invitee, role: 'owner' }).expect(200);
     await api
-      .http()
+      .inEnglish()
       .post(/\/console\/invite\/[A-Za-z0-9_-]{43}/.exec(mails[3].text)![0])
       .type('form')
       .send({ password: NEW_PASSWORD, passwordAgain: NEW_PASSWORD })

@@ -80,6 +80,14 @@ export class PaymentsApiHarness {
     return request(this.app.getHttpServer());
   }
 
+  /** Requests from a browser set to English (the console's pages follow the browser's language). */
+  inEnglish() {
+    return {
+      get: (path: string) => this.http().get(path).set('Accept-Language', 'en'),
+      post: (path: string) => this.http().post(path).set('Accept-Language', 'en'),
+    };
+  }
+
   admin() {
     return {
       get: (path: string) => this.http().get(path).set('Authorization', `Bearer ${ADMIN_TOKEN}`),

@@ -5,6 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { AuditLog, type AuditActor } from '../../core/audit';
 import { PaymentsApiEnv } from '../../platform/config/payments-api.env';
 import { Mailer } from '../../platform/mail/mailer';
+import type { Locale } from '../../platform/i18n/locale';
 // Direct, not through the merchants door: that door's MerchantsModule loads MerchantsService, which counts an
 // address's logins through the team door; through both doors a load that starts here reaches TeamModule
 // before TeamService is defined.
@@ -247,6 +248,11 @@ export class TeamService {
    * A member's new password (the caller checked the current one), hashed in the queue logins use,
    * audited. The caller ends the member's other sessions.
    */
+  /** A member's own language for the console and its e-mails (null: the browser's); a preference, not audited. */
+  chooseLanguage(memberId: string, locale: Locale | null): Promise<void> {
+    return this.members.setLocale(memberId, locale);
+  }
+
   async changePassword(member: { id: string; merchantId: string }, password: string, by: AuditActor): Promise<void> {
     const passwordHash = await this.passwordHashes.run(by.clientAddress ?? 'unknown', () => hashPassword(password));
     await this.audit.audited(

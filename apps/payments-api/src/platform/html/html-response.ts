@@ -27,8 +27,13 @@ export function setHtmlSecurityHeaders(response: Response, nonce: string, formOr
   });
 }
 
+/** The `<html lang>` htmlPage writes first: the page says its language once, and the header repeats it. */
+const DOCUMENT_LANGUAGE = /^<!doctype html>\s*<html lang="([A-Za-z-]+)">/;
+
 function sendHtml(response: Response, status: number, body: string, nonce: string, formOrigins?: string[]): void {
   setHtmlSecurityHeaders(response, nonce, formOrigins);
+  const language = DOCUMENT_LANGUAGE.exec(body)?.[1];
+  if (language) response.setHeader('Content-Language', language);
   response.status(status).type('text/html; charset=utf-8').send(body);
 }
 

@@ -168,11 +168,10 @@ export class PayScreenController {
 
   /**
    * Korean unless this visit chose otherwise or the browser prefers English (platform/i18n/locale.ts);
-   * the answer says which, and what it was chosen by.
+   * the answer says what it was chosen by (its Content-Language comes from the page's lang).
    */
   private localeOf(request: Request, response: Response): Locale {
     const locale = negotiateLocale(request, LANGUAGE_COOKIE);
-    response.setHeader('Content-Language', locale);
     response.setHeader('Vary', 'Accept-Language, Cookie');
     return locale;
   }

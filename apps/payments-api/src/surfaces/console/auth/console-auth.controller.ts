@@ -14,14 +14,14 @@ import { ConsoleSessionCookie } from '../shared/console-session-cookie';
 import { ConsoleSessionGuard } from '../shared/console-session.guard';
 import { secondStepThrottledMessage, throttledMessage } from '../shared/console-throttled';
 import { CurrentConsoleSession } from '../shared/current-console-session.decorator';
+import { consoleSharedT } from '../shared/messages';
+import type { Locale } from '../../../platform/i18n/locale';
+import { consoleAuthT, type ConsoleAuthKey } from './messages';
 
 /** What the login page says after a step that sent the person here (a Map: only its own names count). */
-const LOGIN_NOTICES = new Map([
-  ['joined', 'You joined the team. Log in with your e-mail and the password you just set.'],
-  [
-    'password_reset',
-    'Your new password is set for your login at every merchant, and every session of those logins has ended. Log in with it.',
-  ],
+const LOGIN_NOTICES = new Map<string, ConsoleAuthKey>([
+  ['joined', 'login.notice.joined'],
+  ['password_reset', 'login.notice.passwordReset'],
 ]);
 
 /** What the login form's CSRF token is bound to (a session's own forms carry the session's token). */
@@ -50,25 +50,26 @@ export class ConsoleAuthController {
     const token = this.sessionCookie.read(request);
     const current = token ? await this.auth.session(token) : null;
     if (current) return redirectSeeOther(response, current.verified ? '/console/payments' : '/console/login/two-step');
+    const locale = consoleLocale(request);
     const { notice: name } = request.query;
-    const notice = typeof name === 'string' ? LOGIN_NOTICES.get(name) : undefined;
-    sendPage(response, 200, (nonce) => renderLogin(nonce, { csrf: this.loginCsrf(request, response), notice }));
+    const noticeKey = typeof name === 'string' ? LOGIN_NOTICES.get(name) : undefined;
+    const notice = noticeKey && consoleAuthT(locale)(noticeKey);
+    sendPage(response, 200, (nonce) => renderLogin(nonce, locale, { csrf: this.loginCsrf(request, response), notice }));
   }
 
   @Post('login')
   async login(@Body() body: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
+    const locale = consoleLocale(request);
+    const t = consoleAuthT(locale);
     // Signed double-submit (html/csrf-tokens.ts): no other site can sign someone in here (login CSRF).
-    if (!this.loginCsrfTokens.verify(request, formField(body, 'csrf'), LOGIN_FORM)) {
-      return sendPage(response, 403, (nonce) =>
-        renderConsoleError(nonce, 'Form expired', 'This login form has expired. Open the login page again.'),
-      );
-    }
+    if (!this.loginCsrfTokens.verify(request, formField(body, 'csrf'), LOGIN_FORM))
+      return this.formExpired(response, locale);
     const email = formField(body, 'email') ?? '';
     const result = await this.auth.login(email, formField(body, 'password') ?? '', request.ip ?? 'unknown');
     switch (result.kind) {
       case 'choose': {
         const form = { csrf: this.loginCsrf(request, response), choice: result.token, logins: result.logins };
-        return sendPage(response, 200, (nonce) => renderChooseMerchant(nonce, form));
+        return sendPage(response, 200, (nonce) => renderChooseMerchant(nonce, locale, form));
       }
       case 'signed_in':
         this.sessionCookie.set(response, result.token);
@@ -77,16 +78,16 @@ export class ConsoleAuthController {
         this.sessionCookie.set(response, result.token);
         return redirectSeeOther(response, '/console/login/two-step');
       case 'refused': {
-        const form = { csrf: this.loginCsrf(request, response), email, error: 'Wrong email or password.' };
-        return sendPage(response, 401, (nonce) => renderLogin(nonce, form));
+        const form = { csrf: this.loginCsrf(request, response), email, error: t('login.refused') };
+        return sendPage(response, 401, (nonce) => renderLogin(nonce, locale, form));
       }
       case 'throttled': {
         const form = {
           csrf: this.loginCsrf(request, response),
           email,
-          error: throttledMessage(response, result.until),
+          error: throttledMessage(response, locale, result.until),
         };
-        return sendPage(response, 429, (nonce) => renderLogin(nonce, form));
+        return sendPage(response, 429, (nonce) => renderLogin(nonce, locale, form));
       }
     }
   }
@@ -94,11 +95,9 @@ export class ConsoleAuthController {
   /** The merchant chosen after a password that opened several: its session, as a login of it alone makes. */
   @Post('login/choose')
   async choose(@Body() body: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
-    if (!this.loginCsrfTokens.verify(request, formField(body, 'csrf'), LOGIN_FORM)) {
-      return sendPage(response, 403, (nonce) =>
-        renderConsoleError(nonce, 'Form expired', 'This login form has expired. Open the login page again.'),
-      );
-    }
+    const locale = consoleLocale(request);
+    if (!this.loginCsrfTokens.verify(request, formField(body, 'csrf'), LOGIN_FORM))
+      return this.formExpired(response, locale);
     const result = await this.auth.choose(formField(body, 'choice') ?? '', formField(body, 'member') ?? '');
     switch (result.kind) {
       case 'signed_in':
@@ -113,9 +112,9 @@ export class ConsoleAuthController {
       case 'throttled': {
         const form = {
           csrf: this.loginCsrf(request, response),
-          error: `That choice was made already or has expired (it is open for ${CHOICE_VALID_MINUTES} minutes). Log in again.`,
+          error: consoleAuthT(locale)('choose.gone', { minutes: CHOICE_VALID_MINUTES }),
         };
-        return sendPage(response, 401, (nonce) => renderLogin(nonce, form));
+        return sendPage(response, 401, (nonce) => renderLogin(nonce, locale, form));
       }
     }
   }
@@ -125,26 +124,24 @@ export class ConsoleAuthController {
   async showSecondStep(@Req() request: Request, @Res() response: Response): Promise<void> {
     const session = await this.pendingSession(request);
     if (!session) return redirectSeeOther(response, session === null ? '/console/login' : '/console/payments');
-    sendPage(response, 200, (nonce) => renderSecondStep(nonce, { csrf: session.csrfToken }));
+    sendPage(response, 200, (nonce) => renderSecondStep(nonce, session.locale, { csrf: session.csrfToken }));
   }
 
   @Post('login/two-step')
   async secondStep(@Body() body: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
     const session = await this.pendingSession(request);
     if (!session) return redirectSeeOther(response, session === null ? '/console/login' : '/console/payments');
-    if (!sameToken(session.csrfToken, formField(body, 'csrf'))) {
-      return sendPage(response, 403, (nonce) =>
-        renderConsoleError(nonce, 'Form expired', 'This form has expired. Open the login page again.'),
-      );
-    }
+    const { locale } = session;
+    const t = consoleAuthT(locale);
+    if (!sameToken(session.csrfToken, formField(body, 'csrf'))) return this.formExpired(response, locale);
     const result = await this.auth.secondStep(session, formField(body, 'code') ?? '', request.ip ?? 'unknown');
     switch (result.kind) {
       case 'signed_in':
         this.sessionCookie.set(response, result.token);
         return redirectSeeOther(response, '/console/payments');
       case 'refused': {
-        const error = 'That code is wrong or was used already. Wait for the next code and try again.';
-        return sendPage(response, 401, (nonce) => renderSecondStep(nonce, { csrf: session.csrfToken, error }));
+        const error = t('secondStep.wrongCode');
+        return sendPage(response, 401, (nonce) => renderSecondStep(nonce, locale, { csrf: session.csrfToken, error }));
       }
       case 'gone':
         // Verified or ended by the same form sent twice: the cookie the other answer set stays.
@@ -153,13 +150,13 @@ export class ConsoleAuthController {
         this.sessionCookie.clear(response);
         const form = {
           csrf: this.loginCsrf(request, response),
-          error: 'Too many wrong codes: sign in again with your password.',
+          error: t('secondStep.ended'),
         };
-        return sendPage(response, 401, (nonce) => renderLogin(nonce, form));
+        return sendPage(response, 401, (nonce) => renderLogin(nonce, locale, form));
       }
       case 'throttled': {
-        const error = secondStepThrottledMessage(response, result);
-        return sendPage(response, 429, (nonce) => renderSecondStep(nonce, { csrf: session.csrfToken, error }));
+        const error = secondStepThrottledMessage(response, locale, result);
+        return sendPage(response, 429, (nonce) => renderSecondStep(nonce, locale, { csrf: session.csrfToken, error }));
       }
     }
   }
@@ -180,6 +177,14 @@ export class ConsoleAuthController {
     const session = token ? await this.auth.session(token) : null;
     if (!session) return null;
     return session.verified ? undefined : { ...session, locale: consoleLocale(request, session) };
+  }
+
+  /** A sign-in form whose CSRF token does not check out (stale, or not from this page). */
+  private formExpired(response: Response, locale: Locale): void {
+    const t = consoleAuthT(locale);
+    sendPage(response, 403, (nonce) =>
+      renderConsoleError(nonce, locale, consoleSharedT(locale)('error.formExpired.title'), t('login.formExpired')),
+    );
   }
 
   private loginCsrf(request: Request, response: Response): string {

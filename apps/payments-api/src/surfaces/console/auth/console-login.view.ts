@@ -1,6 +1,8 @@
 import { html } from '../../../platform/html/html';
+import type { Locale } from '../../../platform/i18n/locale';
 import { consolePage, messages } from '../shared/console-layout.view';
 import { CONSOLE_PASSWORD_MAX_CHARS } from '../../../accounts/merchants';
+import { consoleAuthT } from './messages';
 
 export interface LoginForm {
   csrf: string;
@@ -9,26 +11,27 @@ export interface LoginForm {
   notice?: string;
 }
 
-export function renderLogin(nonce: string, form: LoginForm): string {
+export function renderLogin(nonce: string, locale: Locale, form: LoginForm): string {
+  const t = consoleAuthT(locale);
   return consolePage(
-    { title: 'Log in', nonce },
+    { title: t('login.title'), nonce, locale },
     html`<div class="card login">
-      <h1>Log in</h1>
+      <h1>${t('login.title')}</h1>
       ${messages(form.notice ?? null, form.error ?? null)}
       <form method="post" action="/console/login">
         <input type="hidden" name="csrf" value="${form.csrf}" />
         <label
-          >Email
+          >${t('login.email')}
           <input type="email" name="email" autocomplete="username" required maxlength="254" value="${form.email ?? ''}"
         /></label>
         <label
-          >Password
+          >${t('login.password')}
           <input type="password" name="password" autocomplete="current-password" required maxlength="${CONSOLE_PASSWORD_MAX_CHARS}"
         /></label>
-        <button type="submit">Log in</button>
+        <button type="submit">${t('login.submit')}</button>
       </form>
-      <p><a href="/console/login/forgot">Forgot your password?</a></p>
-      ${form.notice ? '' : html`<p class="muted">The login is set when payhook approves your merchant account.</p>`}
+      <p><a href="/console/login/forgot">${t('login.forgot')}</a></p>
+      ${form.notice ? '' : html`<p class="muted">${t('login.setByApproval')}</p>`}
     </div>`,
   );
 }
@@ -39,25 +42,26 @@ export interface SecondStepForm {
 }
 
 /** The second step of a login with two-step on: a code from the authenticator app, or a recovery code. */
-export function renderSecondStep(nonce: string, form: SecondStepForm): string {
+export function renderSecondStep(nonce: string, locale: Locale, form: SecondStepForm): string {
+  const t = consoleAuthT(locale);
   return consolePage(
-    { title: 'Two-step login', nonce },
+    { title: t('secondStep.title'), nonce, locale },
     html`<div class="card login">
-      <h1>Two-step login</h1>
+      <h1>${t('secondStep.title')}</h1>
       ${messages(null, form.error ?? null)}
       <form method="post" action="/console/login/two-step">
         <input type="hidden" name="csrf" value="${form.csrf}" />
         <label
-          >Code from your authenticator app, or a recovery code
+          >${t('secondStep.code')}
           <input name="code" autocomplete="one-time-code" inputmode="text" required maxlength="40"
         /></label>
-        <button type="submit">Continue</button>
+        <button type="submit">${t('secondStep.submit')}</button>
       </form>
       <form method="post" action="/console/logout">
         <input type="hidden" name="csrf" value="${form.csrf}" />
-        <button type="submit" class="secondary">Sign in as someone else</button>
+        <button type="submit" class="secondary">${t('secondStep.other')}</button>
       </form>
-      <p>A recovery code works once. Lost both? Another owner of your account can remove and invite you again.</p>
+      <p>${t('secondStep.recovery')}</p>
     </div>`,
   );
 }
@@ -70,17 +74,18 @@ export interface ChooseMerchantForm {
 }
 
 /** After a password that opened the address's logins at several merchants: which one to open. */
-export function renderChooseMerchant(nonce: string, form: ChooseMerchantForm): string {
+export function renderChooseMerchant(nonce: string, locale: Locale, form: ChooseMerchantForm): string {
+  const t = consoleAuthT(locale);
   const choices = form.logins.map(
     (login) => html`<li>
       <button type="submit" name="member" value="${login.memberId}">${login.merchantName}</button>
     </li>`,
   );
   return consolePage(
-    { title: 'Choose a merchant', nonce },
+    { title: t('choose.title'), nonce, locale },
     html`<div class="card login">
-      <h1>Choose a merchant</h1>
-      <p>Your e-mail and password open the console of more than one merchant. Which one now?</p>
+      <h1>${t('choose.title')}</h1>
+      <p>${t('choose.text')}</p>
       <form method="post" action="/console/login/choose">
         <input type="hidden" name="csrf" value="${form.csrf}" />
         <input type="hidden" name="choice" value="${form.choice}" />
@@ -88,7 +93,7 @@ export function renderChooseMerchant(nonce: string, form: ChooseMerchantForm): s
           ${choices}
         </ul>
       </form>
-      <p class="muted">To open another one later, log out and log in again.</p>
+      <p class="muted">${t('choose.later')}</p>
     </div>`,
   );
 }

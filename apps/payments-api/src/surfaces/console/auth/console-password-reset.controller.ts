@@ -13,7 +13,10 @@ import {
   renderResetRequested,
   renderResetUnavailable,
 } from './console-password-reset.view';
-import { LOGIN_CSRF_COOKIE } from '../shared/console-session';
+import { consoleLocale, LOGIN_CSRF_COOKIE } from '../shared/console-session';
+import { consoleSharedT } from '../shared/messages';
+import type { Locale } from '../../../platform/i18n/locale';
+import { consoleAuthT } from './messages';
 import { ConsoleSessionCookie } from '../shared/console-session-cookie';
 import { resetThrottledMessage } from '../shared/console-throttled';
 import { newPasswordProblem } from '../shared/new-password';
@@ -25,7 +28,11 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const FORGOT_FORM = 'console:forgot';
 
 /** What a reset link that cannot be used says, whichever way it cannot (used, expired, unknown, taken). */
-const RESET_UNUSABLE = `This link was used already, has expired (links work for ${RESET_LINK_VALID_MINUTES} minutes) or is unknown. Ask for a new one on the login page.`;
+function linkUnusable(response: Response, locale: Locale): void {
+  const t = consoleAuthT(locale);
+  const message = t('reset.unusable', { minutes: RESET_LINK_VALID_MINUTES });
+  sendPage(response, 404, (nonce) => renderConsoleError(nonce, locale, t('reset.unusable.title'), message));
+}
 
 /**
  * A forgotten password: the login page's "Forgot your password?" asks for the address and e-mails a
@@ -49,18 +56,20 @@ export class ConsolePasswordResetController {
 
   @Get('login/forgot')
   showForgot(@Req() request: Request, @Res() response: Response): void {
-    if (!this.resets.available) return sendPage(response, 200, renderResetUnavailable);
+    const locale = consoleLocale(request);
+    if (!this.resets.available) return sendPage(response, 200, (nonce) => renderResetUnavailable(nonce, locale));
     const form = { csrf: this.csrfTokens.issue(request, response, FORGOT_FORM) };
-    sendPage(response, 200, (nonce) => renderForgotPassword(nonce, form, RESET_LINK_VALID_MINUTES));
+    sendPage(response, 200, (nonce) => renderForgotPassword(nonce, locale, form, RESET_LINK_VALID_MINUTES));
   }
 
   @Post('login/forgot')
   async requestLink(@Body() body: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
-    if (!this.resets.available) return sendPage(response, 200, renderResetUnavailable);
+    const locale = consoleLocale(request);
+    if (!this.resets.available) return sendPage(response, 200, (nonce) => renderResetUnavailable(nonce, locale));
     if (!this.csrfTokens.verify(request, formField(body, 'csrf'), FORGOT_FORM)) {
-      return sendPage(response, 403, (nonce) =>
-        renderConsoleError(nonce, 'Form expired', 'This form has expired. Open the login page again.'),
-      );
+      const title = consoleSharedT(locale)('error.formExpired.title');
+      const message = consoleAuthT(locale)('secondStep.formExpired');
+      return sendPage(response, 403, (nonce) => renderConsoleError(nonce, locale, title, message));
     }
     const email = (formField(body, 'email') ?? '').slice(0, 254);
     const result = await this.resets.request(email, request.ip ?? 'unknown');
@@ -68,18 +77,19 @@ export class ConsolePasswordResetController {
       const form = {
         csrf: this.csrfTokens.issue(request, response, FORGOT_FORM),
         email,
-        error: resetThrottledMessage(response, result.until),
+        error: resetThrottledMessage(response, locale, result.until),
       };
-      return sendPage(response, 429, (nonce) => renderForgotPassword(nonce, form, RESET_LINK_VALID_MINUTES));
+      return sendPage(response, 429, (nonce) => renderForgotPassword(nonce, locale, form, RESET_LINK_VALID_MINUTES));
     }
-    sendPage(response, 200, (nonce) => renderResetRequested(nonce, email, RESET_LINK_VALID_MINUTES));
+    sendPage(response, 200, (nonce) => renderResetRequested(nonce, locale, email, RESET_LINK_VALID_MINUTES));
   }
 
   @Get('reset/:token')
-  async showReset(@Param('token') token: string, @Res() response: Response): Promise<void> {
+  async showReset(@Param('token') token: string, @Req() request: Request, @Res() response: Response): Promise<void> {
+    const locale = consoleLocale(request);
     const link = TOKEN.test(token) ? await this.resets.usable(token) : null;
-    if (!link) return sendPage(response, 404, (nonce) => renderConsoleError(nonce, 'Link not usable', RESET_UNUSABLE));
-    sendPage(response, 200, (nonce) => renderNewPassword(nonce, link));
+    if (!link) return linkUnusable(response, locale);
+    sendPage(response, 200, (nonce) => renderNewPassword(nonce, locale, link));
   }
 
   @Post('reset/:token')
@@ -89,14 +99,14 @@ export class ConsolePasswordResetController {
     @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
-    const unusable = () =>
-      sendPage(response, 404, (nonce) => renderConsoleError(nonce, 'Link not usable', RESET_UNUSABLE));
+    const locale = consoleLocale(request);
     const link = TOKEN.test(token) ? await this.resets.usable(token) : null;
-    if (!link) return unusable();
+    if (!link) return linkUnusable(response, locale);
     const password = formField(body, 'password') ?? '';
-    const problem = newPasswordProblem(password, formField(body, 'passwordAgain'));
-    if (problem) return sendPage(response, 400, (nonce) => renderNewPassword(nonce, { ...link, error: problem }));
-    if (!(await this.resets.complete(token, password, request.ip ?? null))) return unusable();
+    const problem = newPasswordProblem(locale, password, formField(body, 'passwordAgain'));
+    if (problem)
+      return sendPage(response, 400, (nonce) => renderNewPassword(nonce, locale, { ...link, error: problem }));
+    if (!(await this.resets.complete(token, password, request.ip ?? null))) return linkUnusable(response, locale);
     redirectSeeOther(response, '/console/login?notice=password_reset');
   }
 }

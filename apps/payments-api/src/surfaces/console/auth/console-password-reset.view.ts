@@ -1,6 +1,8 @@
 import { html } from '../../../platform/html/html';
+import type { Locale } from '../../../platform/i18n/locale';
 import { consolePage, messages } from '../shared/console-layout.view';
 import { CONSOLE_PASSWORD_MAX_CHARS, CONSOLE_PASSWORD_MIN_CHARS } from '../../../accounts/merchants';
+import { consoleAuthT } from './messages';
 
 export interface ForgotPasswordForm {
   csrf: string;
@@ -9,53 +11,55 @@ export interface ForgotPasswordForm {
 }
 
 /** Asks for the login's e-mail address, to send a reset link to. */
-export function renderForgotPassword(nonce: string, form: ForgotPasswordForm, validMinutes: number): string {
+export function renderForgotPassword(
+  nonce: string,
+  locale: Locale,
+  form: ForgotPasswordForm,
+  validMinutes: number,
+): string {
+  const t = consoleAuthT(locale);
   return consolePage(
-    { title: 'Forgot your password', nonce },
+    { title: t('forgot.title'), nonce, locale },
     html`<div class="card login">
-      <h1>Forgot your password</h1>
+      <h1>${t('forgot.title')}</h1>
       ${messages(null, form.error ?? null)}
-      <p>We e-mail a link that sets a new password. It works once, for ${validMinutes} minutes.</p>
+      <p>${t('forgot.text', { minutes: validMinutes })}</p>
       <form method="post" action="/console/login/forgot">
         <input type="hidden" name="csrf" value="${form.csrf}" />
         <label
-          >Email
+          >${t('login.email')}
           <input type="email" name="email" autocomplete="username" required maxlength="254" value="${form.email ?? ''}"
         /></label>
-        <button type="submit">Send the link</button>
+        <button type="submit">${t('forgot.submit')}</button>
       </form>
-      <p><a href="/console/login">Back to the login</a></p>
+      <p><a href="/console/login">${t('forgot.back')}</a></p>
     </div>`,
   );
 }
 
 /** The same answer for every address: whether one has a login is never said. */
-export function renderResetRequested(nonce: string, email: string, validMinutes: number): string {
+export function renderResetRequested(nonce: string, locale: Locale, email: string, validMinutes: number): string {
+  const t = consoleAuthT(locale);
   return consolePage(
-    { title: 'Check your e-mail', nonce },
+    { title: t('forgot.sent.title'), nonce, locale },
     html`<div class="card login">
-      <h1>Check your e-mail</h1>
-      <p role="status">
-        If <strong>${email}</strong> has a console login, an e-mail with a link to set a new password is on its way. The
-        link works once, for ${validMinutes} minutes.
-      </p>
-      <p>No e-mail? Check the address, or ask another owner of your account to remove your login and invite you again.</p>
-      <p><a href="/console/login">Back to the login</a></p>
+      <h1>${t('forgot.sent.title')}</h1>
+      <p role="status">${t.html('forgot.sent', { email: html`<strong>${email}</strong>`, minutes: validMinutes })}</p>
+      <p>${t('forgot.noMail')}</p>
+      <p><a href="/console/login">${t('forgot.back')}</a></p>
     </div>`,
   );
 }
 
 /** Without e-mail (SMTP_URL unset) no link can be sent: what to do instead. */
-export function renderResetUnavailable(nonce: string): string {
+export function renderResetUnavailable(nonce: string, locale: Locale): string {
+  const t = consoleAuthT(locale);
   return consolePage(
-    { title: 'Forgot your password', nonce },
+    { title: t('forgot.title'), nonce, locale },
     html`<div class="card login">
-      <h1>Forgot your password</h1>
-      <p>
-        This payhook sends no e-mail, so it cannot send a reset link. Another owner of your account can remove your
-        login and invite you again.
-      </p>
-      <p><a href="/console/login">Back to the login</a></p>
+      <h1>${t('forgot.title')}</h1>
+      <p>${t('forgot.unavailable')}</p>
+      <p><a href="/console/login">${t('forgot.back')}</a></p>
     </div>`,
   );
 }
@@ -66,23 +70,24 @@ export interface NewPasswordForm {
 }
 
 /** The page a reset link opens: the new password, twice. */
-export function renderNewPassword(nonce: string, form: NewPasswordForm): string {
+export function renderNewPassword(nonce: string, locale: Locale, form: NewPasswordForm): string {
+  const t = consoleAuthT(locale);
   return consolePage(
-    { title: 'Set a new password', nonce },
+    { title: t('reset.title'), nonce, locale },
     html`<div class="card login">
-      <h1>Set a new password</h1>
+      <h1>${t('reset.title')}</h1>
       ${messages(null, form.error ?? null)}
-      <p>For the console login <strong>${form.email}</strong>. Every session of this login ends.</p>
+      <p>${t.html('reset.for', { email: html`<strong>${form.email}</strong>` })}</p>
       <form method="post">
         <label
-          >New password (${CONSOLE_PASSWORD_MIN_CHARS} to ${CONSOLE_PASSWORD_MAX_CHARS} characters)
+          >${t('reset.password', { min: CONSOLE_PASSWORD_MIN_CHARS, max: CONSOLE_PASSWORD_MAX_CHARS })}
           <input type="password" name="password" autocomplete="new-password" required minlength="${CONSOLE_PASSWORD_MIN_CHARS}" maxlength="${CONSOLE_PASSWORD_MAX_CHARS}"
         /></label>
         <label
-          >New password again
+          >${t('reset.again')}
           <input type="password" name="passwordAgain" autocomplete="new-password" required minlength="${CONSOLE_PASSWORD_MIN_CHARS}" maxlength="${CONSOLE_PASSWORD_MAX_CHARS}"
         /></label>
-        <button type="submit">Set the password</button>
+        <button type="submit">${t('reset.submit')}</button>
       </form>
     </div>`,
   );

@@ -13,16 +13,17 @@ import { ConsoleSessionGuard } from '../shared/console-session.guard';
 import { consoleActor } from '../shared/console-actor';
 import { CurrentConsoleSession } from '../shared/current-console-session.decorator';
 import { newPasswordProblem } from '../shared/new-password';
+import { isLocale, negotiateLocale } from '../../../platform/i18n/locale';
+import { consoleSecurityT, type ConsoleSecurityKey } from './messages';
 
 /** The notices a redirect names (`?notice=`): a Map, so no name of Object.prototype reads as one. */
-const NOTICES = new Map<string, string>([
-  ['disabled', 'Two-step login is off.'],
-  ['password-changed', 'Password changed. Your other sessions are signed out.'],
+const NOTICES = new Map<string, ConsoleSecurityKey>([
+  ['disabled', 'twoStep.disabled'],
+  ['password-changed', 'password.changed'],
+  ['language', 'language.saved'],
 ]);
 
-const WRONG_CODE = 'That code is wrong or was used already. Wait for the next code and try again.';
-
-/** Each member's own login: the password, two-step login (TOTP) on and off. Every role may change its own. */
+/** Each member's own login: the password, two-step login (TOTP) on and off, the language. Every role may change its own. */
 @ConsoleController('console/security')
 @UseGuards(ConsoleSessionGuard)
 export class ConsoleSecurityController {
@@ -36,10 +37,26 @@ export class ConsoleSecurityController {
   async show(
     @CurrentConsoleSession() session: ConsoleSession,
     @Query('notice') notice: unknown,
+    @Req() request: Request,
     @Res() response: Response,
   ) {
-    const text = typeof notice === 'string' ? (NOTICES.get(notice) ?? null) : null;
-    await this.render(response, 200, { session, notice: text, error: null });
+    const key = typeof notice === 'string' ? NOTICES.get(notice) : undefined;
+    const text = key ? consoleSecurityT(session.locale)(key) : null;
+    await this.render(request, response, 200, { session, notice: text, error: null });
+  }
+
+  /** The member's language (empty: the browser's): the console and the member's e-mails use it. */
+  @Post('language')
+  @ConsoleRole('viewer')
+  async chooseLanguage(
+    @CurrentConsoleSession() session: ConsoleSession,
+    @Body() body: unknown,
+    @Res() response: Response,
+  ) {
+    const chosen = formField(body, 'locale') ?? '';
+    if (chosen !== '' && !isLocale(chosen)) return redirectSeeOther(response, '/console/security');
+    await this.team.chooseLanguage(session.member.id, chosen === '' ? null : chosen);
+    redirectSeeOther(response, '/console/security?notice=language');
   }
 
   /** Asks for the password first: a session left open must not bind the login to someone else's phone. */
@@ -54,13 +71,21 @@ export class ConsoleSecurityController {
     if (session.member.twoStep) return redirectSeeOther(response, '/console/security');
     const checked = await this.auth.checkPassword(session, formField(body, 'password') ?? '', request.ip ?? 'unknown');
     if (checked.kind === 'throttled') {
-      return this.render(response, 429, { session, notice: null, error: throttledMessage(response, checked.until) });
+      return this.render(request, response, 429, {
+        session,
+        notice: null,
+        error: throttledMessage(response, session.locale, checked.until),
+      });
     }
     if (checked.kind === 'refused') {
-      return this.render(response, 400, { session, notice: null, error: 'That password is wrong.' });
+      return this.render(request, response, 400, {
+        session,
+        notice: null,
+        error: consoleSecurityT(session.locale)('twoStep.passwordWrong'),
+      });
     }
     const setup = await this.twoStep.startSetup(session.member);
-    await this.render(response, 200, { session, notice: null, error: null, setup });
+    await this.render(request, response, 200, { session, notice: null, error: null, setup });
   }
 
   @Post('two-step/confirm')
@@ -80,12 +105,12 @@ export class ConsoleSecurityController {
     if (!codes) {
       // The secret is never shown again without the password: the phone that scanned it can still
       // confirm, anyone else at this session must set up anew.
-      const error = `${WRONG_CODE} For a new QR code, open Your login again and set it up with your password.`;
-      return this.render(response, 400, { session, notice: null, error, confirmAgain: true });
+      const error = consoleSecurityT(session.locale)('twoStep.wrongSetupCode');
+      return this.render(request, response, 400, { session, notice: null, error, confirmAgain: true });
     }
     await this.auth.signOutElsewhere(session);
     const now = { ...session, member: { ...session.member, twoStep: true } };
-    await this.render(response, 200, { session: now, notice: null, error: null, recoveryCodes: codes });
+    await this.render(request, response, 200, { session: now, notice: null, error: null, recoveryCodes: codes });
   }
 
   /** A new password: the current one first (throttled as sign-ins are); every other session ends. */
@@ -97,13 +122,14 @@ export class ConsoleSecurityController {
     @Req() request: Request,
     @Res() response: Response,
   ) {
-    const refuse = (status: number, error: string) => this.render(response, status, { session, notice: null, error });
+    const refuse = (status: number, error: string) =>
+      this.render(request, response, status, { session, notice: null, error });
     const next = formField(body, 'newPassword') ?? '';
-    const problem = newPasswordProblem(next, formField(body, 'newPasswordAgain'));
+    const problem = newPasswordProblem(session.locale, next, formField(body, 'newPasswordAgain'));
     if (problem) return refuse(400, problem);
     const checked = await this.auth.checkPassword(session, formField(body, 'password') ?? '', request.ip ?? 'unknown');
-    if (checked.kind === 'throttled') return refuse(429, throttledMessage(response, checked.until));
-    if (checked.kind === 'refused') return refuse(400, 'Your current password is wrong.');
+    if (checked.kind === 'throttled') return refuse(429, throttledMessage(response, session.locale, checked.until));
+    if (checked.kind === 'refused') return refuse(400, consoleSecurityT(session.locale)('password.wrong'));
     await this.team.changePassword(
       { id: session.member.id, merchantId: session.merchant.id },
       next,
@@ -124,10 +150,15 @@ export class ConsoleSecurityController {
     // The same check as a login's second step, throttled alike: a session left open is not enough.
     const result = await this.auth.checkSecondStep(session, formField(body, 'code') ?? '', request.ip ?? 'unknown');
     if (result.kind === 'throttled') {
-      const error = secondStepThrottledMessage(response, result);
-      return this.render(response, 429, { session, notice: null, error });
+      const error = secondStepThrottledMessage(response, session.locale, result);
+      return this.render(request, response, 429, { session, notice: null, error });
     }
-    if (result.kind === 'refused') return this.render(response, 400, { session, notice: null, error: WRONG_CODE });
+    if (result.kind === 'refused')
+      return this.render(request, response, 400, {
+        session,
+        notice: null,
+        error: consoleSecurityT(session.locale)('twoStep.wrongCode'),
+      });
     await this.twoStep.disable(
       { id: session.member.id, merchantId: session.merchant.id },
       consoleActor(session, request),
@@ -136,10 +167,16 @@ export class ConsoleSecurityController {
     redirectSeeOther(response, '/console/security?notice=disabled');
   }
 
-  private async render(response: Response, status: number, model: SecurityModel) {
+  private async render(
+    request: Request,
+    response: Response,
+    status: number,
+    model: Omit<SecurityModel, 'browserLocale'>,
+  ) {
     const unusedRecoveryCodes = model.session.member.twoStep
       ? await this.twoStep.unusedRecoveryCodes(model.session.member.id)
       : 0;
-    sendPage(response, status, (nonce) => renderSecurity(nonce, { ...model, unusedRecoveryCodes }));
+    const browserLocale = negotiateLocale(request);
+    sendPage(response, status, (nonce) => renderSecurity(nonce, { ...model, browserLocale, unusedRecoveryCodes }));
   }
 }
