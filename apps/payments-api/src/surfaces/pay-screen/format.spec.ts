@@ -4,9 +4,20 @@ describe('pay screen formatting', () => {
   it.each([
     [15000, '₩15,000'],
     [1, '₩1'],
+    [0, '₩0'],
+    [999, '₩999'],
+    [1000, '₩1,000'],
+    [100_000, '₩100,000'],
     [10_000_000_000, '₩10,000,000,000'],
+    [-1_234_567, '₩-1,234,567'],
   ])('shows %d won as %s', (amount, text) => {
     expect(formatWon(amount)).toBe(text);
+  });
+
+  it('groups as Intl does for every amount', () => {
+    const intl = new Intl.NumberFormat('en-US');
+    for (let amount = -100_000; amount <= 2_000_000; amount += 997)
+      expect(formatWon(amount)).toBe(`₩${intl.format(amount)}`);
   });
 
   it('adds the outcome to returnUrl and keeps the merchant query', () => {

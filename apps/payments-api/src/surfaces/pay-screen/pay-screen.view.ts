@@ -255,30 +255,51 @@ export function renderPayScreen(
   return page(t, title, nonce, body);
 }
 
-export function renderNotFound(nonce: string, locale: Locale): string {
-  const t = payScreenT(locale);
-  return page(
-    t,
-    `${t('notFound.heading')} · payhook`,
-    nonce,
-    html`<div class="card">
-      <h1>${t('notFound.heading')}</h1>
-      <p class="note">${t('notFound.body')}</p>
-    </div>`,
-  );
+/** Stands for the nonce in a page rendered once: no text of ours holds a NUL. */
+const NONCE_MARK = '\u0000';
+
+/**
+ * A page that differs between requests only by its nonce (the 404 and 403 pages in a language):
+ * rendered and escaped once, then each request's nonce put in its one place.
+ */
+function renderedOnce(render: (nonce: string) => string): (nonce: string) => string {
+  const [before, after, ...more] = render(NONCE_MARK).split(NONCE_MARK);
+  if (after === undefined || more.length > 0) throw new Error('a page rendered once must hold its nonce once');
+  return (nonce) => before + nonce + after;
 }
 
-export type ForbiddenReason = 'forbidden.formExpired' | 'forbidden.liveComplete';
+const notFoundPages = new Map(
+  LOCALES.map((locale) => {
+    const t = payScreenT(locale);
+    const body = html`<div class="card">
+      <h1>${t('notFound.heading')}</h1>
+      <p class="note">${t('notFound.body')}</p>
+    </div>`;
+    return [locale, renderedOnce((nonce) => page(t, `${t('notFound.heading')} · payhook`, nonce, body))];
+  }),
+);
+
+export function renderNotFound(nonce: string, locale: Locale): string {
+  return notFoundPages.get(locale)!(nonce);
+}
+
+const FORBIDDEN_REASONS = ['forbidden.formExpired', 'forbidden.liveComplete'] as const;
+export type ForbiddenReason = (typeof FORBIDDEN_REASONS)[number];
+
+const forbiddenPages = new Map(
+  LOCALES.flatMap((locale) => {
+    const t = payScreenT(locale);
+    return FORBIDDEN_REASONS.map((reason) => {
+      const body = html`<div class="card">
+        <h1>${t('forbidden.heading')}</h1>
+        <p class="note">${t(reason)}</p>
+      </div>`;
+      const render = renderedOnce((nonce) => page(t, `${t('forbidden.heading')} · payhook`, nonce, body));
+      return [`${locale} ${reason}`, render] as const;
+    });
+  }),
+);
 
 export function renderForbidden(nonce: string, locale: Locale, reason: ForbiddenReason): string {
-  const t = payScreenT(locale);
-  return page(
-    t,
-    `${t('forbidden.heading')} · payhook`,
-    nonce,
-    html`<div class="card">
-      <h1>${t('forbidden.heading')}</h1>
-      <p class="note">${t(reason)}</p>
-    </div>`,
-  );
+  return forbiddenPages.get(`${locale} ${reason}`)!(nonce);
 }
