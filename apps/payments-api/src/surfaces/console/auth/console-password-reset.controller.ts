@@ -13,7 +13,7 @@ import {
   renderResetRequested,
   renderResetUnavailable,
 } from './console-password-reset.view';
-import { LOGIN_CSRF_COOKIE } from '../shared/console-session';
+import { consoleLocale, LOGIN_CSRF_COOKIE } from '../shared/console-session';
 import { ConsoleSessionCookie } from '../shared/console-session-cookie';
 import { resetThrottledMessage } from '../shared/console-throttled';
 import { newPasswordProblem } from '../shared/new-password';
@@ -63,7 +63,7 @@ export class ConsolePasswordResetController {
       );
     }
     const email = (formField(body, 'email') ?? '').slice(0, 254);
-    const result = await this.resets.request(email, request.ip ?? 'unknown');
+    const result = await this.resets.request(email, request.ip ?? 'unknown', consoleLocale(request));
     if (result.kind === 'throttled') {
       const form = {
         csrf: this.csrfTokens.issue(request, response, FORGOT_FORM),
