@@ -78,6 +78,9 @@ describe('notices to the owners of an endpoint in trouble', () => {
       `SELECT kind, sent_at IS NOT NULL AS sent FROM webhook_notices WHERE merchant_id = $1 ORDER BY id`,
       [merchantId],
     );
+  /** An owner who reads payhook in English (one without a choice is e-mailed in Korean). */
+  const readsEnglish = (owner: { email: string }) =>
+    api.sql(`UPDATE merchant_members SET locale = 'en' WHERE email = $1`, [owner.email]);
   const banner = async (consoleUser: ConsoleClient, path: string) => {
     const page = await consoleUser.get(path).expect(200);
     return /<div class="warning webhook-banner"[^]*?<\/div>/.exec(page.text)?.[0] ?? null;
@@ -86,6 +89,7 @@ describe('notices to the owners of an endpoint in trouble', () => {
   it('e-mails the owner once when failing and once when disabled, nobody else; the banner stays until re-enabled', async () => {
     failing = true;
     const owner = await approvedMerchant(api, { name: 'Failing Shop' });
+    await readsEnglish(owner);
     const bystander = await approvedMerchant(api, { name: 'Healthy Shop' });
     await api.as(owner).put('/v1/webhook-endpoint').send({ url: receiver.url }).expect(200);
     const healthyReceiver = await WebhookReceiver.start();
@@ -156,6 +160,7 @@ describe('notices to the owners of an endpoint in trouble', () => {
   it('shows the banner while an endpoint fails, then e-mails the owner once when it answers again', async () => {
     failing = true;
     const owner = await approvedMerchant(api, { name: 'Flaky Shop', timeZone: 'Asia/Seoul' });
+    await readsEnglish(owner);
     await api.as(owner).put('/v1/webhook-endpoint').send({ url: receiver.url }).expect(200);
     const ownerConsole = await ConsoleClient.login(api, owner.email);
     expect(await banner(ownerConsole, '/console/payments')).toBeNull();

@@ -9,15 +9,43 @@ export interface ReceivedEmail {
   text: string;
 }
 
-/** Unfolded header lines, then the body with quoted-printable soft breaks and escapes undone (ASCII mail). */
+/** The bytes of quoted-printable text (`=EC=9B=B9` → 0xEC 0x9B 0xB9; everything else is ASCII). */
+const quotedPrintable = (text: string): Buffer =>
+  Buffer.from(
+    text.replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+    'latin1',
+  );
+
+const ENCODED_WORD = /=\?UTF-8\?([QB])\?([^?]*)\?=/gi;
+
+/**
+ * A header with its RFC 2047 encoded words (`=?UTF-8?Q?…?=`, how nodemailer sends a Korean subject)
+ * decoded: a run of them is one UTF-8 text, the white space between them is not part of it.
+ */
+function decodeHeader(value: string): string {
+  const run = new RegExp(`${ENCODED_WORD.source}(?:\\s+${ENCODED_WORD.source})*`, 'gi');
+  return value.replace(run, (words) =>
+    Buffer.concat(
+      [...words.matchAll(ENCODED_WORD)].map(([, encoding, word]) =>
+        encoding.toUpperCase() === 'B' ? Buffer.from(word, 'base64') : quotedPrintable(word.replace(/_/g, ' ')),
+      ),
+    ).toString('utf8'),
+  );
+}
+
+/** Unfolded header lines, then the body with its transfer encoding (quoted-printable, base64) undone, as UTF-8. */
 function parse(raw: string): { subject: string; text: string } {
   const split = raw.indexOf('\r\n\r\n');
   const headers = raw.slice(0, split).replace(/\r\n[ \t]+/g, ' ');
-  const subject = /^Subject: (.*)$/im.exec(headers)?.[1] ?? '';
+  const subject = decodeHeader(/^Subject: (.*)$/im.exec(headers)?.[1] ?? '');
   const body = raw.slice(split + 4);
-  const text = /^Content-Transfer-Encoding: quoted-printable$/im.test(headers)
-    ? body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
-    : body;
+  const encoding = /^Content-Transfer-Encoding: (.*)$/im.exec(headers)?.[1].trim().toLowerCase();
+  const text =
+    encoding === 'quoted-printable'
+      ? quotedPrintable(body.replace(/=\r\n/g, '')).toString('utf8')
+      : encoding === 'base64'
+        ? Buffer.from(body, 'base64').toString('utf8')
+        : body;
   return { subject, text: text.replace(/\r\n/g, '\n') };
 }
 

@@ -5,8 +5,11 @@ import { compile, type Catalog } from '../platform/i18n/translator';
 
 type Catalogs = Readonly<Record<Locale, Catalog>>;
 
-/** Every surface's catalogs: each `messages/index.ts` under surfaces/ exports its languages as CATALOGS. */
-function surfaceCatalogs(): [string, Catalogs][] {
+/** The app's src/: surfaces' pages, and the e-mails that accounts/ and webhooks/ send. */
+const SRC = join(__dirname, '..');
+
+/** Every catalog of the app: each `messages/index.ts` under src/ exports its languages as CATALOGS. */
+function appCatalogs(): [string, Catalogs][] {
   const found: [string, Catalogs][] = [];
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -14,11 +17,11 @@ function surfaceCatalogs(): [string, Catalogs][] {
       if (entry.isDirectory()) walk(path);
       else if (entry.name === 'index.ts' && dir.endsWith('/messages')) {
         // eslint-disable-next-line @typescript-eslint/no-require-imports -- found at run time: a new catalog is checked without a line here
-        found.push([relative(__dirname, dir), (require(path) as { CATALOGS: Catalogs }).CATALOGS]);
+        found.push([relative(SRC, dir), (require(path) as { CATALOGS: Catalogs }).CATALOGS]);
       }
     }
   };
-  walk(__dirname);
+  walk(SRC);
   return found.sort(([a], [b]) => a.localeCompare(b));
 }
 
@@ -51,12 +54,15 @@ function shapeOf(catalogs: Catalogs, locale: Locale, key: string): Shape {
   return shape;
 }
 
-const ALL = surfaceCatalogs();
+const ALL = appCatalogs();
 
-it('finds the catalogs of the payment screen and of the console', () => {
+it('finds the catalogs of the payment screen, of the console and of the e-mails', () => {
   const names = ALL.map(([name]) => name);
-  expect(names).toContain('pay-screen/messages');
-  expect(names).toContain('console/shared/messages');
+  expect(names).toContain('surfaces/pay-screen/messages');
+  expect(names).toContain('surfaces/console/shared/messages');
+  expect(names).toContain('accounts/team/messages');
+  expect(names).toContain('accounts/console-logins/messages');
+  expect(names).toContain('webhooks/notices/messages');
 });
 
 describe.each(ALL)('the catalogs of %s', (_name, catalogs) => {

@@ -1,12 +1,14 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AUTH_FAILURE_LIMITS, AUTH_FAILURE_THROTTLE, type AuthFailureThrottle } from '@payhook/auth';
 import { createHash, randomBytes } from 'node:crypto';
+import { DEFAULT_LOCALE } from '../../platform/i18n/locale';
 import { Mailer } from '../../platform/mail/mailer';
 import { hashPassword, verifyPassword } from '../merchants';
 import { MembersRepository, PasswordHashQueue, TwoStepService } from '../team';
 import { SESSION_TTL_HOURS, type ConsoleMember, type ConsoleSession } from './console-session';
 import { ConsoleLoginChoicesRepository } from './console-login-choices.repository';
 import { ConsoleSessionsRepository } from './console-sessions.repository';
+import { wrongCodesEmail } from './login-emails';
 
 /**
  * `second_step`: the password was right and the session exists, but opens nothing until the code is
@@ -280,20 +282,14 @@ export class ConsoleAuthService {
     await this.sessions.delete(session.id);
   }
 
-  /** Sent beside the answer, never holding it: a slow SMTP server must not slow the login down. */
+  /**
+   * Sent beside the answer, never holding it: a slow SMTP server must not slow the login down. In the
+   * member's language, Korean without a choice: the browser giving the codes may not be theirs.
+   */
   private warnOfWrongCodes(member: ConsoleMember): void {
     const { max, windowMinutes } = AUTH_FAILURE_LIMITS['second-step'];
     this.mailer
-      .send({
-        to: [member.email],
-        subject: 'Wrong two-step codes for your payhook console login',
-        text:
-          `Someone signed in to the payhook console as ${member.email} with your password, then gave ` +
-          `${max} wrong two-step codes within ${windowMinutes} minutes. Two-step codes for your login ` +
-          `are paused for up to ${windowMinutes} minutes.\n\n` +
-          'If that was you, there is nothing to do. If it was not, someone knows your password: ' +
-          "ask your team's owner to remove the login, and set a new password.\n",
-      })
+      .send(wrongCodesEmail(member.locale ?? DEFAULT_LOCALE, { to: member.email, max, windowMinutes }))
       .catch((error: unknown) => this.logger.warn(`the wrong-codes e-mail was not sent: ${String(error)}`));
   }
 

@@ -3,10 +3,12 @@ import { clientKey } from '@payhook/auth';
 import { createHash, randomBytes } from 'node:crypto';
 import { AuditLog } from '../../core/audit';
 import { PaymentsApiEnv } from '../../platform/config/payments-api.env';
+import type { Locale } from '../../platform/i18n/locale';
 import { Mailer } from '../../platform/mail/mailer';
 import { hashPassword } from '../merchants';
 import { lockAddress, MembersRepository, PasswordHashQueue } from '../team';
 import { ConsoleSessionsRepository } from './console-sessions.repository';
+import { passwordResetEmail } from './login-emails';
 import { PasswordResetsRepository } from './password-resets.repository';
 
 /** How long a reset link works, and how many links a client may ask for, and an address get, per hour. */
@@ -48,13 +50,15 @@ export class ConsolePasswordResetService {
   /**
    * E-mails a reset link when the address has a login and has not had three in the last hour;
    * otherwise sends nothing, with the same answer. A client asking more than ten times an hour is
-   * throttled whatever the addresses (it learns nothing about them from that).
+   * throttled whatever the addresses (it learns nothing about them from that). The e-mail is in the
+   * language a login of the address chose, else in `locale` (the asking browser's).
    */
-  async request(rawEmail: string, address: string): Promise<ResetRequestResult> {
+  async request(rawEmail: string, address: string, locale: Locale): Promise<ResetRequestResult> {
     const email = rawEmail.trim().toLowerCase();
     const client = clientKey(address);
     const valid = /^[^\s@\p{C}]+@[^\s@\p{C}]+$/u.test(email) && email.length <= 254;
     const token = randomBytes(32).toString('base64url');
+    let language = locale;
     const recorded = await this.resets.record(
       {
         client,
@@ -65,13 +69,15 @@ export class ConsolePasswordResetService {
       async () => {
         const logins = valid ? await this.members.findLogins(email) : [];
         // Only a login whose address was proven is set by a link to that address.
-        return logins.some((login) => login.addressProven)
+        const proven = logins.filter((login) => login.addressProven);
+        language = proven.find((login) => login.locale !== null)?.locale ?? locale;
+        return proven.length > 0
           ? { tokenHash: tokenHashOf(token), validMinutes: RESET_LINK_VALID_MINUTES }
           : undefined;
       },
     );
     if (recorded.kind === 'throttled') return recorded;
-    if (recorded.link) this.emailLink(email, `${this.env.BASE_URL}/console/reset/${token}`);
+    if (recorded.link) this.emailLink(language, email, `${this.env.BASE_URL}/console/reset/${token}`);
     return { kind: 'requested' };
   }
 
@@ -123,18 +129,9 @@ export class ConsolePasswordResetService {
   }
 
   /** Sent beside the answer, never holding it: how long SMTP takes must not tell an address apart. */
-  private emailLink(to: string, link: string): void {
+  private emailLink(locale: Locale, to: string, link: string): void {
     this.mailer
-      .send({
-        to: [to],
-        subject: 'Set a new password for your payhook console login',
-        text:
-          `Someone asked to set a new password for the payhook console login ${to}.\n\n` +
-          `Set it here (the link works once, for ${RESET_LINK_VALID_MINUTES} minutes):\n${link}\n\n` +
-          'It sets the password of your console login at every merchant whose team you belong to with this ' +
-          'address. Your two-step login, if it is on, stays as it is. If you did not ask, ignore this e-mail: ' +
-          'your password is unchanged.\n',
-      })
+      .send(passwordResetEmail(locale, { to, link, validMinutes: RESET_LINK_VALID_MINUTES }))
       .catch((error: unknown) => this.logger.warn(`a password reset e-mail was not sent: ${String(error)}`));
   }
 }

@@ -10,6 +10,7 @@ import type { Locale } from '../../platform/i18n/locale';
 // address's logins through the team door; through both doors a load that starts here reaches TeamModule
 // before TeamService is defined.
 import { hashPassword } from '../merchants/password-hash';
+import { inviteEmail } from './invite-email';
 import { InvitesRepository, type Invite } from './invites.repository';
 import type { MemberRole } from './member-role';
 import { MAX_LOGINS_PER_ADDRESS, MembersRepository, type Member } from './members.repository';
@@ -85,7 +86,14 @@ export class TeamService {
     return this.invites.list(merchantId);
   }
 
-  async invite(merchantId: string, rawEmail: string, role: MemberRole, by: AuditActor): Promise<IssuedInvite> {
+  /** The e-mail goes in `locale`, the language the inviting member reads the console in (the invited has none yet). */
+  async invite(
+    merchantId: string,
+    rawEmail: string,
+    role: MemberRole,
+    by: AuditActor,
+    locale: Locale,
+  ): Promise<IssuedInvite> {
     const email = rawEmail.trim().toLowerCase();
     if (!EMAIL.test(email) || email.length > 254) {
       throw new TeamException('parameter_invalid', 'Enter the e-mail address of the person to invite.');
@@ -113,15 +121,15 @@ export class TeamService {
         INVITE_VALID_HOURS,
       );
     });
-    return this.deliver({ id, email, role }, token);
+    return this.deliver({ id, email, role }, token, locale);
   }
 
   /**
    * The open invite under a new link (the old one stops), sent again: an e-mail lost or never sent.
    * The same invite, so it takes no more of the team's or the address's daily invites; at most
-   * MAX_INVITE_RESENDS times.
+   * MAX_INVITE_RESENDS times. The e-mail goes in `locale`, as invite's.
    */
-  async resendInvite(merchantId: string, id: string, by: AuditActor): Promise<IssuedInvite> {
+  async resendInvite(merchantId: string, id: string, by: AuditActor, locale: Locale): Promise<IssuedInvite> {
     const token = randomBytes(32).toString('base64url');
     const renewal = {
       tokenHash: inviteTokenHash(token),
@@ -142,30 +150,28 @@ export class TeamService {
         return renewed;
       },
     );
-    return this.deliver(invite, token);
+    return this.deliver(invite, token, locale);
   }
 
   /** With e-mail on, the link goes only to the invited address; with e-mail off, it is shown once. */
-  private async deliver(invite: { id: string; email: string; role: MemberRole }, token: string): Promise<IssuedInvite> {
+  private async deliver(
+    invite: { id: string; email: string; role: MemberRole },
+    token: string,
+    locale: Locale,
+  ): Promise<IssuedInvite> {
     const link = `${this.env.BASE_URL}/console/invite/${token}`;
     const { id, email, role } = invite;
     if (!this.mailer.enabled) return { invite: { id, email, role }, link, emailed: false };
-    return { invite: { id, email, role }, emailed: await this.emailInvite(email, role, link) };
+    return { invite: { id, email, role }, emailed: await this.emailInvite(locale, email, role, link) };
   }
 
   /**
    * The invite by e-mail (SMTP_URL is set). Never into the log: the link is a credential. A refused
    * e-mail costs a log line, not the invite.
    */
-  private async emailInvite(email: string, role: MemberRole, link: string): Promise<boolean> {
+  private async emailInvite(locale: Locale, email: string, role: MemberRole, link: string): Promise<boolean> {
     try {
-      await this.mailer.send({
-        to: [email],
-        subject: 'You are invited to a payhook console',
-        text:
-          `You were invited as ${role} to a merchant's payhook console.\n\n` +
-          `Set your password here (the link works once, for ${INVITE_VALID_HOURS} hours):\n${link}\n`,
-      });
+      await this.mailer.send(inviteEmail(locale, { to: email, role, link, validHours: INVITE_VALID_HOURS }));
       return true;
     } catch (error) {
       this.logger.warn(`the invite e-mail to ${email} was not sent: ${String(error)}`);

@@ -1,8 +1,9 @@
 import { PeriodicTask } from '@payhook/persistence';
 import { Inject, Injectable } from '@nestjs/common';
 import { PaymentsApiEnv } from '../../platform/config/payments-api.env';
+import { DEFAULT_LOCALE, type Locale } from '../../platform/i18n/locale';
 import { Mailer } from '../../platform/mail/mailer';
-import { MerchantOwnersRepository } from './merchant-owners.repository';
+import { MerchantOwnersRepository, type Owner } from './merchant-owners.repository';
 import { noticeEmail, type NoticeContext } from './notice-email';
 import { WebhookNoticesRepository } from './webhook-notices.repository';
 
@@ -18,11 +19,22 @@ const MAX_RETRY_MS = 60 * 60_000;
 export const retryDelayMs = (attempts: number): number =>
   Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, Math.min(attempts - 1, 20)));
 
+/** The owners' addresses by the language each reads payhook in (Korean for an owner without a choice). */
+export function byLanguage(owners: Owner[]): Map<Locale, string[]> {
+  const groups = new Map<Locale, string[]>();
+  for (const { email, locale } of owners) {
+    const language = locale ?? DEFAULT_LOCALE;
+    groups.set(language, [...(groups.get(language) ?? []), email]);
+  }
+  return groups;
+}
+
 /**
- * Sends the notices the dispatcher wrote to the merchant's owners, one
- * e-mail each, and marks them sent. Every API instance runs one: claims are leased with SKIP LOCKED,
- * so an instance never sends another's notice, and a restart resends only a notice whose send was cut
- * between the server's acceptance and the mark (the lease then runs out), never loses one.
+ * Sends the notices the dispatcher wrote to the merchant's owners, one e-mail each in every language
+ * its owners read, and marks them sent (a refused e-mail sends the notice again, in every language).
+ * Every API instance runs one: claims are leased with SKIP LOCKED, so an instance never sends
+ * another's notice, and a restart resends only a notice whose send was cut between the server's
+ * acceptance and the mark (the lease then runs out), never loses one.
  */
 @Injectable()
 export class WebhookNoticesSender extends PeriodicTask {
@@ -43,13 +55,15 @@ export class WebhookNoticesSender extends PeriodicTask {
     for (;;) {
       const due = await this.notices.claimDue(BATCH, LEASE_MS);
       for (const notice of due) {
-        const to = await this.owners.ownersEmailsOf(notice.merchantId);
-        if (to.length === 0) {
+        const owners = await this.owners.ownersOf(notice.merchantId);
+        if (owners.length === 0) {
           await this.notices.markSent(notice.id, 'no owner to send it to');
           continue;
         }
         try {
-          await this.mailer.send(noticeEmail(notice, to, this.context));
+          for (const [locale, to] of byLanguage(owners)) {
+            await this.mailer.send(noticeEmail(notice, to, this.context, locale));
+          }
         } catch (error) {
           const reason = error instanceof Error ? error.message : String(error);
           this.logger.warn(`notice ${notice.id} (${notice.kind}, ${notice.endpointId}) not sent: ${reason}`);

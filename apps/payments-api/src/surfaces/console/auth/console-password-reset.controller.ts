@@ -72,7 +72,7 @@ export class ConsolePasswordResetController {
       return sendPage(response, 403, (nonce) => renderConsoleError(nonce, locale, title, message));
     }
     const email = (formField(body, 'email') ?? '').slice(0, 254);
-    const result = await this.resets.request(email, request.ip ?? 'unknown');
+    const result = await this.resets.request(email, request.ip ?? 'unknown', locale);
     if (result.kind === 'throttled') {
       const form = {
         csrf: this.csrfTokens.issue(request, response, FORGOT_FORM),

@@ -51,7 +51,13 @@ export class ConsoleTeamController {
     const role = formField(body, 'role');
     if (!isMemberRole(role)) return this.render(response, 400, session, null, 'Choose a role for the invite.');
     const issued = await this.refusalOf(response, session, () =>
-      this.team.invite(session.merchant.id, formField(body, 'email') ?? '', role, consoleActor(session, request)),
+      this.team.invite(
+        session.merchant.id,
+        formField(body, 'email') ?? '',
+        role,
+        consoleActor(session, request),
+        session.locale,
+      ),
     );
     if (issued) await this.render(response, 200, session, null, null, issued);
   }
@@ -78,7 +84,7 @@ export class ConsoleTeamController {
     @Res() response: Response,
   ) {
     const issued = await this.refusalOf(response, session, () =>
-      this.team.resendInvite(session.merchant.id, idOf('invite', id), consoleActor(session, request)),
+      this.team.resendInvite(session.merchant.id, idOf('invite', id), consoleActor(session, request), session.locale),
     );
     if (issued) await this.render(response, 200, session, null, null, issued);
   }
