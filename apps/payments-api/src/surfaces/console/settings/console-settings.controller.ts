@@ -21,7 +21,7 @@ export class ConsoleSettingsController {
     @Query('notice') notice: unknown,
     @Res() response: Response,
   ): void {
-    const saved = notice === 'saved' ? 'Time zone saved: every time is now shown in it.' : null;
+    const saved = notice === 'saved' ? 'zone.saved' : null;
     sendPage(response, 200, (nonce) => renderSettings(nonce, { session, notice: saved, error: null }));
   }
 
@@ -30,9 +30,8 @@ export class ConsoleSettingsController {
   async save(@CurrentConsoleSession() session: ConsoleSession, @Body() body: unknown, @Res() response: Response) {
     const timeZone = (formField(body, 'timeZone') ?? '').trim();
     if (!isIanaTimeZone(timeZone)) {
-      const error = 'Enter an IANA time zone such as Asia/Seoul or America/New_York.';
       return sendPage(response, 400, (nonce) =>
-        renderSettings(nonce, { session, notice: null, error, typed: timeZone }),
+        renderSettings(nonce, { session, notice: null, error: 'zone.invalid', typed: timeZone }),
       );
     }
     await this.merchants.setTimeZone(session.merchant.id, timeZone);

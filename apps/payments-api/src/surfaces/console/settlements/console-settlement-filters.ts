@@ -1,6 +1,7 @@
 import { isCalendarDay, ListSettlementsQueryDto } from '../../../money/settlements';
 import { dtoViolations } from '../../../platform/http/dto-violations';
 import { CONSOLE_PAGE_SIZE } from '../payments/console-payment-filters';
+import type { SettlementsKey } from './messages';
 
 /** The filter form's fields as typed, echoed back into the form. */
 export interface SettlementFilterValues {
@@ -9,19 +10,19 @@ export interface SettlementFilterValues {
   to: string;
 }
 
+/** Why the filters or the CSV's date were refused: a message of the page's catalog, in the reader's language. */
+export type SettlementsError = Extract<SettlementsKey, `error.${string}`>;
+
 export interface ParsedSettlementFilters {
   values: SettlementFilterValues;
   /** The same query the API takes, so the console follows the API's list rules. */
   query: ListSettlementsQueryDto;
   /** The one sales date selected (`date`, or `from` equal to `to`): totals and the CSV are offered for it. */
   day: string | null;
-  error: string | null;
+  error: SettlementsError | null;
 }
 
 export const NO_SETTLEMENT_FILTERS: SettlementFilterValues = { date: '', from: '', to: '' };
-
-/** A cursor the list refused (forged, or from another mode or merchant). */
-export const BAD_CURSOR = 'This page link is not valid any more. Start from the first page.';
 
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
 
@@ -32,27 +33,27 @@ const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '')
 export function parseSettlementFilters(raw: Record<string, unknown>): ParsedSettlementFilters {
   const values: SettlementFilterValues = { date: text(raw.date), from: text(raw.from), to: text(raw.to) };
   const query: ListSettlementsQueryDto = { limit: String(CONSOLE_PAGE_SIZE) };
-  const fail = (error: string): ParsedSettlementFilters => ({ values, query, day: null, error });
+  const fail = (error: SettlementsError): ParsedSettlementFilters => ({ values, query, day: null, error });
 
   if (values.date !== '') {
-    if (values.from !== '' || values.to !== '') return fail('Choose one sales date or a range, not both.');
-    if (!isCalendarDay(values.date)) return fail('"Sales date" must be a date such as 2026-11-21.');
+    if (values.from !== '' || values.to !== '') return fail('error.dateAndRange');
+    if (!isCalendarDay(values.date)) return fail('error.date');
     query.date = values.date;
   }
   if (values.from !== '') {
-    if (!isCalendarDay(values.from)) return fail('"From" must be a date such as 2026-11-21.');
+    if (!isCalendarDay(values.from)) return fail('error.from');
     query.from = values.from;
   }
   if (values.to !== '') {
-    if (!isCalendarDay(values.to)) return fail('"To" must be a date such as 2026-11-21.');
+    if (!isCalendarDay(values.to)) return fail('error.to');
     query.to = values.to;
   }
   if (values.from !== '' && values.to !== '' && values.from > values.to) {
-    return fail('"From" must not be after "To".');
+    return fail('error.fromAfterTo');
   }
   const cursor = text(raw.cursor);
   if (cursor !== '') {
-    if (dtoViolations(ListSettlementsQueryDto, { cursor }).has('cursor')) return fail(BAD_CURSOR);
+    if (dtoViolations(ListSettlementsQueryDto, { cursor }).has('cursor')) return fail('error.badCursor');
     query.cursor = cursor;
   }
   const day = values.date !== '' ? values.date : values.from !== '' && values.from === values.to ? values.from : null;
@@ -62,10 +63,10 @@ export function parseSettlementFilters(raw: Record<string, unknown>): ParsedSett
 /** The CSV export's one required sales date. */
 export function parseExportDate(
   raw: Record<string, unknown>,
-): { day: string; error: null } | { day: null; error: string } {
+): { day: string; error: null } | { day: null; error: SettlementsError } {
   const day = text(raw.date);
-  if (day === '') return { day: null, error: 'Choose a sales date to download its CSV.' };
-  if (!isCalendarDay(day)) return { day: null, error: '"Sales date" must be a date such as 2026-11-21.' };
+  if (day === '') return { day: null, error: 'error.exportDate' };
+  if (!isCalendarDay(day)) return { day: null, error: 'error.date' };
   return { day, error: null };
 }
 

@@ -25,7 +25,7 @@ export class ConsoleSettlementsController {
     const mode = modeOf(query.mode, session.merchant);
     const filters = parseSettlementFilters(query);
     const result = filters.error
-      ? ({ kind: 'invalid', message: filters.error } as const)
+      ? ({ kind: 'invalid', error: filters.error } as const)
       : await this.settlements.list(scopeOf(session.merchant, mode), filters.query, filters.day);
     render(response, result.kind === 'page' ? 200 : 400, {
       session,
@@ -35,7 +35,7 @@ export class ConsoleSettlementsController {
       page: result.kind === 'page' ? result.page : null,
       totals: result.kind === 'page' ? result.totals : null,
       paged: filters.query.cursor !== undefined,
-      error: result.kind === 'invalid' ? result.message : null,
+      error: result.kind === 'invalid' ? result.error : null,
     });
   }
 

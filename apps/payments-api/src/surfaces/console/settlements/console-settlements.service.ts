@@ -7,14 +7,14 @@ import {
   type SettlementTotals,
   type SettlementView,
 } from '../../../money/settlements';
-import { BAD_CURSOR } from './console-settlement-filters';
+import type { SettlementsError } from './console-settlement-filters';
 
 /** Every record of the sales date, not only the page on screen. */
 export type { SettlementTotals };
 
 export type SettlementsPage =
   | { kind: 'page'; page: ListEnvelope<SettlementView>; totals: SettlementTotals | null }
-  | { kind: 'invalid'; message: string };
+  | { kind: 'invalid'; error: SettlementsError };
 
 function addUp(rows: SettlementView[]): SettlementTotals {
   const totals: SettlementTotals = { count: rows.length, grossAmount: 0, feeAmount: 0, vatAmount: 0, netAmount: 0 };
@@ -32,7 +32,8 @@ export class ConsoleSettlementsService {
   constructor(private readonly settlements: SettlementsService) {}
 
   /**
-   * The API's list with its rules (date range, keyset cursor); a refused query is shown, not thrown.
+   * The API's list with its rules (date range, keyset cursor); a refused cursor is shown, not thrown.
+   * The filters checked the dates by the same rules already, so the cursor is all the API can refuse.
    * With one sales date, also that date's totals: over all of its records, so they match the CSV even
    * when the day spans more than one page.
    */
@@ -41,8 +42,10 @@ export class ConsoleSettlementsService {
     try {
       page = await this.settlements.list(scope, query, { newestFirst: true });
     } catch (error) {
-      if (!(error instanceof PayhookError) || error.code !== 'parameter_invalid') throw error;
-      return { kind: 'invalid', message: error.param === 'cursor' ? BAD_CURSOR : error.message };
+      if (!(error instanceof PayhookError) || error.code !== 'parameter_invalid' || error.param !== 'cursor') {
+        throw error;
+      }
+      return { kind: 'invalid', error: 'error.badCursor' };
     }
     if (day === null) return { kind: 'page', page, totals: null };
     const wholeDay = query.cursor === undefined && !page.hasMore;

@@ -8,9 +8,11 @@ import {
   settlementsExportHref,
   settlementsHref,
   type SettlementFilterValues,
+  type SettlementsError,
 } from './console-settlement-filters';
 import type { SettlementTotals } from './console-settlements.service';
 import type { ConsoleMode, ConsoleSession } from '../shared/console-session';
+import { settlementsT } from './messages';
 
 export interface SettlementsListModel {
   session: ConsoleSession;
@@ -23,7 +25,7 @@ export interface SettlementsListModel {
   /** The selected date's totals; null without one. */
   totals: SettlementTotals | null;
   paged: boolean;
-  error: string | null;
+  error: SettlementsError | null;
 }
 
 /** `₩15,000`, and a refund record's negative amounts as `−₩375` (a minus sign, read out as "minus"). */
@@ -38,15 +40,16 @@ export function feeRate(feeBps: number): string {
 
 export function renderSettlementsList(nonce: string, model: SettlementsListModel): string {
   const { session, mode, values, page, day, totals } = model;
+  const t = settlementsT(session.locale);
   const zone = session.merchant.timeZone;
-  const filters = html`<form method="get" action="/console/settlements" class="filters" aria-label="Filters">
+  const filters = html`<form method="get" action="/console/settlements" class="filters" aria-label="${t('filters.label')}">
     <input type="hidden" name="mode" value="${mode}" />
-    <label>Sales date <input type="date" name="date" value="${values.date}" /></label>
-    <label>Or from <input type="date" name="from" value="${values.from}" /></label>
-    <label>To (inclusive) <input type="date" name="to" value="${values.to}" /></label>
+    <label>${t('filters.date')} <input type="date" name="date" value="${values.date}" /></label>
+    <label>${t('filters.from')} <input type="date" name="from" value="${values.from}" /></label>
+    <label>${t('filters.to')} <input type="date" name="to" value="${values.to}" /></label>
     <div class="actions">
-      <button type="submit">Show</button>
-      <a class="button secondary" href="${settlementsHref(mode, NO_SETTLEMENT_FILTERS)}">Clear</a>
+      <button type="submit">${t('filters.show')}</button>
+      <a class="button secondary" href="${settlementsHref(mode, NO_SETTLEMENT_FILTERS)}">${t('filters.clear')}</a>
     </div>
   </form>`;
 
@@ -55,53 +58,53 @@ export function renderSettlementsList(nonce: string, model: SettlementsListModel
     // A refund record leads to the refund on its payment's page.
     const href = `/console/payments/${row.paymentId}?mode=${mode}${refund && row.refundId ? `#${row.refundId}` : ''}`;
     return html`<tr>
-      <td data-label="Sales date" class="nowrap">${row.salesDate}</td>
-      <td data-label="Payout date" class="nowrap">${row.payoutDate}</td>
-      <td data-label="Type">${refund ? 'Refund' : 'Payment'}</td>
-      <td data-label="Order"><a href="${href}">${row.orderId}</a></td>
-      <td data-label="Gross" class="num">${signedWon(row.grossAmount)}</td>
-      <td data-label="Fee" class="num">
+      <td data-label="${t('list.salesDate')}" class="nowrap">${row.salesDate}</td>
+      <td data-label="${t('list.payoutDate')}" class="nowrap">${row.payoutDate}</td>
+      <td data-label="${t('list.type')}">${t(refund ? 'list.type.refund' : 'list.type.payment')}</td>
+      <td data-label="${t('list.order')}"><a href="${href}">${row.orderId}</a></td>
+      <td data-label="${t('list.gross')}" class="num">${signedWon(row.grossAmount)}</td>
+      <td data-label="${t('list.fee')}" class="num">
         ${signedWon(row.feeAmount)} <span class="muted">(${feeRate(row.feeBps)})</span>
       </td>
-      <td data-label="VAT" class="num">${signedWon(row.vatAmount)}</td>
-      <td data-label="Net" class="num">${signedWon(row.netAmount)}</td>
-      <td data-label="${refund ? 'Refunded' : 'Completed'}">${timeIn(row.completedAt, zone)}</td>
+      <td data-label="${t('list.vat')}" class="num">${signedWon(row.vatAmount)}</td>
+      <td data-label="${t('list.net')}" class="num">${signedWon(row.netAmount)}</td>
+      <td data-label="${t(refund ? 'list.refunded' : 'list.completed')}">${timeIn(row.completedAt, zone)}</td>
     </tr>`;
   });
   const footer =
-    totals === null || rows.length === 0
+    totals === null || day === null || rows.length === 0
       ? null
       : html`<tfoot>
           <tr class="totals">
             <th scope="row" colspan="4">
-              Total of ${day} (${totals.count} ${totals.count === 1 ? 'record' : 'records'}${model.paged || page?.hasMore ? ', all pages' : ''})
+              ${t(model.paged || page?.hasMore ? 'list.totalAllPages' : 'list.total', { day, count: totals.count })}
             </th>
-            <td data-label="Gross" class="num">${signedWon(totals.grossAmount)}</td>
-            <td data-label="Fee" class="num">${signedWon(totals.feeAmount)}</td>
-            <td data-label="VAT" class="num">${signedWon(totals.vatAmount)}</td>
-            <td data-label="Net" class="num">${signedWon(totals.netAmount)}</td>
+            <td data-label="${t('list.gross')}" class="num">${signedWon(totals.grossAmount)}</td>
+            <td data-label="${t('list.fee')}" class="num">${signedWon(totals.feeAmount)}</td>
+            <td data-label="${t('list.vat')}" class="num">${signedWon(totals.vatAmount)}</td>
+            <td data-label="${t('list.net')}" class="num">${signedWon(totals.netAmount)}</td>
             <td></td>
           </tr>
         </tfoot>`;
-  const empty = day ? `No ${mode} settlements on ${day}.` : `No ${mode} settlements match.`;
+  const empty = day ? t('list.emptyDay', { mode, day }) : t('list.empty', { mode });
   const table =
     page === null
       ? null
       : rows.length === 0
         ? html`<p class="muted">${empty}</p>`
-        : html`<div class="scroll" tabindex="0" role="region" aria-label="Settlement records">
+        : html`<div class="scroll" tabindex="0" role="region" aria-label="${t('list.label')}">
             <table class="stack">
               <thead>
                 <tr>
-                  <th scope="col">Sales date</th>
-                  <th scope="col">Payout date</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Order</th>
-                  <th scope="col" class="num">Gross</th>
-                  <th scope="col" class="num">Fee</th>
-                  <th scope="col" class="num">VAT</th>
-                  <th scope="col" class="num">Net</th>
-                  <th scope="col">Completed or refunded</th>
+                  <th scope="col">${t('list.salesDate')}</th>
+                  <th scope="col">${t('list.payoutDate')}</th>
+                  <th scope="col">${t('list.type')}</th>
+                  <th scope="col">${t('list.order')}</th>
+                  <th scope="col" class="num">${t('list.gross')}</th>
+                  <th scope="col" class="num">${t('list.fee')}</th>
+                  <th scope="col" class="num">${t('list.vat')}</th>
+                  <th scope="col" class="num">${t('list.net')}</th>
+                  <th scope="col">${t('list.time')}</th>
                 </tr>
               </thead>
               <tbody>
@@ -113,23 +116,25 @@ export function renderSettlementsList(nonce: string, model: SettlementsListModel
   const download =
     page !== null && day !== null
       ? html`<div class="actions">
-          <a class="button secondary" href="${settlementsExportHref(mode, day)}" download>Download CSV</a>
+          <a class="button secondary" href="${settlementsExportHref(mode, day)}" download>${t('list.download')}</a>
         </div>`
       : page !== null
-        ? html`<p class="muted">Choose one sales date to see its totals and download its CSV.</p>`
+        ? html`<p class="muted">${t('list.chooseDay')}</p>`
         : null;
-  const pager = html`<nav class="pager" aria-label="Pages">
-    ${model.paged ? html`<a href="${settlementsHref(mode, values)}">First page</a>` : null}
-    ${page?.nextCursor ? html`<a href="${settlementsHref(mode, values, page.nextCursor)}" rel="next">Next page</a>` : null}
+  const pager = html`<nav class="pager" aria-label="${t('list.pages')}">
+    ${model.paged ? html`<a href="${settlementsHref(mode, values)}">${t('list.firstPage')}</a>` : null}
+    ${
+      page?.nextCursor
+        ? html`<a href="${settlementsHref(mode, values, page.nextCursor)}" rel="next">${t('list.nextPage')}</a>`
+        : null
+    }
   </nav>`;
 
-  const body = html`<h1>Settlements</h1>
-    <p class="zone">
-      Newest sales first; a refund is a record of its own, with negative amounts, on the date it succeeded. Sales and
-      payout dates are calendar days in ${SALES_TIME_ZONE}; times in ${zone}.
-    </p>
-    ${modeSwitch(session.locale, mode, (target) => settlementsHref(target, values))} ${messages(null, model.error)}
+  const body = html`<h1>${t('page.title')}</h1>
+    <p class="zone">${t('page.intro', { salesZone: SALES_TIME_ZONE, zone })}</p>
+    ${modeSwitch(session.locale, mode, (target) => settlementsHref(target, values))}
+    ${messages(null, model.error && t(model.error))}
     <div class="card">${filters}</div>
     <div class="card">${table} ${download} ${pager}</div>`;
-  return consolePage({ title: 'Settlements', nonce, session, section: 'settlements', mode }, body);
+  return consolePage({ title: t('page.title'), nonce, session, section: 'settlements', mode }, body);
 }
