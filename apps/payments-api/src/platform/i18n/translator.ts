@@ -13,7 +13,10 @@ export interface Translator<Key extends string> {
   readonly locale: Locale;
   /** The message as plain text (the `html` tag escapes it where it is used). Throws on a missing value. */
   (key: Key, values?: MessageValues): string;
-  /** The message with SafeHtml values (a `<strong>` amount) kept as markup and the rest escaped. */
+  /**
+   * The message as markup: SafeHtml values (a `<strong>` amount) kept, the rest escaped. A message
+   * without placeholders is escaped once, so a page's fixed text costs nothing to place.
+   */
   html(key: Key, values?: MessageValues): SafeHtml;
 }
 
@@ -21,6 +24,8 @@ export interface Translator<Key extends string> {
 interface Message {
   parts(values?: MessageValues): (string | SafeHtml)[];
   text(values?: MessageValues): string;
+  /** A message without placeholders, escaped once: pages place it on every render. */
+  markup?: SafeHtml;
 }
 
 type Element = ReturnType<IntlMessageFormat['getAst']>[number];
@@ -57,7 +62,7 @@ function messageOf(format: IntlMessageFormat, source: string): Message {
   );
   if (pieces.every((piece) => typeof piece === 'string')) {
     const text = pieces.join('');
-    return { parts: () => [text], text: () => text };
+    return { parts: () => [text], text: () => text, markup: html`${text}` };
   }
   return {
     parts: (values) =>
@@ -114,8 +119,10 @@ export function translator<C extends Catalog>(
   if (!made) {
     const catalog = catalogs[locale];
     const t = (key: string, values?: MessageValues): string => parsed(catalog, locale, key).message.text(values);
-    t.html = (key: string, values?: MessageValues): SafeHtml =>
-      html`${parsed(catalog, locale, key).message.parts(values)}`;
+    t.html = (key: string, values?: MessageValues): SafeHtml => {
+      const { message } = parsed(catalog, locale, key);
+      return message.markup ?? html`${message.parts(values)}`;
+    };
     made = Object.assign(t, { locale });
     byLocale.set(locale, made);
   }

@@ -99,7 +99,7 @@ export function page(t: PayScreenT, title: string, nonce: string, body: SafeHtml
 /** The link to the other language: `?lang=` on this page, which the controller keeps for the visit. */
 export function languageSwitch(t: PayScreenT, path: string): SafeHtml {
   const others = LOCALES.filter((locale) => locale !== t.locale);
-  return html`<nav class="lang" aria-label="${t('page.language')}">
+  return html`<nav class="lang" aria-label="${t.html('page.language')}">
     ${others.map(
       (other: Locale) =>
         html`<a href="${path}?lang=${other}" hreflang="${other}" lang="${other}">${LANGUAGE_NAMES[other]}</a>`,
@@ -108,7 +108,7 @@ export function languageSwitch(t: PayScreenT, path: string): SafeHtml {
 }
 
 export function testBanner(t: PayScreenT, payment: PayScreenPayment): SafeHtml | null {
-  return payment.livemode ? null : html`<p class="banner" role="note">${t('page.testBanner')}</p>`;
+  return payment.livemode ? null : html`<p class="banner" role="note">${t.html('page.testBanner')}</p>`;
 }
 
 /** What is left to pay once the applied vouchers are counted. */
@@ -142,7 +142,7 @@ function transfer(t: PayScreenT, payment: PayScreenPayment, account: BankAccount
   const due = formatWon(outstandingOf(payment));
   const code = payment.depositCode ? formatDepositCode(payment.depositCode) : '—';
   return html`<section aria-labelledby="transfer-heading">
-    <h2 id="transfer-heading">${t('pay.transfer.heading')}</h2>
+    <h2 id="transfer-heading">${t.html('pay.transfer.heading')}</h2>
     ${
       payment.vouchersApplied > 0
         ? html`<p class="note">
@@ -153,33 +153,33 @@ function transfer(t: PayScreenT, payment: PayScreenPayment, account: BankAccount
           </p>`
         : null
     }
-    <p class="instruction">${t('pay.transfer.instruction', { amount: due, code })}</p>
+    <p class="instruction">${t.html('pay.transfer.instruction', { amount: due, code })}</p>
     <dl>
-      <dt>${t('pay.transfer.bank')}</dt>
+      <dt>${t.html('pay.transfer.bank')}</dt>
       <dd>${account.bankName}</dd>
-      <dt>${t('pay.transfer.account')}</dt>
+      <dt>${t.html('pay.transfer.account')}</dt>
       <dd><span class="code copy" id="account-number">${account.accountNumber}</span></dd>
-      <dt>${t('pay.transfer.holder')}</dt>
+      <dt>${t.html('pay.transfer.holder')}</dt>
       <dd>${account.holder}</dd>
-      <dt>${t('pay.transfer.code')}</dt>
+      <dt>${t.html('pay.transfer.code')}</dt>
       <dd><span class="code copy" id="deposit-code">${code}</span></dd>
-      <dt>${t('pay.transfer.amount')}</dt>
+      <dt>${t.html('pay.transfer.amount')}</dt>
       <dd>${due}</dd>
     </dl>
-    <p class="note">${t('pay.transfer.tapToSelect')}</p>
-    <p class="note">${t('pay.transfer.after')}</p>
+    <p class="note">${t.html('pay.transfer.tapToSelect')}</p>
+    <p class="note">${t.html('pay.transfer.after')}</p>
   </section>`;
 }
 
 function details(t: PayScreenT, payment: PayScreenPayment): SafeHtml {
   return html`<section class="details" aria-labelledby="details-heading">
-    <h2 id="details-heading">${t('pay.details.heading')}</h2>
+    <h2 id="details-heading">${t.html('pay.details.heading')}</h2>
     <dl>
-      <dt>${t('pay.details.merchant')}</dt>
+      <dt>${t.html('pay.details.merchant')}</dt>
       <dd>${payment.merchantName}</dd>
-      <dt>${t('pay.details.order')}</dt>
+      <dt>${t.html('pay.details.order')}</dt>
       <dd>${payment.orderId}</dd>
-      <dt>${t('pay.details.status')}</dt>
+      <dt>${t.html('pay.details.status')}</dt>
       <dd id="status">${t(STATUS_TEXT[payment.status])}</dd>
     </dl>
   </section>`;
@@ -199,7 +199,7 @@ export function renderPayScreen(
   const amount = formatWon(payment.amount);
   const title = `${amount} · ${merchant} · payhook`;
   const total = html`<dl class="total">
-    <dt>${t('pay.amount')}</dt>
+    <dt>${t.html('pay.amount')}</dt>
     <dd class="amount">${amount}</dd>
     ${finished ? null : html`<dd class="deadline">${deadline(t, payment, now)}</dd>`}
   </dl>`;
@@ -212,10 +212,10 @@ export function renderPayScreen(
       nonce,
       html`<div class="card">
         ${testBanner(t, payment)}
-        <h1>${t('pay.heading', { merchant })}</h1>
+        <h1>${t.html('pay.heading', { merchant })}</h1>
         ${total}
         <p class="status" role="status">${t(STATUS_TEXT[payment.status])}</p>
-        <a class="button" href="${returnUrlWith(payment.returnUrl, payment)}">${t('pay.return', { merchant })}</a>
+        <a class="button" href="${returnUrlWith(payment.returnUrl, payment)}">${t.html('pay.return', { merchant })}</a>
         ${details(t, payment)}
       </div>`,
     );
@@ -237,18 +237,18 @@ export function renderPayScreen(
   // No self-refresh (WCAG 2.2.1): the payer checks when they have paid, as often as they like. A test
   // deposit or voucher completes the payment out of sight, as a real one would.
   const check = payment.livemode
-    ? html`<p class="note" role="status">${t('pay.check.live', { merchant })}</p>
-        <a class="button" href="${path}">${t('pay.check')}</a>`
-    : html`<p class="note">${t('pay.check.test', { merchant })}</p>
-        <a class="button secondary" href="${path}">${t('pay.check')}</a>`;
+    ? html`<p class="note" role="status">${t.html('pay.check.live', { merchant })}</p>
+        <a class="button" href="${path}">${t.html('pay.check')}</a>`
+    : html`<p class="note">${t.html('pay.check.test', { merchant })}</p>
+        <a class="button secondary" href="${path}">${t.html('pay.check')}</a>`;
 
   const body = html`<div class="card">
     ${languageSwitch(t, path)} ${testBanner(t, payment)}
-    <h1>${t('pay.heading', { merchant })}</h1>
+    <h1>${t.html('pay.heading', { merchant })}</h1>
     ${total} ${testActions} ${transfer(t, payment, account)} ${check}
     <section aria-labelledby="vouchers-heading">
-      <h2 id="vouchers-heading">${t('pay.vouchers.heading')}</h2>
-      <p><a href="${path}/vouchers">${t('pay.vouchers.link')}</a></p>
+      <h2 id="vouchers-heading">${t.html('pay.vouchers.heading')}</h2>
+      <p><a href="${path}/vouchers">${t.html('pay.vouchers.link')}</a></p>
     </section>
     ${details(t, payment)}
   </div>`;
@@ -272,8 +272,8 @@ const notFoundPages = new Map(
   LOCALES.map((locale) => {
     const t = payScreenT(locale);
     const body = html`<div class="card">
-      <h1>${t('notFound.heading')}</h1>
-      <p class="note">${t('notFound.body')}</p>
+      <h1>${t.html('notFound.heading')}</h1>
+      <p class="note">${t.html('notFound.body')}</p>
     </div>`;
     return [locale, renderedOnce((nonce) => page(t, `${t('notFound.heading')} · payhook`, nonce, body))];
   }),
@@ -291,7 +291,7 @@ const forbiddenPages = new Map(
     const t = payScreenT(locale);
     return FORBIDDEN_REASONS.map((reason) => {
       const body = html`<div class="card">
-        <h1>${t('forbidden.heading')}</h1>
+        <h1>${t.html('forbidden.heading')}</h1>
         <p class="note">${t(reason)}</p>
       </div>`;
       const render = renderedOnce((nonce) => page(t, `${t('forbidden.heading')} · payhook`, nonce, body));

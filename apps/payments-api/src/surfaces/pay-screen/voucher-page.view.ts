@@ -17,12 +17,12 @@ function resultNotice(t: PayScreenT, result: RedemptionResult | undefined): Safe
   switch (result.kind) {
     case 'throttled':
       return html`<p class="alert" role="alert">
-        ${t('vouchers.throttled', { minutes: Math.ceil(result.retryAfterSeconds / 60) })}
+        ${t.html('vouchers.throttled', { minutes: Math.ceil(result.retryAfterSeconds / 60) })}
       </p>`;
     case 'too_many_pins':
-      return html`<p class="alert" role="alert">${t('vouchers.tooManyPins', { max: MAX_PINS_PER_SUBMISSION })}</p>`;
+      return html`<p class="alert" role="alert">${t.html('vouchers.tooManyPins', { max: MAX_PINS_PER_SUBMISSION })}</p>`;
     case 'not_payable':
-      return html`<p class="alert" role="alert">${t('vouchers.notPayable')}</p>`;
+      return html`<p class="alert" role="alert">${t.html('vouchers.notPayable')}</p>`;
     case 'applied': {
       const allAccepted = result.pins.every((pin) => pin.result === 'accepted');
       return html`<div class="alert ${allAccepted ? 'ok' : ''}" role="status">
@@ -30,7 +30,7 @@ function resultNotice(t: PayScreenT, result: RedemptionResult | undefined): Safe
           ${result.pins.map(
             (pin) =>
               html`<li>
-                ${t('vouchers.pin', { last4: pin.pinLast4 || '—', result: t(PIN_RESULT_TEXT[pin.result]) })}${
+                ${t.html('vouchers.pin', { last4: pin.pinLast4 || '—', result: t(PIN_RESULT_TEXT[pin.result]) })}${
                   pin.faceValue ? html` (${formatWon(pin.faceValue)})` : null
                 }
               </li>`,
@@ -54,14 +54,14 @@ export function renderVoucherPage(
   const path = `/p/${payment.suffix}`;
   const body = html`<div class="card">
     ${languageSwitch(t, `${path}/vouchers`)} ${testBanner(t, payment)}
-    <h1>${t('vouchers.heading', { merchant })}</h1>
+    <h1>${t.html('vouchers.heading', { merchant })}</h1>
     <dl class="total">
-      <dt>${t('vouchers.leftToPay')}</dt>
+      <dt>${t.html('vouchers.leftToPay')}</dt>
       <dd class="amount" id="left-to-pay">${formatWon(outstandingOf(payment))}</dd>
       ${
         payment.vouchersApplied > 0
           ? html`<dd class="note">
-              ${t('vouchers.alreadyApplied', {
+              ${t.html('vouchers.alreadyApplied', {
                 applied: formatWon(payment.vouchersApplied),
                 total: formatWon(payment.amount),
               })}
@@ -72,8 +72,8 @@ export function renderVoucherPage(
     ${resultNotice(t, result)}
     <form method="post" action="${path}/vouchers">
       <input type="hidden" name="csrf" value="${csrfToken}" />
-      <label for="pins">${t('vouchers.pins.label', { max: MAX_PINS_PER_SUBMISSION })}</label>
-      <p class="note" id="pins-format">${t('vouchers.pins.format', { example: EXAMPLE_PIN })}</p>
+      <label for="pins">${t.html('vouchers.pins.label', { max: MAX_PINS_PER_SUBMISSION })}</label>
+      <p class="note" id="pins-format">${t.html('vouchers.pins.format', { example: EXAMPLE_PIN })}</p>
       <textarea
         id="pins"
         name="pins"
@@ -82,10 +82,10 @@ export function renderVoucherPage(
         aria-describedby="pins-format"
         required
       ></textarea>
-      <button type="submit">${t('vouchers.apply')}</button>
+      <button type="submit">${t.html('vouchers.apply')}</button>
     </form>
-    <p class="note">${t('vouchers.note')}</p>
-    <p><a href="${path}">${t('vouchers.back')}</a></p>
+    <p class="note">${t.html('vouchers.note')}</p>
+    <p><a href="${path}">${t.html('vouchers.back')}</a></p>
   </div>`;
   return page(t, t('vouchers.title', { merchant }), nonce, body);
 }
