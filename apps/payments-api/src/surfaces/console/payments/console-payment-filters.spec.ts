@@ -1,5 +1,10 @@
 import { CUSTOMER_ID_MAX_CHARS, ORDER_ID_MAX_CHARS } from '../../../money/payments';
-import { paymentsHref, parsePaymentFilters } from './console-payment-filters';
+import { paymentsHref, parsePaymentFilters as parseIn } from './console-payment-filters';
+import { consolePaymentsT } from './messages';
+
+/** The filters as an English page reads them (the messages are the catalog's). */
+const parsePaymentFilters = (raw: Record<string, unknown>, timeZone: string) =>
+  parseIn(raw, timeZone, consolePaymentsT('en'));
 
 describe('console payment filters', () => {
   it('turns calendar days in the merchant zone into the API window, the "to" day included', () => {
@@ -54,6 +59,15 @@ describe('console payment filters', () => {
       expect(errorOf({ customerId })).toBe('A customer id is 1 to 128 printable characters.');
     }
     expect(errorOf({ cursor: 'c'.repeat(513) })).toMatch(/page link/);
+  });
+
+  it("refuses in the page's language", () => {
+    const refused = parseIn(
+      { createdFrom: '2026-03-09', createdTo: '2026-03-08' },
+      'Asia/Seoul',
+      consolePaymentsT('ko'),
+    );
+    expect(refused.error).toBe('시작일이 종료일보다 늦을 수 없습니다.');
   });
 
   it('builds page links that keep the filters', () => {

@@ -1,7 +1,8 @@
 import { PAYMENT_STATUSES } from '@payhook/contracts';
-import { CUSTOMER_ID_MAX_CHARS, ListPaymentsQueryDto, ORDER_ID_RULE } from '../../../money/payments';
+import { CUSTOMER_ID_MAX_CHARS, ListPaymentsQueryDto, ORDER_ID_MAX_CHARS } from '../../../money/payments';
 import { dtoViolations } from '../../../platform/http/dto-violations';
 import { nextDay, startOfDayInZone } from '../../../platform/time/zoned-time';
+import type { ConsolePaymentsT } from './messages';
 
 export const CONSOLE_PAGE_SIZE = 25;
 
@@ -36,9 +37,13 @@ function isRealDay(day: string): boolean {
 /**
  * The payments page's query → the API list query. Dates are calendar days in the merchant's zone:
  * `createdFrom` starts at that day's first instant, and `createdTo` includes its whole day (the API's
- * createdTo is exclusive, so it becomes the start of the next day).
+ * createdTo is exclusive, so it becomes the start of the next day). A refusal is in `t`'s language.
  */
-export function parsePaymentFilters(raw: Record<string, unknown>, timeZone: string): ParsedPaymentFilters {
+export function parsePaymentFilters(
+  raw: Record<string, unknown>,
+  timeZone: string,
+  t: ConsolePaymentsT,
+): ParsedPaymentFilters {
   const values: PaymentFilterValues = {
     status: text(raw.status),
     orderId: text(raw.orderId),
@@ -57,30 +62,30 @@ export function parsePaymentFilters(raw: Record<string, unknown>, timeZone: stri
   });
 
   if (values.status !== '') {
-    if (!(PAYMENT_STATUSES as readonly string[]).includes(values.status)) return fail('Choose a status from the list.');
+    if (!(PAYMENT_STATUSES as readonly string[]).includes(values.status)) return fail(t('filters.status'));
     query.status = values.status;
   }
   if (values.orderId !== '') {
-    if (broken.has('orderId')) return fail(`An order id is ${ORDER_ID_RULE}`);
+    if (broken.has('orderId')) return fail(t('filters.orderId', { max: ORDER_ID_MAX_CHARS }));
     query.orderId = values.orderId;
   }
   if (values.customerId !== '') {
-    if (broken.has('customerId')) return fail(`A customer id is 1 to ${CUSTOMER_ID_MAX_CHARS} printable characters.`);
+    if (broken.has('customerId')) return fail(t('filters.customerId', { max: CUSTOMER_ID_MAX_CHARS }));
     query.customerId = values.customerId;
   }
   if (values.createdFrom !== '') {
-    if (!isRealDay(values.createdFrom)) return fail('"From" must be a date such as 2026-11-21.');
+    if (!isRealDay(values.createdFrom)) return fail(t('filters.from'));
     query.createdFrom = startOfDayInZone(values.createdFrom, timeZone).toISOString();
   }
   if (values.createdTo !== '') {
-    if (!isRealDay(values.createdTo)) return fail('"To" must be a date such as 2026-11-21.');
+    if (!isRealDay(values.createdTo)) return fail(t('filters.to'));
     query.createdTo = startOfDayInZone(nextDay(values.createdTo), timeZone).toISOString();
   }
   if (values.createdFrom !== '' && values.createdTo !== '' && values.createdFrom > values.createdTo) {
-    return fail('"From" must not be after "To".');
+    return fail(t('filters.fromAfterTo'));
   }
   if (cursor !== '') {
-    if (broken.has('cursor')) return fail('This page link is not valid any more. Start from the first page.');
+    if (broken.has('cursor')) return fail(t('filters.cursor'));
     query.cursor = cursor;
   }
   return { values, query, error: null };

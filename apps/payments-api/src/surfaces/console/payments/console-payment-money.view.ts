@@ -12,203 +12,213 @@ import type {
 } from '../../../money/payments';
 import type { PaymentMoney } from './console-payments.service';
 import { feeRate, signedWon } from '../settlements/console-settlements.view';
+import type { ConsolePaymentsKey, ConsolePaymentsT } from './messages';
 
-const REASONS: Readonly<Record<string, string>> = {
-  deposit_code_missing: 'Deposit without a code',
-  deposit_code_unknown: 'Unknown deposit code',
-  amount_short: 'Amount short',
-  amount_over: 'Amount over',
-  payment_completed: 'Deposit after the payment was paid',
-  payment_failed: 'Deposit after the payment had failed',
-  payment_canceled: 'Deposit after the payment had been canceled',
-  payment_expired: 'Deposit after the payment had expired',
-  voucher_over_cover: 'Vouchers worth more than the amount',
+const REASONS: Readonly<Record<string, ConsolePaymentsKey>> = {
+  deposit_code_missing: 'money.reason.deposit_code_missing',
+  deposit_code_unknown: 'money.reason.deposit_code_unknown',
+  amount_short: 'money.reason.amount_short',
+  amount_over: 'money.reason.amount_over',
+  payment_completed: 'money.reason.payment_completed',
+  payment_failed: 'money.reason.payment_failed',
+  payment_canceled: 'money.reason.payment_canceled',
+  payment_expired: 'money.reason.payment_expired',
+  voucher_over_cover: 'money.reason.voucher_over_cover',
 };
 
-const VOUCHER_KINDS: Readonly<Record<VoucherKind, string>> = {
-  culture: 'Culture gift voucher',
-  book: 'Book gift voucher',
+const VOUCHER_KINDS: Readonly<Record<VoucherKind, ConsolePaymentsKey>> = {
+  culture: 'money.vouchers.culture',
+  book: 'money.vouchers.book',
 };
 
-/** Why a case was opened, in words; a reason this page does not know yet is shown as stored. */
-function reviewReasonText(reason: string): string {
-  return Object.hasOwn(REASONS, reason) ? REASONS[reason] : reason;
+/** Why a case was opened, in words; a reason this page does not know yet is shown as stored, a code. */
+function reviewReasonText(t: ConsolePaymentsT, reason: string): SafeHtml | string {
+  return Object.hasOwn(REASONS, reason) ? t(REASONS[reason]) : html`<code>${reason}</code>`;
 }
 
-function refundRecord(record: RefundSettlementRecord) {
-  return html`<h4>Refund <a href="#${record.refundId}"><code>${record.refundId}</code></a></h4>
+function refundRecord(t: ConsolePaymentsT, record: RefundSettlementRecord) {
+  const refund = html`<a href="#${record.refundId}"><code>${record.refundId}</code></a>`;
+  return html`<h4>${t.html('money.refund', { refund })}</h4>
     <dl>
-      <dt>Gross</dt>
+      <dt>${t('money.gross')}</dt>
       <dd>${signedWon(record.grossAmount)}</dd>
-      <dt>Fee</dt>
+      <dt>${t('money.fee')}</dt>
       <dd>${signedWon(record.feeAmount)}</dd>
-      <dt>VAT</dt>
+      <dt>${t('money.vat')}</dt>
       <dd>${signedWon(record.vatAmount)}</dd>
-      <dt>Net</dt>
+      <dt>${t('money.net')}</dt>
       <dd>${signedWon(record.netAmount)}</dd>
-      <dt>Sales date</dt>
+      <dt>${t('money.salesDate')}</dt>
       <dd>${record.salesDate}</dd>
-      <dt>Payout date</dt>
+      <dt>${t('money.payoutDate')}</dt>
       <dd>${record.payoutDate}</dd>
     </dl>`;
 }
 
-function settlementSection(settlement: SettlementView | null, refunds: readonly RefundSettlementRecord[]) {
-  if (settlement === null) return html`<p class="muted">No settlement record: the payment has not completed.</p>`;
+function settlementSection(
+  t: ConsolePaymentsT,
+  settlement: SettlementView | null,
+  refunds: readonly RefundSettlementRecord[],
+) {
+  if (settlement === null) return html`<p class="muted">${t('money.settlement.none')}</p>`;
   const net = refunds.reduce((sum, record) => sum + record.netAmount, settlement.netAmount);
   return html`<dl>
-      <dt>Gross</dt>
+      <dt>${t('money.gross')}</dt>
       <dd>${formatWon(settlement.grossAmount)}</dd>
-      <dt>Fee</dt>
+      <dt>${t('money.fee')}</dt>
       <dd>${formatWon(settlement.feeAmount)} <span class="muted">(${feeRate(settlement.feeBps)})</span></dd>
-      <dt>VAT</dt>
+      <dt>${t('money.vat')}</dt>
       <dd>${formatWon(settlement.vatAmount)}</dd>
-      <dt>Net</dt>
+      <dt>${t('money.net')}</dt>
       <dd>${formatWon(settlement.netAmount)}</dd>
-      <dt>Sales date</dt>
+      <dt>${t('money.salesDate')}</dt>
       <dd>${settlement.salesDate}</dd>
-      <dt>Payout date</dt>
+      <dt>${t('money.payoutDate')}</dt>
       <dd>${settlement.payoutDate}</dd>
     </dl>
     ${
       refunds.length === 0
         ? null
-        : html`${refunds.map(refundRecord)}
-            <p><strong>Net after refunds: ${signedWon(net)}</strong></p>`
+        : html`${refunds.map((record) => refundRecord(t, record))}
+            <p><strong>${t('money.netAfterRefunds', { amount: signedWon(net) })}</strong></p>`
     }
-    <p class="muted">Sales and payout dates are calendar days in ${SALES_TIME_ZONE}.</p>`;
+    <p class="muted">${t('money.salesZone', { zone: SALES_TIME_ZONE })}</p>`;
 }
 
-function depositRow(deposit: PaymentDeposit, zone: string) {
+function depositRow(t: ConsolePaymentsT, deposit: PaymentDeposit, zone: string) {
   return html`<tr>
-    <td data-label="Received">${timeIn(deposit.receivedAt, zone)}</td>
-    <td data-label="Amount" class="num">${formatWon(deposit.amount)}</td>
-    <td data-label="Depositor">${deposit.depositorName}</td>
-    <td data-label="Outcome">
-      ${badge(session.locale, deposit.outcome)}
-      ${deposit.reviewCaseId ? html`<a href="#${deposit.reviewCaseId}">see case</a>` : null}
+    <td data-label="${t('money.deposits.received')}">${timeIn(deposit.receivedAt, zone)}</td>
+    <td data-label="${t('money.deposits.amount')}" class="num">${formatWon(deposit.amount)}</td>
+    <td data-label="${t('money.deposits.depositor')}">${deposit.depositorName}</td>
+    <td data-label="${t('money.deposits.outcome')}">
+      ${badge(t.locale, deposit.outcome)}
+      ${deposit.reviewCaseId ? html`<a href="#${deposit.reviewCaseId}">${t('money.deposits.seeCase')}</a>` : null}
     </td>
-    <td data-label="Bank transaction"><code>${deposit.bankTransactionId}</code></td>
+    <td data-label="${t('money.deposits.bankTransaction')}"><code>${deposit.bankTransactionId}</code></td>
   </tr>`;
 }
 
-function depositsSection(money: PaymentMoney, zone: string) {
+function depositsSection(t: ConsolePaymentsT, money: PaymentMoney, zone: string) {
   const code = money.depositCode
     ? html`<dl>
-        <dt>Deposit code</dt>
+        <dt>${t('money.depositCode')}</dt>
         <dd><code>${formatDepositCode(money.depositCode)}</code></dd>
       </dl>`
     : null;
   const deposits =
     money.deposits.length === 0
-      ? html`<p class="muted">No deposits.</p>`
-      : html`<div class="scroll" tabindex="0" role="region" aria-label="Deposits">
+      ? html`<p class="muted">${t('money.deposits.none')}</p>`
+      : html`<div class="scroll" tabindex="0" role="region" aria-label="${t('money.deposits')}">
           <table class="stack">
             <thead>
               <tr>
-                <th scope="col">Received</th>
-                <th scope="col" class="num">Amount</th>
-                <th scope="col">Depositor</th>
-                <th scope="col">Outcome</th>
-                <th scope="col">Bank transaction</th>
+                <th scope="col">${t('money.deposits.received')}</th>
+                <th scope="col" class="num">${t('money.deposits.amount')}</th>
+                <th scope="col">${t('money.deposits.depositor')}</th>
+                <th scope="col">${t('money.deposits.outcome')}</th>
+                <th scope="col">${t('money.deposits.bankTransaction')}</th>
               </tr>
             </thead>
             <tbody>
-              ${money.deposits.map((deposit) => depositRow(deposit, zone))}
+              ${money.deposits.map((deposit) => depositRow(t, deposit, zone))}
             </tbody>
           </table>
         </div>`;
   return html`${code} ${deposits}`;
 }
 
-function voucherRow(voucher: PaymentVoucher) {
+function voucherRow(t: ConsolePaymentsT, voucher: PaymentVoucher) {
+  const kind = Object.hasOwn(VOUCHER_KINDS, voucher.kind) ? t(VOUCHER_KINDS[voucher.kind]) : voucher.kind;
   return html`<tr>
-    <td data-label="Kind">${VOUCHER_KINDS[voucher.kind] ?? voucher.kind}</td>
-    <td data-label="Value" class="num">${formatWon(voucher.faceValue)}</td>
-    <td data-label="PIN"><code>PIN …${voucher.pinLast4}</code></td>
-    <td data-label="Status">${badge(session.locale, voucher.status)}</td>
+    <td data-label="${t('money.vouchers.kind')}">${kind}</td>
+    <td data-label="${t('money.vouchers.value')}" class="num">${formatWon(voucher.faceValue)}</td>
+    <td data-label="${t('money.vouchers.pin')}"><code>PIN …${voucher.pinLast4}</code></td>
+    <td data-label="${t('money.vouchers.status')}">${badge(t.locale, voucher.status)}</td>
   </tr>`;
 }
 
-function vouchersSection(vouchers: PaymentVoucher[]) {
-  if (vouchers.length === 0) return html`<p class="muted">No vouchers.</p>`;
-  return html`<div class="scroll" tabindex="0" role="region" aria-label="Vouchers">
+function vouchersSection(t: ConsolePaymentsT, vouchers: PaymentVoucher[]) {
+  if (vouchers.length === 0) return html`<p class="muted">${t('money.vouchers.none')}</p>`;
+  return html`<div class="scroll" tabindex="0" role="region" aria-label="${t('money.vouchers')}">
     <table class="stack">
       <thead>
         <tr>
-          <th scope="col">Kind</th>
-          <th scope="col" class="num">Value</th>
-          <th scope="col">PIN</th>
-          <th scope="col">Status</th>
+          <th scope="col">${t('money.vouchers.kind')}</th>
+          <th scope="col" class="num">${t('money.vouchers.value')}</th>
+          <th scope="col">${t('money.vouchers.pin')}</th>
+          <th scope="col">${t('money.vouchers.status')}</th>
         </tr>
       </thead>
       <tbody>
-        ${vouchers.map(voucherRow)}
+        ${vouchers.map((voucher) => voucherRow(t, voucher))}
       </tbody>
     </table>
   </div>`;
 }
 
 /** Who decided what, and when: a refund is recorded here, the money itself is moved by a person. */
-function resolutionText(review: PaymentReviewCase, zone: string): SafeHtml {
+function resolutionText(t: ConsolePaymentsT, review: PaymentReviewCase, zone: string): SafeHtml {
   const { resolution } = review;
-  if (resolution === null) return html`<span class="muted">Waiting for payhook's operators.</span>`;
-  const by = html`${resolution.resolvedBy} on ${timeIn(resolution.resolvedAt, zone)}`;
+  if (resolution === null) return html`<span class="muted">${t('money.resolution.waiting')}</span>`;
+  const when = { by: resolution.resolvedBy, time: timeIn(resolution.resolvedAt, zone) };
   switch (resolution.action) {
     case 'complete':
       return resolution.refundAmount
-        ? html`Completed by ${by}; refund of ${formatWon(resolution.refundAmount)} owed to the payer`
-        : html`Completed by ${by}`;
+        ? t.html('money.resolution.completeOwed', { ...when, amount: formatWon(resolution.refundAmount) })
+        : t.html('money.resolution.complete', when);
     case 'refund':
-      return html`Refund of ${formatWon(resolution.refundAmount ?? review.amount)} recorded by ${by}`;
+      return t.html('money.resolution.refund', {
+        ...when,
+        amount: formatWon(resolution.refundAmount ?? review.amount),
+      });
     case 'reject':
-      return html`Rejected by ${by}`;
+      return t.html('money.resolution.reject', when);
     default:
-      return html`${String(resolution.action)} by ${by}`;
+      return t.html('money.resolution.other', { ...when, action: html`<code>${String(resolution.action)}</code>` });
   }
 }
 
-function reviewRow(review: PaymentReviewCase, zone: string) {
+function reviewRow(t: ConsolePaymentsT, review: PaymentReviewCase, zone: string) {
   return html`<tr id="${review.id}">
-    <td data-label="Opened">${timeIn(review.createdAt, zone)}<br /><code>${review.id}</code></td>
-    <td data-label="Reason">${reviewReasonText(review.reason)}</td>
-    <td data-label="Amount" class="num">${formatWon(review.amount)}</td>
-    <td data-label="Status">${badge(session.locale, review.status)}</td>
-    <td data-label="Resolution">${resolutionText(review, zone)}</td>
+    <td data-label="${t('money.reviews.opened')}">${timeIn(review.createdAt, zone)}<br /><code>${review.id}</code></td>
+    <td data-label="${t('money.reviews.reason')}">${reviewReasonText(t, review.reason)}</td>
+    <td data-label="${t('money.reviews.amount')}" class="num">${formatWon(review.amount)}</td>
+    <td data-label="${t('money.reviews.status')}">${badge(t.locale, review.status)}</td>
+    <td data-label="${t('money.reviews.resolution')}">${resolutionText(t, review, zone)}</td>
   </tr>`;
 }
 
-function reviewsSection(reviews: PaymentReviewCase[], zone: string) {
-  if (reviews.length === 0) return html`<p class="muted">No review cases.</p>`;
-  return html`<div class="scroll" tabindex="0" role="region" aria-label="Review cases">
+function reviewsSection(t: ConsolePaymentsT, reviews: PaymentReviewCase[], zone: string) {
+  if (reviews.length === 0) return html`<p class="muted">${t('money.reviews.none')}</p>`;
+  return html`<div class="scroll" tabindex="0" role="region" aria-label="${t('money.reviews')}">
     <table class="stack">
       <thead>
         <tr>
-          <th scope="col">Opened</th>
-          <th scope="col">Reason</th>
-          <th scope="col" class="num">Amount</th>
-          <th scope="col">Status</th>
-          <th scope="col">Resolution</th>
+          <th scope="col">${t('money.reviews.opened')}</th>
+          <th scope="col">${t('money.reviews.reason')}</th>
+          <th scope="col" class="num">${t('money.reviews.amount')}</th>
+          <th scope="col">${t('money.reviews.status')}</th>
+          <th scope="col">${t('money.reviews.resolution')}</th>
         </tr>
       </thead>
       <tbody>
-        ${reviews.map((review) => reviewRow(review, zone))}
+        ${reviews.map((review) => reviewRow(t, review, zone))}
       </tbody>
     </table>
   </div>`;
 }
 
 /** The "Money" card of a payment: its settlement record, bank transfer, vouchers and review cases. */
-export function moneyCard(money: PaymentMoney, zone: string): SafeHtml {
+export function moneyCard(t: ConsolePaymentsT, money: PaymentMoney, zone: string): SafeHtml {
   return html`<section class="card" aria-labelledby="money">
-    <h2 id="money">Money</h2>
-    <h3>Settlement</h3>
-    ${settlementSection(money.settlement, money.refundSettlements)}
-    <h3>Bank transfer</h3>
-    ${depositsSection(money, zone)}
-    <h3>Vouchers</h3>
-    ${vouchersSection(money.vouchers)}
-    <h3>Review cases</h3>
-    ${reviewsSection(money.reviewCases, zone)}
+    <h2 id="money">${t('money.title')}</h2>
+    <h3>${t('money.settlement')}</h3>
+    ${settlementSection(t, money.settlement, money.refundSettlements)}
+    <h3>${t('money.transfer')}</h3>
+    ${depositsSection(t, money, zone)}
+    <h3>${t('money.vouchers')}</h3>
+    ${vouchersSection(t, money.vouchers)}
+    <h3>${t('money.reviews')}</h3>
+    ${reviewsSection(t, money.reviewCases, zone)}
   </section>`;
 }

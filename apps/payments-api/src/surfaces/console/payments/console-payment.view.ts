@@ -1,24 +1,44 @@
 import type { EventView, PaymentStatus, WebhookAttemptView } from '@payhook/contracts';
-import { html } from '../../../platform/html/html';
+import { html, type SafeHtml } from '../../../platform/html/html';
 import { formatWon } from '../../pay-screen/format';
 import { badge, canUse, consolePage, csrfField, messages, timeIn } from '../shared/console-layout.view';
 import { moneyCard } from './console-payment-money.view';
 import type { PaymentDetail } from './console-payments.service';
 import { refundHistory, refundsCard, type HistoryLine, type RefundFormState } from '../refunds/console-refunds.view';
 import type { ConsoleMode, ConsoleSession } from '../shared/console-session';
+import { consolePaymentsT, type ConsolePaymentsKey, type ConsolePaymentsT } from './messages';
 
-const HISTORY_TEXT: Record<PaymentStatus, string> = {
-  pending: 'Created (pending)',
-  completed: 'Completed',
-  failed: 'Failed',
-  canceled: 'Canceled',
-  expired: 'Expired',
+const HISTORY_TEXT: Record<PaymentStatus, ConsolePaymentsKey> = {
+  pending: 'payment.history.pending',
+  completed: 'payment.history.completed',
+  failed: 'payment.history.failed',
+  canceled: 'payment.history.canceled',
+  expired: 'payment.history.expired',
 };
+
+/**
+ * Why an event or a delivery was not sent, as the API and the dispatcher store it: a code, or the
+ * code and an English explanation after a colon, or (no endpoint) an English sentence.
+ */
+const UNDELIVERED_TEXT: ReadonlyMap<string, ConsolePaymentsKey> = new Map([
+  ['No webhook endpoint is set for this mode; set one and redeliver the event.', 'undelivered.noEndpoint'],
+  ['endpoint_disabled', 'undelivered.endpointDisabled'],
+  ['endpoint_deleted', 'undelivered.endpointDeleted'],
+  ['signing_secret_unreadable', 'undelivered.secretUnreadable'],
+]);
+
+/** A reason in the page's words; one this page does not know yet is shown as stored, in English. */
+function undeliveredText(t: ConsolePaymentsT, reason: string): SafeHtml {
+  const key = UNDELIVERED_TEXT.get(reason.split(':', 1)[0]);
+  if (!key) return html`<span lang="en">${reason}</span>`;
+  // Only the unreadable secret's message places the setting's name; the others ignore it.
+  return t.html(key, { key: html`<code>SECRETS_KEY</code>` });
+}
 
 /** Enough of a response body to recognise it; the full first KiB stays in the API. */
 const EXCERPT_CHARS = 300;
 
-function attemptRow(attempt: WebhookAttemptView, zone: string) {
+function attemptRow(t: ConsolePaymentsT, attempt: WebhookAttemptView, zone: string) {
   const body = attempt.responseBody ?? '';
   const status = attempt.responseStatus;
   const ok = status !== null && status >= 200 && status < 300;
@@ -28,10 +48,10 @@ function attemptRow(attempt: WebhookAttemptView, zone: string) {
     <td class="num">${attempt.number}</td>
     <td>${attempt.endpointId ? html`<code>${attempt.endpointId}</code>` : html`<span class="muted">—</span>`}</td>
     <td>${timeIn(attempt.startedAt, zone)}</td>
-    <td class="num">${attempt.durationMs} ms</td>
+    <td class="num">${t('event.attempts.ms', { ms: attempt.durationMs })}</td>
     <td>
-      ${status ?? null} ${badge(session.locale, ok ? 'succeeded' : 'failed')}
-      ${error ? html`<br /><span class="muted">${error}</span>` : null}
+      ${status ?? null} ${badge(t.locale, ok ? 'succeeded' : 'failed')}
+      ${error ? html`<br /><span class="muted" lang="en">${error}</span>` : null}
     </td>
     <td>
       ${body ? html`<pre>${body.length > EXCERPT_CHARS ? `${body.slice(0, EXCERPT_CHARS)}…` : body}</pre>` : html`<span class="muted">—</span>`}
@@ -39,46 +59,54 @@ function attemptRow(attempt: WebhookAttemptView, zone: string) {
   </tr>`;
 }
 
-function eventSection(event: EventView, model: PaymentPageModel) {
+function eventSection(t: ConsolePaymentsT, event: EventView, model: PaymentPageModel) {
   const zone = model.session.merchant.timeZone;
   const attempts =
     event.attempts.length === 0
-      ? html`<p class="muted">No delivery attempts yet.</p>`
-      : html`<div class="scroll" tabindex="0" role="region" aria-label="Delivery attempts">
+      ? html`<p class="muted">${t('event.attempts.none')}</p>`
+      : html`<div class="scroll" tabindex="0" role="region" aria-label="${t('event.attempts.region')}">
           <table>
             <thead>
               <tr>
                 <th scope="col" class="num">#</th>
-                <th scope="col">Endpoint</th>
-                <th scope="col">Time</th>
-                <th scope="col" class="num">Duration</th>
-                <th scope="col">Status</th>
-                <th scope="col">Response</th>
+                <th scope="col">${t('event.attempts.endpoint')}</th>
+                <th scope="col">${t('event.attempts.time')}</th>
+                <th scope="col" class="num">${t('event.attempts.duration')}</th>
+                <th scope="col">${t('event.attempts.status')}</th>
+                <th scope="col">${t('event.attempts.response')}</th>
               </tr>
             </thead>
             <tbody>
-              ${event.attempts.map((attempt) => attemptRow(attempt, zone))}
+              ${event.attempts.map((attempt) => attemptRow(t, attempt, zone))}
             </tbody>
           </table>
         </div>`;
-  return html`<section class="event" id="${event.id}" aria-label="Event ${event.id}">
+  return html`<section class="event" id="${event.id}" aria-label="${t('event.label', { id: event.id })}">
     <h3><code>${event.id}</code> ${event.type}</h3>
     <dl>
-      <dt>Created</dt>
+      <dt>${t('event.created')}</dt>
       <dd>${timeIn(event.createdAt, zone)}</dd>
-      <dt>Delivery</dt>
-      <dd>${badge(session.locale, event.deliveryStatus)}</dd>
-      ${event.undeliveredReason ? html`<dt>Not delivered</dt><dd>${event.undeliveredReason}</dd>` : null}
+      <dt>${t('event.delivery')}</dt>
+      <dd>${badge(t.locale, event.deliveryStatus)}</dd>
+      ${
+        event.undeliveredReason
+          ? html`<dt>${t('event.notDelivered')}</dt><dd>${undeliveredText(t, event.undeliveredReason)}</dd>`
+          : null
+      }
       ${event.deliveries.map(
         (delivery) =>
-          html`<dt>To <code>${delivery.endpointId}</code></dt>
+          html`<dt>${t.html('event.to', { endpoint: html`<code>${delivery.endpointId}</code>` })}</dt>
             <dd>
-              ${badge(session.locale, delivery.status)}
-              ${delivery.undeliveredReason ? html`<span class="muted">${delivery.undeliveredReason}</span>` : null}
+              ${badge(t.locale, delivery.status)}
+              ${
+                delivery.undeliveredReason
+                  ? html`<span class="muted">${undeliveredText(t, delivery.undeliveredReason)}</span>`
+                  : null
+              }
             </dd>`,
       )}
     </dl>
-    <h3>Delivery attempts of ${event.type}</h3>
+    <h3>${t('event.attempts', { type: event.type })}</h3>
     ${attempts}
     ${
       canUse(model.session, 'developer')
@@ -89,7 +117,7 @@ function eventSection(event: EventView, model: PaymentPageModel) {
           >
             ${csrfField(model.session)}
             <input type="hidden" name="mode" value="${model.mode}" />
-            <button type="submit">Redeliver</button>
+            <button type="submit">${t('event.redeliver')}</button>
           </form>`
         : null
     }
@@ -100,71 +128,73 @@ export interface PaymentPageModel {
   session: ConsoleSession;
   mode: ConsoleMode;
   detail: PaymentDetail;
-  notice: string | null;
-  /** A refusal that is not about one field of the refund form (the payment cannot be refunded). */
+  notice: ConsolePaymentsKey | null;
+  /** A refusal that is not about one field of the refund form (the payment cannot be refunded), in the page's language. */
   error: string | null;
   refundForm: RefundFormState;
 }
 
 /** The payment's own transitions and its refunds' steps, oldest first. */
-function historyLines(detail: PaymentDetail): HistoryLine[] {
-  const own = detail.history.map((entry) => ({ at: entry.at, text: HISTORY_TEXT[entry.status] }));
+function historyLines(t: ConsolePaymentsT, detail: PaymentDetail): HistoryLine[] {
+  const own = detail.history.map((entry) => ({ at: entry.at, text: t(HISTORY_TEXT[entry.status]) }));
   // A stable sort: the payment's completion stays before a refund made in the same millisecond.
-  return [...own, ...refundHistory(detail.refunds)].sort((a, b) => a.at.getTime() - b.at.getTime());
+  return [...own, ...refundHistory(t.locale, detail.refunds)].sort((a, b) => a.at.getTime() - b.at.getTime());
 }
 
 export function renderPayment(nonce: string, model: PaymentPageModel): string {
   const { detail, session, mode } = model;
   const { payment } = detail;
+  const t = consolePaymentsT(session.locale);
   const zone = session.merchant.timeZone;
-  const body = html`<p><a href="/console/payments?mode=${mode}">← Payments</a></p>
+  const body = html`<p><a href="/console/payments?mode=${mode}">${t('payment.back')}</a></p>
     <h1>${formatWon(payment.amount)} · ${payment.orderId}</h1>
-    <p class="zone">Times in ${zone}.</p>
-    ${messages(model.notice, model.error)}
+    <p class="zone">${t('page.zone', { zone })}</p>
+    ${messages(model.notice && t(model.notice), model.error)}
     <div class="columns">
       <div>
         <div class="card">
           <dl>
-            <dt>Payment</dt>
+            <dt>${t('payment.id')}</dt>
             <dd><code>${payment.id}</code></dd>
-            <dt>Status</dt>
-            <dd>${badge(session.locale, detail.status)}</dd>
-            <dt>Mode</dt>
-            <dd>${payment.livemode ? 'live' : 'test'}</dd>
-            <dt>Amount</dt>
+            <dt>${t('payment.status')}</dt>
+            <dd>${badge(t.locale, detail.status)}</dd>
+            <dt>${t('payment.mode')}</dt>
+            <dd>${t('page.mode', { mode: payment.livemode ? 'live' : 'test' })}</dd>
+            <dt>${t('payment.amount')}</dt>
             <dd>${formatWon(payment.amount)}</dd>
-            <dt>Order</dt>
+            <dt>${t('payment.order')}</dt>
             <dd>${payment.orderId}</dd>
-            <dt>Customer</dt>
+            <dt>${t('payment.customer')}</dt>
             <dd>${payment.customerId}</dd>
-            <dt>Created</dt>
+            <dt>${t('payment.created')}</dt>
             <dd>${timeIn(payment.createdAt, zone)}</dd>
-            <dt>Completed</dt>
+            <dt>${t('payment.completed')}</dt>
             <dd>${timeIn(payment.completedAt, zone)}</dd>
-            <dt>Expires</dt>
+            <dt>${t('payment.expires')}</dt>
             <dd>${timeIn(payment.expiresAt, zone)}</dd>
-            <dt>Pay URL</dt>
+            <dt>${t('payment.payUrl')}</dt>
             <dd><code>${detail.payUrl}</code></dd>
-            <dt>Return URL</dt>
+            <dt>${t('payment.returnUrl')}</dt>
             <dd><code>${payment.returnUrl}</code></dd>
           </dl>
         </div>
-        ${refundsCard(detail, session, mode, model.refundForm)} ${moneyCard(detail.money, zone)}
+        ${refundsCard(detail, session, mode, model.refundForm)} ${moneyCard(t, detail.money, zone)}
         <div class="card">
-          <h2>State history</h2>
+          <h2>${t('payment.history')}</h2>
           <ol class="history">
-            ${historyLines(detail).map((line) => html`<li>${line.text} · ${timeIn(line.at, zone)}</li>`)}
+            ${historyLines(t, detail).map((line) => html`<li>${line.text} · ${timeIn(line.at, zone)}</li>`)}
           </ol>
         </div>
       </div>
       <div class="card">
-        <h2>Events</h2>
+        <h2>${t('events.title')}</h2>
         ${
           detail.events.length === 0
-            ? html`<p class="muted">No events yet: the payment sends one when it leaves pending.</p>`
-            : detail.events.map((event) => eventSection(event, model))
+            ? html`<p class="muted">${t('events.none')}</p>`
+            : detail.events.map((event) => eventSection(t, event, model))
         }
       </div>
     </div>`;
-  return consolePage({ title: `${payment.orderId} · Payments`, nonce, session, section: 'payments', mode }, body);
+  const title = t('payment.title', { order: payment.orderId });
+  return consolePage({ title, nonce, session, section: 'payments', mode }, body);
 }

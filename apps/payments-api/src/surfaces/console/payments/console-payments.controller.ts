@@ -12,11 +12,12 @@ import { renderPaymentsList } from './console-payments.view';
 import { modeOf, scopeOf, type ConsoleSession } from '../shared/console-session';
 import { ConsoleSessionGuard } from '../shared/console-session.guard';
 import { CurrentConsoleSession } from '../shared/current-console-session.decorator';
+import { consolePaymentsT, type ConsolePaymentsKey } from './messages';
 
 /** The notices a redirect names (`?notice=`): a Map, so no name of Object.prototype reads as one. */
-const NOTICES = new Map<string, string>([
-  ['redelivery', 'Redelivery queued: the new attempt shows here within seconds (reload to see it).'],
-  ['refunded', 'Refund made: it is listed under Refunds with its status.'],
+const NOTICES = new Map<string, ConsolePaymentsKey>([
+  ['redelivery', 'notice.redelivery'],
+  ['refunded', 'notice.refunded'],
 ]);
 
 /** Payments of the session's merchant in one mode: the list, one payment, and redelivering its events. */
@@ -37,10 +38,11 @@ export class ConsolePaymentsController {
     @Res() response: Response,
   ): Promise<void> {
     const mode = modeOf(query.mode, session.merchant);
-    const filters = parsePaymentFilters(query, session.merchant.timeZone);
+    const t = consolePaymentsT(session.locale);
+    const filters = parsePaymentFilters(query, session.merchant.timeZone, t);
     const result = filters.error
       ? ({ kind: 'invalid', message: filters.error } as const)
-      : await this.payments.list(scopeOf(session.merchant, mode), filters.query);
+      : await this.payments.list(scopeOf(session.merchant, mode), filters.query, t);
     const list = {
       session,
       mode,

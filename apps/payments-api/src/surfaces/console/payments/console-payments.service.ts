@@ -23,6 +23,7 @@ import {
 import type { MerchantScope } from '@payhook/auth';
 import { RefundsService } from '../../../money/refunds';
 import { SettlementsRepository, type SettlementView } from '../../../money/settlements';
+import type { ConsolePaymentsT } from './messages';
 
 export type PaymentsPage = { kind: 'page'; page: ListEnvelope<PaymentRecord> } | { kind: 'invalid'; message: string };
 
@@ -67,15 +68,16 @@ export class ConsolePaymentsService {
     @Inject(PaymentsApiEnv) private readonly env: PaymentsApiEnv,
   ) {}
 
-  /** The API's list with its rules (filters, keyset cursor); a refused query is shown, not thrown. */
-  async list(scope: MerchantScope, query: ListPaymentsQueryDto): Promise<PaymentsPage> {
+  /**
+   * The API's list with its rules (filters, keyset cursor); a refused query is shown, not thrown: a
+   * stale cursor in the page's words (`t`), anything else the console let through in the API's.
+   */
+  async list(scope: MerchantScope, query: ListPaymentsQueryDto, t: ConsolePaymentsT): Promise<PaymentsPage> {
     try {
       return { kind: 'page', page: await this.payments.listRecords(scope, query) };
     } catch (error) {
       if (!(error instanceof PayhookError) || error.code !== 'parameter_invalid') throw error;
-      const message =
-        error.param === 'cursor' ? 'This page link is not valid any more. Start from the first page.' : error.message;
-      return { kind: 'invalid', message };
+      return { kind: 'invalid', message: error.param === 'cursor' ? t('filters.cursor') : error.message };
     }
   }
 

@@ -4,10 +4,15 @@ import {
   isRefundKey,
   maskedAccountNumber,
   newRefundKey,
-  parseRefundForm,
+  parseRefundForm as parseIn,
   refundFormValues,
   type RefundFormValues,
 } from './console-refund-form';
+import { consoleRefundsT } from './messages';
+
+/** The form as an English page reads it (the messages are the catalog's). */
+const parseRefundForm = (values: RefundFormValues, rules: { live: boolean; maxAmount?: number }) =>
+  parseIn(values, rules, consoleRefundsT('en'));
 
 const form = (values: Partial<RefundFormValues>): RefundFormValues => ({ ...initialRefundForm(15_000), ...values });
 const account = { bank: 'Kookmin', accountNumber: '123-456-7890', holderName: 'Lee Jiwon' };
@@ -82,6 +87,17 @@ describe('the console refund form', () => {
     expect(parseRefundForm(form({ ...account, reason: 'damaged' }), { live: true })).toEqual({
       kind: 'valid',
       request: { amount: 15_000, reason: 'damaged', refundAccount: account },
+    });
+  });
+
+  it("names the missing account fields in the page's language, each with its own particle", () => {
+    expect(parseIn(form({}), { live: true }, consoleRefundsT('ko'))).toEqual({
+      kind: 'invalid',
+      errors: {
+        bank: '은행을 입력하세요. 라이브 환불 금액은 이 계좌로 보내 드립니다.',
+        accountNumber: '계좌번호를 입력하세요. 라이브 환불 금액은 이 계좌로 보내 드립니다.',
+        holderName: '예금주를 입력하세요. 라이브 환불 금액은 이 계좌로 보내 드립니다.',
+      },
     });
   });
 

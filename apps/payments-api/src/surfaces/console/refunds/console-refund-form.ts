@@ -9,6 +9,7 @@ import {
 import { formField } from '../../../platform/html/cookies';
 import { dtoViolations } from '../../../platform/http/dto-violations';
 import { formatWon } from '../../pay-screen/format';
+import type { ConsoleRefundsT } from './messages';
 
 /** What the refund form holds, as typed. */
 export interface RefundFormValues {
@@ -34,17 +35,11 @@ export type ParsedRefundForm =
 
 export const ACCOUNT_FIELDS: readonly RefundField[] = ['bank', 'accountNumber', 'holderName'];
 
-const ACCOUNT_LABELS: Record<string, string> = {
-  bank: 'bank',
-  accountNumber: 'account number',
-  holderName: 'holder name',
-};
 /**
  * Whole won; people write `15,000` or `₩15,000` as often as `15000`. No more digits than the largest
  * payment has: a longer number is a slip of the keyboard, not a refund.
  */
 const AMOUNT = new RegExp(`^\\d{1,${String(MAX_AMOUNT).length}}$`);
-const WHOLE_WON = 'Enter the amount in whole won, such as 15000.';
 
 export function refundFormValues(body: unknown): RefundFormValues {
   const field = (name: RefundField) => (formField(body, name) ?? '').trim();
@@ -63,20 +58,19 @@ export function initialRefundForm(remainder: number): RefundFormValues {
 }
 
 /** The same words whether the form or the refund service finds the amount too large. */
-export function amountExceededMessage(remainder: number): string {
-  return remainder === 0
-    ? 'Nothing is left to refund on this payment.'
-    : `The amount is more than can be refunded: at most ${formatWon(remainder)} is left.`;
+export function amountExceededMessage(t: ConsoleRefundsT, remainder: number): string {
+  return remainder === 0 ? t('error.nothingLeft') : t('error.amountExceeded', { left: formatWon(remainder) });
 }
 
 /**
  * The form's rules, the API's own: the request is checked by the API body's DTO, in the form's words.
  * An amount of whole won up to `maxAmount` (omit it where the refund service decides), an optional
- * reason, and in live mode the account the money goes back to.
+ * reason, and in live mode the account the money goes back to. The errors are in `t`'s language.
  */
 export function parseRefundForm(
   values: RefundFormValues,
   rules: { live: boolean; maxAmount?: number },
+  t: ConsoleRefundsT,
 ): ParsedRefundForm {
   const digits = values.amount.replace(/^₩/, '').replace(/,/g, '');
   const request: RefundRequest = { amount: Number(digits) };
@@ -87,22 +81,20 @@ export function parseRefundForm(
   const broken = dtoViolations(CreateRefundRequestDto, request);
   const errors: RefundFormErrors = {};
   const amountBroken = broken.get('amount');
-  if (values.amount === '') errors.amount = 'Enter the amount to refund.';
-  else if (!AMOUNT.test(digits)) errors.amount = WHOLE_WON;
+  if (values.amount === '') errors.amount = t('error.amountMissing');
+  else if (!AMOUNT.test(digits)) errors.amount = t('error.wholeWon');
   else if (amountBroken) {
-    errors.amount = 'min' in amountBroken ? `Enter an amount of at least ${formatWon(MIN_REFUND_AMOUNT)}.` : WHOLE_WON;
+    errors.amount =
+      'min' in amountBroken ? t('error.amountMin', { min: formatWon(MIN_REFUND_AMOUNT) }) : t('error.wholeWon');
   } else if (rules.maxAmount !== undefined && request.amount > rules.maxAmount) {
-    errors.amount = amountExceededMessage(rules.maxAmount);
+    errors.amount = amountExceededMessage(t, rules.maxAmount);
   }
-  if (broken.has('reason')) {
-    errors.reason = `The reason must be at most ${REFUND_REASON_MAX_CHARS} characters, without control characters.`;
-  }
+  if (broken.has('reason')) errors.reason = t('error.reason', { max: REFUND_REASON_MAX_CHARS });
   if (rules.live) {
-    for (const name of ACCOUNT_FIELDS) {
-      if (values[name] === '')
-        errors[name] = `Enter the ${ACCOUNT_LABELS[name]}: live refunds are paid into this account.`;
-      else if (broken.has(`refundAccount.${name}`)) {
-        errors[name] = `The ${ACCOUNT_LABELS[name]} must be at most ${REFUND_ACCOUNT_FIELD_MAX_CHARS} characters.`;
+    for (const field of ACCOUNT_FIELDS) {
+      if (values[field] === '') errors[field] = t('error.accountMissing', { field });
+      else if (broken.has(`refundAccount.${field}`)) {
+        errors[field] = t('error.accountTooLong', { field, max: REFUND_ACCOUNT_FIELD_MAX_CHARS });
       }
     }
   }

@@ -15,6 +15,7 @@ import { modeOf, scopeOf, type ConsoleMode, type ConsoleSession } from '../share
 import { ConsoleSessionGuard } from '../shared/console-session.guard';
 import { ConsoleException } from '../shared/console.exception';
 import { CurrentConsoleSession } from '../shared/current-console-session.decorator';
+import { consoleRefundsT } from './messages';
 
 /**
  * Refunding a payment from its page: the form posts to review (a confirmation page that restates
@@ -52,7 +53,8 @@ export class ConsoleRefundsController {
   ): Promise<void> {
     const mode = modeOf(formField(body, 'mode'), session.merchant);
     const values = refundFormValues(body);
-    const review = await this.refunds.review(scopeOf(session.merchant, mode), id, values);
+    const t = consoleRefundsT(session.locale);
+    const review = await this.refunds.review(scopeOf(session.merchant, mode), id, values, t);
     if (review.kind === 'refused') return sendRefused(response, session, mode, review, values);
     const confirm = {
       session,
@@ -101,7 +103,8 @@ export class ConsoleRefundsController {
     }
     const mode = modeOf(formField(body, 'mode'), session.merchant);
     const values = refundFormValues(body);
-    const outcome = await this.refunds.create(scopeOf(session.merchant, mode), id, key, values, by);
+    const t = consoleRefundsT(session.locale);
+    const outcome = await this.refunds.create(scopeOf(session.merchant, mode), id, key, values, by, t);
     if (outcome.kind === 'refused') {
       // Submitted: the refund account is not shown again, even on a refusal.
       const withoutAccount = { ...values, bank: '', accountNumber: '', holderName: '' };

@@ -15,8 +15,7 @@ import {
   type RefundRequest,
 } from './console-refund-form';
 import { ConsolePaymentsService, type PaymentDetail } from '../payments/console-payments.service';
-
-const NOT_REFUNDABLE = 'Only a completed payment can be refunded.';
+import type { ConsoleRefundsT } from './messages';
 
 /** The payment page again, with the form as typed and why it was refused. */
 export interface RefundRefused {
@@ -24,7 +23,7 @@ export interface RefundRefused {
   status: 400 | 409 | 422;
   detail: PaymentDetail;
   errors: RefundFormErrors;
-  /** A refusal of the whole form rather than of one field. */
+  /** A refusal of the whole form rather than of one field; like the field errors, in the language of the step's `t`. */
   message: string | null;
 }
 
@@ -42,11 +41,16 @@ export class ConsoleRefundsService {
   ) {}
 
   /** The form checked against the payment as it is now; a valid one gets the confirmation's idempotency key. */
-  async review(scope: MerchantScope, paymentId: string, values: RefundFormValues): Promise<RefundReview> {
+  async review(
+    scope: MerchantScope,
+    paymentId: string,
+    values: RefundFormValues,
+    t: ConsoleRefundsT,
+  ): Promise<RefundReview> {
     const detail = await this.payments.detail(scope, paymentId);
-    if (detail.status !== 'completed') return refused(409, detail, {}, NOT_REFUNDABLE);
-    if (detail.refundable === 0) return nothingLeft(detail);
-    const parsed = parseRefundForm(values, { live: scope.livemode, maxAmount: detail.refundable });
+    if (detail.status !== 'completed') return refused(409, detail, {}, t('error.notCompleted'));
+    if (detail.refundable === 0) return nothingLeft(t, detail);
+    const parsed = parseRefundForm(values, { live: scope.livemode, maxAmount: detail.refundable }, t);
     if (parsed.kind === 'invalid') return refused(400, detail, parsed.errors);
     return { kind: 'confirm', detail, request: parsed.request, idempotencyKey: newRefundKey() };
   }
@@ -61,8 +65,9 @@ export class ConsoleRefundsService {
     idempotencyKey: string,
     values: RefundFormValues,
     by: AuditActor,
+    t: ConsoleRefundsT,
   ): Promise<RefundOutcome> {
-    const parsed = parseRefundForm(values, { live: scope.livemode });
+    const parsed = parseRefundForm(values, { live: scope.livemode }, t);
     if (parsed.kind === 'invalid') return refused(400, await this.payments.detail(scope, paymentId), parsed.errors);
     try {
       await this.refunds.create(scope, paymentId, idempotencyKey, parsed.request, by);
@@ -71,23 +76,29 @@ export class ConsoleRefundsService {
       return { kind: 'created' };
     } catch (error) {
       if (!(error instanceof PayhookError)) throw error;
-      return this.refusal(scope, paymentId, error);
+      return this.refusal(scope, paymentId, error, t);
     }
   }
 
-  /** The refund service's refusals the form can explain; any other (resource_not_found…) is an error page. */
-  private async refusal(scope: MerchantScope, paymentId: string, error: PayhookError): Promise<RefundOutcome> {
+  /**
+   * The refund service's refusals the form can explain; any other (resource_not_found…) is an error
+   * page. A parameter the form let through is shown in the API's own words.
+   */
+  private async refusal(
+    scope: MerchantScope,
+    paymentId: string,
+    error: PayhookError,
+    t: ConsoleRefundsT,
+  ): Promise<RefundOutcome> {
     const { code } = error;
     if (!FORM_REFUSALS.has(code)) throw error;
     const detail = await this.payments.detail(scope, paymentId);
     if (code === 'refund_amount_exceeded') {
-      if (detail.refundable === 0) return nothingLeft(detail);
-      return refused(409, detail, { amount: amountExceededMessage(detail.refundable) });
+      if (detail.refundable === 0) return nothingLeft(t, detail);
+      return refused(409, detail, { amount: amountExceededMessage(t, detail.refundable) });
     }
-    if (code === 'payment_state_conflict') return refused(409, detail, {}, NOT_REFUNDABLE);
-    if (code === 'idempotency_key_reused') {
-      return refused(422, detail, {}, 'That confirmation was used for a different refund. Review the refund again.');
-    }
+    if (code === 'payment_state_conflict') return refused(409, detail, {}, t('error.notCompleted'));
+    if (code === 'idempotency_key_reused') return refused(422, detail, {}, t('error.keyReused'));
     const field = fieldOf(error.param);
     return field ? refused(400, detail, { [field]: error.message }) : refused(400, detail, {}, error.message);
   }
@@ -111,8 +122,8 @@ function refused(
 }
 
 /** A fully refunded payment has no form to mark a field of. */
-function nothingLeft(detail: PaymentDetail): RefundRefused {
-  return refused(409, detail, {}, amountExceededMessage(0));
+function nothingLeft(t: ConsoleRefundsT, detail: PaymentDetail): RefundRefused {
+  return refused(409, detail, {}, amountExceededMessage(t, 0));
 }
 
 /** `amount`, `reason` or `refundAccount.bank` (a missing account: its first field) to the form's field. */

@@ -1,5 +1,6 @@
 import type { RefundView } from '@payhook/contracts';
 import { html, type SafeHtml } from '../../../platform/html/html';
+import type { Locale } from '../../../platform/i18n/locale';
 import { formatWon } from '../../pay-screen/format';
 import { badge, canUse, consolePage, csrfField, timeIn } from '../shared/console-layout.view';
 import { REFUND_ACCOUNT_FIELD_MAX_CHARS, REFUND_REASON_MAX_CHARS } from '../../../money/refunds';
@@ -12,6 +13,7 @@ import {
 } from './console-refund-form';
 import type { PaymentDetail } from '../payments/console-payments.service';
 import type { ConsoleMode, ConsoleSession } from '../shared/console-session';
+import { consoleRefundsT, type ConsoleRefundsT } from './messages';
 
 /** The refund form as the payment page shows it: empty, as typed, or as typed with what was wrong. */
 export interface RefundFormState {
@@ -24,33 +26,34 @@ export interface HistoryLine {
   text: string;
 }
 
-/** Each refund's steps, for the payment's state history. */
-export function refundHistory(refunds: readonly RefundView[]): HistoryLine[] {
+/** Each refund's steps, for the payment's state history (in the payment page's language). */
+export function refundHistory(locale: Locale, refunds: readonly RefundView[]): HistoryLine[] {
+  const t = consoleRefundsT(locale);
   return refunds.flatMap((refund) => {
     const amount = formatWon(refund.amount);
     const lines: HistoryLine[] = [
-      { at: new Date(refund.createdAt), text: `Refund of ${amount} requested (${refund.id})` },
+      { at: new Date(refund.createdAt), text: t('history.requested', { amount, id: refund.id }) },
     ];
-    if (refund.succeededAt) lines.push({ at: new Date(refund.succeededAt), text: `Refund of ${amount} succeeded` });
-    if (refund.failedAt) lines.push({ at: new Date(refund.failedAt), text: `Refund of ${amount} failed` });
+    if (refund.succeededAt) lines.push({ at: new Date(refund.succeededAt), text: t('history.succeeded', { amount }) });
+    if (refund.failedAt) lines.push({ at: new Date(refund.failedAt), text: t('history.failed', { amount }) });
     return lines;
   });
 }
 
 /** One refund as a short description list: the payment's column is too narrow for a table of seven fields. */
-function refundItem(refund: RefundView, zone: string) {
+function refundItem(t: ConsoleRefundsT, refund: RefundView, zone: string) {
   return html`<li class="event" id="${refund.id}">
-    <h3>${formatWon(refund.amount)} ${badge(session.locale, refund.status)}</h3>
+    <h3>${formatWon(refund.amount)} ${badge(t.locale, refund.status)}</h3>
     <dl>
-      <dt>Refund</dt>
+      <dt>${t('refund.id')}</dt>
       <dd><code>${refund.id}</code></dd>
-      <dt>Reason</dt>
+      <dt>${t('refund.reason')}</dt>
       <dd>${refund.reason ?? html`<span class="muted">—</span>`}</dd>
-      <dt>Created</dt>
+      <dt>${t('refund.created')}</dt>
       <dd>${timeIn(refund.createdAt, zone)}</dd>
-      <dt>Succeeded</dt>
+      <dt>${t('refund.succeeded')}</dt>
       <dd>${timeIn(refund.succeededAt, zone)}</dd>
-      <dt>Failed</dt>
+      <dt>${t('refund.failed')}</dt>
       <dd>
         ${timeIn(refund.failedAt, zone)}
         ${refund.failureReason ? html`<br /><span class="muted">${refund.failureReason}</span>` : null}
@@ -59,10 +62,10 @@ function refundItem(refund: RefundView, zone: string) {
   </li>`;
 }
 
-function refundsList(refunds: readonly RefundView[], zone: string) {
-  if (refunds.length === 0) return html`<p class="muted">No refunds.</p>`;
-  return html`<ul class="refunds" aria-label="Refunds of this payment, newest first">
-    ${refunds.map((refund) => refundItem(refund, zone))}
+function refundsList(t: ConsoleRefundsT, refunds: readonly RefundView[], zone: string) {
+  if (refunds.length === 0) return html`<p class="muted">${t('card.none')}</p>`;
+  return html`<ul class="refunds" aria-label="${t('card.list')}">
+    ${refunds.map((refund) => refundItem(t, refund, zone))}
   </ul>`;
 }
 
@@ -95,44 +98,54 @@ function field(name: RefundField, state: RefundFormState, options: FieldOptions)
   </div>`;
 }
 
-function refundForm(detail: PaymentDetail, session: ConsoleSession, mode: ConsoleMode, state: RefundFormState) {
+function refundForm(
+  t: ConsoleRefundsT,
+  detail: PaymentDetail,
+  session: ConsoleSession,
+  mode: ConsoleMode,
+  state: RefundFormState,
+) {
   const { payment } = detail;
   const invalid = Object.keys(state.errors).length > 0;
   const account =
     mode === 'live'
       ? html`<fieldset>
-          <legend>Refund account (required for live refunds)</legend>
-          ${field('bank', state, { label: 'Bank', maxChars: REFUND_ACCOUNT_FIELD_MAX_CHARS, attributes: html`autocomplete="off"` })}
+          <legend>${t('form.account')}</legend>
+          ${field('bank', state, {
+            label: t('form.bank'),
+            maxChars: REFUND_ACCOUNT_FIELD_MAX_CHARS,
+            attributes: html`autocomplete="off"`,
+          })}
           ${field('accountNumber', state, {
-            label: 'Account number',
+            label: t('form.accountNumber'),
             maxChars: REFUND_ACCOUNT_FIELD_MAX_CHARS,
             attributes: html`autocomplete="off" inputmode="numeric"`,
           })}
           ${field('holderName', state, {
-            label: 'Account holder name',
+            label: t('form.holderName'),
             maxChars: REFUND_ACCOUNT_FIELD_MAX_CHARS,
             attributes: html`autocomplete="off"`,
           })}
         </fieldset>`
       : null;
   return html`<form method="post" action="/console/payments/${payment.id}/refunds/review" class="refund-form" novalidate>
-    <h3>Refund this payment</h3>
-    ${invalid ? html`<p class="error" role="alert">The refund was not made: correct the fields marked below.</p>` : null}
+    <h3>${t('form.title')}</h3>
+    ${invalid ? html`<p class="error" role="alert">${t('form.invalid')}</p>` : null}
     ${csrfField(session)}
     <input type="hidden" name="mode" value="${mode}" />
     ${field('amount', state, {
-      label: 'Amount in won',
-      hint: `Up to ${formatWon(detail.refundable)}, the part not yet refunded.`,
+      label: t('form.amount'),
+      hint: t('form.amount.hint', { amount: formatWon(detail.refundable) }),
       maxChars: 15,
       attributes: html`inputmode="numeric" autocomplete="off" required`,
     })}
     ${field('reason', state, {
-      label: 'Reason (optional)',
-      hint: `Kept with the refund and sent in its webhook; up to ${REFUND_REASON_MAX_CHARS} characters.`,
+      label: t('form.reason'),
+      hint: t('form.reason.hint', { max: REFUND_REASON_MAX_CHARS }),
       maxChars: REFUND_REASON_MAX_CHARS,
     })}
     ${account}
-    <div class="actions"><button type="submit">Review refund…</button></div>
+    <div class="actions"><button type="submit">${t('form.review')}</button></div>
   </form>`;
 }
 
@@ -143,26 +156,23 @@ export function refundsCard(
   mode: ConsoleMode,
   state: RefundFormState,
 ): SafeHtml {
+  const t = consoleRefundsT(session.locale);
   const zone = session.merchant.timeZone;
   const { payment } = detail;
   const summary =
     detail.status !== 'completed'
-      ? html`<p class="muted">Only a completed payment can be refunded.</p>`
+      ? html`<p class="muted">${t('error.notCompleted')}</p>`
       : html`<p id="refund-remainder">
-          ${formatWon(detail.refundable)} of ${formatWon(payment.amount)} left to refund
-          ${
-            detail.refundable < payment.amount
-              ? html`<span class="muted">(succeeded and pending refunds count against it)</span>`
-              : null
-          }
+          ${t('card.remainder', { left: formatWon(detail.refundable), amount: formatWon(payment.amount) })}
+          ${detail.refundable < payment.amount ? html`<span class="muted">${t('card.remainderCounts')}</span>` : null}
         </p>`;
   const form =
     detail.status === 'completed' && detail.refundable > 0 && canUse(session, 'developer')
-      ? refundForm(detail, session, mode, state)
+      ? refundForm(t, detail, session, mode, state)
       : null;
   return html`<section class="card" id="refunds" aria-labelledby="refunds-title">
-    <h2 id="refunds-title">Refunds</h2>
-    ${refundsList(detail.refunds, zone)} ${summary} ${form}
+    <h2 id="refunds-title">${t('card.title')}</h2>
+    ${refundsList(t, detail.refunds, zone)} ${summary} ${form}
   </section>`;
 }
 
@@ -178,31 +188,43 @@ export interface RefundConfirmModel {
 export function renderRefundConfirm(nonce: string, model: RefundConfirmModel): string {
   const { session, mode, detail, request } = model;
   const { payment } = detail;
+  const t = consoleRefundsT(session.locale);
   const amount = formatWon(request.amount);
   const account = request.refundAccount;
-  const outcome = account
-    ? `The refund stays pending until payhook has sent ${amount} to the account below; the payment's page shows when it has.`
-    : 'In test mode the refund succeeds at once, and no money moves.';
+  const outcome = account ? t('confirm.live', { amount }) : t('confirm.test');
   const hidden = (name: string, value: string | number | undefined) =>
     html`<input type="hidden" name="${name}" value="${value ?? ''}" />`;
-  const body = html`<p><a href="/console/payments/${payment.id}?mode=${mode}">← Payment</a></p>
+  const heading = t.html('confirm.heading', {
+    amount,
+    payment: html`<code>${payment.id}</code>`,
+    order: payment.orderId,
+  });
+  const body = html`<p><a href="/console/payments/${payment.id}?mode=${mode}">${t('confirm.back')}</a></p>
     <div class="card">
-      <h1>Refund ${amount} of payment <code>${payment.id}</code> (order ${payment.orderId})?</h1>
+      <h1>${heading}</h1>
       <dl>
-        <dt>Refund</dt>
+        <dt>${t('confirm.refund')}</dt>
         <dd>${amount}</dd>
-        <dt>Payment</dt>
-        <dd>${formatWon(payment.amount)}, ${formatWon(detail.refundable)} of it left to refund</dd>
-        <dt>Left after this refund</dt>
+        <dt>${t('confirm.payment')}</dt>
+        <dd>
+          ${t('confirm.paymentValue', { amount: formatWon(payment.amount), left: formatWon(detail.refundable) })}
+        </dd>
+        <dt>${t('confirm.leftAfter')}</dt>
         <dd>${formatWon(Math.max(0, detail.refundable - request.amount))}</dd>
-        <dt>Reason</dt>
-        <dd>${request.reason ?? html`<span class="muted">none</span>`}</dd>
-        <dt>Mode</dt>
-        <dd>${mode}</dd>
+        <dt>${t('confirm.reason')}</dt>
+        <dd>${request.reason ?? html`<span class="muted">${t('confirm.noReason')}</span>`}</dd>
+        <dt>${t('confirm.mode')}</dt>
+        <dd>${t('confirm.modeValue', { mode })}</dd>
         ${
           account
-            ? html`<dt>Paid into</dt>
-                <dd>${account.bank} account ${maskedAccountNumber(account.accountNumber)} of ${account.holderName}</dd>`
+            ? html`<dt>${t('confirm.paidInto')}</dt>
+                <dd>
+                  ${t('confirm.account', {
+                    bank: account.bank,
+                    number: maskedAccountNumber(account.accountNumber),
+                    holder: account.holderName,
+                  })}
+                </dd>`
             : null
         }
       </dl>
@@ -216,9 +238,10 @@ export function renderRefundConfirm(nonce: string, model: RefundConfirmModel): s
               ${hidden('holderName', account.holderName)}`
             : null
         }
-        <button type="submit" class="danger">Confirm refund</button>
-        <button type="submit" class="secondary" formaction="/console/payments/${payment.id}/refunds/edit">Back</button>
+        <button type="submit" class="danger">${t('confirm.submit')}</button>
+        <button type="submit" class="secondary" formaction="/console/payments/${payment.id}/refunds/edit">${t('confirm.edit')}</button>
       </form>
     </div>`;
-  return consolePage({ title: `Refund ${payment.orderId}`, nonce, session, section: 'payments', mode }, body);
+  const title = t('confirm.title', { order: payment.orderId });
+  return consolePage({ title, nonce, session, section: 'payments', mode }, body);
 }
