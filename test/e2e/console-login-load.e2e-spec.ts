@@ -1,6 +1,12 @@
 import { PasswordHashQueue } from '../../apps/payments-api/src/accounts/team/password-hash-queue';
 import { INVITE_UNUSABLE } from '../../apps/payments-api/src/accounts/team/team.service';
-import { approvedMerchant, CONSOLE_PASSWORD, ConsoleClient, postLogin } from '../support/console-client';
+import {
+  approvedMerchant,
+  CONSOLE_LANGUAGE,
+  CONSOLE_PASSWORD,
+  ConsoleClient,
+  postLogin,
+} from '../support/console-client';
 import { PaymentsApiHarness } from '../support/payments-api.harness';
 import { pollUntil } from '../support/poll-until';
 
@@ -69,6 +75,7 @@ describe('console login under load', () => {
     api
       .inEnglish()
       .post(path)
+      .set(CONSOLE_LANGUAGE)
       .type('form')
       .send({ password: 'a long enough password 1', passwordAgain: 'a long enough password 1' });
 

@@ -1,5 +1,6 @@
 import { generate } from 'otplib';
 import {
+  CONSOLE_LANGUAGE,
   ConsoleClient,
   approvedMerchant,
   csrfFieldOf,
@@ -62,13 +63,14 @@ describe('merchant console: team, roles, two-step login, keys and audit log', ()
     ]);
     expect(stored.token_hash).not.toContain(pathOf(link!).split('/').at(-1));
 
-    const page = await api.http().get(pathOf(link!)).expect(200);
+    const page = await api.http().get(pathOf(link!)).set(CONSOLE_LANGUAGE).expect(200);
     expect(page.text).toContain('dev@team.example');
     // Whose team it is, before the person sets a password for it.
     expect(page.text).toContain('the team of <strong>Team Shop</strong>');
     const mismatch = await api
       .http()
       .post(pathOf(link!))
+      .set(CONSOLE_LANGUAGE)
       .type('form')
       .send({ password: PASSWORD, passwordAgain: `${PASSWORD}x` })
       .expect(400);
@@ -81,16 +83,17 @@ describe('merchant console: team, roles, two-step login, keys and audit log', ()
       .expect(303)
       .expect('Location', '/console/login?notice=joined');
     // The login page says so, without the hint meant for a merchant's first owner.
-    const joined = await api.http().get('/console/login?notice=joined').expect(200);
+    const joined = await api.http().get('/console/login?notice=joined').set(CONSOLE_LANGUAGE).expect(200);
     expect(joined.text).toContain('You joined the team. Log in with your e-mail and the password you just set.');
     expect(joined.text).not.toContain('The login is set when payhook approves');
-    expect((await api.http().get('/console/login?notice=constructor').expect(200)).text).toContain(
-      'The login is set when payhook approves',
-    );
+    expect(
+      (await api.http().get('/console/login?notice=constructor').set(CONSOLE_LANGUAGE).expect(200)).text,
+    ).toContain('The login is set when payhook approves');
     // A used link is refused, and changes nothing.
     const reused = await api
       .http()
       .post(pathOf(link!))
+      .set(CONSOLE_LANGUAGE)
       .type('form')
       .send({ password: 'another long password', passwordAgain: 'another long password' })
       .expect(404);
@@ -311,6 +314,7 @@ describe('merchant console: team, roles, two-step login, keys and audit log', ()
       api
         .http()
         .post(pathOf(inviteLinkOf(html)!))
+        .set(CONSOLE_LANGUAGE)
         .type('form')
         .send({ password: PASSWORD, passwordAgain: PASSWORD });
     await accept(made.text).expect(303);

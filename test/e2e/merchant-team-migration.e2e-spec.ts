@@ -3,6 +3,7 @@ import { dataSourceOptions } from '@payhook/persistence';
 import { MerchantTeam1765900000000 } from '../../libs/persistence/src/migrations/1765900000000-merchant-team';
 import { PasswordResets1766500000000 } from '../../libs/persistence/src/migrations/1766500000000-password-resets';
 import { LoginsPerMerchant1766700000000 } from '../../libs/persistence/src/migrations/1766700000000-logins-per-merchant';
+import { MemberLanguage1767100000000 } from '../../libs/persistence/src/migrations/1767100000000-member-language';
 import { CONSOLE_PASSWORD, ConsoleClient, approvedMerchant } from '../support/console-client';
 import { isolatedServices, type IsolatedServices } from '../support/isolated-services';
 import { PaymentsApiHarness } from '../support/payments-api.harness';
@@ -26,6 +27,7 @@ describe('migrating console logins to team members', () => {
     new MerchantTeam1765900000000(),
     new PasswordResets1766500000000(),
     new LoginsPerMerchant1766700000000(),
+    new MemberLanguage1767100000000(),
   ];
 
   async function migrate(direction: 'up' | 'down', migrations: MigrationInterface[] = TEAM_MIGRATIONS): Promise<void> {

@@ -2,6 +2,7 @@ import { html } from '../../../platform/html/html';
 import { AUDIT_ACTIONS, type AuditRecord } from '../../../core/audit';
 import { consolePage, timeIn } from '../shared/console-layout.view';
 import type { ConsoleSession } from '../shared/console-session';
+import { auditT } from './messages';
 
 export interface AuditModel {
   session: ConsoleSession;
@@ -25,51 +26,51 @@ function named(value: string, names: Map<string, string>) {
 /** /console/audit: who changed what, newest first, filtered by actor and action. */
 export function renderAudit(nonce: string, model: AuditModel): string {
   const { session } = model;
+  const t = auditT(session.locale);
   const zone = session.merchant.timeZone;
   const rows = model.entries.map(
     (entry) => html`<tr>
-      <td data-label="Time">${timeIn(entry.createdAt, zone)}</td>
-      <td data-label="Actor">${named(entry.actor, model.names)}</td>
-      <td data-label="Action"><code>${entry.action}</code></td>
-      <td data-label="Target">${entry.target ? named(entry.target, model.names) : html`<span class="muted">—</span>`}</td>
-      <td data-label="Client address">${entry.clientAddress ?? html`<span class="muted">—</span>`}</td>
+      <td data-label="${t('audit.time')}">${timeIn(entry.createdAt, zone)}</td>
+      <td data-label="${t('audit.actor')}">${named(entry.actor, model.names)}</td>
+      <td data-label="${t('audit.action')}">${t(`action.${entry.action}`)} <code>${entry.action}</code></td>
+      <td data-label="${t('audit.target')}">${entry.target ? named(entry.target, model.names) : html`<span class="muted">—</span>`}</td>
+      <td data-label="${t('audit.clientAddress')}">${entry.clientAddress ?? html`<span class="muted">—</span>`}</td>
     </tr>`,
   );
-  const body = html`<h1>Audit log</h1>
-    <p class="zone">Times in ${zone}. Every change to keys, webhook endpoints, signing secrets, members, refunds and
-      cancels, from the console or the API; kept for at least a year.</p>
+  const body = html`<h1>${t('audit.title')}</h1>
+    <p class="zone">${t('audit.about', { zone })}</p>
     <div class="card">
       <form method="get" action="/console/audit" class="filters">
         <label
-          >Actor (member email or key id)
+          >${t('audit.actorFilter')}
           <input name="actor" value="${model.actor}" maxlength="254" />
         </label>
         <label
-          >Action
+          >${t('audit.action')}
           <select name="action">
-            <option value="">Any action</option>
+            <option value="">${t('audit.anyAction')}</option>
             ${AUDIT_ACTIONS.map(
               (action) =>
-                html`<option value="${action}" ${action === model.action ? html`selected` : null}>${action}</option>`,
+                html`<option value="${action}" ${action === model.action ? html`selected` : null}>${t(`action.${action}`)}</option>`,
             )}
           </select>
         </label>
-        <button type="submit">Filter</button>
+        <button type="submit">${t('audit.filter')}</button>
       </form>
     </div>
     <div class="card">
       ${
         rows.length === 0
-          ? html`<p class="muted">No entries${model.actor || model.action ? ' match these filters' : ''}.</p>`
-          : html`<div class="scroll" tabindex="0" role="region" aria-label="Audit log entries">
+          ? html`<p class="muted">${t(model.actor || model.action ? 'audit.noneMatch' : 'audit.none')}</p>`
+          : html`<div class="scroll" tabindex="0" role="region" aria-label="${t('audit.entries')}">
             <table class="stack">
               <thead>
                 <tr>
-                  <th scope="col">Time</th>
-                  <th scope="col">Actor</th>
-                  <th scope="col">Action</th>
-                  <th scope="col">Target</th>
-                  <th scope="col">Client address</th>
+                  <th scope="col">${t('audit.time')}</th>
+                  <th scope="col">${t('audit.actor')}</th>
+                  <th scope="col">${t('audit.action')}</th>
+                  <th scope="col">${t('audit.target')}</th>
+                  <th scope="col">${t('audit.clientAddress')}</th>
                 </tr>
               </thead>
               <tbody>
@@ -78,10 +79,10 @@ export function renderAudit(nonce: string, model: AuditModel): string {
             </table>
           </div>`
       }
-      <nav class="pager" aria-label="Pages">
-        ${model.newestHref ? html`<a href="${model.newestHref}">Newest</a>` : null}
-        ${model.olderHref ? html`<a href="${model.olderHref}">Older</a>` : null}
+      <nav class="pager" aria-label="${t('audit.pages')}">
+        ${model.newestHref ? html`<a href="${model.newestHref}">${t('audit.newest')}</a>` : null}
+        ${model.olderHref ? html`<a href="${model.olderHref}">${t('audit.older')}</a>` : null}
       </nav>
     </div>`;
-  return consolePage({ title: 'Audit log', nonce, session, section: 'audit' }, body);
+  return consolePage({ title: t('audit.title'), nonce, session, section: 'audit' }, body);
 }

@@ -12,13 +12,20 @@ import { renderRemoveConfirm, renderTeam } from './console-team.view';
 import { ConsoleRole } from '../shared/console-role.decorator';
 import { ConsoleException } from '../shared/console.exception';
 import { CurrentConsoleSession } from '../shared/current-console-session.decorator';
+import { teamT, type TeamKey } from './messages';
 
 /** The notices a redirect names (`?notice=`): a Map, so no name of Object.prototype reads as one. */
-const NOTICES = new Map<string, string>([
-  ['role-changed', 'Role changed. It counts from the member’s next page.'],
-  ['removed', 'Member removed and signed out everywhere.'],
-  ['invite-revoked', 'Invite revoked: its link no longer works.'],
+const NOTICES = new Map<string, TeamKey>([
+  ['role-changed', 'notice.roleChanged'],
+  ['removed', 'notice.removed'],
+  ['invite-revoked', 'notice.inviteRevoked'],
 ]);
+
+/**
+ * What a refused change says to the reader, in their language. The service's refusals are told
+ * apart by the change asked for and the refusal's code; its English message is for the log.
+ */
+type RefusalText = (refusal: TeamException) => string | Promise<string>;
 
 function idOf(kind: 'member' | 'invite', id: string): string {
   if (!isIdOf(kind, id)) throw new ConsoleException('not_found', `No such ${kind}.`);
@@ -37,8 +44,8 @@ export class ConsoleTeamController {
     @Query('notice') notice: unknown,
     @Res() response: Response,
   ) {
-    const text = typeof notice === 'string' ? (NOTICES.get(notice) ?? null) : null;
-    await this.render(response, 200, session, text, null);
+    const key = typeof notice === 'string' ? NOTICES.get(notice) : undefined;
+    await this.render(response, 200, session, key ? teamT(session.locale)(key) : null, null);
   }
 
   @Post('invites')
@@ -49,15 +56,15 @@ export class ConsoleTeamController {
     @Res() response: Response,
   ) {
     const role = formField(body, 'role');
-    if (!isMemberRole(role)) return this.render(response, 400, session, null, 'Choose a role for the invite.');
-    const issued = await this.refusalOf(response, session, () =>
-      this.team.invite(
-        session.merchant.id,
-        formField(body, 'email') ?? '',
-        role,
-        consoleActor(session, request),
-        session.locale,
-      ),
+    if (!isMemberRole(role)) {
+      return this.render(response, 400, session, null, teamT(session.locale)('error.inviteRole'));
+    }
+    const email = formField(body, 'email') ?? '';
+    const issued = await this.refusalOf(
+      response,
+      session,
+      (refusal) => this.inviteRefusal(session, email, refusal),
+      () => this.team.invite(session.merchant.id, email, role, consoleActor(session, request), session.locale),
     );
     if (issued) await this.render(response, 200, session, null, null, issued);
   }
@@ -69,8 +76,14 @@ export class ConsoleTeamController {
     @Req() request: Request,
     @Res() response: Response,
   ) {
-    const done = await this.refusalOf(response, session, () =>
-      this.team.revokeInvite(session.merchant.id, idOf('invite', id), consoleActor(session, request)).then(() => true),
+    const done = await this.refusalOf(
+      response,
+      session,
+      () => teamT(session.locale)('error.noOpenInvite'),
+      () =>
+        this.team
+          .revokeInvite(session.merchant.id, idOf('invite', id), consoleActor(session, request))
+          .then(() => true),
     );
     if (done) redirectSeeOther(response, '/console/team?notice=invite-revoked');
   }
@@ -83,8 +96,12 @@ export class ConsoleTeamController {
     @Req() request: Request,
     @Res() response: Response,
   ) {
-    const issued = await this.refusalOf(response, session, () =>
-      this.team.resendInvite(session.merchant.id, idOf('invite', id), consoleActor(session, request), session.locale),
+    const issued = await this.refusalOf(
+      response,
+      session,
+      () => teamT(session.locale)('error.inviteNotOpen'),
+      () =>
+        this.team.resendInvite(session.merchant.id, idOf('invite', id), consoleActor(session, request), session.locale),
     );
     if (issued) await this.render(response, 200, session, null, null, issued);
   }
@@ -97,12 +114,17 @@ export class ConsoleTeamController {
     @Req() request: Request,
     @Res() response: Response,
   ) {
+    const t = teamT(session.locale);
     const role = formField(body, 'role');
-    if (!isMemberRole(role)) return this.render(response, 400, session, null, 'Choose one of the roles.');
-    const done = await this.refusalOf(response, session, () =>
-      this.team
-        .changeRole(session.merchant.id, idOf('member', id), role, consoleActor(session, request))
-        .then(() => true),
+    if (!isMemberRole(role)) return this.render(response, 400, session, null, t('error.role'));
+    const done = await this.refusalOf(
+      response,
+      session,
+      (refusal) => t(refusal.code === 'merchant_state_conflict' ? 'error.lastOwnerRole' : 'error.noMember'),
+      () =>
+        this.team
+          .changeRole(session.merchant.id, idOf('member', id), role, consoleActor(session, request))
+          .then(() => true),
     );
     if (done) redirectSeeOther(response, '/console/team?notice=role-changed');
   }
@@ -127,21 +149,44 @@ export class ConsoleTeamController {
     @Req() request: Request,
     @Res() response: Response,
   ) {
-    const done = await this.refusalOf(response, session, () =>
-      this.team.remove(session.merchant.id, idOf('member', id), consoleActor(session, request)).then(() => true),
+    const done = await this.refusalOf(
+      response,
+      session,
+      (refusal) =>
+        teamT(session.locale)(refusal.code === 'merchant_state_conflict' ? 'error.lastOwnerRemove' : 'error.noMember'),
+      () => this.team.remove(session.merchant.id, idOf('member', id), consoleActor(session, request)).then(() => true),
     );
     if (!done) return;
     // Removing yourself ends this session too (the member's sessions go with it).
     redirectSeeOther(response, id === session.member.id ? '/console/login' : '/console/team?notice=removed');
   }
 
-  /** Runs a change; a TeamException becomes the team page with its message (and nothing changed). */
-  private async refusalOf<R>(response: Response, session: ConsoleSession, change: () => Promise<R>): Promise<R | null> {
+  /**
+   * Why an invite was refused: too many today, or (both `parameter_invalid`) the address of a member
+   * already or no address at all; the address as the service compares it, trimmed and lower-case.
+   */
+  private async inviteRefusal(session: ConsoleSession, email: string, refusal: TeamException): Promise<string> {
+    const t = teamT(session.locale);
+    if (refusal.code === 'rate_limited') return t('error.tooManyInvites');
+    const address = email.trim().toLowerCase();
+    const members = await this.team.list(session.merchant.id);
+    return members.some((member) => member.email === address)
+      ? t('error.alreadyMember', { email: address })
+      : t('error.inviteEmail');
+  }
+
+  /** Runs a change; a TeamException becomes the team page saying why (and nothing changed). */
+  private async refusalOf<R>(
+    response: Response,
+    session: ConsoleSession,
+    textOf: RefusalText,
+    change: () => Promise<R>,
+  ): Promise<R | null> {
     try {
       return await change();
     } catch (error) {
       if (!(error instanceof TeamException)) throw error;
-      await this.render(response, ERROR_CODES[error.code].status, session, null, error.message);
+      await this.render(response, ERROR_CODES[error.code].status, session, null, await textOf(error));
       return null;
     }
   }

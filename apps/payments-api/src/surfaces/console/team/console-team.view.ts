@@ -3,6 +3,8 @@ import { MEMBER_ROLES, type Invite, type IssuedInvite, type Member, type MemberR
 import { badge, consolePage, csrfField, messages, timeIn } from '../shared/console-layout.view';
 import type { ConsoleSession } from '../shared/console-session';
 import { CONSOLE_PASSWORD_MAX_CHARS, CONSOLE_PASSWORD_MIN_CHARS } from '../../../accounts/merchants';
+import type { Locale } from '../../../platform/i18n/locale';
+import { teamT, type TeamT } from './messages';
 
 export interface TeamModel {
   session: ConsoleSession;
@@ -14,21 +16,16 @@ export interface TeamModel {
   issued?: IssuedInvite;
 }
 
-const ROLE_TEXT: Record<MemberRole, string> = {
-  owner: 'Owner: everything, including the team',
-  developer: 'Developer: keys, webhooks, integration test, payments and refunds',
-  viewer: 'Viewer: reads only',
-};
-
-function roleSelect(id: string, selected: MemberRole) {
+function roleSelect(t: TeamT, id: string, selected: MemberRole) {
   return html`<select id="${id}" name="role">
     ${MEMBER_ROLES.map(
-      (role) => html`<option value="${role}" ${role === selected ? html`selected` : null}>${role}</option>`,
+      (role) =>
+        html`<option value="${role}" ${role === selected ? html`selected` : null}>${t('role.name', { role })}</option>`,
     )}
   </select>`;
 }
 
-function inviteState(invite: Invite): string {
+function inviteState(invite: Invite): 'accepted' | 'revoked' | 'expired' | 'open' {
   if (invite.acceptedAt) return 'accepted';
   if (invite.revokedAt) return 'revoked';
   return invite.expiresAt.getTime() <= Date.now() ? 'expired' : 'open';
@@ -36,25 +33,26 @@ function inviteState(invite: Invite): string {
 
 export function renderTeam(nonce: string, model: TeamModel): string {
   const { session } = model;
+  const t = teamT(session.locale);
   const zone = session.merchant.timeZone;
   const isOwner = session.member.role === 'owner';
   const memberRows = model.members.map(
     (member) => html`<tr>
-      <td data-label="Email">${member.email}${member.id === session.member.id ? html` <span class="muted">(you)</span>` : null}</td>
-      <td data-label="Role">${badge(session.locale, member.role)}</td>
-      <td data-label="Two-step">${member.twoStep ? 'on' : 'off'}</td>
-      <td data-label="Since">${timeIn(member.createdAt, zone)}</td>
+      <td data-label="${t('team.email')}">${member.email}${member.id === session.member.id ? html` <span class="muted">${t('team.you')}</span>` : null}</td>
+      <td data-label="${t('team.role')}">${badge(session.locale, member.role)}</td>
+      <td data-label="${t('team.twoStep')}">${t(member.twoStep ? 'team.twoStep.on' : 'team.twoStep.off')}</td>
+      <td data-label="${t('team.since')}">${timeIn(member.createdAt, zone)}</td>
       ${
         isOwner
-          ? html`<td data-label="Change"><div>
+          ? html`<td data-label="${t('team.change')}"><div>
             <form method="post" action="/console/team/members/${member.id}/role" class="inline">
               ${csrfField(session)}
-              <label for="role-${member.id}">Role of ${member.email}</label>
-              ${roleSelect(`role-${member.id}`, member.role)}
-              <button type="submit" class="secondary">Change role</button>
+              <label for="role-${member.id}">${t('team.roleOf', { email: member.email })}</label>
+              ${roleSelect(t, `role-${member.id}`, member.role)}
+              <button type="submit" class="secondary">${t('team.changeRole')}</button>
             </form>
             <p class="actions">
-              <a class="button danger" href="/console/team/members/${member.id}/remove">Remove ${member.email}</a>
+              <a class="button danger" href="/console/team/members/${member.id}/remove">${t('team.remove', { email: member.email })}</a>
             </p>
           </div></td>`
           : null
@@ -63,22 +61,22 @@ export function renderTeam(nonce: string, model: TeamModel): string {
   );
   const inviteRows = model.invites.map(
     (invite) => html`<tr>
-      <td data-label="Email">${invite.email}</td>
-      <td data-label="Role">${invite.role}</td>
-      <td data-label="State">${badge(session.locale, inviteState(invite))}</td>
-      <td data-label="Valid until">${timeIn(invite.expiresAt, zone)}</td>
+      <td data-label="${t('team.email')}">${invite.email}</td>
+      <td data-label="${t('team.role')}">${t('role.name', { role: invite.role })}</td>
+      <td data-label="${t('invites.state')}">${badge(session.locale, inviteState(invite))}</td>
+      <td data-label="${t('invites.validUntil')}">${timeIn(invite.expiresAt, zone)}</td>
       ${
         isOwner
-          ? html`<td data-label="Change">
+          ? html`<td data-label="${t('team.change')}">
             ${
               inviteState(invite) === 'open'
                 ? html`<form method="post" action="/console/team/invites/${invite.id}/resend">
                     ${csrfField(session)}
-                    <button type="submit" class="secondary">Send invite to ${invite.email} again</button>
+                    <button type="submit" class="secondary">${t('invites.resend', { email: invite.email })}</button>
                   </form>
                   <form method="post" action="/console/team/invites/${invite.id}/revoke">
                     ${csrfField(session)}
-                    <button type="submit" class="secondary">Revoke invite to ${invite.email}</button>
+                    <button type="submit" class="secondary">${t('invites.revoke', { email: invite.email })}</button>
                   </form>`
                 : null
             }
@@ -87,23 +85,23 @@ export function renderTeam(nonce: string, model: TeamModel): string {
       }
     </tr>`,
   );
-  const issued = model.issued ? issuedNotice(model.issued) : null;
-  const body = html`<h1>Team</h1>
+  const issued = model.issued ? issuedNotice(t, model.issued) : null;
+  const body = html`<h1>${t('team.title')}</h1>
     ${messages(model.notice, model.error)} ${issued}
     <ul>
-      ${MEMBER_ROLES.map((role) => html`<li>${ROLE_TEXT[role]}</li>`)}
+      ${MEMBER_ROLES.map((role) => html`<li>${t(`role.${role}`)}</li>`)}
     </ul>
     <div class="card">
-      <h2>Members</h2>
-      <div class="scroll" tabindex="0" role="region" aria-label="Members">
+      <h2>${t('team.members')}</h2>
+      <div class="scroll" tabindex="0" role="region" aria-label="${t('team.members')}">
         <table class="stack">
           <thead>
             <tr>
-              <th scope="col">Email</th>
-              <th scope="col">Role</th>
-              <th scope="col">Two-step</th>
-              <th scope="col">Since</th>
-              ${isOwner ? html`<th scope="col">Change</th>` : null}
+              <th scope="col">${t('team.email')}</th>
+              <th scope="col">${t('team.role')}</th>
+              <th scope="col">${t('team.twoStep')}</th>
+              <th scope="col">${t('team.since')}</th>
+              ${isOwner ? html`<th scope="col">${t('team.change')}</th>` : null}
             </tr>
           </thead>
           <tbody>
@@ -115,36 +113,36 @@ export function renderTeam(nonce: string, model: TeamModel): string {
     ${
       isOwner
         ? html`<div class="card">
-          <h2>Invite someone</h2>
+          <h2>${t('invites.new')}</h2>
           <form method="post" action="/console/team/invites">
             ${csrfField(session)}
             <div class="field">
-              <label for="invite-email">Email</label>
+              <label for="invite-email">${t('team.email')}</label>
               <input id="invite-email" type="email" name="email" required maxlength="254" autocomplete="off" />
             </div>
             <div class="field">
-              <label for="invite-role">Role</label>
-              ${roleSelect('invite-role', 'developer')}
+              <label for="invite-role">${t('team.role')}</label>
+              ${roleSelect(t, 'invite-role', 'developer')}
             </div>
-            <button type="submit">Make invite</button>
+            <button type="submit">${t('invites.make')}</button>
           </form>
         </div>`
-        : html`<p class="muted">Only an owner can invite, remove or change members.</p>`
+        : html`<p class="muted">${t('team.ownersOnly')}</p>`
     }
     ${
       model.invites.length === 0
         ? null
         : html`<div class="card">
-          <h2>Invites</h2>
-          <div class="scroll" tabindex="0" role="region" aria-label="Invites">
+          <h2>${t('invites.title')}</h2>
+          <div class="scroll" tabindex="0" role="region" aria-label="${t('invites.title')}">
             <table class="stack">
               <thead>
                 <tr>
-                  <th scope="col">Email</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Valid until</th>
-                  ${isOwner ? html`<th scope="col">Change</th>` : null}
+                  <th scope="col">${t('team.email')}</th>
+                  <th scope="col">${t('team.role')}</th>
+                  <th scope="col">${t('invites.state')}</th>
+                  <th scope="col">${t('invites.validUntil')}</th>
+                  ${isOwner ? html`<th scope="col">${t('team.change')}</th>` : null}
                 </tr>
               </thead>
               <tbody>
@@ -154,53 +152,56 @@ export function renderTeam(nonce: string, model: TeamModel): string {
           </div>
         </div>`
     }`;
-  return consolePage({ title: 'Team', nonce, session, section: 'team' }, body);
+  return consolePage({ title: t('team.title'), nonce, session, section: 'team' }, body);
 }
 
 /** The step before removing a member: who goes, and what that does. */
 export function renderRemoveConfirm(nonce: string, session: ConsoleSession, member: Member): string {
+  const t = teamT(session.locale);
+  const merchant = session.merchant.name;
   const yourself = member.id === session.member.id;
   const body = html`<div class="card">
-    <h1>Remove ${yourself ? 'yourself' : member.email} from ${session.merchant.name}?</h1>
+    <h1>${yourself ? t('remove.headingSelf', { merchant }) : t('remove.heading', { email: member.email, merchant })}</h1>
     <p>
-      ${yourself ? 'You are' : html`<strong>${member.email}</strong> (${member.role}) is`} signed out everywhere at once
-      and can no longer sign in to this merchant's console. What ${yourself ? 'you' : 'they'} did stays in the audit log.
+      ${
+        yourself
+          ? t('remove.textSelf')
+          : t.html('remove.text', {
+              email: html`<strong>${member.email}</strong>`,
+              role: t('role.name', { role: member.role }),
+            })
+      }
     </p>
     <form method="post" action="/console/team/members/${member.id}/remove" class="actions">
       ${csrfField(session)}
-      <button type="submit" class="danger">Remove ${yourself ? 'myself' : member.email}</button>
-      <a class="button secondary" href="/console/team">Cancel</a>
+      <button type="submit" class="danger">${yourself ? t('remove.buttonSelf') : t('remove.button', { email: member.email })}</button>
+      <a class="button secondary" href="/console/team">${t('remove.cancel')}</a>
     </form>
   </div>`;
-  return consolePage({ title: 'Remove member', nonce, session, section: 'team' }, body);
+  return consolePage({ title: t('remove.title'), nonce, session, section: 'team' }, body);
 }
 
 /**
  * What the owner learns of an invite just made. With e-mail on, the link went only to the invited
  * address (opening it proves the address): never shown here. With e-mail off, shown once.
  */
-function issuedNotice(issued: IssuedInvite) {
-  const { email, role } = issued.invite;
+function issuedNotice(t: TeamT, issued: IssuedInvite) {
+  const values = {
+    email: html`<strong>${issued.invite.email}</strong>`,
+    role: t('role.name', { role: issued.invite.role }),
+  };
   if (issued.link) {
     return html`<div class="notice" role="status">
-      <p>
-        Invite for <strong>${email}</strong> (${role}) made. Send them this link; it is shown only now, works once and
-        for 72 hours (e-mail is off on this payhook, so it was not sent):
-      </p>
+      <p>${t.html('invites.issued.link', values)}</p>
       <p><code data-invite-link>${issued.link}</code></p>
     </div>`;
   }
   return issued.emailed
     ? html`<div class="notice" role="status">
-        <p>
-          Invite for <strong>${email}</strong> (${role}) sent to that address. Its link works once and for 72 hours; if it
-          does not arrive, send it again below.
-        </p>
+        <p>${t.html('invites.issued.emailed', values)}</p>
       </div>`
     : html`<div class="error" role="alert">
-        <p>
-          Invite for <strong>${email}</strong> (${role}) made, but the e-mail server did not take it. Send it again below.
-        </p>
+        <p>${t.html('invites.issued.notSent', values)}</p>
       </div>`;
 }
 
@@ -211,27 +212,35 @@ export interface AcceptInviteModel {
   error?: string;
 }
 
-/** The page an invite link opens: the invited person sets the password of their new login. */
-export function renderAcceptInvite(nonce: string, model: AcceptInviteModel): string {
+/**
+ * The page an invite link opens: the invited person sets the password of their new login. No
+ * session yet, so in the browser's language.
+ */
+export function renderAcceptInvite(nonce: string, locale: Locale, model: AcceptInviteModel): string {
+  const t = teamT(locale);
+  const length = { min: CONSOLE_PASSWORD_MIN_CHARS, max: CONSOLE_PASSWORD_MAX_CHARS };
   return consolePage(
-    { title: 'Join the team', nonce },
+    { title: t('join.title'), nonce, locale },
     html`<div class="card login">
-      <h1>Join the team</h1>
+      <h1>${t('join.title')}</h1>
       ${messages(null, model.error ?? null)}
       <p>
-        You were invited to the team of <strong>${model.merchantName}</strong> as <strong>${model.role}</strong>, with
-        the login <strong>${model.email}</strong>.
+        ${t.html('join.text', {
+          merchant: html`<strong>${model.merchantName}</strong>`,
+          role: html`<strong>${t('role.name', { role: model.role })}</strong>`,
+          email: html`<strong>${model.email}</strong>`,
+        })}
       </p>
       <form method="post">
         <label
-          >Password (${CONSOLE_PASSWORD_MIN_CHARS} to ${CONSOLE_PASSWORD_MAX_CHARS} characters)
+          >${t('join.password', length)}
           <input type="password" name="password" autocomplete="new-password" required minlength="${CONSOLE_PASSWORD_MIN_CHARS}" maxlength="${CONSOLE_PASSWORD_MAX_CHARS}"
         /></label>
         <label
-          >Password again
+          >${t('join.passwordAgain')}
           <input type="password" name="passwordAgain" autocomplete="new-password" required minlength="${CONSOLE_PASSWORD_MIN_CHARS}" maxlength="${CONSOLE_PASSWORD_MAX_CHARS}"
         /></label>
-        <button type="submit">Set password and join</button>
+        <button type="submit">${t('join.submit')}</button>
       </form>
     </div>`,
   );
