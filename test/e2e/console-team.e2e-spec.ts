@@ -83,11 +83,11 @@ describe('merchant console: team, roles, two-step login, keys and audit log', ()
       .expect(303)
       .expect('Location', '/console/login?notice=joined');
     // The login page says so, without the hint meant for a merchant's first owner.
-    const joined = await api.http().get('/console/login?notice=joined').set(CONSOLE_LANGUAGE).expect(200);
+    const joined = await api.inEnglish().get('/console/login?notice=joined').set(CONSOLE_LANGUAGE).expect(200);
     expect(joined.text).toContain('You joined the team. Log in with your e-mail and the password you just set.');
     expect(joined.text).not.toContain('The login is set when payhook approves');
     expect(
-      (await api.http().get('/console/login?notice=constructor').set(CONSOLE_LANGUAGE).expect(200)).text,
+      (await api.inEnglish().get('/console/login?notice=constructor').set(CONSOLE_LANGUAGE).expect(200)).text,
     ).toContain('The login is set when payhook approves');
     // A used link is refused, and changes nothing.
     const reused = await api
@@ -162,8 +162,13 @@ describe('merchant console: team, roles, two-step login, keys and audit log', ()
 
   it('says that a forgotten password cannot be reset by e-mail when e-mail is off, and what to do instead', async () => {
     for (const answer of [
-      await api.http().get('/console/login/forgot').expect(200),
-      await api.http().post('/console/login/forgot').type('form').send({ email: 'someone@team.example' }).expect(200),
+      await api.inEnglish().get('/console/login/forgot').expect(200),
+      await api
+        .inEnglish()
+        .post('/console/login/forgot')
+        .type('form')
+        .send({ email: 'someone@team.example' })
+        .expect(200),
     ]) {
       expect(answer.text).toContain('This payhook sends no e-mail, so it cannot send a reset link.');
       expect(answer.text).not.toContain('<form');
@@ -239,10 +244,10 @@ describe('merchant console: team, roles, two-step login, keys and audit log', ()
       .expect(303);
     /** The password step as a browser sends it, answered with the choice of merchant. */
     async function askWhich() {
-      const page = await api.http().get('/console/login').expect(200);
+      const page = await api.inEnglish().get('/console/login').expect(200);
       const cookie = setCookie(page, 'payhook_console_login')!.split(';')[0];
       const asked = await api
-        .http()
+        .inEnglish()
         .post('/console/login')
         .set('Cookie', cookie)
         .type('form')
@@ -254,7 +259,7 @@ describe('merchant console: team, roles, two-step login, keys and audit log', ()
       const choice = /name="choice" value="([^"]+)"/.exec(asked.text)![1];
       const choose = (member: string) =>
         api
-          .http()
+          .inEnglish()
           .post('/console/login/choose')
           .set('Cookie', cookie)
           .type('form')
@@ -267,7 +272,7 @@ describe('merchant console: team, roles, two-step login, keys and audit log', ()
     expect(which.names).toEqual(['Elsewhere Shop', 'Victim Shop']);
     const chosen = await which.choose(which.idOf('Elsewhere Shop')).expect(303).expect('Location', '/console/payments');
     const session = setCookie(chosen, 'payhook_console')!.split(';')[0];
-    const team = await api.http().get('/console/team').set('Cookie', session).expect(200);
+    const team = await api.inEnglish().get('/console/team').set('Cookie', session).expect(200);
     expect(team.text).toContain('Elsewhere Shop');
     // A choice is made once.
     expect((await which.choose(which.idOf('Victim Shop')).expect(401)).text).toContain(refusedChoice);
@@ -425,7 +430,7 @@ describe('merchant console: team, roles, two-step login, keys and audit log', ()
       expect(answer.headers.location).toBe('/console/login/two-step');
       const step = await secondStepOf(api, answer, FAILING_FROM);
       await api
-        .http()
+        .inEnglish()
         .get('/console/payments')
         .set('Cookie', step.cookie)
         .expect(303)
@@ -439,7 +444,7 @@ describe('merchant console: team, roles, two-step login, keys and audit log', ()
     await first.send('123456').expect(401);
     const opened = await first.send(next).expect(303).expect('Location', '/console/payments');
     const openedCookie = setCookie(opened, 'payhook_console')!.split(';')[0];
-    await api.http().get('/console/payments').set('Cookie', openedCookie).expect(200);
+    await api.inEnglish().get('/console/payments').set('Cookie', openedCookie).expect(200);
     // The same code again, in its window: refused.
     const replay = await passwordStep();
     const refused = await replay.send(next).expect(401);
@@ -466,16 +471,16 @@ describe('merchant console: team, roles, two-step login, keys and audit log', ()
     const ended = await guessing.send('000000').expect(401);
     expect(ended.text).toContain('Too many wrong codes: sign in again with your password.');
     await api
-      .http()
+      .inEnglish()
       .get('/console/login/two-step')
       .set('Cookie', guessing.cookie)
       .expect(303)
       .expect('Location', '/console/login');
     // A half-signed-in session can still sign out.
     const leaving = await passwordStep();
-    const form = await api.http().get('/console/login/two-step').set('Cookie', leaving.cookie).expect(200);
+    const form = await api.inEnglish().get('/console/login/two-step').set('Cookie', leaving.cookie).expect(200);
     await api
-      .http()
+      .inEnglish()
       .post('/console/logout')
       .set('Cookie', leaving.cookie)
       .type('form')
