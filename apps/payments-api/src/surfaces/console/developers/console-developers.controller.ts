@@ -1,6 +1,6 @@
 import { Body, Get, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ConsoleController } from '../shared/console-controller.decorator';
-import { ERROR_CODES, isIdOf } from '@payhook/contracts';
+import { ERROR_CODES, isIdOf, type ApiKeyMode } from '@payhook/contracts';
 import type { Request, Response } from 'express';
 import { MerchantException, MerchantsService } from '../../../accounts/merchants';
 import { formField, formFieldList } from '../../../platform/html/cookies';
@@ -22,19 +22,26 @@ import { ConsoleSessionGuard } from '../shared/console-session.guard';
 import { ConsoleActorOf, consoleActor } from '../shared/console-actor';
 import type { AuditActor } from '../../../core/audit';
 import { CurrentConsoleSession } from '../shared/current-console-session.decorator';
+import { developersT, type DevelopersKey, type DevelopersMessage } from './messages';
 
 /** The notices a redirect names (`?notice=`): a Map, so no name of Object.prototype reads as one. */
-const NOTICES = new Map<string, string>([
-  ['url-saved', 'Webhook URL saved. It receives events from now on; older events are not resent by this.'],
-  ['secret-rotated', 'Signing secret rotated: the new secret signs every webhook from now on.'],
-  ['test-started', 'Integration test started: this page updates until it finishes.'],
-  ['endpoint-enabled', 'Webhook endpoint enabled again. Send its failed events again with the button below.'],
-  ['endpoint-added', 'Webhook endpoint added, with a signing secret of its own. It receives events from now on.'],
-  ['endpoint-saved', 'Webhook endpoint saved and enabled.'],
-  ['endpoint-disabled', 'Webhook endpoint disabled: nothing is sent to it until it is enabled again.'],
-  ['endpoint-deleted', 'Webhook endpoint deleted.'],
-  ['key-revoked', 'API key revoked: it stops working within 5 seconds.'],
+const NOTICES = new Map<string, DevelopersKey>([
+  ['url-saved', 'notice.urlSaved'],
+  ['secret-rotated', 'notice.secretRotated'],
+  ['test-started', 'notice.testStarted'],
+  ['endpoint-enabled', 'notice.endpointEnabled'],
+  ['endpoint-added', 'notice.endpointAdded'],
+  ['endpoint-saved', 'notice.endpointSaved'],
+  ['endpoint-disabled', 'notice.endpointDisabled'],
+  ['endpoint-deleted', 'notice.endpointDeleted'],
+  ['key-revoked', 'notice.keyRevoked'],
 ]);
+
+/** A refusal the service chose, in the reader's language. */
+const said = (session: ConsoleSession, { key, values }: DevelopersMessage) => developersT(session.locale)(key, values);
+
+/** What a key change was, for the words of its refusal. */
+type KeyChange = { kind: 'create'; mode: ApiKeyMode } | { kind: 'roll' | 'revoke'; id: string };
 
 /** What the add and edit forms of an endpoint hold. */
 const endpointFields = (body: unknown): EndpointForm => ({
@@ -59,11 +66,6 @@ function keyIdOf(id: string): string {
   return id;
 }
 
-const rolledNotice = (days: number) =>
-  days === 0
-    ? 'Key rolled: the old key stopped now.'
-    : `Key rolled: the old key keeps working for ${days} day${days === 1 ? '' : 's'}, then stops.`;
-
 @ConsoleController('console/developers')
 @UseGuards(ConsoleSessionGuard)
 export class ConsoleDevelopersController {
@@ -78,9 +80,8 @@ export class ConsoleDevelopersController {
     @Query('notice') notice: unknown,
     @Res() response: Response,
   ): Promise<void> {
-    await this.render(response, 200, session, {
-      notice: typeof notice === 'string' ? (NOTICES.get(notice) ?? null) : null,
-    });
+    const key = typeof notice === 'string' ? NOTICES.get(notice) : undefined;
+    await this.render(response, 200, session, { notice: key ? developersT(session.locale)(key) : null });
   }
 
   @Post('webhook-endpoint')
@@ -98,7 +99,7 @@ export class ConsoleDevelopersController {
     const result = await this.developers.setWebhookEndpoint(session.merchant, mode, url, events, by);
     if (result.kind === 'refused') {
       const typed = { mode, url, events: events ?? [] };
-      return this.render(response, 400, session, { error: result.message, rejected: typed });
+      return this.render(response, 400, session, { error: said(session, result.refusal), rejected: typed });
     }
     redirectSeeOther(response, `/console/developers?notice=url-saved#endpoint-${mode}`);
   }
@@ -114,7 +115,9 @@ export class ConsoleDevelopersController {
   ): Promise<void> {
     const mode = formMode(body);
     const [endpoint] = (await this.developers.overview(session.merchant)).endpoints[mode];
-    if (!endpoint) return this.render(response, 400, session, { error: `No ${mode} webhook endpoint is set.` });
+    if (!endpoint) {
+      return this.render(response, 400, session, { error: developersT(session.locale)('error.noEndpoint', { mode }) });
+    }
     const result = await this.developers.setWebhookEndpoint(session.merchant, mode, endpoint.url, undefined, by);
     return this.answerChange(response, session, result, 'endpoint-enabled', `endpoint-${mode}`);
   }
@@ -126,15 +129,14 @@ export class ConsoleDevelopersController {
     @Body() body: unknown,
     @Res() response: Response,
   ): Promise<void> {
+    const t = developersT(session.locale);
     const mode = formMode(body);
     const days = Number(formField(body, 'days'));
-    if (!RECOVER_DAYS.includes(days))
-      return this.render(response, 400, session, { error: 'Choose a period to recover.' });
+    if (!RECOVER_DAYS.includes(days)) return this.render(response, 400, session, { error: t('error.recoverPeriod') });
     const result = await this.developers.recover(session.merchant, mode, days);
-    if (result.kind === 'refused') return this.render(response, 409, session, { error: result.message });
-    const queued = result.queued ?? 0;
+    if (result.kind === 'refused') return this.render(response, 409, session, { error: said(session, result.refusal) });
     return this.render(response, 200, session, {
-      notice: `${queued} failed ${mode} event${queued === 1 ? '' : 's'} queued to be sent again, oldest first.`,
+      notice: t('notice.recovered', { count: result.queued ?? 0, mode }),
     });
   }
 
@@ -299,9 +301,10 @@ export class ConsoleDevelopersController {
     @Res() response: Response,
   ): Promise<void> {
     const mode = formField(body, 'mode');
-    if (mode !== 'test' && mode !== 'live')
-      return this.render(response, 400, session, { error: 'Choose test or live.' });
-    const issued = await this.keyChange(response, session, () =>
+    if (mode !== 'test' && mode !== 'live') {
+      return this.render(response, 400, session, { error: developersT(session.locale)('error.keyMode') });
+    }
+    const issued = await this.keyChange(response, session, { kind: 'create', mode }, () =>
       this.merchants.createOwnApiKey(session.merchant.id, mode, consoleActor(session, request)),
     );
     if (issued) await this.render(response, 200, session, { issuedKey: issued });
@@ -316,15 +319,18 @@ export class ConsoleDevelopersController {
     @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
+    const t = developersT(session.locale);
     const field = formField(body, 'overlapDays') ?? '';
     const days = /^\d$/.test(field) ? Number(field) : NaN;
     if (!(ROLL_OVERLAP_DAYS as readonly number[]).includes(days)) {
-      return this.render(response, 400, session, { error: 'Choose how long the old key keeps working: 0 to 7 days.' });
+      return this.render(response, 400, session, { error: t('error.rollOverlap') });
     }
-    const issued = await this.keyChange(response, session, () =>
+    const issued = await this.keyChange(response, session, { kind: 'roll', id }, () =>
       this.merchants.rollOwnApiKey(session.merchant.id, keyIdOf(id), days, consoleActor(session, request)),
     );
-    if (issued) await this.render(response, 200, session, { issuedKey: issued, notice: rolledNotice(days) });
+    if (issued) {
+      await this.render(response, 200, session, { issuedKey: issued, notice: t('notice.keyRolled', { days }) });
+    }
   }
 
   @Post('keys/:id/revoke')
@@ -335,21 +341,46 @@ export class ConsoleDevelopersController {
     @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
-    const done = await this.keyChange(response, session, () =>
+    const done = await this.keyChange(response, session, { kind: 'revoke', id }, () =>
       this.merchants.revokeOwnApiKey(session.merchant.id, keyIdOf(id), consoleActor(session, request)).then(() => true),
     );
     if (done) redirectSeeOther(response, '/console/developers?notice=key-revoked#api-keys');
   }
 
   /** Runs a key change; a refusal (not the merchant's key, live keys locked, too many keys) is this page with its message. */
-  private async keyChange<R>(response: Response, session: ConsoleSession, change: () => Promise<R>): Promise<R | null> {
+  private async keyChange<R>(
+    response: Response,
+    session: ConsoleSession,
+    of: KeyChange,
+    change: () => Promise<R>,
+  ): Promise<R | null> {
     try {
       return await change();
     } catch (error) {
       if (!(error instanceof MerchantException)) throw error;
-      await this.render(response, ERROR_CODES[error.code].status, session, { error: error.message });
+      const message = await this.keyRefusal(session, of, error);
+      if (message === null) throw error;
+      await this.render(response, ERROR_CODES[error.code].status, session, { error: message });
       return null;
     }
+  }
+
+  /** The merchants service words its refusals in the API's English; the page says them from its catalog. */
+  private async keyRefusal(session: ConsoleSession, of: KeyChange, error: MerchantException): Promise<string | null> {
+    const t = developersT(session.locale);
+    if (error.code === 'live_mode_locked') return t('keys.liveLocked');
+    if (error.code === 'merchant_state_conflict') {
+      // Too many active keys of a mode: a roll names its key, and the limit is of that key's mode.
+      const mode =
+        of.kind === 'create'
+          ? of.mode
+          : (await this.merchants.listApiKeys(session.merchant.id)).find((key) => key.id === of.id)?.mode;
+      return mode ? t('refused.keyLimit', { mode }) : null;
+    }
+    if (error.code === 'resource_not_found' && of.kind !== 'create') {
+      return t(of.kind === 'roll' ? 'refused.keyNotRollable' : 'refused.noSuchKey', { id: of.id });
+    }
+    return null;
   }
 
   /** A change's answer: the page again with the refusal (400), or back to the page with its notice (303). */
@@ -360,7 +391,7 @@ export class ConsoleDevelopersController {
     notice: string,
     anchor: string,
   ): Promise<void> {
-    if (result.kind === 'refused') return this.render(response, 400, session, { error: result.message });
+    if (result.kind === 'refused') return this.render(response, 400, session, { error: said(session, result.refusal) });
     redirectSeeOther(response, `/console/developers?notice=${notice}#${anchor}`);
   }
 

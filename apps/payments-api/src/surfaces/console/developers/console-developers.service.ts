@@ -15,7 +15,9 @@ import {
   WebhookEndpointsService,
   type WebhookEndpointRecord,
 } from '../../../webhooks/endpoints';
+import { isPrivateHost, MAX_URL_LENGTH } from '../../../platform/http/validators';
 import { checkEndpointFields, checkWebhookEndpoint, type EndpointForm } from './console-endpoint-form';
+import type { DevelopersMessage } from './messages';
 import { scopeOf, type ConsoleMerchant, type ConsoleMode } from '../shared/console-session';
 
 export const RECENT_RUNS = 5;
@@ -31,9 +33,19 @@ export interface DevelopersOverview {
   runs: IntegrationTestView[];
 }
 
-export type ChangeResult = { kind: 'done' } | { kind: 'refused'; message: string };
+/** A refusal is a message of the page's catalog: the controller says it in the reader's language. */
+export type ChangeResult = { kind: 'done' } | { kind: 'refused'; refusal: DevelopersMessage };
 
-const LIVE_LOCKED = 'Live mode opens once the integration test passes.';
+/** What a change was about, for the words of its refusal. */
+interface ChangeOf {
+  mode: ConsoleMode;
+  /** The endpoint it names; none for the mode's first endpoint (the one-endpoint API's). */
+  id?: string;
+  /** The URL it sets. */
+  url?: string;
+}
+
+const LIVE_LOCKED: ChangeResult = { kind: 'refused', refusal: { key: 'liveLocked' } };
 
 /** The developers page: webhook endpoints per mode, API keys, and the onboarding gate. */
 @Injectable()
@@ -69,10 +81,13 @@ export class ConsoleDevelopersService {
     events: string[] | undefined,
     by: AuditActor,
   ): Promise<ChangeResult> {
-    if (mode === 'live' && merchant.status !== 'live') return { kind: 'refused', message: LIVE_LOCKED };
+    if (mode === 'live' && merchant.status !== 'live') return LIVE_LOCKED;
     const form = checkWebhookEndpoint(url, events);
     if (form.kind === 'refused') return form;
-    return this.refusalOf(() => this.endpoints.put(scopeOf(merchant, mode), url, form.fields.enabledEvents, by));
+    return this.refusalOf(() => this.endpoints.put(scopeOf(merchant, mode), url, form.fields.enabledEvents, by), {
+      mode,
+      url,
+    });
   }
 
   /** POST /v1/webhook-endpoints from the console: another endpoint of the mode, with its own secret. */
@@ -82,10 +97,13 @@ export class ConsoleDevelopersService {
     form: EndpointForm,
     by: AuditActor,
   ): Promise<ChangeResult> {
-    if (mode === 'live' && merchant.status !== 'live') return { kind: 'refused', message: LIVE_LOCKED };
+    if (mode === 'live' && merchant.status !== 'live') return LIVE_LOCKED;
     const fields = checkEndpointFields(form, 'create');
     if (fields.kind === 'refused') return fields;
-    return this.refusalOf(() => this.endpoints.create(scopeOf(merchant, mode), fields.fields, by));
+    return this.refusalOf(() => this.endpoints.create(scopeOf(merchant, mode), fields.fields, by), {
+      mode,
+      url: fields.fields.url,
+    });
   }
 
   /** PATCH /v1/webhook-endpoints/{id} from the console: it is enabled again with a clean health record. */
@@ -96,10 +114,14 @@ export class ConsoleDevelopersService {
     form: EndpointForm,
     by: AuditActor,
   ): Promise<ChangeResult> {
-    if (mode === 'live' && merchant.status !== 'live') return { kind: 'refused', message: LIVE_LOCKED };
+    if (mode === 'live' && merchant.status !== 'live') return LIVE_LOCKED;
     const fields = checkEndpointFields(form, 'update');
     if (fields.kind === 'refused') return fields;
-    return this.refusalOf(() => this.endpoints.update(scopeOf(merchant, mode), id, fields.fields, by));
+    return this.refusalOf(() => this.endpoints.update(scopeOf(merchant, mode), id, fields.fields, by), {
+      mode,
+      id,
+      url: fields.fields.url,
+    });
   }
 
   /** Re-enables (a PATCH of nothing: health cleared, secret kept) or disables an endpoint. */
@@ -110,12 +132,14 @@ export class ConsoleDevelopersService {
     enabled: boolean,
     by: AuditActor,
   ): Promise<ChangeResult> {
-    if (mode === 'live' && merchant.status !== 'live') return { kind: 'refused', message: LIVE_LOCKED };
+    if (mode === 'live' && merchant.status !== 'live') return LIVE_LOCKED;
     const scope = scopeOf(merchant, mode);
-    return this.refusalOf(() =>
-      enabled
-        ? this.endpoints.update(scope, id, {}, by, 'webhook_endpoint.enabled')
-        : this.endpoints.disable(scope, id, by),
+    return this.refusalOf(
+      () =>
+        enabled
+          ? this.endpoints.update(scope, id, {}, by, 'webhook_endpoint.enabled')
+          : this.endpoints.disable(scope, id, by),
+      { mode, id },
     );
   }
 
@@ -126,9 +150,10 @@ export class ConsoleDevelopersService {
     previousSecretExpiresIn: number,
     by: AuditActor,
   ): Promise<ChangeResult> {
-    if (mode === 'live' && merchant.status !== 'live') return { kind: 'refused', message: LIVE_LOCKED };
-    return this.refusalOf(() =>
-      this.endpoints.rotateSecretOf(scopeOf(merchant, mode), id, previousSecretExpiresIn, by),
+    if (mode === 'live' && merchant.status !== 'live') return LIVE_LOCKED;
+    return this.refusalOf(
+      () => this.endpoints.rotateSecretOf(scopeOf(merchant, mode), id, previousSecretExpiresIn, by),
+      { mode, id },
     );
   }
 
@@ -138,8 +163,8 @@ export class ConsoleDevelopersService {
     id: string,
     by: AuditActor,
   ): Promise<ChangeResult> {
-    if (mode === 'live' && merchant.status !== 'live') return { kind: 'refused', message: LIVE_LOCKED };
-    return this.refusalOf(() => this.endpoints.delete(scopeOf(merchant, mode), id, by));
+    if (mode === 'live' && merchant.status !== 'live') return LIVE_LOCKED;
+    return this.refusalOf(() => this.endpoints.delete(scopeOf(merchant, mode), id, by), { mode, id });
   }
 
   /** One endpoint of the merchant's mode, for a confirmation page; null when there is no such endpoint. */
@@ -153,12 +178,12 @@ export class ConsoleDevelopersService {
     previousSecretExpiresIn: number,
     by: AuditActor,
   ): Promise<ChangeResult> {
-    if (mode === 'live' && merchant.status !== 'live') return { kind: 'refused', message: LIVE_LOCKED };
+    if (mode === 'live' && merchant.status !== 'live') return LIVE_LOCKED;
     const scope = scopeOf(merchant, mode);
     if (!(await this.endpointRecords.find(scope))) {
-      return { kind: 'refused', message: `Set the ${mode} webhook URL first; its signing secret is made then.` };
+      return { kind: 'refused', refusal: { key: 'refused.urlFirst', values: { mode } } };
     }
-    return this.refusalOf(() => this.endpoints.rotateSecret(scope, previousSecretExpiresIn, by));
+    return this.refusalOf(() => this.endpoints.rotateSecret(scope, previousSecretExpiresIn, by), { mode });
   }
 
   /** POST /v1/events/recover for the console's button: every failed event of the last `days` days, again. */
@@ -167,14 +192,14 @@ export class ConsoleDevelopersService {
     mode: ConsoleMode,
     days: number,
   ): Promise<ChangeResult & { queued?: number }> {
-    if (mode === 'live' && merchant.status !== 'live') return { kind: 'refused', message: LIVE_LOCKED };
+    if (mode === 'live' && merchant.status !== 'live') return LIVE_LOCKED;
     const since = new Date(Date.now() - days * 86_400_000).toISOString();
     try {
       const { queued } = await this.events.recover(scopeOf(merchant, mode), since, null);
       return { kind: 'done', queued };
     } catch (error) {
       if (error instanceof PayhookError && error.code === 'recover_in_progress') {
-        return { kind: 'refused', message: error.message };
+        return { kind: 'refused', refusal: { key: 'refused.recoverRunning' } };
       }
       throw error;
     }
@@ -186,16 +211,44 @@ export class ConsoleDevelopersService {
   }
 
   /** A refusal the merchant can act on becomes a message; anything else stays an error. */
-  private async refusalOf(change: () => Promise<unknown>): Promise<ChangeResult> {
+  private async refusalOf(change: () => Promise<unknown>, of: ChangeOf): Promise<ChangeResult> {
     try {
       await change();
       return { kind: 'done' };
     } catch (error) {
-      const actionable = ['parameter_invalid', 'resource_not_found', 'endpoint_limit_reached'];
-      if (!(error instanceof PayhookError) || !actionable.includes(error.code)) {
-        throw error;
-      }
-      return { kind: 'refused', message: error.message };
+      const refusal = error instanceof PayhookError ? this.refusalFor(error, of) : null;
+      if (!refusal) throw error;
+      return { kind: 'refused', refusal };
     }
+  }
+
+  /** The endpoints service words its refusals in the API's English; the page says them from its catalog. */
+  private refusalFor(error: PayhookError, of: ChangeOf): DevelopersMessage | null {
+    if (error.code === 'endpoint_limit_reached') {
+      return { key: 'refused.endpointLimit', values: { max: MAX_ENDPOINTS_PER_MODE } };
+    }
+    if (error.code === 'resource_not_found') {
+      // The endpoint named is gone (deleted meanwhile), or the mode has none to rotate yet.
+      return of.id
+        ? { key: 'refused.noSuchEndpoint', values: { id: of.id } }
+        : { key: 'refused.urlFirst', values: { mode: of.mode } };
+    }
+    if (error.code === 'parameter_invalid' && of.url !== undefined) return this.urlRefusal(of.url, of.mode);
+    return null;
+  }
+
+  /**
+   * Which of the endpoints service's URL rules (after the DTO's, which the form checked) a refused URL
+   * broke, in the service's order; null for a rule the console does not know, which stays an error.
+   */
+  private urlRefusal(url: string, mode: ConsoleMode): DevelopersMessage | null {
+    const parsed = new URL(url);
+    if (parsed.username || parsed.password) return { key: 'refused.urlCredentials' };
+    if (!this.env.allowPrivateWebhookUrls) {
+      if (mode === 'live' && parsed.protocol !== 'https:') return { key: 'refused.urlHttps' };
+      if (isPrivateHost(parsed.hostname)) return { key: 'refused.urlPrivate' };
+    }
+    if (parsed.href.length > MAX_URL_LENGTH) return { key: 'refused.urlLength', values: { max: MAX_URL_LENGTH } };
+    return null;
   }
 }

@@ -11,50 +11,57 @@ import {
 import { RECOVER_DAYS, type DevelopersOverview } from './console-developers.service';
 import { badge, canUse, consolePage, csrfField, messages, timeIn } from '../shared/console-layout.view';
 import type { ConsoleMode, ConsoleSession } from '../shared/console-session';
+import { developersT, type DevelopersKey, type DevelopersT } from './messages';
 
-/** Reload while an integration test runs, so its result appears without script. */
-
-const STATUS_TEXT: Record<MerchantStatus, string> = {
-  review: 'payhook is reviewing your account.',
-  integrating:
-    'Approved. Point the test webhook endpoint at your server and run the integration test; live mode opens when it passes.',
-  live: 'Live: the integration test passed and live keys work.',
+const STATUS_TEXT: Record<MerchantStatus, DevelopersKey> = {
+  review: 'goLive.status.review',
+  integrating: 'goLive.status.integrating',
+  live: 'goLive.status.live',
 };
+
+/** The header names a rotation's texts speak of: code, the same in every language. */
+const SIGNATURE_HEADER = html`<code>webhook-signature</code>`;
 
 export interface DevelopersModel {
   session: ConsoleSession;
   overview: DevelopersOverview;
   notice: string | null;
   error: string | null;
-  /** The form a refused change came from, with what was typed. */
   /** What a refused form held, shown again as typed. */
   rejected?: { mode: ConsoleMode; url: string; events: readonly string[] };
   /** A key just made or rolled: shown on this page once. */
   issuedKey?: IssuedOwnKey;
 }
 
-function goLiveCard(model: DevelopersModel) {
+function goLiveCard(t: DevelopersT, model: DevelopersModel) {
   const { session, overview } = model;
   const zone = session.merchant.timeZone;
   const runs = overview.runs.map(
-    (run: IntegrationTestView) => html`<section class="event" aria-label="Integration test ${run.id}">
-      <h3>${badge(session.locale, run.status)} <code>${run.id}</code></h3>
-      <p class="muted">Started ${timeIn(run.startedAt, zone)} · finished ${timeIn(run.finishedAt, zone)}</p>
-      <div class="scroll" tabindex="0" role="region" aria-label="Scenarios of ${run.id}">
+    (run: IntegrationTestView) => html`<section class="event" aria-label="${t('run.label', { id: run.id })}">
+      <h3>${badge(t.locale, run.status)} <code>${run.id}</code></h3>
+      <p class="muted">
+        ${t.html('run.times', { started: timeIn(run.startedAt, zone), finished: timeIn(run.finishedAt, zone) })}
+      </p>
+      <div class="scroll" tabindex="0" role="region" aria-label="${t('run.scenarios', { id: run.id })}">
         <table>
           <thead>
             <tr>
-              <th scope="col">Scenario</th>
-              <th scope="col">Status</th>
-              <th scope="col">Detail</th>
+              <th scope="col">${t('run.scenario')}</th>
+              <th scope="col">${t('run.status')}</th>
+              <th scope="col">${t('run.detail')}</th>
             </tr>
           </thead>
           <tbody>
             ${run.scenarios.map(
               (scenario) => html`<tr>
-                <td>${scenario.name}</td>
-                <td>${badge(session.locale, scenario.status)}</td>
-                <td>${scenario.detail || html`<span class="muted">—</span>`}</td>
+                <td>${t(`run.scenario.${scenario.name}`)}</td>
+                <td>${badge(t.locale, scenario.status)}</td>
+                ${
+                  // The runner's words, as the API returns them: English in every language.
+                  scenario.detail
+                    ? html`<td lang="en">${scenario.detail}</td>`
+                    : html`<td><span class="muted">—</span></td>`
+                }
               </tr>`,
             )}
           </tbody>
@@ -63,25 +70,25 @@ function goLiveCard(model: DevelopersModel) {
     </section>`,
   );
   return html`<div class="card" id="go-live">
-    <h2>Go live</h2>
-    <p>${badge(session.locale, session.merchant.status)} ${STATUS_TEXT[session.merchant.status]}</p>
+    <h2>${t('goLive.heading')}</h2>
+    <p>${badge(t.locale, session.merchant.status)} ${t(STATUS_TEXT[session.merchant.status])}</p>
     <div class="actions">
       ${
         canUse(session, 'developer')
           ? html`<form method="post" action="/console/developers/integration-tests">
               ${csrfField(session)}
-              <button type="submit">Run integration test</button>
+              <button type="submit">${t('goLive.run')}</button>
             </form>`
           : null
       }
       ${
         // No self-refresh (WCAG 2.2.1): the merchant looks again when they like.
         overview.runs.some((run) => run.status === 'running')
-          ? html`<a class="button secondary" href="/console/developers#go-live">Check the results</a>`
+          ? html`<a class="button secondary" href="/console/developers#go-live">${t('goLive.check')}</a>`
           : null
       }
     </div>
-    ${runs.length === 0 ? html`<p class="muted">No integration test has run yet.</p>` : runs}
+    ${runs.length === 0 ? html`<p class="muted">${t('goLive.none')}</p>` : runs}
   </div>`;
 }
 
@@ -89,18 +96,18 @@ function goLiveCard(model: DevelopersModel) {
  * A mode's endpoints: the oldest (the one the integration test and the one-endpoint API use) with the
  * mode's URL form, then each further endpoint with its own controls, then a form to add one.
  */
-function endpointsOfMode(model: DevelopersModel, mode: ConsoleMode) {
+function endpointsOfMode(t: DevelopersT, model: DevelopersModel, mode: ConsoleMode) {
   const [oldest = null, ...others] = model.overview.endpoints[mode];
   const locked = mode === 'live' && model.session.merchant.status !== 'live';
-  return html`${endpointCard(model, mode, oldest)}
-  ${locked || !oldest ? null : others.map((endpoint) => furtherEndpoint(model, mode, endpoint))}
-  ${locked || !oldest ? null : addEndpointForm(model, mode, others.length + 1)}`;
+  return html`${endpointCard(t, model, mode, oldest)}
+  ${locked || !oldest ? null : others.map((endpoint) => furtherEndpoint(t, model, mode, endpoint))}
+  ${locked || !oldest ? null : addEndpointForm(t, model, mode, others.length + 1)}`;
 }
 
 /** The event types sent, as checkboxes; `sent` are checked. */
-function eventTypeChoices(sent: readonly string[]) {
+function eventTypeChoices(t: DevelopersT, sent: readonly string[]) {
   return html`<fieldset>
-    <legend>Events sent</legend>
+    <legend>${t('endpoint.events')}</legend>
     <input type="hidden" name="events-listed" value="1" />
     ${EVENT_TYPES.map(
       (type) =>
@@ -113,37 +120,49 @@ function eventTypeChoices(sent: readonly string[]) {
 }
 
 /** Another endpoint of the mode: its health, settings, secret and actions, each on its own. */
-function furtherEndpoint(model: DevelopersModel, mode: ConsoleMode, endpoint: WebhookEndpointRecord) {
+function furtherEndpoint(t: DevelopersT, model: DevelopersModel, mode: ConsoleMode, endpoint: WebhookEndpointRecord) {
   const { session } = model;
   const zone = session.merchant.timeZone;
   const name = endpoint.description ?? endpoint.url;
   const health =
     endpoint.status === 'disabled'
       ? html`<p>
-          ${badge(session.locale, 'disabled')} Disabled ${timeIn(endpoint.disabledAt, zone)}: nothing is sent to it; its events are kept
-          as failed.
+          ${badge(t.locale, 'disabled')} ${t.html('health.disabledNothingSent', { time: timeIn(endpoint.disabledAt, zone) })}
         </p>`
       : endpoint.failingSince
         ? html`<p role="status">
-            ${badge(session.locale, 'failing')} Failing since ${timeIn(endpoint.failingSince, zone)}: ${endpoint.consecutiveFailures}
-            automatic attempt${endpoint.consecutiveFailures === 1 ? '' : 's'} in a row failed.
-            ${endpoint.lastError ? html`Last error: <code>${endpoint.lastError}</code>.` : null}
+            ${badge(t.locale, 'failing')}
+            ${t.html('health.failingSince', {
+              time: timeIn(endpoint.failingSince, zone),
+              count: endpoint.consecutiveFailures,
+            })}
+            ${lastError(t, endpoint)}
           </p>`
-        : html`<p>${badge(session.locale, 'enabled')} Receiving events.</p>`;
-  return html`<section class="event" id="endpoint-${endpoint.id}" aria-label="${mode} webhook endpoint ${name}">
+        : html`<p>${badge(t.locale, 'enabled')} ${t('health.receiving')}</p>`;
+  return html`<section class="event" id="endpoint-${endpoint.id}" aria-label="${t('endpoint.labelNamed', { mode, name })}">
     <h4>${name} <code>${endpoint.id}</code></h4>
-    <p>Sends ${endpoint.enabledEvents.join(', ')} to <code>${endpoint.url}</code>.</p>
+    <p>${t.html('endpoint.sends', { events: endpoint.enabledEvents.join(', '), url: html`<code>${endpoint.url}</code>` })}</p>
     ${health}
     ${
       canUse(session, 'developer')
-        ? furtherEndpointControls(model, mode, endpoint)
-        : revealSecret(session, endpoint.signingSecret)
+        ? furtherEndpointControls(t, model, mode, endpoint)
+        : revealSecret(t, session, endpoint.signingSecret)
     }
   </section>`;
 }
 
+/** An endpoint's last error, as its own sentence; nothing when it has none. */
+function lastError(t: DevelopersT, endpoint: WebhookEndpointRecord) {
+  return endpoint.lastError ? t.html('health.lastError', { error: html`<code>${endpoint.lastError}</code>` }) : null;
+}
+
 /** A further endpoint's settings form, secret and actions: for developers and owners. */
-function furtherEndpointControls(model: DevelopersModel, mode: ConsoleMode, endpoint: WebhookEndpointRecord) {
+function furtherEndpointControls(
+  t: DevelopersT,
+  model: DevelopersModel,
+  mode: ConsoleMode,
+  endpoint: WebhookEndpointRecord,
+) {
   const { session } = model;
   const action = (path: string, label: string, style = 'secondary') =>
     html`<form method="post" action="/console/developers/endpoints/${endpoint.id}/${path}" class="inline">
@@ -152,49 +171,64 @@ function furtherEndpointControls(model: DevelopersModel, mode: ConsoleMode, endp
       <button type="submit" class="${style}">${label}</button>
     </form>`;
   return html`<details>
-      <summary>Edit endpoint</summary>
+      <summary>${t('endpoint.edit')}</summary>
       <form method="post" action="/console/developers/endpoints/${endpoint.id}" class="inline">
         ${csrfField(session)}
         <input type="hidden" name="mode" value="${mode}" />
-        <label>URL <input type="url" name="url" value="${endpoint.url}" required maxlength="${MAX_URL_LENGTH}" /></label>
         <label
-          >Description <input type="text" name="description" value="${endpoint.description ?? ''}" maxlength="${ENDPOINT_DESCRIPTION_MAX_CHARS}"
+          >${t('endpoint.url')}
+          <input type="url" name="url" value="${endpoint.url}" required maxlength="${MAX_URL_LENGTH}"
         /></label>
-        ${eventTypeChoices(endpoint.enabledEvents)}
-        <button type="submit">Save and enable</button>
+        <label
+          >${t('endpoint.description')}
+          <input type="text" name="description" value="${endpoint.description ?? ''}" maxlength="${ENDPOINT_DESCRIPTION_MAX_CHARS}"
+        /></label>
+        ${eventTypeChoices(t, endpoint.enabledEvents)}
+        <button type="submit">${t('endpoint.saveAndEnable')}</button>
       </form>
     </details>
-    ${revealSecret(model.session, endpoint.signingSecret)}
+    ${revealSecret(t, model.session, endpoint.signingSecret)}
     <div class="actions">
-      ${endpoint.status === 'disabled' ? action('enable', 'Enable') : action('disable', 'Disable')}
+      ${endpoint.status === 'disabled' ? action('enable', t('endpoint.enable')) : action('disable', t('endpoint.disable'))}
       <a class="button secondary" href="/console/developers/endpoints/${endpoint.id}/rotate-secret?mode=${mode}"
-        >Rotate signing secret…</a
+        >${t('endpoint.rotate')}</a
       >
-      <a class="button secondary" href="/console/developers/endpoints/${endpoint.id}/delete?mode=${mode}">Delete…</a>
+      <a class="button secondary" href="/console/developers/endpoints/${endpoint.id}/delete?mode=${mode}"
+        >${t('endpoint.delete')}</a
+      >
     </div>`;
 }
 
-function addEndpointForm(model: DevelopersModel, mode: ConsoleMode, count: number) {
+function addEndpointForm(t: DevelopersT, model: DevelopersModel, mode: ConsoleMode, count: number) {
   if (!canUse(model.session, 'developer')) return null;
   if (count >= MAX_ENDPOINTS_PER_MODE) {
-    return html`<p class="muted">This mode has ${MAX_ENDPOINTS_PER_MODE} endpoints, the most it can have.</p>`;
+    return html`<p class="muted">${t('endpoint.limit', { max: MAX_ENDPOINTS_PER_MODE })}</p>`;
   }
   return html`<details id="add-endpoint-${mode}">
-    <summary>Add another ${mode} endpoint</summary>
+    <summary>${t('endpoint.add', { mode })}</summary>
     <form method="post" action="/console/developers/endpoints" class="inline">
       ${csrfField(model.session)}
       <input type="hidden" name="mode" value="${mode}" />
       <label
-        >URL <input type="url" name="url" required maxlength="${MAX_URL_LENGTH}" placeholder="https://accounting.example/webhooks"
+        >${t('endpoint.url')}
+        <input type="url" name="url" required maxlength="${MAX_URL_LENGTH}" placeholder="https://accounting.example/webhooks"
       /></label>
-      <label>Description <input type="text" name="description" maxlength="${ENDPOINT_DESCRIPTION_MAX_CHARS}" /></label>
-      ${eventTypeChoices(DEFAULT_ENABLED_EVENTS)}
-      <button type="submit">Add endpoint</button>
+      <label
+        >${t('endpoint.description')}
+        <input type="text" name="description" maxlength="${ENDPOINT_DESCRIPTION_MAX_CHARS}"
+      /></label>
+      ${eventTypeChoices(t, DEFAULT_ENABLED_EVENTS)}
+      <button type="submit">${t('endpoint.addButton')}</button>
     </form>
   </details>`;
 }
 
-function endpointCard(model: DevelopersModel, mode: ConsoleMode, endpoint: WebhookEndpointRecord | null) {
+function endpointCard(
+  t: DevelopersT,
+  model: DevelopersModel,
+  mode: ConsoleMode,
+  endpoint: WebhookEndpointRecord | null,
+) {
   const { session } = model;
   const locked = mode === 'live' && session.merchant.status !== 'live';
   const typed = model.rejected?.mode === mode ? model.rejected.url : (endpoint?.url ?? '');
@@ -202,26 +236,28 @@ function endpointCard(model: DevelopersModel, mode: ConsoleMode, endpoint: Webho
     model.rejected?.mode === mode ? model.rejected.events : (endpoint?.enabledEvents ?? DEFAULT_ENABLED_EVENTS);
   const changes = canUse(session, 'developer');
   const form = locked
-    ? html`<p class="muted">Live mode opens once the integration test passes.</p>`
+    ? html`<p class="muted">${t('liveLocked')}</p>`
     : !changes
       ? null
       : html`<form method="post" action="/console/developers/webhook-endpoint" class="inline">
         ${csrfField(session)}
         <input type="hidden" name="mode" value="${mode}" />
         <label
-          >${mode === 'test' ? 'Test' : 'Live'} webhook URL
+          >${t('endpoint.urlLabel', { mode })}
           <input type="url" name="url" value="${typed}" required maxlength="${MAX_URL_LENGTH}" placeholder="https://shop.example/webhooks"
         /></label>
-        ${eventTypeChoices(sent)}
-        <button type="submit">Save endpoint</button>
+        ${eventTypeChoices(t, sent)}
+        <button type="submit">${t('endpoint.save')}</button>
       </form>`;
   const secret = endpoint
-    ? html`${revealSecret(model.session, endpoint.signingSecret)}
+    ? html`${revealSecret(t, model.session, endpoint.signingSecret)}
         ${
           endpoint.previousSecretExpiresAt
             ? html`<p>
-              The previous secret also signs the <code>webhook-signature</code> header until
-              ${timeIn(endpoint.previousSecretExpiresAt, session.merchant.timeZone)}.
+              ${t.html('endpoint.previousSecret', {
+                header: SIGNATURE_HEADER,
+                time: timeIn(endpoint.previousSecretExpiresAt, session.merchant.timeZone),
+              })}
             </p>`
             : null
         }
@@ -229,7 +265,7 @@ function endpointCard(model: DevelopersModel, mode: ConsoleMode, endpoint: Webho
           changes
             ? html`<div class="actions">
                 <a class="button secondary" href="/console/developers/rotate-secret?mode=${mode}"
-                  >Rotate signing secret…</a
+                  >${t('endpoint.rotate')}</a
                 >
                 ${
                   // Disabled, it is re-enabled from its health notice above.
@@ -242,37 +278,38 @@ function endpointCard(model: DevelopersModel, mode: ConsoleMode, endpoint: Webho
                       >
                         ${csrfField(session)}
                         <input type="hidden" name="mode" value="${mode}" />
-                        <button type="submit" class="secondary">Disable</button>
+                        <button type="submit" class="secondary">${t('endpoint.disable')}</button>
                       </form>`
                 }
                 <a class="button secondary" href="/console/developers/endpoints/${endpoint.id}/delete?mode=${mode}"
-                  >Delete…</a
+                  >${t('endpoint.delete')}</a
                 >
               </div>`
             : null
         }`
     : null;
-  return html`<section class="event" id="endpoint-${mode}" aria-label="${mode} webhook endpoint">
+  return html`<section class="event" id="endpoint-${mode}" aria-label="${t('endpoint.label', { mode })}">
     <h3 ${endpoint ? html`id="endpoint-${endpoint.id}"` : null}>
-      ${mode === 'test' ? 'Test' : 'Live'} mode ${endpoint ? html`<code>${endpoint.id}</code>` : null}
+      ${t('endpoint.heading', { mode })} ${endpoint ? html`<code>${endpoint.id}</code>` : null}
     </h3>
     <p>
       ${
         endpoint
-          ? html`Sends ${endpoint.enabledEvents.join(', ')} to <code>${endpoint.url}</code>; other events are recorded
-            as skipped.`
-          : html`<span class="muted">No endpoint set.</span>`
+          ? t.html('endpoint.sendsOthersSkipped', {
+              events: endpoint.enabledEvents.join(', '),
+              url: html`<code>${endpoint.url}</code>`,
+            })
+          : html`<span class="muted">${t('endpoint.none')}</span>`
       }
     </p>
-    ${endpoint && !locked ? healthBlock(model, mode, endpoint) : null} ${form} ${secret}
+    ${endpoint && !locked ? healthBlock(t, model, mode, endpoint) : null} ${form} ${secret}
   </section>`;
 }
 
 /** Warned from the first failure, re-enabled and recovered here. */
-function healthBlock(model: DevelopersModel, mode: ConsoleMode, endpoint: WebhookEndpointRecord) {
+function healthBlock(t: DevelopersT, model: DevelopersModel, mode: ConsoleMode, endpoint: WebhookEndpointRecord) {
   const { session, overview } = model;
   const zone = session.merchant.timeZone;
-  const lastError = endpoint.lastError ? html` Last error: <code>${endpoint.lastError}</code>.` : null;
   const changes = canUse(session, 'developer');
   const recoverForm = !changes
     ? null
@@ -280,30 +317,35 @@ function healthBlock(model: DevelopersModel, mode: ConsoleMode, endpoint: Webhoo
     ${csrfField(session)}
     <input type="hidden" name="mode" value="${mode}" />
     <label
-      >Failed events of the last
+      >${t('recover.label')}
       <select name="days">
-        ${RECOVER_DAYS.map((days) => html`<option value="${days}">${days === 1 ? '24 hours' : `${days} days`}</option>`)}
+        ${RECOVER_DAYS.map((days) => html`<option value="${days}">${t('recover.period', { days })}</option>`)}
       </select></label
     >
-    <button type="submit" class="secondary">Send failed events again</button>
+    <button type="submit" class="secondary">${t('recover.send')}</button>
   </form>`;
   if (endpoint.status === 'disabled') {
+    const disabledAt = timeIn(endpoint.disabledAt, zone);
     return html`<div class="error" role="alert">
         <p>
-          ${badge(session.locale, 'disabled')} Disabled ${timeIn(endpoint.disabledAt, zone)}:
+          ${badge(t.locale, 'disabled')}
           ${
             endpoint.failingSince
-              ? html`automatic attempts failed from ${timeIn(endpoint.failingSince, zone)} on.${lastError}`
-              : 'by hand.'
+              ? html`${t.html('health.disabledFailing', {
+                  time: disabledAt,
+                  since: timeIn(endpoint.failingSince, zone),
+                })}
+                ${lastError(t, endpoint)}`
+              : t.html('health.disabledByHand', { time: disabledAt })
           }
-          New events are kept as failed and not sent.
+          ${t('health.keptFailed')}
         </p>
         ${
           changes
             ? html`<form method="post" action="/console/developers/webhook-endpoint/enable" class="actions">
                 ${csrfField(session)}
                 <input type="hidden" name="mode" value="${mode}" />
-                <button type="submit">Re-enable endpoint</button>
+                <button type="submit">${t('health.reenable')}</button>
               </form>`
             : null
         }
@@ -313,14 +355,17 @@ function healthBlock(model: DevelopersModel, mode: ConsoleMode, endpoint: Webhoo
     const disablesAt = new Date(endpoint.failingSince.getTime() + overview.disableAfterMs);
     return html`<div class="warning" role="status">
         <p>
-          ${badge(session.locale, 'failing')} Failing since ${timeIn(endpoint.failingSince, zone)}:
-          ${endpoint.consecutiveFailures} automatic attempt${endpoint.consecutiveFailures === 1 ? '' : 's'} in a row
-          failed.${lastError} If it is still failing at ${timeIn(disablesAt, zone)}, payhook disables it.
+          ${badge(t.locale, 'failing')}
+          ${t.html('health.failingSince', {
+            time: timeIn(endpoint.failingSince, zone),
+            count: endpoint.consecutiveFailures,
+          })}
+          ${lastError(t, endpoint)} ${t.html('health.disablesAt', { time: timeIn(disablesAt, zone) })}
         </p>
       </div>
       ${recoverForm}`;
   }
-  return html`<p>${badge(session.locale, 'enabled')} Receiving events.</p>
+  return html`<p>${badge(t.locale, 'enabled')} ${t('health.receiving')}</p>
     ${recoverForm}`;
 }
 
@@ -328,22 +373,26 @@ function healthBlock(model: DevelopersModel, mode: ConsoleMode, endpoint: Webhoo
  * The signing secret behind a disclosure, for developers and owners only: with it a viewer (reads
  * only) could sign a forged payment.completed to the shop.
  */
-function revealSecret(session: ConsoleSession, secret: string) {
+function revealSecret(t: DevelopersT, session: ConsoleSession, secret: string) {
   if (session.member.role === 'viewer') {
-    return html`<p class="muted">The signing secret is shown to developers and owners.</p>`;
+    return html`<p class="muted">${t('secret.forViewers')}</p>`;
   }
   return html`<details>
-    <summary>Reveal signing secret</summary>
+    <summary>${t('secret.reveal')}</summary>
     <p><code class="secret">${secret}</code></p>
   </details>`;
 }
 
 /** What a key is now: revoked, expired, expiring after a roll, or active. */
-function keyState(key: ApiKeyEntity, zone: string) {
-  if (key.revokedAt) return html`revoked ${timeIn(key.revokedAt, zone)}`;
-  if (key.expiresAt && key.expiresAt.getTime() <= Date.now()) return html`expired ${timeIn(key.expiresAt, zone)}`;
-  if (key.expiresAt) return html`${badge(session.locale, 'expiring')} works until ${timeIn(key.expiresAt, zone)}`;
-  return html`active`;
+function keyState(t: DevelopersT, key: ApiKeyEntity, zone: string) {
+  if (key.revokedAt) return t.html('keys.revoked', { time: timeIn(key.revokedAt, zone) });
+  if (key.expiresAt && key.expiresAt.getTime() <= Date.now()) {
+    return t.html('keys.expired', { time: timeIn(key.expiresAt, zone) });
+  }
+  if (key.expiresAt) {
+    return html`${badge(t.locale, 'expiring')} ${t.html('keys.worksUntil', { time: timeIn(key.expiresAt, zone) })}`;
+  }
+  return t('keys.active');
 }
 
 const isUsable = (key: ApiKeyEntity) => !key.revokedAt && (!key.expiresAt || key.expiresAt.getTime() > Date.now());
@@ -351,66 +400,66 @@ const isUsable = (key: ApiKeyEntity) => !key.revokedAt && (!key.expiresAt || key
 /** Days the old key of a roll keeps working (0 to 7). */
 export const ROLL_OVERLAP_DAYS = [0, 1, 2, 3, 7] as const;
 
-function keyControls(model: DevelopersModel, key: ApiKeyEntity) {
+function keyControls(t: DevelopersT, model: DevelopersModel, key: ApiKeyEntity) {
   const { session } = model;
   if (!isUsable(key) || session.member.role === 'viewer') return null;
   return html`<div><form method="post" action="/console/developers/keys/${key.id}/roll" class="inline">
       ${csrfField(session)}
-      <label for="overlap-${key.id}">Old key keeps working for</label>
+      <label for="overlap-${key.id}">${t('keys.overlap')}</label>
       <select id="overlap-${key.id}" name="overlapDays">
         ${ROLL_OVERLAP_DAYS.map(
           (days) => html`<option value="${days}" ${days === 1 ? html`selected` : null}>
-            ${days === 0 ? 'no time: it stops now' : `${days} day${days === 1 ? '' : 's'}`}
+            ${t('keys.overlapDays', { days })}
           </option>`,
         )}
       </select>
-      <button type="submit" class="secondary">Roll key …${key.keyLast4}</button>
+      <button type="submit" class="secondary">${t('keys.roll', { last4: key.keyLast4 })}</button>
     </form>
     <form method="post" action="/console/developers/keys/${key.id}/revoke" class="actions">
       ${csrfField(session)}
-      <button type="submit" class="danger">Revoke key …${key.keyLast4} now</button>
+      <button type="submit" class="danger">${t('keys.revoke', { last4: key.keyLast4 })}</button>
     </form></div>`;
 }
 
-function keysCard(model: DevelopersModel) {
+function keysCard(t: DevelopersT, model: DevelopersModel) {
   const { session, overview } = model;
   const zone = session.merchant.timeZone;
   const keys = overview.keys;
   const canChange = session.member.role !== 'viewer';
   const rows = keys.map(
     (key) => html`<tr>
-      <td data-label="Mode">${key.mode}</td>
-      <td data-label="Key"><code>svc_${key.mode}_…${key.keyLast4}</code></td>
-      <td data-label="Created">${timeIn(key.createdAt, zone)}</td>
-      <td data-label="Last used">
-        ${key.lastUsedAt ? timeIn(key.lastUsedAt, zone) : html`<span class="muted">never</span>`}
+      <td data-label="${t('keys.mode')}">${t('keys.modeName', { mode: key.mode })}</td>
+      <td data-label="${t('keys.key')}"><code>svc_${key.mode}_…${key.keyLast4}</code></td>
+      <td data-label="${t('keys.created')}">${timeIn(key.createdAt, zone)}</td>
+      <td data-label="${t('keys.lastUsed')}">
+        ${key.lastUsedAt ? timeIn(key.lastUsedAt, zone) : html`<span class="muted">${t('keys.never')}</span>`}
       </td>
-      <td data-label="State">${keyState(key, zone)}</td>
-      ${canChange ? html`<td data-label="Change">${keyControls(model, key)}</td>` : null}
+      <td data-label="${t('keys.state')}">${keyState(t, key, zone)}</td>
+      ${canChange ? html`<td data-label="${t('keys.change')}">${keyControls(t, model, key)}</td>` : null}
     </tr>`,
   );
   const shown = model.issuedKey
     ? html`<div class="notice" role="status">
-        <p>New ${model.issuedKey.mode} key. Copy it now: it is shown only this once.</p>
+        <p>${t('keys.issued', { mode: model.issuedKey.mode })}</p>
         <p><code data-new-api-key>${model.issuedKey.key}</code></p>
       </div>`
     : null;
   return html`<div class="card" id="api-keys">
-    <h2>API keys</h2>
+    <h2>${t('keys.heading')}</h2>
     ${shown}
     ${
       keys.length === 0
-        ? html`<p class="muted">No API keys yet.</p>`
-        : html`<div class="scroll" tabindex="0" role="region" aria-label="API keys">
+        ? html`<p class="muted">${t('keys.none')}</p>`
+        : html`<div class="scroll" tabindex="0" role="region" aria-label="${t('keys.heading')}">
             <table class="stack">
               <thead>
                 <tr>
-                  <th scope="col">Mode</th>
-                  <th scope="col">Key</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">State</th>
-                  ${canChange ? html`<th scope="col">Change</th>` : null}
+                  <th scope="col">${t('keys.mode')}</th>
+                  <th scope="col">${t('keys.key')}</th>
+                  <th scope="col">${t('keys.created')}</th>
+                  <th scope="col">${t('keys.lastUsed')}</th>
+                  <th scope="col">${t('keys.state')}</th>
+                  ${canChange ? html`<th scope="col">${t('keys.change')}</th>` : null}
                 </tr>
               </thead>
               <tbody>
@@ -423,74 +472,81 @@ function keysCard(model: DevelopersModel) {
       canChange
         ? html`<form method="post" action="/console/developers/keys" class="inline">
             ${csrfField(session)}
-            <label for="new-key-mode">Mode of the new key</label>
+            <label for="new-key-mode">${t('keys.newMode')}</label>
             <select id="new-key-mode" name="mode">
-              <option value="test">test</option>
-              ${session.merchant.status === 'live' ? html`<option value="live">live</option>` : null}
+              <option value="test">${t('keys.modeName', { mode: 'test' })}</option>
+              ${
+                session.merchant.status === 'live'
+                  ? html`<option value="live">${t('keys.modeName', { mode: 'live' })}</option>`
+                  : null
+              }
             </select>
-            <button type="submit">Create key</button>
+            <button type="submit">${t('keys.create')}</button>
           </form>`
         : null
     }
     <p class="muted">
-      A key is shown in full only once, when it is made. Last use is recorded to the minute. A revoked or expired key
-      stops working within 5 seconds.${session.merchant.status === 'live' ? '' : ' Live keys open once the integration test has passed.'}
+      ${t('keys.note')} ${session.merchant.status === 'live' ? null : t('keys.liveLocked')}
     </p>
   </div>`;
 }
 
 export function renderDevelopers(nonce: string, model: DevelopersModel): string {
   const { session } = model;
-  const body = html`<h1>Developers</h1>
-    <p class="zone">Times in ${session.merchant.timeZone}.</p>
-    ${messages(model.notice, model.error)} ${goLiveCard(model)}
+  const t = developersT(session.locale);
+  const body = html`<h1>${t('page.title')}</h1>
+    <p class="zone">${t('page.zone', { zone: session.merchant.timeZone })}</p>
+    ${messages(model.notice, model.error)} ${goLiveCard(t, model)}
     <div class="card" id="webhooks">
-      <h2>Webhook endpoints</h2>
-      ${endpointsOfMode(model, 'test')} ${endpointsOfMode(model, 'live')}
+      <h2>${t('webhooks.heading')}</h2>
+      ${endpointsOfMode(t, model, 'test')} ${endpointsOfMode(t, model, 'live')}
     </div>
-    ${keysCard(model)}`;
-  return consolePage({ title: 'Developers', nonce, session, section: 'developers' }, body);
+    ${keysCard(t, model)}`;
+  return consolePage({ title: t('page.title'), nonce, session, section: 'developers' }, body);
 }
 
 /** How long the console lets the rotated-out secret keep signing webhook-signature. */
 export const ROTATION_OVERLAPS = [
-  { seconds: 0, label: 'None: the current secret stops at once' },
-  { seconds: 3_600, label: '1 hour' },
-  { seconds: 86_400, label: '24 hours' },
-  { seconds: 604_800, label: '7 days' },
-] as const;
+  { seconds: 0, label: 'rotate.overlap.none' },
+  { seconds: 3_600, label: 'rotate.overlap.hour' },
+  { seconds: 86_400, label: 'rotate.overlap.day' },
+  { seconds: 604_800, label: 'rotate.overlap.week' },
+] as const satisfies readonly { seconds: number; label: DevelopersKey }[];
 
 /** The overlap radios of a rotation's confirmation step, none chosen by default. */
-function overlapChoices() {
+function overlapChoices(t: DevelopersT) {
   return html`<fieldset>
-    <legend>Overlap of the current secret</legend>
+    <legend>${t('rotate.overlap')}</legend>
     ${ROTATION_OVERLAPS.map(
       ({ seconds, label }) =>
         html`<label class="check"
           ><input type="radio" name="overlap" value="${String(seconds)}" ${seconds === 0 ? html`checked` : null} />
-          ${label}</label
+          ${t(label)}</label
         >`,
     )}
   </fieldset>`;
 }
 
 export function renderRotateConfirm(nonce: string, session: ConsoleSession, mode: ConsoleMode): string {
+  const t = developersT(session.locale);
   const body = html`<div class="card">
-    <h1>Rotate the ${mode} signing secret?</h1>
+    <h1>${t('rotate.heading', { mode })}</h1>
     <p>
-      A new secret signs every ${mode} webhook from now on, retries of older events included. During an overlap the
-      current secret also signs the <code>webhook-signature</code> header (Standard Webhooks), so a receiver still on it
-      keeps verifying; <code>Service-Signature</code> is signed with the new secret only.
+      ${t.html('rotate.text', {
+        mode,
+        header: SIGNATURE_HEADER,
+        serviceHeader: html`<code>Service-Signature</code>`,
+      })}
     </p>
     <form method="post" action="/console/developers/rotate-secret" class="actions">
       ${csrfField(session)}
       <input type="hidden" name="mode" value="${mode}" />
-      ${overlapChoices()}
-      <button type="submit" class="danger">Rotate secret</button>
-      <a class="button secondary" href="/console/developers#endpoint-${mode}">Cancel</a>
+      ${overlapChoices(t)}
+      <button type="submit" class="danger">${t('rotate.confirm')}</button>
+      <a class="button secondary" href="/console/developers#endpoint-${mode}">${t('cancel')}</a>
     </form>
   </div>`;
-  return consolePage({ title: 'Rotate signing secret', nonce, session, section: 'developers' }, body);
+  return consolePage({ title: t('rotate.title'), nonce, session, section: 'developers' }, body);
 }
 
 /** A confirmation step for a change of one further endpoint (rotate its secret, or delete it). */
@@ -501,29 +557,29 @@ export function renderEndpointConfirm(
   endpoint: WebhookEndpointRecord,
   action: 'rotate-secret' | 'delete',
 ): string {
+  const t = developersT(session.locale);
   const name = endpoint.description ?? endpoint.url;
+  const url = html`<code>${endpoint.url}</code>`;
   const rotate = action === 'rotate-secret';
   const body = html`<div class="card">
-    <h1>${rotate ? 'Rotate the signing secret of' : 'Delete'} ${name}?</h1>
+    <h1>${t(rotate ? 'endpointRotate.heading' : 'endpointDelete.heading', { name })}</h1>
     <p>
       ${
         rotate
-          ? html`A new secret signs every webhook to <code>${endpoint.url}</code> from now on. During an overlap the
-              current secret also signs the <code>webhook-signature</code> header.`
-          : html`Nothing more is sent to <code>${endpoint.url}</code>; what it is still owed is kept as failed
-              (<code>endpoint_deleted</code>). Its past deliveries stay in the events' history.`
+          ? t.html('endpointRotate.text', { url, header: SIGNATURE_HEADER })
+          : t.html('endpointDelete.text', { url, code: html`<code>endpoint_deleted</code>` })
       }
     </p>
     <form method="post" action="/console/developers/endpoints/${endpoint.id}/${action}" class="actions">
       ${csrfField(session)}
       <input type="hidden" name="mode" value="${mode}" />
-      ${rotate ? overlapChoices() : null}
-      <button type="submit" class="danger">${rotate ? 'Rotate secret' : 'Delete endpoint'}</button>
-      <a class="button secondary" href="/console/developers#endpoint-${endpoint.id}">Cancel</a>
+      ${rotate ? overlapChoices(t) : null}
+      <button type="submit" class="danger">${t(rotate ? 'rotate.confirm' : 'endpointDelete.title')}</button>
+      <a class="button secondary" href="/console/developers#endpoint-${endpoint.id}">${t('cancel')}</a>
     </form>
   </div>`;
   return consolePage(
-    { title: rotate ? 'Rotate signing secret' : 'Delete endpoint', nonce, session, section: 'developers' },
+    { title: t(rotate ? 'rotate.title' : 'endpointDelete.title'), nonce, session, section: 'developers' },
     body,
   );
 }

@@ -8,6 +8,7 @@ import {
 } from '../../../webhooks/endpoints';
 import { dtoViolations } from '../../../platform/http/dto-violations';
 import { MAX_URL_LENGTH } from '../../../platform/http/validators';
+import type { DevelopersMessage } from './messages';
 
 /** What the console's add and edit forms of an endpoint hold. */
 export interface EndpointForm {
@@ -23,16 +24,13 @@ export interface EndpointFields {
   description: string | null;
 }
 
-type Checked<T> = { kind: 'ok'; fields: T } | { kind: 'refused'; message: string };
+type Checked<T> = { kind: 'ok'; fields: T } | { kind: 'refused'; refusal: DevelopersMessage };
 
 /** The page's one message for a refused form: its first broken field's, in the order the form shows them. */
-const MESSAGES = new Map([
-  [
-    'url',
-    `The URL must be an absolute http(s) URL of at most ${MAX_URL_LENGTH.toLocaleString('en-US')} characters, without spaces.`,
-  ],
-  ['enabledEvents', `Choose at least one of the event types: ${EVENT_TYPES.join(', ')}.`],
-  ['description', `A description is one line of at most ${ENDPOINT_DESCRIPTION_MAX_CHARS} printable characters.`],
+const MESSAGES = new Map<string, DevelopersMessage>([
+  ['url', { key: 'refused.url', values: { max: MAX_URL_LENGTH } }],
+  ['enabledEvents', { key: 'refused.events', values: { types: EVENT_TYPES.join(', ') } }],
+  ['description', { key: 'refused.description', values: { max: ENDPOINT_DESCRIPTION_MAX_CHARS } }],
 ]);
 
 /**
@@ -42,7 +40,7 @@ const MESSAGES = new Map([
 function checked<T extends object>(dto: ClassConstructor<object>, fields: T): Checked<T> {
   const broken = dtoViolations(dto, fields);
   const refused = [...MESSAGES].find(([field]) => broken.has(field));
-  return refused ? { kind: 'refused', message: refused[1] } : { kind: 'ok', fields };
+  return refused ? { kind: 'refused', refusal: refused[1] } : { kind: 'ok', fields };
 }
 
 /** PUT /v1/webhook-endpoint's URL and event types; `events` left out keeps the endpoint's own. */

@@ -1,0 +1,153 @@
+/**
+ * The console's Developers pages in English: the integration test, webhook endpoints and their
+ * health, signing secrets, API keys, and the notices and refusals of their forms. Event types, ids,
+ * URLs and header names come in as values (in `<code>` where they are code). Korean in ko.ts, with
+ * the same keys.
+ */
+export const en = {
+  'page.title': 'Developers',
+  'page.zone': 'Times in {zone}.',
+  cancel: 'Cancel',
+
+  'goLive.heading': 'Go live',
+  'goLive.status.review': 'payhook is reviewing your account.',
+  'goLive.status.integrating':
+    'Approved. Point the test webhook endpoint at your server and run the integration test; live mode opens when it passes.',
+  'goLive.status.live': 'Live: the integration test passed and live keys work.',
+  'goLive.run': 'Run integration test',
+  'goLive.check': 'Check the results',
+  'goLive.none': 'No integration test has run yet.',
+  'run.label': 'Integration test {id}',
+  'run.times': 'Started {started} · finished {finished}',
+  'run.scenarios': 'Scenarios of {id}',
+  'run.scenario': 'Scenario',
+  'run.status': 'Status',
+  'run.detail': 'Detail',
+  'run.scenario.completion': 'completion',
+  'run.scenario.retries': 'retries',
+  'run.scenario.duplicates': 'duplicates',
+  'run.scenario.review': 'review',
+
+  'webhooks.heading': 'Webhook endpoints',
+  'endpoint.label': '{mode, select, live {live} other {test}} webhook endpoint',
+  'endpoint.labelNamed': '{mode, select, live {live} other {test}} webhook endpoint {name}',
+  'endpoint.heading': '{mode, select, live {Live} other {Test}} mode',
+  'endpoint.sends': 'Sends {events} to {url}.',
+  'endpoint.sendsOthersSkipped': 'Sends {events} to {url}; other events are recorded as skipped.',
+  'endpoint.none': 'No endpoint set.',
+  'endpoint.urlLabel': '{mode, select, live {Live} other {Test}} webhook URL',
+  'endpoint.save': 'Save endpoint',
+  'endpoint.events': 'Events sent',
+  'endpoint.previousSecret': 'The previous secret also signs the {header} header until {time}.',
+  'endpoint.rotate': 'Rotate signing secret…',
+  'endpoint.enable': 'Enable',
+  'endpoint.disable': 'Disable',
+  'endpoint.delete': 'Delete…',
+  'endpoint.edit': 'Edit endpoint',
+  'endpoint.url': 'URL',
+  'endpoint.description': 'Description',
+  'endpoint.saveAndEnable': 'Save and enable',
+  'endpoint.limit': 'This mode has {max} endpoints, the most it can have.',
+  'endpoint.add': 'Add another {mode, select, live {live} other {test}} endpoint',
+  'endpoint.addButton': 'Add endpoint',
+  liveLocked: 'Live mode opens once the integration test passes.',
+
+  'health.receiving': 'Receiving events.',
+  'health.failingSince':
+    'Failing since {time}: {count, plural, one {# automatic attempt} other {# automatic attempts}} in a row failed.',
+  'health.lastError': 'Last error: {error}.',
+  'health.disablesAt': 'If it is still failing at {time}, payhook disables it.',
+  'health.disabledNothingSent': 'Disabled {time}: nothing is sent to it; its events are kept as failed.',
+  'health.disabledFailing': 'Disabled {time}: automatic attempts failed from {since} on.',
+  'health.disabledByHand': 'Disabled {time}: by hand.',
+  'health.keptFailed': 'New events are kept as failed and not sent.',
+  'health.reenable': 'Re-enable endpoint',
+  'recover.label': 'Failed events of the last',
+  'recover.period': '{days, plural, one {24 hours} other {# days}}',
+  'recover.send': 'Send failed events again',
+
+  'secret.reveal': 'Reveal signing secret',
+  'secret.forViewers': 'The signing secret is shown to developers and owners.',
+
+  'keys.heading': 'API keys',
+  'keys.none': 'No API keys yet.',
+  'keys.mode': 'Mode',
+  'keys.key': 'Key',
+  'keys.created': 'Created',
+  'keys.lastUsed': 'Last used',
+  'keys.state': 'State',
+  'keys.change': 'Change',
+  'keys.modeName': '{mode, select, live {live} other {test}}',
+  'keys.never': 'never',
+  'keys.revoked': 'revoked {time}',
+  'keys.expired': 'expired {time}',
+  'keys.worksUntil': 'works until {time}',
+  'keys.active': 'active',
+  'keys.overlap': 'Old key keeps working for',
+  'keys.overlapDays': '{days, plural, =0 {no time: it stops now} one {# day} other {# days}}',
+  'keys.roll': 'Roll key …{last4}',
+  'keys.revoke': 'Revoke key …{last4} now',
+  'keys.issued': 'New {mode, select, live {live} other {test}} key. Copy it now: it is shown only this once.',
+  'keys.newMode': 'Mode of the new key',
+  'keys.create': 'Create key',
+  'keys.note':
+    'A key is shown in full only once, when it is made. Last use is recorded to the minute. A revoked or expired key stops working within 5 seconds.',
+  'keys.liveLocked': 'Live keys open once the integration test has passed.',
+
+  'rotate.title': 'Rotate signing secret',
+  'rotate.heading': 'Rotate the {mode, select, live {live} other {test}} signing secret?',
+  'rotate.text':
+    'A new secret signs every {mode, select, live {live} other {test}} webhook from now on, retries of older events included. During an overlap the current secret also signs the {header} header (Standard Webhooks), so a receiver still on it keeps verifying; {serviceHeader} is signed with the new secret only.',
+  'rotate.overlap': 'Overlap of the current secret',
+  'rotate.overlap.none': 'None: the current secret stops at once',
+  'rotate.overlap.hour': '1 hour',
+  'rotate.overlap.day': '24 hours',
+  'rotate.overlap.week': '7 days',
+  'rotate.confirm': 'Rotate secret',
+  'endpointRotate.heading': 'Rotate the signing secret of {name}?',
+  'endpointRotate.text':
+    'A new secret signs every webhook to {url} from now on. During an overlap the current secret also signs the {header} header.',
+  'endpointDelete.title': 'Delete endpoint',
+  'endpointDelete.heading': 'Delete {name}?',
+  'endpointDelete.text':
+    "Nothing more is sent to {url}; what it is still owed is kept as failed ({code}). Its past deliveries stay in the events' history.",
+
+  'notice.urlSaved': 'Webhook URL saved. It receives events from now on; older events are not resent by this.',
+  'notice.secretRotated': 'Signing secret rotated: the new secret signs every webhook from now on.',
+  'notice.testStarted': 'Integration test started: check the results below once it has finished.',
+  'notice.endpointEnabled': 'Webhook endpoint enabled again. Send its failed events again with the button below.',
+  'notice.endpointAdded': 'Webhook endpoint added, with a signing secret of its own. It receives events from now on.',
+  'notice.endpointSaved': 'Webhook endpoint saved and enabled.',
+  'notice.endpointDisabled': 'Webhook endpoint disabled: nothing is sent to it until it is enabled again.',
+  'notice.endpointDeleted': 'Webhook endpoint deleted.',
+  'notice.keyRevoked': 'API key revoked: it stops working within 5 seconds.',
+  'notice.keyRolled':
+    '{days, plural, =0 {Key rolled: the old key stopped now.} one {Key rolled: the old key keeps working for # day, then stops.} other {Key rolled: the old key keeps working for # days, then stops.}}',
+  'notice.recovered':
+    '{count, plural, one {# failed {mode, select, live {live} other {test}} event} other {# failed {mode, select, live {live} other {test}} events}} queued to be sent again, oldest first.',
+
+  'error.noEndpoint': 'No {mode, select, live {live} other {test}} webhook endpoint is set.',
+  'error.recoverPeriod': 'Choose a period to recover.',
+  'error.keyMode': 'Choose test or live.',
+  'error.rollOverlap': 'Choose how long the old key keeps working: 0 to 7 days.',
+
+  'refused.url': 'The URL must be an absolute http(s) URL of at most {max, number} characters, without spaces.',
+  'refused.events': 'Choose at least one of the event types: {types}.',
+  'refused.description': 'A description is one line of at most {max} printable characters.',
+  'refused.urlCredentials': 'url must not contain a user name or password: authenticate webhooks by their signature.',
+  'refused.urlHttps': 'url must use https with a live key.',
+  'refused.urlPrivate': 'url must not point at a loopback, private or link-local address.',
+  'refused.urlLength': 'url must be at most {max} characters as a URL parser writes it (non-ASCII percent-encoded).',
+  'refused.endpointLimit': 'A mode has at most {max} webhook endpoints; delete one first.',
+  'refused.noSuchEndpoint': 'No such webhook endpoint: {id}.',
+  'refused.urlFirst':
+    'Set the {mode, select, live {live} other {test}} webhook URL first; its signing secret is made then.',
+  'refused.recoverRunning':
+    'A recover is already running for this merchant and mode; try again when its events have been sent.',
+  'refused.keyLimit':
+    'A merchant has at most 10 active {mode, select, live {live} other {test}} keys (a rolled key counts while it keeps working); revoke one first.',
+  'refused.keyNotRollable': 'No active API key {id} that was not rolled already.',
+  'refused.noSuchKey': 'No such active API key: {id}.',
+} as const;
+
+export type DevelopersKey = keyof typeof en;
