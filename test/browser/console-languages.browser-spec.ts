@@ -82,7 +82,15 @@ describe('the console in Korean and in English (axe-core, WCAG 2.1 AA)', () => {
         const text = await page.content();
         expect({
           path,
-          english: englishWords(text, ['Hanok Tea House', merchant.email, paymentId, 'order-77']),
+          english: englishWords(text, [
+            'Hanok Tea House',
+            merchant.email,
+            paymentId,
+            'order-77',
+            'customer-1',
+            merchant.key.slice(-4),
+            'Asia/Seoul',
+          ]),
         }).toEqual({
           path,
           english: [],

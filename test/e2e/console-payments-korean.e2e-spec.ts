@@ -210,7 +210,7 @@ describe('console: payments and refunds in Korean and English', () => {
       '환불을 접수했습니다.',
       '<h3>₩3,000 <span class="badge succeeded">성공</span></h3>',
       '<dt>사유</dt>',
-      `₩3,000 환불 요청(${refundId}) · <time`,
+      `₩3,000 환불 요청(<code>${refundId}</code>) · <time`,
       '₩3,000 환불 완료 · <time',
       '₩7,000 환불 가능',
       '(완료되었거나 대기 중인 환불 금액은 제외됩니다)',
@@ -256,7 +256,7 @@ describe('console: payments and refunds in Korean and English', () => {
       '<span class="badge failed">실패</span>',
       '엔드포인트가 꺼져 있습니다.',
       '>재전송</button>',
-      'payment.completed 전송 시도',
+      '<code>payment.completed</code> 전송 시도',
     ]) {
       expect(page).toContain(words);
     }

@@ -126,7 +126,7 @@ describe('merchant console: refunds', () => {
     expect(card).toContain('₩10,000 of ₩15,000 left to refund');
     expect(card).toMatch(/id="refund-amount"\s+name="amount"\s+value="10000"/);
     expect(historyOf(after)).toMatch(
-      /Completed · [\s\S]*Refund of ₩5,000 requested \(rfd_\w+\) · [\s\S]*Refund of ₩5,000 succeeded · /,
+      /Completed · [\s\S]*Refund of ₩5,000 requested \(<code>rfd_\w+<\/code>\) · [\s\S]*Refund of ₩5,000 succeeded · /,
     );
     const [stored] = await api.sql<{ status: string; refunded_amount: string }>(
       'SELECT status, refunded_amount FROM payments WHERE id = $1',

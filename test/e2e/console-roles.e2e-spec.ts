@@ -65,6 +65,7 @@ const ROUTES: Record<string, MemberRole | null> = {
   'GET /console/team/members/:id/remove': 'owner',
   'POST /console/team/members/:id/remove': 'owner',
   'GET /console/security': 'viewer',
+  'POST /console/security/language': 'viewer',
   'POST /console/security/password': 'viewer',
   'POST /console/security/two-step': 'viewer',
   'POST /console/security/two-step/confirm': 'viewer',
@@ -237,7 +238,7 @@ describe('merchant console: every route checks the role on the server', () => {
       expect(beyond).toEqual([]);
       // And what the role can use is there.
       const expected = {
-        viewer: ['/console/logout', '/console/security/two-step'],
+        viewer: ['/console/logout', '/console/security/two-step', '/console/security/language'],
         developer: ['/console/developers/keys', `/console/payments/${paymentId}/refunds/review`],
         owner: ['/console/settings', '/console/team/invites'],
       }[role];

@@ -468,7 +468,7 @@ describe('merchant console /console', () => {
         /Failed · <time datetime="2026-03-08T07:30:00.000Z" class="nowrap">2026-03-08 16:30:00 KST/,
       );
       // Its one event is payment.failed, recorded as skipped: the merchant has not enabled that type.
-      expect(page.text).toMatch(/<code>evt_\w+<\/code> payment\.failed<\/h3>/);
+      expect(page.text).toMatch(/<code>evt_\w+<\/code> <code>payment\.failed<\/code><\/h3>/);
       expect(page.text).toContain('<span class="badge skipped">skipped</span>');
     });
 

@@ -43,7 +43,17 @@ export async function accessibilityViolations(page: Page): Promise<string[]> {
 
 /** No sideways scrolling at `width`, and no WCAG 2.1 AA violation; `name` says which page failed. */
 export async function expectClean(page: Page, name: string, width: number): Promise<void> {
-  await expect(page.evaluate<number>('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(width);
+  const scrollWidth = await page.evaluate<number>('document.documentElement.scrollWidth');
+  // When the page scrolls sideways, what reaches past the right edge, so that a failure says where to look.
+  const sticksOut =
+    scrollWidth <= width
+      ? []
+      : await page.evaluate<string[]>(
+          `[...document.querySelectorAll('body *')]
+            .filter((element) => element.getBoundingClientRect().right > ${width} + 0.5)
+            .map((element) => element.tagName.toLowerCase() + ' ' + (element.textContent ?? '').trim().slice(0, 40))`,
+        );
+  expect({ name, scrollWidth, sticksOut }).toEqual({ name, scrollWidth: Math.min(scrollWidth, width), sticksOut: [] });
   await expect(accessibilityViolations(page).then((found) => ({ name, found }))).resolves.toEqual({ name, found: [] });
 }
 

@@ -20,7 +20,7 @@ export interface AuditModel {
 function named(value: string, names: Map<string, string>) {
   const name = names.get(value);
   if (!name) return html`<code>${value}</code>`;
-  return html`<code>${name}</code> <span class="muted">(${value})</span>`;
+  return html`<code>${name}</code> <span class="muted">(<code>${value}</code>)</span>`;
 }
 
 /** /console/audit: who changed what, newest first, filtered by actor and action. */

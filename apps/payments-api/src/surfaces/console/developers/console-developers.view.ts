@@ -113,7 +113,7 @@ function eventTypeChoices(t: DevelopersT, sent: readonly string[]) {
       (type) =>
         html`<label class="check"
           ><input type="checkbox" name="events" value="${type}" ${sent.includes(type) ? html`checked` : null} />
-          ${type}</label
+          <code>${type}</code></label
         >`,
     )}
   </fieldset>`;

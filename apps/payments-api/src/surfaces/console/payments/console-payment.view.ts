@@ -82,7 +82,7 @@ function eventSection(t: ConsolePaymentsT, event: EventView, model: PaymentPageM
           </table>
         </div>`;
   return html`<section class="event" id="${event.id}" aria-label="${t('event.label', { id: event.id })}">
-    <h3><code>${event.id}</code> ${event.type}</h3>
+    <h3><code>${event.id}</code> <code>${event.type}</code></h3>
     <dl>
       <dt>${t('event.created')}</dt>
       <dd>${timeIn(event.createdAt, zone)}</dd>
@@ -106,7 +106,7 @@ function eventSection(t: ConsolePaymentsT, event: EventView, model: PaymentPageM
             </dd>`,
       )}
     </dl>
-    <h3>${t('event.attempts', { type: event.type })}</h3>
+    <h3>${t.html('event.attempts', { type: html`<code>${event.type}</code>` })}</h3>
     ${attempts}
     ${
       canUse(model.session, 'developer')
@@ -136,7 +136,7 @@ export interface PaymentPageModel {
 
 /** The payment's own transitions and its refunds' steps, oldest first. */
 function historyLines(t: ConsolePaymentsT, detail: PaymentDetail): HistoryLine[] {
-  const own = detail.history.map((entry) => ({ at: entry.at, text: t(HISTORY_TEXT[entry.status]) }));
+  const own = detail.history.map((entry) => ({ at: entry.at, text: t.html(HISTORY_TEXT[entry.status]) }));
   // A stable sort: the payment's completion stays before a refund made in the same millisecond.
   return [...own, ...refundHistory(t.locale, detail.refunds)].sort((a, b) => a.at.getTime() - b.at.getTime());
 }

@@ -23,7 +23,7 @@ export interface RefundFormState {
 
 export interface HistoryLine {
   at: Date;
-  text: string;
+  text: SafeHtml;
 }
 
 /** Each refund's steps, for the payment's state history (in the payment page's language). */
@@ -32,10 +32,14 @@ export function refundHistory(locale: Locale, refunds: readonly RefundView[]): H
   return refunds.flatMap((refund) => {
     const amount = formatWon(refund.amount);
     const lines: HistoryLine[] = [
-      { at: new Date(refund.createdAt), text: t('history.requested', { amount, id: refund.id }) },
+      {
+        at: new Date(refund.createdAt),
+        text: t.html('history.requested', { amount, id: html`<code>${refund.id}</code>` }),
+      },
     ];
-    if (refund.succeededAt) lines.push({ at: new Date(refund.succeededAt), text: t('history.succeeded', { amount }) });
-    if (refund.failedAt) lines.push({ at: new Date(refund.failedAt), text: t('history.failed', { amount }) });
+    if (refund.succeededAt)
+      lines.push({ at: new Date(refund.succeededAt), text: t.html('history.succeeded', { amount }) });
+    if (refund.failedAt) lines.push({ at: new Date(refund.failedAt), text: t.html('history.failed', { amount }) });
     return lines;
   });
 }

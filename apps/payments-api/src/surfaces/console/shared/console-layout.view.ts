@@ -21,6 +21,7 @@ header nav a[aria-current=page]{color:#fff;text-decoration:underline;text-underl
 header form{margin:0 0 0 auto}
 header button{background:transparent;border:1px solid #6b7280;color:#f9fafb;padding:.25rem .75rem}
 main{max-width:72rem;margin:0 auto;padding:1rem}
+p{overflow-wrap:break-word}
 h1{font-size:1.375rem;margin:0 0 .75rem}
 h2{font-size:1.125rem;margin:0 0 .75rem}
 h3{font-size:1rem;margin:1rem 0 .5rem}
