@@ -618,7 +618,9 @@ describe('merchant console: team, roles, two-step login, keys and audit log', ()
     const page = auditTableOf((await owner.get(`/console/audit?actor=${keyId}`).expect(200)).text);
     expect(page).toContain('signing_secret.rotated');
     // The key named as the developers page shows it, its id beside it.
-    expect(page).toContain(`<code>svc_test_…${key.slice(-4)}</code> <span class="muted">(<code>${keyId}</code>)</span>`);
+    expect(page).toContain(
+      `<code>svc_test_…${key.slice(-4)}</code> <span class="muted">(<code>${keyId}</code>)</span>`,
+    );
   });
 
   it("audits the singular PUT as what it did: the mode's first endpoint created, then updated", async () => {
