@@ -96,14 +96,23 @@ export function page(t: PayScreenT, title: string, nonce: string, body: SafeHtml
   return htmlPage({ title, lang: t.locale, nonce, style: STYLE, body });
 }
 
+/** Per language, the link to each other one as markup made once, around the page's path. */
+const languageLinks = new Map(
+  LOCALES.map((locale) => {
+    const t = payScreenT(locale);
+    const links = LOCALES.filter((other) => other !== locale).map((other) => ({
+      query: new SafeHtml(`?lang=${other}`),
+      rest: html`hreflang="${other}" lang="${other}">${LANGUAGE_NAMES[other]}</a>`,
+    }));
+    return [locale, { label: html`${t('page.language')}`, links }];
+  }),
+);
+
 /** The link to the other language: `?lang=` on this page, which the controller keeps for the visit. */
 export function languageSwitch(t: PayScreenT, path: string): SafeHtml {
-  const others = LOCALES.filter((locale) => locale !== t.locale);
-  return html`<nav class="lang" aria-label="${t.html('page.language')}">
-    ${others.map(
-      (other: Locale) =>
-        html`<a href="${path}?lang=${other}" hreflang="${other}" lang="${other}">${LANGUAGE_NAMES[other]}</a>`,
-    )}
+  const { label, links } = languageLinks.get(t.locale)!;
+  return html`<nav class="lang" aria-label="${label}">
+    ${links.map((link) => html`<a href="${path}${link.query}" ${link.rest}`)}
   </nav>`;
 }
 

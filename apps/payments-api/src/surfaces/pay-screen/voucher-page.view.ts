@@ -1,5 +1,5 @@
 import { html, type SafeHtml } from '../../platform/html/html';
-import type { Locale } from '../../platform/i18n/locale';
+import { LOCALES, type Locale } from '../../platform/i18n/locale';
 import { MAX_PINS_PER_SUBMISSION, type PinOutcome, type RedemptionResult } from '../../money/vouchers';
 import { formatWon } from './format';
 import { payScreenT, type PayScreenKey, type PayScreenT } from './messages';
@@ -41,6 +41,20 @@ function resultNotice(t: PayScreenT, result: RedemptionResult | undefined): Safe
   }
 }
 
+/** The form's label and the PIN format in each language: their values never change, so made once. */
+const pinsText = new Map(
+  LOCALES.map((locale) => {
+    const t = payScreenT(locale);
+    return [
+      locale,
+      {
+        label: t.html('vouchers.pins.label', { max: MAX_PINS_PER_SUBMISSION }),
+        format: t.html('vouchers.pins.format', { example: EXAMPLE_PIN }),
+      },
+    ];
+  }),
+);
+
 /** The voucher form: its own page, apart from the waiting page's status and payment options. */
 export function renderVoucherPage(
   payment: PayScreenPayment,
@@ -50,6 +64,7 @@ export function renderVoucherPage(
   result?: RedemptionResult,
 ): string {
   const t = payScreenT(locale);
+  const pins = pinsText.get(locale)!;
   const merchant = payment.merchantName;
   const path = `/p/${payment.suffix}`;
   const body = html`<div class="card">
@@ -72,8 +87,8 @@ export function renderVoucherPage(
     ${resultNotice(t, result)}
     <form method="post" action="${path}/vouchers">
       <input type="hidden" name="csrf" value="${csrfToken}" />
-      <label for="pins">${t.html('vouchers.pins.label', { max: MAX_PINS_PER_SUBMISSION })}</label>
-      <p class="note" id="pins-format">${t.html('vouchers.pins.format', { example: EXAMPLE_PIN })}</p>
+      <label for="pins">${pins.label}</label>
+      <p class="note" id="pins-format">${pins.format}</p>
       <textarea
         id="pins"
         name="pins"
