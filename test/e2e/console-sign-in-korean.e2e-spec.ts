@@ -75,7 +75,7 @@ describe('console: sign-in pages and "Your login" in Korean and English', () => 
   it('shows "Your login" in Korean, with the language choice defaulting to the browser', async () => {
     const security = await page('/console/security', undefined, client.cookie).expect(200);
     expectKorean(security.text);
-    expect(security.text).toContain('<h1>내 로그인</h1>');
+    expect(security.text).toContain('<h1>내 계정</h1>');
     expect(security.text).toMatch(
       /<option value=""\s+selected>\s*브라우저 설정 따르기\(<span lang="ko">한국어<\/span>\)/,
     );
@@ -108,12 +108,34 @@ describe('console: sign-in pages and "Your login" in Korean and English', () => 
     expect((await page('/console/security', 'en-US', client.cookie).expect(200)).text).toContain('<html lang="en">');
     expectKorean((await page('/console/security', undefined, client.cookie).expect(200)).text);
 
-    // Anything but a language of ours changes nothing.
-    await choose('fr');
+    // Anything but a choice offered changes nothing: another language, or no choice in the form.
+    await choose('en');
+    for (const form of [{ locale: 'fr' }, {}]) {
+      const refused = await api
+        .http()
+        .post('/console/security/language')
+        .set('Cookie', client.cookie)
+        .type('form')
+        .send({ csrf: client.csrf, ...form })
+        .expect(400);
+      expect(refused.text).toContain('Choose one of the languages offered.');
+    }
     const [after] = await api.sql<{ locale: string | null }>(`SELECT locale FROM merchant_members WHERE email = $1`, [
       merchant.email,
     ]);
-    expect(after.locale).toBeNull();
+    expect(after.locale).toBe('en');
+    // A refused form's page speaks the member's language too, whatever the browser asks.
+    const expired = await api
+      .http()
+      .post('/console/security/language')
+      .set('Cookie', client.cookie)
+      .set('Accept-Language', 'ko-KR')
+      .type('form')
+      .send({ locale: 'ko' })
+      .expect(403);
+    expect(expired.text).toContain('<html lang="en">');
+    expect(expired.text).toContain('Form expired');
+    await choose('');
   });
 
   it('refuses a language change without the form token, as every console form', async () => {

@@ -65,6 +65,15 @@ it('finds the catalogs of the payment screen, of the console and of the e-mails'
   expect(names).toContain('webhooks/notices/messages');
 });
 
+it('finds the plurals the catalogs have: the plural check below is not checking nothing', () => {
+  const plurals = ALL.flatMap(([, catalogs]) =>
+    LOCALES.flatMap((locale) =>
+      Object.keys(catalogs[locale]).filter((key) => shapeOf(catalogs, locale, key).plurals.size > 0),
+    ),
+  );
+  expect(plurals.length).toBeGreaterThan(10);
+});
+
 describe.each(ALL)('the catalogs of %s', (_name, catalogs) => {
   const keys = Object.fromEntries(LOCALES.map((locale) => [locale, Object.keys(catalogs[locale]).sort()]));
 

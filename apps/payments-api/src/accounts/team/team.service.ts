@@ -250,15 +250,15 @@ export class TeamService {
     }
   }
 
-  /**
-   * A member's new password (the caller checked the current one), hashed in the queue logins use,
-   * audited. The caller ends the member's other sessions.
-   */
   /** A member's own language for the console and its e-mails (null: the browser's); a preference, not audited. */
   chooseLanguage(memberId: string, locale: Locale | null): Promise<void> {
     return this.members.setLocale(memberId, locale);
   }
 
+  /**
+   * A member's new password (the caller checked the current one), hashed in the queue logins use,
+   * audited. The caller ends the member's other sessions.
+   */
   async changePassword(member: { id: string; merchantId: string }, password: string, by: AuditActor): Promise<void> {
     const passwordHash = await this.passwordHashes.run(by.clientAddress ?? 'unknown', () => hashPassword(password));
     await this.audit.audited(

@@ -79,7 +79,7 @@ export function formatInZone(date: Date, timeZone: string): string {
 }
 
 const HOUR_MS = 3_600_000;
-/** Hours of each zone's offsets kept: a page's now and deadline, and the days a settlement run reads. */
+/** Hours of each zone's offsets kept: the hours of the deadlines and "now"s pages show lately. */
 const HOURS_KEPT_PER_ZONE = 256;
 /** Per zone, by UTC hour, the offset in force through that whole hour, or NaN for an hour the offset changes in. */
 const hourOffsets = new Map<string, Map<number, number>>();

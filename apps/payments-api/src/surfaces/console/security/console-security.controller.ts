@@ -51,10 +51,14 @@ export class ConsoleSecurityController {
   async chooseLanguage(
     @CurrentConsoleSession() session: ConsoleSession,
     @Body() body: unknown,
+    @Req() request: Request,
     @Res() response: Response,
   ) {
-    const chosen = formField(body, 'locale') ?? '';
-    if (chosen !== '' && !isLocale(chosen)) return redirectSeeOther(response, '/console/security');
+    const chosen = formField(body, 'locale');
+    if (chosen !== '' && !isLocale(chosen)) {
+      const error = consoleSecurityT(session.locale)('language.invalid');
+      return this.render(request, response, 400, { session, notice: null, error });
+    }
     await this.team.chooseLanguage(session.member.id, chosen === '' ? null : chosen);
     redirectSeeOther(response, '/console/security?notice=language');
   }

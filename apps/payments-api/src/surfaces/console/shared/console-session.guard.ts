@@ -31,6 +31,8 @@ export class ConsoleSessionGuard implements CanActivate {
     const token = this.sessionCookie.read(request);
     const session = token ? await this.auth.session(token) : null;
     if (!session) throw new ConsoleException('login_required', 'Sign in to use the console.');
+    // Set before the checks below: a refused request's page speaks the member's language too.
+    request.consoleSession = { ...session, locale: consoleLocale(request, session) };
     const beforeSecondStep = this.reflector.getAllAndOverride<boolean | undefined>(BEFORE_SECOND_STEP, [
       context.getHandler(),
       context.getClass(),
@@ -54,7 +56,6 @@ export class ConsoleSessionGuard implements CanActivate {
         throw new ConsoleException('csrf_invalid', 'This form has expired or did not come from the console.');
       }
     }
-    request.consoleSession = { ...session, locale: consoleLocale(request, session) };
     return true;
   }
 }

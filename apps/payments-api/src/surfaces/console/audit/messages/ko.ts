@@ -21,8 +21,8 @@ export const ko: Readonly<Record<AuditKey, string>> = {
   'audit.older': '이전',
 
   'action.api_key.created': 'API 키 발급',
-  'action.api_key.rolled': 'API 키 교체',
-  'action.api_key.revoked': 'API 키 폐기',
+  'action.api_key.rolled': 'API 키 재발급',
+  'action.api_key.revoked': 'API 키 철회',
   'action.webhook_endpoint.created': '웹훅 엔드포인트 추가',
   'action.webhook_endpoint.updated': '웹훅 엔드포인트 수정',
   'action.webhook_endpoint.enabled': '웹훅 엔드포인트 켜기',

@@ -14,12 +14,12 @@ export const ko: Readonly<Record<ConsoleAuthKey, string>> = {
   'login.notice.passwordReset':
     '모든 가맹점의 로그인에 새 비밀번호가 적용되었고, 그 로그인의 세션은 모두 종료되었습니다. 새 비밀번호로 로그인하세요.',
 
-  'secondStep.title': '2단계 로그인',
+  'secondStep.title': '2단계 인증',
   'secondStep.code': '인증 앱의 코드 또는 복구 코드',
   'secondStep.submit': '계속',
   'secondStep.other': '다른 사람으로 로그인',
   'secondStep.recovery':
-    '복구 코드는 한 번만 쓸 수 있습니다. 둘 다 잃어버렸다면 계정의 다른 소유자가 내보낸 뒤 다시 초대할 수 있습니다.',
+    '복구 코드는 한 번만 쓸 수 있습니다. 휴대폰과 복구 코드를 모두 잃어버렸다면 계정의 다른 소유자가 회원님을 팀에서 내보낸 뒤 다시 초대할 수 있습니다.',
   'secondStep.formExpired': '이 양식이 만료되었습니다. 로그인 페이지를 다시 여세요.',
   'secondStep.wrongCode': '코드가 틀렸거나 이미 사용되었습니다. 다음 코드를 기다렸다가 다시 입력하세요.',
   'secondStep.ended': '틀린 코드가 너무 많습니다. 비밀번호로 다시 로그인하세요.',

@@ -4,7 +4,9 @@ export const en = {
   signedInAs: 'Signed in as {email} ({role, select, owner {owner} developer {developer} other {viewer}}).',
 
   'language.heading': 'Language',
-  'language.text': 'The console and the e-mails payhook sends you are in this language.',
+  'language.text':
+    'The console and the e-mails payhook sends you use this language, at this merchant. While you follow your browser, e-mails are in Korean.',
+  'language.invalid': 'Choose one of the languages offered.',
   'language.label': 'Language of the console',
   'language.browser': "Your browser's ({language})",
   'language.save': 'Save language',

@@ -12,7 +12,7 @@ export const ko: Readonly<Record<ConsoleSharedKey, string>> = {
   'layout.nav.team': '팀',
   'layout.nav.audit': '감사 로그',
   'layout.nav.settings': '설정',
-  'layout.nav.security': '내 로그인 ({email})',
+  'layout.nav.security': '내 계정 ({email})',
   'layout.logout': '로그아웃',
   'layout.testMode.title': '테스트 모드입니다.',
   'layout.testMode.text': '테스트 결제·환불·정산입니다. 실제 돈은 오가지 않습니다.',
@@ -57,7 +57,7 @@ export const ko: Readonly<Record<ConsoleSharedKey, string>> = {
 
   'error.back': '콘솔로 돌아가기',
   'error.notFound.title': '찾을 수 없음',
-  'error.notFound': '여기에는 아무것도 없거나, 다른 계정 또는 다른 모드의 것입니다.',
+  'error.notFound': '찾는 내용이 없거나, 다른 계정 또는 다른 모드의 데이터입니다.',
   'error.roleRefused.title': '권한 없음',
   'error.roleRefused':
     '{needed, select, owner {소유자} developer {개발자} other {조회자}} 역할이 필요합니다. 지금 역할은 {role, select, owner {소유자} developer {개발자} other {조회자}}입니다. 이 계정의 소유자에게 요청하세요.',
@@ -69,14 +69,14 @@ export const ko: Readonly<Record<ConsoleSharedKey, string>> = {
   'error.unavailable.title': '잠시 사용할 수 없음',
   'error.unavailable': '콘솔을 잠시 사용할 수 없습니다. 몇 초 뒤에 페이지를 새로고침하세요.',
   'error.internal.title': '문제가 생겼습니다',
-  'error.internal': '저희 쪽에 문제가 생겼습니다. 문의할 때 {requestId}를 알려 주세요.',
+  'error.internal': '저희 쪽에 문제가 생겼습니다. 문의할 때 이 요청 ID를 알려 주세요: {requestId}',
 
   'throttle.signIn':
-    '이 네트워크에서 로그인 실패가 너무 많습니다. 여기서의 로그인은 {minutes, plural, other {#분}} 동안 멈춥니다. 그 뒤에 다시 시도하세요.',
+    '이 네트워크에서 로그인 실패가 너무 많습니다. 여기서의 로그인은 {minutes, plural, other {#분}} 동안 제한됩니다. 그 뒤에 다시 시도하세요.',
   'throttle.codes':
-    '이 로그인에 틀린 코드가 너무 많습니다. 코드 입력은 {minutes, plural, other {#분}} 동안 멈추며, 이 사실을 이메일로 알려 드렸습니다.',
+    '이 로그인에 틀린 코드가 너무 많습니다. 코드 입력은 {minutes, plural, other {#분}} 동안 제한되며, 이 사실을 이메일로 알려 드렸습니다.',
   'throttle.resets':
-    '이 네트워크에서 재설정 링크 요청이 너무 많습니다. 요청은 {minutes, plural, other {#분}} 동안 멈춥니다. 그 뒤에 다시 시도하세요.',
+    '이 네트워크에서 재설정 링크 요청이 너무 많습니다. 요청은 {minutes, plural, other {#분}} 동안 제한됩니다. 그 뒤에 다시 시도하세요.',
 
   'password.length': '새 비밀번호는 {min}~{max}자여야 합니다.',
   'password.differ': '두 새 비밀번호가 서로 다릅니다.',
