@@ -35,6 +35,7 @@ import { RecoveriesApplied1766800000000 } from './1766800000000-recoveries-appli
 import { VoucherHoldsSettledByTheLedger1766900000000 } from './1766900000000-voucher-holds-settled-by-the-ledger';
 import { RecoveriesFromTheRow1767000000000 } from './1767000000000-recoveries-from-the-row';
 import { MemberLanguage1767100000000 } from './1767100000000-member-language';
+import { TaxBreakdownAndMetadata1767200000000 } from './1767200000000-tax-breakdown-and-metadata';
 
 /** Listed explicitly: bundled builds cannot glob, and the order is the history. */
 export const MIGRATIONS = [
@@ -75,4 +76,5 @@ export const MIGRATIONS = [
   VoucherHoldsSettledByTheLedger1766900000000,
   RecoveriesFromTheRow1767000000000,
   MemberLanguage1767100000000,
+  TaxBreakdownAndMetadata1767200000000,
 ];

@@ -6,6 +6,7 @@ import { PAYMENT_COLUMNS, qualified, toPaymentRecord, type PaymentRecord, type P
 import { REFUND_COLUMNS, toRefundRecord, type RefundRecord, type RefundRow } from './refund-record';
 import { paymentRemainderSql } from './refundable-remainder';
 import type { SettlementWriter } from './settlement-writer';
+import { refundVatSql } from './tax-breakdown';
 
 /** A refund's amount reserved on its payment (succeeded + pending refunds never exceed the payment). */
 export interface RefundHold {
@@ -158,19 +159,21 @@ export class RefundWrites {
   }
 
   /**
-   * The money was sent (by the operator, or at once for a test refund): pending → succeeded, the
-   * amount counted as refunded, with each refund.succeeded event and settlement record. The refunds
+   * The money was sent (by the operator, or at once for a test refund): pending → succeeded, its VAT
+   * and supplied value fixed by the payment's running totals (refundVatSql), the amount counted as
+   * refunded, with each refund.succeeded event and settlement record. The refunds
    * not (or no longer) pending are left out of the answer. The refund account has served its purpose:
    * it is forgotten with the move (as on a failure).
    */
   async succeed(moves: readonly { id: string; bankTransactionId: string | null }[]): Promise<RefundRecord[]> {
     if (moves.length === 0) return [];
     const rows = await this.sql<RefundRow & { refunded_before: string }>(
-      `WITH moved AS (
+      `WITH split AS (${refundVatSql('$1::text[]')}), moved AS (
          UPDATE refunds r SET status = 'succeeded', succeeded_at = GREATEST(now(), r.created_at),
-                              bank_transaction_id = i.bank_transaction_id, refund_account_sealed = NULL
-         FROM unnest($1::text[], $2::text[]) AS i (id, bank_transaction_id)
-         WHERE r.id = ANY ($1::text[]) AND r.id = i.id
+                              bank_transaction_id = i.bank_transaction_id, refund_account_sealed = NULL,
+                              vat = split.vat, supplied_amount = r.amount - r.tax_free_amount - split.vat
+         FROM unnest($1::text[], $2::text[]) AS i (id, bank_transaction_id), split
+         WHERE r.id = ANY ($1::text[]) AND r.id = i.id AND split.id = r.id
            AND r.status IN (${movableFromSql(REFUND_MOVES, 'succeeded', 'operator')})
          RETURNING ${qualified(REFUND_COLUMNS, 'r')}
        ), counted AS (

@@ -1,0 +1,94 @@
+/**
+ * The VAT split of a payment and its refunds (부가세): what a Korean receipt, a 지출증빙 and a
+ * merchant's VAT return read. Amounts are VAT-inclusive whole won; a payment's tax-free part (면세:
+ * books, fresh food) carries no VAT. Pure arithmetic beside the settlement arithmetic; the ledger
+ * fixes a refund's split once, when it succeeds.
+ */
+
+/** VAT inside a VAT-inclusive taxable amount: x/11 to the nearest won, ⌊(x + 5) / 11⌋. */
+export function vatIn(taxable: number): number {
+  return Math.floor((taxable + 5) / 11);
+}
+
+/** vatIn in SQL over a non-negative bigint expression (integer division is the floor there). */
+export function vatInSql(taxable: string): string {
+  return `((${taxable}) + 5) / 11`;
+}
+
+export interface TaxBreakdown {
+  taxFreeAmount: number;
+  vat: number;
+  suppliedAmount: number;
+}
+
+/** A payment's split: ₩15,000 → VAT 1,364 and supplied 13,636; with ₩3,000 of ₩10,000 tax-free → 636 and 6,364. */
+export function paymentBreakdown(amount: number, taxFreeAmount: number): TaxBreakdown {
+  const taxable = amount - taxFreeAmount;
+  const vat = vatIn(taxable);
+  return { taxFreeAmount, vat, suppliedAmount: taxable - vat };
+}
+
+/** What of a payment no refund has taken yet (succeeded and pending refunds both count). */
+export interface NotYetRefunded {
+  amount: number;
+  taxFreeAmount: number;
+}
+
+/**
+ * A refund's tax-free part when the request names none: its share of what is left, ⌊amount × F / A⌋,
+ * so that a refund of the whole remainder takes the whole remaining tax-free part. (BigInt: amount × F
+ * reaches 10²⁰, past a double's exact integers.)
+ */
+export function defaultRefundTaxFree(refundAmount: number, left: NotYetRefunded): number {
+  if (left.amount <= 0) return 0;
+  return Number((BigInt(refundAmount) * BigInt(left.taxFreeAmount)) / BigInt(left.amount));
+}
+
+/**
+ * Whether a refund's tax-free part fits: from 0 to the refund's amount, at most the tax-free part
+ * left, and its taxable part at most the taxable part left.
+ */
+export function refundTaxFreeFits(refundAmount: number, taxFreeAmount: number, left: NotYetRefunded): boolean {
+  return (
+    Number.isSafeInteger(taxFreeAmount) &&
+    taxFreeAmount >= 0 &&
+    taxFreeAmount <= refundAmount &&
+    taxFreeAmount <= left.taxFreeAmount &&
+    refundAmount - taxFreeAmount <= left.amount - left.taxFreeAmount
+  );
+}
+
+/**
+ * The VAT and supplied value of a refund that succeeds, by running totals: with P the payment's
+ * taxable amount and T₀ the taxable parts its refunds took before, this refund's VAT is
+ * VAT(P − T₀) − VAT(P − T₁), T₁ = T₀ + its taxable part. The refunds of a fully refunded payment so
+ * add up to the payment's VAT and supplied value to the won.
+ */
+/**
+ * refundVatSplit's VAT in SQL: `id, vat` of each refund whose id is in the text[] expression `ids`,
+ * as if it succeeded now: P from its payment, T₀ from the payment's refunds that succeeded before
+ * (a payment's refunds succeed one at a time). tax-breakdown.integration-spec holds it equal to
+ * refundVatSplit.
+ */
+export function refundVatSql(ids: string): string {
+  return `
+    SELECT r.id, ${vatInSql('before.taxable_left')} - ${vatInSql('before.taxable_left - (r.amount - r.tax_free_amount)')} AS vat
+    FROM refunds r, LATERAL (
+      SELECT p.amount - p.tax_free_amount - coalesce(sum(earlier.amount - earlier.tax_free_amount), 0)::bigint AS taxable_left
+      FROM payments p
+      LEFT JOIN refunds earlier ON earlier.payment_id = p.id AND earlier.status = 'succeeded'
+      WHERE p.id = r.payment_id
+      GROUP BY p.id
+    ) before
+    WHERE r.id = ANY (${ids})`;
+}
+
+export function refundVatSplit(
+  paymentTaxable: number,
+  taxableRefundedBefore: number,
+  refundTaxable: number,
+): { vat: number; suppliedAmount: number } {
+  const vat =
+    vatIn(paymentTaxable - taxableRefundedBefore) - vatIn(paymentTaxable - taxableRefundedBefore - refundTaxable);
+  return { vat, suppliedAmount: refundTaxable - vat };
+}
