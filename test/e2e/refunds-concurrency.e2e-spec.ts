@@ -8,6 +8,9 @@ const REFUNDS = 1_000;
 /** Requests in flight at once: enough to race on the payment's row, few enough for a shared machine. */
 const IN_FLIGHT = 64;
 
+/** DESIGN §10's VAT inside a VAT-inclusive taxable amount: x/11 to the nearest won. */
+const vatIn = (taxable: number) => Math.floor((taxable + 5) / 11);
+
 /** Runs `task` for 0..count-1 with at most `limit` running at once; answers in index order. */
 async function boundedAll<T>(count: number, limit: number, task: (index: number) => Promise<T>): Promise<T[]> {
   const results = new Array<T>(count);
@@ -100,6 +103,9 @@ describe('refunds racing each other', () => {
   it("live refunds pending at once, then the operator's succeed and fail on all of them at once", async () => {
     const live = await api.merchantWithKey('live', { live: true });
     const paymentId = await completedPayment(api, live, 100_000, true);
+    // ₩30,000 of it tax-free (as create's taxFreeAmount stores it): each refund takes its default share.
+    const taxFree = 30_000;
+    await api.sql('UPDATE payments SET tax_free_amount = $2 WHERE id = $1', [paymentId, taxFree]);
     const account = { bank: 'KB', accountNumber: '1', holderName: 'H' };
     const amounts = Array.from({ length: 40 }, (_, index) => 1_237 + index * 13);
     const created = await Promise.all(
@@ -166,6 +172,28 @@ describe('refunds racing each other', () => {
     expect(ids.map((id) => typesOf.get(id))).toEqual(
       ids.map((_, index) => [index % 2 === 0 ? 'refund.succeeded' : 'refund.failed']),
     );
+
+    // The VAT of the succeeded ones, fixed by running totals while they succeeded at once, adds up to
+    // what their taxable parts took of the payment's VAT; the failed ones gave their tax-free parts back.
+    const refunds = moved.map((answer) => answer.body.data as Record<string, number | null | string>);
+    const succeeded = refunds.filter((refund) => refund.status === 'succeeded');
+    for (const refund of refunds) {
+      const taxable = (refund.amount as number) - (refund.taxFreeAmount as number);
+      expect(refund).toMatchObject(
+        refund.status === 'succeeded'
+          ? { suppliedAmount: taxable - (refund.vat as number) }
+          : { vat: null, suppliedAmount: null },
+      );
+    }
+    const sum = (key: string) => succeeded.reduce((total, refund) => total + (refund[key] as number), 0);
+    const paymentTaxable = 100_000 - taxFree;
+    const taxableRefunded = sum('amount') - sum('taxFreeAmount');
+    expect(sum('vat')).toBe(vatIn(paymentTaxable) - vatIn(paymentTaxable - taxableRefunded));
+    const [held] = await api.sql<{ tax_free: string }>(
+      'SELECT refund_held_tax_free_amount AS tax_free FROM payments WHERE id = $1',
+      [paymentId],
+    );
+    expect(Number(held.tax_free)).toBe(sum('taxFreeAmount'));
   });
 
   it('requests racing with one Idempotency-Key make one refund and all answer it', async () => {

@@ -23,6 +23,11 @@ const REFUND_FIELDS = [
   'succeededAt',
   'failedAt',
   'failureReason',
+  // DESIGN §10: a refund's VAT split and the merchant's own keys.
+  'taxFreeAmount',
+  'vat',
+  'suppliedAmount',
+  'metadata',
 ].sort();
 
 const ACCOUNT = { bank: 'KB Kookmin', accountNumber: '110-987-654321', holderName: 'Hong Gildong' };
@@ -78,6 +83,11 @@ describe('refunds', () => {
         succeededAt: expect.stringMatching(ISO_MILLIS_UTC),
         failedAt: null,
         failureReason: null,
+        // The whole of a ₩15,000 payment without a tax-free part: its whole split, 1,364 and 13,636.
+        taxFreeAmount: 0,
+        vat: 1_364,
+        suppliedAmount: 13_636,
+        metadata: {},
       });
       expect(created.headers['idempotent-replayed']).toBeUndefined();
 

@@ -1,4 +1,4 @@
-import type { CURRENCY } from './payment.contract';
+import type { CURRENCY, Metadata } from './payment.contract';
 
 /** `pending` only for live refunds, until the operator has sent the money. */
 export const REFUND_STATUSES = ['pending', 'succeeded', 'failed'] as const;
@@ -18,4 +18,12 @@ export interface RefundView {
   succeededAt: string | null;
   failedAt: string | null;
   failureReason: string | null;
+  /** Its part exempt from VAT (면세): as asked, or its share of the payment's tax-free part not yet refunded. */
+  taxFreeAmount: number;
+  /** Fixed when it succeeds, by the payment's running totals; null while pending or failed. */
+  vat: number | null;
+  /** Its taxable part less its VAT (공급가액); null while pending or failed. */
+  suppliedAmount: number | null;
+  /** The merchant's own keys; `{}` when none were given. */
+  metadata: Metadata;
 }

@@ -96,6 +96,16 @@ export interface CreateRefundRequestDto {
   amount?: number;
   reason?: string;
   /**
+   * whole KRW: the refund's part exempt from VAT (면세), from 0 to its amount, at most the payment's tax-free amount not yet refunded, and leaving a taxable part (amount − taxFreeAmount) of at most the taxable amount not yet refunded ("not yet refunded": less succeeded and pending refunds); else 400 parameter_invalid. Omitted: ⌊amount × F / A⌋, with A and F the payment's amount and tax-free amount not yet refunded
+   */
+  taxFreeAmount?: number;
+  /**
+   * your own keys, shown on the refund's reads: an object of at most 20 keys, each 1 to 40 of A-Z a-z 0-9 _ . -, with string values of 0 to 500 printable characters
+   */
+  metadata?: {
+    [k: string]: string;
+  };
+  /**
    * required for live refunds
    */
   refundAccount?: RefundAccountDto;
@@ -106,6 +116,16 @@ export interface FailedTestRefundRequestDto {
    */
   amount?: number;
   reason?: string;
+  /**
+   * whole KRW: the refund's part exempt from VAT (면세), from 0 to its amount, at most the payment's tax-free amount not yet refunded, and leaving a taxable part (amount − taxFreeAmount) of at most the taxable amount not yet refunded ("not yet refunded": less succeeded and pending refunds); else 400 parameter_invalid. Omitted: ⌊amount × F / A⌋, with A and F the payment's amount and tax-free amount not yet refunded
+   */
+  taxFreeAmount?: number;
+  /**
+   * your own keys, shown on the refund's reads: an object of at most 20 keys, each 1 to 40 of A-Z a-z 0-9 _ . -, with string values of 0 to 500 printable characters
+   */
+  metadata?: {
+    [k: string]: string;
+  };
 }
 export interface PutWebhookEndpointRequestDto {
   url: string;
@@ -311,6 +331,24 @@ export interface Refund {
   succeededAt: string | null;
   failedAt: string | null;
   failureReason: string | null;
+  /**
+   * the refund's part exempt from VAT (면세): as asked, or its share of the payment's tax-free amount not yet refunded
+   */
+  taxFreeAmount: number;
+  /**
+   * fixed when the refund succeeds, by running totals: VAT(P − T₀) − VAT(P − T₁), P the payment's taxable amount, T₀ and T₁ the taxable parts refunded before and with this one; null while pending or failed
+   */
+  vat: number | null;
+  /**
+   * its taxable part (amount − taxFreeAmount) less its vat (공급가액); null while pending or failed
+   */
+  suppliedAmount: number | null;
+  /**
+   * the merchant's own keys, as the refund request gave them; {} when none
+   */
+  metadata: {
+    [k: string]: string;
+  };
 }
 export interface PaymentCompletedEvent {
   id: string;

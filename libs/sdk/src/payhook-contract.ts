@@ -16,6 +16,15 @@ export const CURRENCY = 'KRW';
 export const MIN_AMOUNT = 1;
 export const MAX_AMOUNT = 10_000_000_000;
 
+/**
+ * Your own keys on a payment: at most METADATA_MAX_KEYS keys, each 1 to METADATA_KEY_MAX_CHARS of
+ * `[A-Za-z0-9_.-]`, with string values of 0 to METADATA_VALUE_MAX_CHARS printable characters.
+ */
+export type Metadata = Record<string, string>;
+export const METADATA_MAX_KEYS = 20;
+export const METADATA_KEY_MAX_CHARS = 40;
+export const METADATA_VALUE_MAX_CHARS = 500;
+
 /** The payment as create returns it. */
 export interface CreatedPaymentView {
   id: string;
@@ -190,6 +199,14 @@ export interface RefundView {
   succeededAt: string | null;
   failedAt: string | null;
   failureReason: string | null;
+  /** Its part exempt from VAT (면세): as you asked, or its share of the payment's tax-free amount not yet refunded. */
+  taxFreeAmount: number;
+  /** Fixed when it succeeds, so that a fully refunded payment's refunds add up to its `vat`; null until then. */
+  vat: number | null;
+  /** Its taxable part (amount − taxFreeAmount) less its `vat` (공급가액); null until it succeeds. */
+  suppliedAmount: number | null;
+  /** Your own keys, as the refund request gave them; `{}` when none. */
+  metadata: Metadata;
 }
 
 /** A `payhook listen` session: an ephemeral endpoint of the test mode with its own signing secret. */

@@ -13,6 +13,7 @@ import {
   type IntegrationTestStarted,
   type ListEnvelope,
   type ListenSession,
+  type Metadata,
   type ModeWebhookEndpoint,
   type PaymentStatus,
   type PaymentView,
@@ -94,7 +95,15 @@ export interface ListPaymentsQuery {
 /** POST /v1/payments/{id}/refunds: omit `amount` to refund the whole remainder. */
 export interface CreateRefundBody {
   amount?: number;
+  /**
+   * The refund's part exempt from VAT (면세): 0 to `amount`, at most the payment's tax-free amount not
+   * yet refunded, its taxable part at most the taxable amount not yet refunded. Omitted: its share
+   * of the tax-free part not yet refunded (a refund of the whole remainder takes all of it).
+   */
+  taxFreeAmount?: number;
   reason?: string;
+  /** Your own keys, shown on the refund's reads; `{}` when omitted. */
+  metadata?: Metadata;
   /** Required for live refunds: where the money goes. */
   refundAccount?: { bank: string; accountNumber: string; holderName: string };
 }
@@ -328,7 +337,7 @@ export class PayhookClient {
   }
 
   /** POST /v1/test-helpers/payments/{id}/failed-refund (test keys): a refund of the payment that fails (refund.failed). */
-  async createFailedTestRefund(paymentId: string, body: { amount?: number; reason?: string } = {}) {
+  async createFailedTestRefund(paymentId: string, body: Omit<CreateRefundBody, 'refundAccount'> = {}) {
     const path = `/v1/test-helpers/payments/${encodeURIComponent(paymentId)}/failed-refund`;
     const envelope = await this.request<{ data: RefundView }>('POST', path, {
       body: JSON.stringify(body),

@@ -36,6 +36,7 @@ import { VoucherHoldsSettledByTheLedger1766900000000 } from './1766900000000-vou
 import { RecoveriesFromTheRow1767000000000 } from './1767000000000-recoveries-from-the-row';
 import { MemberLanguage1767100000000 } from './1767100000000-member-language';
 import { TaxBreakdownAndMetadata1767200000000 } from './1767200000000-tax-breakdown-and-metadata';
+import { RefundHeldTaxFree1767210000000 } from './1767210000000-refund-held-tax-free';
 
 /** Listed explicitly: bundled builds cannot glob, and the order is the history. */
 export const MIGRATIONS = [
@@ -77,4 +78,5 @@ export const MIGRATIONS = [
   RecoveriesFromTheRow1767000000000,
   MemberLanguage1767100000000,
   TaxBreakdownAndMetadata1767200000000,
+  RefundHeldTaxFree1767210000000,
 ];

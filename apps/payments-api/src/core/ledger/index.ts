@@ -4,6 +4,15 @@ export { Ledger } from './ledger';
 export { LedgerModule } from './ledger.module';
 export type { LedgerTx } from './ledger-tx';
 export type { HoldRefusal, RefundAsk } from './refund-writes';
+// A refund's amount and tax-free part as decided under its payment's row lock, and the tax-free rules
+// the API's and the console's messages name (issue 50).
+export { decideRefund, type RefundablePayment, type RefundWanted } from './refund-writes';
+export {
+  defaultRefundTaxFree,
+  refundTaxFreeProblem,
+  type NotYetRefunded,
+  type RefundTaxFreeProblem,
+} from './tax-breakdown';
 export type { PaymentOutcome } from './moves-table';
 export type { NewPayment } from './payment-creation';
 export type { DepositFeed, DepositOutcome, NewDeposit } from './deposit-writes';

@@ -17,6 +17,10 @@ const pending: RefundRecord = {
   createdAt: new Date('2026-11-25T01:00:00.000Z'),
   succeededAt: null,
   failedAt: null,
+  taxFreeAmount: 1_500,
+  vat: null,
+  suppliedAmount: null,
+  metadata: { returnId: 'ret-1' },
 };
 const at = new Date('2026-11-25T02:00:00.000Z');
 

@@ -6,7 +6,7 @@ import { createFromTemplate } from '../../../../../test/support/template-databas
 import { testDatabaseUrl } from '../../../../../test/support/test-env';
 import { EventWriter } from './event-writer';
 import { OutboxWriter } from './outbox-writer';
-import { RefundWrites } from './refund-writes';
+import { RefundWrites, type RefundWanted } from './refund-writes';
 import { SettlementWriter } from './settlement-writer';
 
 const MERCHANT = 'mch_refundwritesguard00001';
@@ -17,9 +17,10 @@ const CLIENTS = 8;
 const TRIES_PER_CLIENT = 12;
 
 /**
- * The guarded reserve of RefundWrites.hold on its own, with payments_refund_amounts_check dropped:
- * the backstop cannot be what keeps racing refunds within their payment, so this shows the guard
- * itself does. In a database of its own, since the constraint goes.
+ * The guarded reserve of RefundWrites.hold on its own, with payments_refund_amounts_check and
+ * payments_refund_tax_free_check dropped: the backstops cannot be what keeps racing refunds within
+ * their payment (its amount, its tax-free part, its taxable part), so this shows the guard itself
+ * does. In a database of its own, since the constraints go.
  */
 describe('RefundWrites.hold without the CHECK backstop', () => {
   const url = withDatabase(
@@ -37,6 +38,7 @@ describe('RefundWrites.hold without the CHECK backstop', () => {
     }
     const [db] = clients;
     await db.query(`ALTER TABLE payments DROP CONSTRAINT payments_refund_amounts_check`);
+    await db.query(`ALTER TABLE payments DROP CONSTRAINT payments_refund_tax_free_check`);
     await db.query(
       `INSERT INTO merchants (id, name, status, time_zone, fee_bps, settlement_delay_days)
        VALUES ($1, 'Refund guard', 'live', 'Asia/Seoul', 250, 2)`,
@@ -49,24 +51,28 @@ describe('RefundWrites.hold without the CHECK backstop', () => {
     await dropDatabase(url);
   });
 
-  const completedPayment = async (id: string) => {
+  const completedPayment = async (id: string, taxFree = 0) => {
     await clients[0].query(
       `INSERT INTO payments (id, merchant_id, livemode, order_id, customer_id, amount, currency, status, return_url,
-         pay_suffix, expires_at, created_at, completed_at)
+         pay_suffix, expires_at, created_at, completed_at, tax_free_amount)
        VALUES ($1, $2, true, $1, 'customer-1', $3, 'KRW', 'completed', 'https://shop.example/return',
-         $1, now() + interval '1 hour', now(), now())`,
-      [id, MERCHANT, AMOUNT],
+         $1, now() + interval '1 hour', now(), now(), $4)`,
+      [id, MERCHANT, AMOUNT, taxFree],
     );
     return id;
   };
 
-  /** One hold in its own transaction on `client`, as Ledger.write runs it. */
-  const holdOn = async (client: Client, paymentId: string, amount: number | null) => {
+  /** One hold in its own transaction on `client`, as Ledger.write runs it (a number: that amount, null: the remainder). */
+  const holdOn = async (client: Client, paymentId: string, wanted: number | null | RefundWanted) => {
     const sql: Sql = async (text, params) => (await client.query(text, params)).rows;
     const writes = new RefundWrites(sql, new EventWriter(sql, new OutboxWriter(sql)), new SettlementWriter(sql));
     await client.query('BEGIN');
     try {
-      const hold = await writes.hold(SCOPE, paymentId, amount);
+      const hold = await writes.hold(
+        SCOPE,
+        paymentId,
+        typeof wanted === 'number' ? { amount: wanted } : wanted === null ? {} : wanted,
+      );
       await client.query('COMMIT');
       return hold;
     } catch (error) {
@@ -79,6 +85,11 @@ describe('RefundWrites.hold without the CHECK backstop', () => {
     Number(
       (await clients[0].query(`SELECT refund_held_amount FROM payments WHERE id = $1`, [paymentId])).rows[0]
         .refund_held_amount,
+    );
+  const taxFreeHeldOf = async (paymentId: string) =>
+    Number(
+      (await clients[0].query(`SELECT refund_held_tax_free_amount FROM payments WHERE id = $1`, [paymentId])).rows[0]
+        .refund_held_tax_free_amount,
     );
 
   it('really runs without the constraint: a direct over-hold is accepted', async () => {
@@ -112,5 +123,42 @@ describe('RefundWrites.hold without the CHECK backstop', () => {
     const held = outcomes.filter((outcome) => typeof outcome === 'object');
     expect(held).toEqual([expect.objectContaining({ amount: AMOUNT - 1_000 })]);
     expect(await heldOf(paymentId)).toBe(AMOUNT);
+  });
+
+  it('gives the last tax-free won to one of many refunds asking for it at the same time', async () => {
+    const paymentId = await completedPayment('pay_refundwritesguard0000004', 3_000);
+    await holdOn(clients[0], paymentId, { amount: 2_999, taxFreeAmount: 2_999 });
+    const outcomes = await Promise.all(
+      clients.map((client) => holdOn(client, paymentId, { amount: 1, taxFreeAmount: 1 })),
+    );
+    expect(outcomes.filter((outcome) => typeof outcome === 'object')).toEqual([
+      expect.objectContaining({ amount: 1, taxFreeAmount: 1 }),
+    ]);
+    expect(outcomes.filter((outcome) => outcome === 'tax_free_amount_invalid')).toHaveLength(CLIENTS - 1);
+    expect(await taxFreeHeldOf(paymentId)).toBe(3_000);
+  });
+
+  it('keeps racing refunds within the tax-free and the taxable part, explicit parts and default shares alike', async () => {
+    const paymentId = await completedPayment('pay_refundwritesguard0000005', 3_000);
+    const outcomes = await Promise.all(
+      clients.map(async (client, n) => {
+        const mine = [];
+        for (let k = 0; k < TRIES_PER_CLIENT; k++) {
+          // Some all tax-free, some all taxable, some the default share of what is left.
+          const wanted = [{ amount: 700, taxFreeAmount: 700 }, { amount: 600, taxFreeAmount: 0 }, { amount: 500 }][
+            (n + k) % 3
+          ];
+          mine.push(await holdOn(client, paymentId, wanted));
+        }
+        return mine;
+      }),
+    );
+    const held = outcomes.flat().filter((outcome) => typeof outcome === 'object');
+    const sum = (key: 'amount' | 'taxFreeAmount') => held.reduce((total, hold) => total + hold[key], 0);
+    expect(await heldOf(paymentId)).toBe(sum('amount'));
+    expect(await taxFreeHeldOf(paymentId)).toBe(sum('taxFreeAmount'));
+    expect(sum('taxFreeAmount')).toBeLessThanOrEqual(3_000);
+    expect(sum('amount') - sum('taxFreeAmount')).toBeLessThanOrEqual(AMOUNT - 3_000);
+    expect(outcomes.flat().filter((outcome) => outcome === 'tax_free_amount_invalid').length).toBeGreaterThan(0);
   });
 });

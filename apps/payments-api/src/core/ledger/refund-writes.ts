@@ -6,22 +6,38 @@ import { PAYMENT_COLUMNS, qualified, toPaymentRecord, type PaymentRecord, type P
 import { REFUND_COLUMNS, toRefundRecord, type RefundRecord, type RefundRow } from './refund-record';
 import { paymentRemainderSql } from './refundable-remainder';
 import type { SettlementWriter } from './settlement-writer';
-import { refundVatSql } from './tax-breakdown';
+import { defaultRefundTaxFree, refundTaxFreeFits, refundVatSql, type NotYetRefunded } from './tax-breakdown';
 
-/** A refund's amount reserved on its payment (succeeded + pending refunds never exceed the payment). */
+/**
+ * A refund's amount and tax-free part reserved on its payment (succeeded + pending refunds never
+ * exceed the payment, nor its tax-free part, nor its taxable part).
+ */
 export interface RefundHold {
   payment: PaymentRecord;
   amount: number;
+  taxFreeAmount: number;
 }
 
-/** Why no amount was reserved: no such payment in the scope, not completed, or too little left. */
-export type HoldRefusal = 'payment_not_found' | 'payment_not_completed' | 'amount_exceeded';
+/**
+ * Why nothing was reserved: no such payment in the scope, not completed, too little left, or a
+ * tax-free part that does not fit what is left (tax-breakdown.ts, refundTaxFreeFits).
+ */
+export type HoldRefusal = 'payment_not_found' | 'payment_not_completed' | 'amount_exceeded' | 'tax_free_amount_invalid';
 
-/** An amount to reserve on a payment of the scope for a refund. */
+/** What a refund asks of its payment; each part omitted is decided under the payment's row lock. */
+export interface RefundWanted {
+  /** Omitted: the whole remainder. */
+  amount?: number;
+  /** Omitted: its share of the tax-free part not yet refunded (defaultRefundTaxFree). */
+  taxFreeAmount?: number;
+}
+
+/** An amount and its tax-free part to reserve on a payment of the scope for a refund, decided by decideRefund. */
 export interface RefundAsk {
   scope: MerchantScope;
   paymentId: string;
   amount: number;
+  taxFreeAmount: number;
 }
 
 /** A payment about to be refunded, read under its row lock: its order (never changes), state and remainder. */
@@ -31,14 +47,37 @@ export interface RefundablePayment {
   status: string;
   /** Its amount less the vouchers it redeemed and its succeeded and pending refunds. */
   remainder: number;
+  /** Its amount and tax-free part less those of its succeeded and pending refunds: the tax-free rules' `left`. */
+  notYetRefunded: NotYetRefunded;
+}
+
+/**
+ * A refund's amount and tax-free part, decided from its payment as read under the row lock (so the
+ * refund before it in the lock's queue is counted): the amount asked (or the whole remainder) if the
+ * remainder allows it, and the tax-free part asked (or the amount's share of the tax-free part not
+ * yet refunded) if it fits what is left. The hold that follows in the same transaction guards both.
+ */
+export function decideRefund(
+  payment: RefundablePayment | undefined,
+  wanted: RefundWanted,
+): { amount: number; taxFreeAmount: number } | HoldRefusal {
+  if (!payment) return 'payment_not_found';
+  if (payment.status !== 'completed') return 'payment_not_completed';
+  const amount = wanted.amount ?? payment.remainder;
+  if (amount <= 0 || amount > payment.remainder) return 'amount_exceeded';
+  const taxFreeAmount = wanted.taxFreeAmount ?? defaultRefundTaxFree(amount, payment.notYetRefunded);
+  if (!refundTaxFreeFits(amount, taxFreeAmount, payment.notYetRefunded)) return 'tax_free_amount_invalid';
+  return { amount, taxFreeAmount };
 }
 
 /**
  * Every money move of a refund (ADR 0014), live or test alike: a refund is held, inserted pending and
  * moved by REFUND_MOVES (a test refund succeeds in the transaction that made it; a live one when the
- * operator says the money was sent). The database decides: the reserve is a guarded UPDATE of
- * payments.refund_held_amount that takes the payment's row lock, so refunds racing each other queue on
- * it and never add up to more than the payment; a pending refund moves once, by a compare-and-set,
+ * operator says the money was sent). The database decides: the payment's row is locked, the refund's
+ * amount and tax-free part decided from it (decideRefund), and the reserve is a guarded UPDATE of
+ * payments.refund_held_amount and refund_held_tax_free_amount under that lock, so refunds racing each
+ * other queue on it and never add up to more than the payment, nor to more than its tax-free or its
+ * taxable part; a pending refund moves once, by a compare-and-set,
  * and only that move writes its event and settlement record. Each writer takes a batch (test refunds
  * that arrive together share a transaction, ADR 0015) of refunds of distinct payments. A refund account
  * is kept only while its refund is pending: the payer's bank details are not kept for nothing.
@@ -58,8 +97,18 @@ export class RefundWrites {
   async lockRefundable(
     payments: readonly { paymentId: string; scope: MerchantScope }[],
   ): Promise<Map<string, RefundablePayment>> {
-    const rows = await this.sql<{ id: string; order_id: string; status: string; remainder: string }>(
-      `SELECT p.id, p.order_id, p.status, ${paymentRemainderSql('p.', 'p.id')} AS remainder
+    const rows = await this.sql<{
+      id: string;
+      order_id: string;
+      status: string;
+      remainder: string;
+      amount_left: string;
+      tax_free_left: string;
+    }>(
+      // Columns of the locked row only: a row that waited for the lock is read as the one before left it.
+      `SELECT p.id, p.order_id, p.status, ${paymentRemainderSql('p.', 'p.id')} AS remainder,
+              p.amount - p.refund_held_amount AS amount_left,
+              p.tax_free_amount - p.refund_held_tax_free_amount AS tax_free_left
        FROM payments p
        JOIN unnest($1::text[], $2::text[], $3::boolean[]) AS wanted (id, merchant_id, livemode)
          ON wanted.id = p.id AND wanted.merchant_id = p.merchant_id AND wanted.livemode = p.livemode
@@ -75,61 +124,78 @@ export class RefundWrites {
     return new Map(
       rows.map((row) => [
         row.id,
-        { id: row.id, orderId: row.order_id, status: row.status, remainder: Number(row.remainder) },
+        {
+          id: row.id,
+          orderId: row.order_id,
+          status: row.status,
+          remainder: Number(row.remainder),
+          notYetRefunded: { amount: Number(row.amount_left), taxFreeAmount: Number(row.tax_free_left) },
+        },
       ]),
     );
   }
 
   /**
-   * Reserves `amount` (null: the whole remainder) of a completed payment of the scope for a refund.
-   * The remainder is the payment's amount less the vouchers it redeemed (fixed once it completed:
-   * voucher value is never paid out as cash) and less its succeeded and pending refunds.
+   * Reserves what a refund wants of a completed payment of the scope: its amount (omitted: the whole
+   * remainder) and its tax-free part (omitted: its share of what is left, decideRefund). The
+   * remainder is the payment's amount less the vouchers it redeemed (fixed once it completed: voucher
+   * value is never paid out as cash) and less its succeeded and pending refunds.
    */
-  async hold(scope: MerchantScope, paymentId: string, amount: number | null): Promise<RefundHold | HoldRefusal> {
-    // The whole remainder is known only under the row lock: read it there, then reserve exactly it.
-    if (amount === null) {
-      const payment = (await this.lockRefundable([{ scope, paymentId }])).get(paymentId);
-      if (!payment) return 'payment_not_found';
-      if (payment.status !== 'completed') return 'payment_not_completed';
-      if (payment.remainder <= 0) return 'amount_exceeded';
-      amount = payment.remainder;
-    }
-    const [hold] = await this.holdAll([{ scope, paymentId, amount }]);
+  async hold(scope: MerchantScope, paymentId: string, wanted: RefundWanted): Promise<RefundHold | HoldRefusal> {
+    // The remainder and what is left tax-free are known only under the row lock: read them there,
+    // decide, then reserve exactly that.
+    const decided = decideRefund((await this.lockRefundable([{ scope, paymentId }])).get(paymentId), wanted);
+    if (typeof decided === 'string') return decided;
+    const [hold] = await this.holdAll([{ scope, paymentId, ...decided }]);
     return hold;
   }
 
-  /** Reserves each amount on its payment (distinct payments), guarded by the remainder; a refusal where it does not fit. */
+  /**
+   * Reserves each amount and tax-free part on its payment (distinct payments), guarded by the
+   * remainder and by what is left tax-free and taxable; a refusal where it does not fit.
+   */
   async holdAll(asks: readonly RefundAsk[]): Promise<(RefundHold | HoldRefusal)[]> {
     if (asks.length === 0) return [];
     // An UPDATE … FROM changes a row once however many inputs match it: one ask per payment.
     if (new Set(asks.map(({ paymentId }) => paymentId)).size < asks.length)
       throw new Error('refunds of one payment are held one at a time');
     const rows = await this.sql<PaymentRow>(
-      `UPDATE payments p SET refund_held_amount = p.refund_held_amount + i.amount
-       FROM unnest($1::text[], $2::text[], $3::boolean[], $4::bigint[]) AS i (payment_id, merchant_id, livemode, amount)
+      `UPDATE payments p SET refund_held_amount = p.refund_held_amount + i.amount,
+                             refund_held_tax_free_amount = p.refund_held_tax_free_amount + i.tax_free_amount
+       FROM unnest($1::text[], $2::text[], $3::boolean[], $4::bigint[], $5::bigint[])
+         AS i (payment_id, merchant_id, livemode, amount, tax_free_amount)
        -- Read by primary key alone, whatever the planner guesses of the input.
        WHERE p.id = ANY ($1::text[])
          AND p.id = i.payment_id AND p.merchant_id = i.merchant_id AND p.livemode = i.livemode
          AND p.status = 'completed' AND i.amount <= ${paymentRemainderSql('p.', 'p.id')}
+         -- What is left tax-free and taxable, as decideRefund checked it (payments_refund_tax_free_check backs it).
+         AND i.tax_free_amount BETWEEN 0 AND i.amount
+         AND i.tax_free_amount <= p.tax_free_amount - p.refund_held_tax_free_amount
+         AND i.amount - i.tax_free_amount
+             <= (p.amount - p.tax_free_amount) - (p.refund_held_amount - p.refund_held_tax_free_amount)
        RETURNING ${qualified(PAYMENT_COLUMNS, 'p')}`,
       [
         asks.map(({ paymentId }) => paymentId),
         asks.map(({ scope }) => scope.merchantId),
         asks.map(({ scope }) => scope.livemode),
         asks.map(({ amount }) => amount),
+        asks.map(({ taxFreeAmount }) => taxFreeAmount),
       ],
       'hold-refunds',
     );
     const held = new Map(rows.map((row) => [row.id, toPaymentRecord(row)]));
     const refused = asks.filter(({ paymentId }) => !held.has(paymentId));
     const why = refused.length > 0 ? await this.whyNotHeld(refused) : new Map<string, HoldRefusal>();
-    return asks.map(({ paymentId, amount }) => {
+    return asks.map(({ paymentId, amount, taxFreeAmount }) => {
       const payment = held.get(paymentId);
-      return payment ? { payment, amount } : why.get(paymentId)!;
+      return payment ? { payment, amount, taxFreeAmount } : why.get(paymentId)!;
     });
   }
 
-  /** Inserts new pending refunds, their amounts already held. */
+  /**
+   * Inserts new pending refunds, their amounts and tax-free parts already held, each with its
+   * metadata in the same row (no statement of its own).
+   */
   async insertPending(refunds: readonly RefundRecord[]): Promise<void> {
     const notPending = refunds.find((refund) => refund.status !== 'pending');
     if (notPending) throw new Error(`refund ${notPending.id} is ${notPending.status}: only pending is inserted`);
@@ -137,11 +203,11 @@ export class RefundWrites {
     await this.sql(
       `INSERT INTO refunds (${REFUND_COLUMNS})
        SELECT r.id, r.payment_id, r.merchant_id, r.livemode, r.order_id, r.amount, r.currency, r.reason, 'pending',
-              r.refund_account_sealed, NULL, NULL, r.created_at, NULL, NULL
+              r.refund_account_sealed, NULL, NULL, r.created_at, NULL, NULL, r.tax_free_amount, NULL, NULL, r.metadata
        FROM unnest($1::text[], $2::text[], $3::text[], $4::boolean[], $5::text[], $6::bigint[], $7::text[], $8::text[],
-                   $9::text[], $10::timestamptz[])
+                   $9::text[], $10::timestamptz[], $11::bigint[], $12::jsonb[])
          AS r (id, payment_id, merchant_id, livemode, order_id, amount, currency, reason, refund_account_sealed,
-               created_at)`,
+               created_at, tax_free_amount, metadata)`,
       [
         column('id'),
         column('paymentId'),
@@ -153,6 +219,8 @@ export class RefundWrites {
         column('reason'),
         column('refundAccountSealed'),
         column('createdAt'),
+        column('taxFreeAmount'),
+        refunds.map(({ metadata }) => JSON.stringify(metadata)),
       ],
       'insert-refunds',
     );
@@ -164,9 +232,19 @@ export class RefundWrites {
    * refunded, with each refund.succeeded event and settlement record. The refunds
    * not (or no longer) pending are left out of the answer. The refund account has served its purpose:
    * it is forgotten with the move (as on a failure).
+   *
+   * The running totals are a sum over the payment's refunds that succeeded before, read in the
+   * statement's snapshot: the refunds' payments are locked first (lockPaymentsOf), so that the
+   * statement starts after any other refund of the payment that succeeded before it has committed,
+   * and none can succeed beside it. `paymentsLocked`: the caller's transaction holds those locks
+   * already (the test refund batch, from lockRefundable), and the lock is not taken again.
    */
-  async succeed(moves: readonly { id: string; bankTransactionId: string | null }[]): Promise<RefundRecord[]> {
+  async succeed(
+    moves: readonly { id: string; bankTransactionId: string | null }[],
+    { paymentsLocked = false }: { paymentsLocked?: boolean } = {},
+  ): Promise<RefundRecord[]> {
     if (moves.length === 0) return [];
+    if (!paymentsLocked) await this.lockPaymentsOf(moves.map(({ id }) => id));
     const rows = await this.sql<RefundRow & { refunded_before: string }>(
       `WITH split AS (${refundVatSql('$1::text[]')}), moved AS (
          UPDATE refunds r SET status = 'succeeded', succeeded_at = GREATEST(now(), r.created_at),
@@ -193,8 +271,14 @@ export class RefundWrites {
     return succeeded.map(({ refund }) => refund);
   }
 
-  /** The money could not be sent: pending → failed, its amount refundable again, with refund.failed; the account is forgotten. */
+  /**
+   * The money could not be sent: pending → failed, its amount and its tax-free part refundable again,
+   * with refund.failed; the account is forgotten.
+   */
   async fail(id: string, failureReason: string): Promise<RefundRecord | null> {
+    // The payment's row first, then the refund's, as every writer of refunds takes them: a failure and
+    // a success of one refund never hold one lock each and wait on the other.
+    await this.lockPaymentsOf([id]);
     const rows = await this.sql<RefundRow>(
       `WITH moved AS (
          UPDATE refunds SET status = 'failed', failed_at = GREATEST(now(), created_at), failure_reason = $2,
@@ -202,7 +286,8 @@ export class RefundWrites {
          WHERE id = $1 AND status IN (${movableFromSql(REFUND_MOVES, 'failed', 'operator')})
          RETURNING ${REFUND_COLUMNS}
        ), released AS (
-         UPDATE payments p SET refund_held_amount = p.refund_held_amount - moved.amount
+         UPDATE payments p SET refund_held_amount = p.refund_held_amount - moved.amount,
+                               refund_held_tax_free_amount = p.refund_held_tax_free_amount - moved.tax_free_amount
          FROM moved WHERE p.id = moved.payment_id
          RETURNING 1
        )
@@ -216,9 +301,24 @@ export class RefundWrites {
     return refund;
   }
 
+  /**
+   * Locks the payments of these refunds until the transaction ends, in id order as lockRefundable
+   * does (two transactions sharing payments queue instead of deadlocking).
+   */
+  private async lockPaymentsOf(refundIds: readonly string[]): Promise<void> {
+    await this.sql(
+      `SELECT p.id FROM payments p
+       WHERE p.id IN (SELECT r.payment_id FROM refunds r WHERE r.id = ANY ($1::text[]))
+       ORDER BY p.id FOR UPDATE OF p`,
+      [refundIds],
+      'lock-payments-of-refunds',
+    );
+  }
+
+  /** Why each ask was not held: a payment that is not there or not completed, an amount or else a tax-free part that does not fit. */
   private async whyNotHeld(asks: readonly RefundAsk[]): Promise<Map<string, HoldRefusal>> {
-    const rows = await this.sql<{ id: string; status: string }>(
-      `SELECT p.id, p.status FROM payments p
+    const rows = await this.sql<{ id: string; status: string; remainder: string }>(
+      `SELECT p.id, p.status, ${paymentRemainderSql('p.', 'p.id')} AS remainder FROM payments p
        JOIN unnest($1::text[], $2::text[], $3::boolean[]) AS wanted (id, merchant_id, livemode)
          ON wanted.id = p.id AND wanted.merchant_id = p.merchant_id AND wanted.livemode = p.livemode
        WHERE p.id = ANY ($1::text[])`,
@@ -228,16 +328,18 @@ export class RefundWrites {
         asks.map(({ scope }) => scope.livemode),
       ],
     );
-    const status = new Map(rows.map((row) => [row.id, row.status]));
+    const found = new Map(rows.map((row) => [row.id, row]));
     return new Map(
-      asks.map(({ paymentId }) => {
-        const found = status.get(paymentId);
+      asks.map(({ paymentId, amount }) => {
+        const payment = found.get(paymentId);
         const why: HoldRefusal =
-          found === undefined
+          payment === undefined
             ? 'payment_not_found'
-            : found === 'completed'
-              ? 'amount_exceeded'
-              : 'payment_not_completed';
+            : payment.status !== 'completed'
+              ? 'payment_not_completed'
+              : amount > Number(payment.remainder)
+                ? 'amount_exceeded'
+                : 'tax_free_amount_invalid';
         return [paymentId, why];
       }),
     );

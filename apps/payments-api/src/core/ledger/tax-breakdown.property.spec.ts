@@ -4,6 +4,7 @@ import {
   defaultRefundTaxFree,
   paymentBreakdown,
   refundTaxFreeFits,
+  refundTaxFreeProblem,
   refundVatSplit,
   vatIn,
   type NotYetRefunded,
@@ -119,5 +120,15 @@ describe('refunds of a payment, split by running totals', () => {
     expect(refundTaxFreeFits(8_000, 1_000, left)).toBe(true);
     expect(refundTaxFreeFits(5_000, -1, left)).toBe(false);
     expect(refundTaxFreeFits(5_000, 0.5, left)).toBe(false);
+  });
+
+  it('names the rule a tax-free part breaks, the first in the order the rules are told', () => {
+    const left = { amount: 10_000, taxFreeAmount: 3_000 };
+    expect(refundTaxFreeProblem(5_000, 3_000, left)).toBeNull();
+    expect(refundTaxFreeProblem(5_000, -1, left)).toBe('not_whole_won');
+    expect(refundTaxFreeProblem(5_000, 0.5, left)).toBe('not_whole_won');
+    expect(refundTaxFreeProblem(2_000, 2_500, left)).toBe('over_amount');
+    expect(refundTaxFreeProblem(5_000, 3_001, left)).toBe('over_tax_free_left');
+    expect(refundTaxFreeProblem(8_000, 999, left)).toBe('over_taxable_left');
   });
 });

@@ -45,17 +45,31 @@ export function defaultRefundTaxFree(refundAmount: number, left: NotYetRefunded)
 }
 
 /**
+ * Which rule a refund's tax-free part breaks, or null when it fits: a whole number of won from 0
+ * (`not_whole_won`) to the refund's amount (`over_amount`), at most the tax-free part left
+ * (`over_tax_free_left`), and its taxable part at most the taxable part left (`over_taxable_left`).
+ * The API's and the console's messages name the rule; the ledger refuses whichever it is.
+ */
+export type RefundTaxFreeProblem = 'not_whole_won' | 'over_amount' | 'over_tax_free_left' | 'over_taxable_left';
+
+export function refundTaxFreeProblem(
+  refundAmount: number,
+  taxFreeAmount: number,
+  left: NotYetRefunded,
+): RefundTaxFreeProblem | null {
+  if (!Number.isSafeInteger(taxFreeAmount) || taxFreeAmount < 0) return 'not_whole_won';
+  if (taxFreeAmount > refundAmount) return 'over_amount';
+  if (taxFreeAmount > left.taxFreeAmount) return 'over_tax_free_left';
+  if (refundAmount - taxFreeAmount > left.amount - left.taxFreeAmount) return 'over_taxable_left';
+  return null;
+}
+
+/**
  * Whether a refund's tax-free part fits: from 0 to the refund's amount, at most the tax-free part
  * left, and its taxable part at most the taxable part left.
  */
 export function refundTaxFreeFits(refundAmount: number, taxFreeAmount: number, left: NotYetRefunded): boolean {
-  return (
-    Number.isSafeInteger(taxFreeAmount) &&
-    taxFreeAmount >= 0 &&
-    taxFreeAmount <= refundAmount &&
-    taxFreeAmount <= left.taxFreeAmount &&
-    refundAmount - taxFreeAmount <= left.amount - left.taxFreeAmount
-  );
+  return refundTaxFreeProblem(refundAmount, taxFreeAmount, left) === null;
 }
 
 /**

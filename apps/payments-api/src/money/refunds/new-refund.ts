@@ -1,5 +1,5 @@
 import type { MerchantScope } from '@payhook/auth';
-import { CURRENCY, newId } from '@payhook/contracts';
+import { CURRENCY, newId, type Metadata } from '@payhook/contracts';
 import type { RefundRecord } from '../../core/ledger';
 
 /** What a new refund is made of, whichever way it goes: at once (test mode) or through the operator (live). */
@@ -8,7 +8,10 @@ export interface NewRefund {
   paymentId: string;
   orderId: string;
   amount: number;
+  /** As held: the one asked for, or the amount's share of what is left tax-free. */
+  taxFreeAmount: number;
   reason: string | null;
+  metadata: Metadata;
   createdAt: Date;
 }
 
@@ -35,5 +38,10 @@ export function pendingRefund(refund: NewRefund, seal: (refundId: string) => str
     createdAt: refund.createdAt,
     succeededAt: null,
     failedAt: null,
+    taxFreeAmount: refund.taxFreeAmount,
+    // Fixed when it succeeds, by the payment's running totals (the ledger's succeed).
+    vat: null,
+    suppliedAmount: null,
+    metadata: refund.metadata,
   };
 }

@@ -30,6 +30,10 @@ export function toRefundView(refund: RefundRecord): RefundView {
     succeededAt: refund.succeededAt?.toISOString() ?? null,
     failedAt: refund.failedAt?.toISOString() ?? null,
     failureReason: refund.failureReason,
+    taxFreeAmount: refund.taxFreeAmount,
+    vat: refund.vat,
+    suppliedAmount: refund.suppliedAmount,
+    metadata: refund.metadata,
   };
 }
 

@@ -7,6 +7,14 @@ import { DataSource } from 'typeorm';
 import type { KeysetCursor } from '../../platform/http/keyset-cursor';
 import { REFUND_COLUMNS, toRefundRecord, type RefundRecord, type RefundRow } from '../../core/ledger';
 
+/** A payment's amount and tax-free part, and what its succeeded and pending refunds hold of each. */
+export interface HeldOfPayment {
+  amount: number;
+  refundHeldAmount: number;
+  taxFreeAmount: number;
+  refundHeldTaxFreeAmount: number;
+}
+
 export interface RefundFilter {
   paymentId?: string;
   status?: RefundStatus;
@@ -93,15 +101,31 @@ export class RefundsRepository {
     return rows.map(toRefundRecord);
   }
 
-  /** A payment's amount and what its succeeded and pending refunds hold of it, on the primary. */
-  async heldOf(scope: MerchantScope, paymentId: string): Promise<{ amount: number; refundHeldAmount: number } | null> {
-    const rows = await sqlRows<{ amount: string; refund_held_amount: string }>(
+  /**
+   * A payment's amount and tax-free part, and what its succeeded and pending refunds hold of each, on
+   * the primary.
+   */
+  async heldOf(scope: MerchantScope, paymentId: string): Promise<HeldOfPayment | null> {
+    const rows = await sqlRows<{
+      amount: string;
+      refund_held_amount: string;
+      tax_free_amount: string;
+      refund_held_tax_free_amount: string;
+    }>(
       this.db,
-      `SELECT amount, refund_held_amount FROM payments WHERE id = $1 AND merchant_id = $2 AND livemode = $3`,
+      `SELECT amount, refund_held_amount, tax_free_amount, refund_held_tax_free_amount
+       FROM payments WHERE id = $1 AND merchant_id = $2 AND livemode = $3`,
       [paymentId, scope.merchantId, scope.livemode],
     );
     const [row] = rows;
-    return row ? { amount: Number(row.amount), refundHeldAmount: Number(row.refund_held_amount) } : null;
+    return row
+      ? {
+          amount: Number(row.amount),
+          refundHeldAmount: Number(row.refund_held_amount),
+          taxFreeAmount: Number(row.tax_free_amount),
+          refundHeldTaxFreeAmount: Number(row.refund_held_tax_free_amount),
+        }
+      : null;
   }
 
   /** The operator's queue of one status, oldest first (refunds_queue_idx), one extra row to tell hasMore. */

@@ -1,6 +1,24 @@
-import { REFUND_STATUSES } from '@payhook/contracts';
+import {
+  MAX_AMOUNT,
+  METADATA_KEY_MAX_CHARS,
+  METADATA_MAX_KEYS,
+  METADATA_VALUE_MAX_CHARS,
+  REFUND_STATUSES,
+} from '@payhook/contracts';
 import { id, instant, nullable, object, text, type Schema } from '../../platform/openapi/schema-builders';
 import { krwAmount } from '../payments';
+
+/** Whole KRW that may be 0: the parts of a refund's VAT split. */
+const krwPart: Schema = { type: 'integer', minimum: 0, maximum: MAX_AMOUNT };
+
+/** The merchant's own keys on a refund, as its request gave them. */
+const refundMetadata: Schema = {
+  type: 'object',
+  additionalProperties: { type: 'string', maxLength: METADATA_VALUE_MAX_CHARS },
+  maxProperties: METADATA_MAX_KEYS,
+  propertyNames: { pattern: `^[A-Za-z0-9_.-]{1,${METADATA_KEY_MAX_CHARS}}$` },
+  description: "the merchant's own keys, as the refund request gave them; {} when none",
+};
 
 const refund = {
   id: id('rfd'),
@@ -15,12 +33,29 @@ const refund = {
   succeededAt: nullable(instant),
   failedAt: nullable(instant),
   failureReason: nullable(text),
+  taxFreeAmount: {
+    ...krwPart,
+    description:
+      "the refund's part exempt from VAT (면세): as asked, or its share of the payment's tax-free amount not yet refunded",
+  },
+  vat: {
+    ...nullable(krwPart),
+    description:
+      "fixed when the refund succeeds, by running totals: VAT(P − T₀) − VAT(P − T₁), P the payment's taxable amount, " +
+      'T₀ and T₁ the taxable parts refunded before and with this one; null while pending or failed',
+  },
+  suppliedAmount: {
+    ...nullable(krwPart),
+    description: 'its taxable part (amount − taxFreeAmount) less its vat (공급가액); null while pending or failed',
+  },
+  metadata: refundMetadata,
 };
 
 /**
  * A refund's response shapes, each with its example recorded from a real run of payhook: a partial
- * test refund, and for the operator's queue a live refund while still pending, when its refund
- * account is shown.
+ * test refund of a ₩10,000 payment with ₩3,000 tax-free (its default tax-free share, its VAT by
+ * running totals), and for the operator's queue a live refund while still pending, when its refund
+ * account is shown (no VAT split until it succeeds).
  */
 export const REFUND_SCHEMAS: Record<string, Schema> = {
   Refund: {
@@ -39,6 +74,10 @@ export const REFUND_SCHEMAS: Record<string, Schema> = {
         succeededAt: '2026-11-25T09:56:48.940Z',
         failedAt: null,
         failureReason: null,
+        taxFreeAmount: 1500,
+        vat: 318,
+        suppliedAmount: 3182,
+        metadata: { returnId: 'ret-7781' },
       },
     ],
   },
@@ -65,6 +104,10 @@ export const REFUND_SCHEMAS: Record<string, Schema> = {
         succeededAt: null,
         failedAt: null,
         failureReason: null,
+        taxFreeAmount: 0,
+        vat: null,
+        suppliedAmount: null,
+        metadata: {},
         refundAccount: {
           bank: 'KB Kookmin',
           accountNumber: '123-456-789012',

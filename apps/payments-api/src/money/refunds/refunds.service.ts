@@ -1,11 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { MerchantScope } from '@payhook/auth';
-import type { ListEnvelope, RefundView } from '@payhook/contracts';
+import type { ListEnvelope, Metadata, RefundView } from '@payhook/contracts';
 import { AuditLog, type AuditActor } from '../../core/audit';
 import { PaymentsApiEnv } from '../../platform/config/payments-api.env';
 import { decodeCursor, encodeCursor } from '../../platform/http/keyset-cursor';
 import { IdempotencyKeysRepository, KeyedFingerprints } from '../../core/idempotency';
-import { Ledger, refundableRemainder, type HoldRefusal, type LedgerTx, type RefundRecord } from '../../core/ledger';
+import {
+  Ledger,
+  refundableRemainder,
+  type HoldRefusal,
+  type LedgerTx,
+  type NotYetRefunded,
+  type RefundRecord,
+} from '../../core/ledger';
 import type { ListRefundsQueryDto } from './dto/list-refunds.query.dto';
 import { pendingRefund } from './new-refund';
 import { RefundAccounts } from './refund-accounts';
@@ -17,9 +24,15 @@ import { TestRefundBatcher } from './test-refund.batcher';
 /** POST /v1/payments/{id}/refunds body, as validated by CreateRefundRequestDto (the console's form sends the same). */
 export interface CreateRefundInput {
   amount?: number;
+  /** Omitted: the amount's share of the payment's tax-free part not yet refunded (decided by the ledger). */
+  taxFreeAmount?: number;
   reason?: string;
+  metadata?: Metadata;
   refundAccount?: RefundAccount;
 }
+
+/** The test helper's refund that fails: a refund's body without an account. */
+export type FailedTestRefundInput = Omit<CreateRefundInput, 'refundAccount'>;
 
 /** What the controller sends: the exact bytes ({data: RefundView}), so a replay is byte-identical to the original. */
 export interface CreateRefundResult {
@@ -38,7 +51,7 @@ class KeyAlreadyClaimed extends Error {}
 /** Why the test helper's refund failed, as an operator would say it. */
 const TEST_REFUND_FAILURE = 'The test bank refused the transfer (test helper).';
 
-const REFUSALS: Record<HoldRefusal, (paymentId: string) => RefundException> = {
+const REFUSALS: Record<Exclude<HoldRefusal, 'tax_free_amount_invalid'>, (paymentId: string) => RefundException> = {
   payment_not_found: (id) => new RefundException('resource_not_found', `No such payment: ${id}.`, 'id'),
   payment_not_completed: (id) =>
     new RefundException(
@@ -88,9 +101,14 @@ export class RefundsService {
         'refundAccount',
       );
     }
-    const { amount, reason, refundAccount } = input;
+    refuseTaxFreeOverAmount(input);
+    const { amount, taxFreeAmount, reason, metadata, refundAccount } = input;
     // The payment is part of what the key stands for: the same body for another payment is another request.
-    const fingerprints = this.fingerprints.of({ paymentId, body: { amount, reason, refundAccount } });
+    // (Fields left out are left out of the fingerprint: a key stored before a field existed still matches.)
+    const fingerprints = this.fingerprints.of({
+      paymentId,
+      body: { amount, taxFreeAmount, reason, metadata, refundAccount },
+    });
     // Each pass ends in an answer unless the key expired between its two statements; then the next
     // pass claims it afresh (a key lives IDEMPOTENCY_TTL_HOURS: it cannot expire again at once).
     for (;;) {
@@ -107,7 +125,9 @@ export class RefundsService {
             idempotencyKey,
             fingerprint: fingerprints[0],
             amount,
+            taxFreeAmount,
             reason,
+            metadata,
             actor: by,
           });
       // The request's lines name the payment already: the route's IdParam, or the console's refund service.
@@ -121,7 +141,7 @@ export class RefundsService {
         );
       }
       if (stored !== null) return { status: stored.status, body: stored.body, replayed: true };
-      if (outcome !== 'key_taken') throw REFUSALS[outcome](paymentId);
+      if (outcome !== 'key_taken') throw await this.refusal(scope, paymentId, outcome);
     }
   }
 
@@ -133,15 +153,16 @@ export class RefundsService {
   async failedTestRefund(
     scope: MerchantScope,
     paymentId: string,
-    input: { amount?: number; reason?: string },
+    input: FailedTestRefundInput,
     by: AuditActor,
   ): Promise<RefundView> {
+    refuseTaxFreeOverAmount(input);
     const outcome = await this.ledger.write(async (tx) => {
       const refund = await this.insertPendingIn(tx, scope, paymentId, input, by, () => null);
       if (typeof refund === 'string') return refund;
       return tx.refunds.fail(refund.id, TEST_REFUND_FAILURE);
     });
-    if (typeof outcome === 'string') throw REFUSALS[outcome](paymentId);
+    if (typeof outcome === 'string') throw await this.refusal(scope, paymentId, outcome);
     if (!outcome) throw new Error('a refund inserted pending in this transaction did not fail');
     return toRefundView(outcome);
   }
@@ -177,6 +198,19 @@ export class RefundsService {
     return Math.max(0, refundableRemainder({ amount: held.amount, refundHeld: held.refundHeldAmount, voucherValue }));
   }
 
+  /**
+   * The payment's amount and tax-free part that no refund has taken yet (succeeded and pending
+   * refunds count), as the ledger's tax-free rules read them: for the console's refund form.
+   */
+  async notYetRefunded(scope: MerchantScope, paymentId: string): Promise<NotYetRefunded> {
+    const held = await this.refunds.heldOf(scope, paymentId);
+    if (!held) return { amount: 0, taxFreeAmount: 0 };
+    return {
+      amount: held.amount - held.refundHeldAmount,
+      taxFreeAmount: held.taxFreeAmount - held.refundHeldTaxFreeAmount,
+    };
+  }
+
   /** A payment's refunds for the console, newest first, at most REFUNDS_OF_PAYMENT_SHOWN. */
   async ofPayment(scope: MerchantScope, paymentId: string): Promise<RefundView[]> {
     return (await this.refunds.ofPayment(scope, paymentId, REFUNDS_OF_PAYMENT_SHOWN)).map(toRefundView);
@@ -210,6 +244,23 @@ export class RefundsService {
   }
 
   /**
+   * The refusal of a refund the ledger did not hold. A tax-free part that did not fit is told with
+   * what is left now (read after the refusal: another refund may have moved it since).
+   */
+  private async refusal(scope: MerchantScope, paymentId: string, why: HoldRefusal): Promise<RefundException> {
+    if (why !== 'tax_free_amount_invalid') return REFUSALS[why](paymentId);
+    const left = await this.notYetRefunded(scope, paymentId);
+    return new RefundException(
+      'parameter_invalid',
+      `taxFreeAmount does not fit payment ${paymentId}: a refund's tax-free part is from 0 to its amount, at most ` +
+        `the payment's tax-free amount not yet refunded (${left.taxFreeAmount} now), and its taxable part ` +
+        `(amount − taxFreeAmount) at most the taxable amount not yet refunded (${left.amount - left.taxFreeAmount} ` +
+        'now); succeeded and pending refunds count.',
+      'taxFreeAmount',
+    );
+  }
+
+  /**
    * A pending refund of what the guarded hold allows, inserted and audited in `tx`; the hold's
    * refusal when it allows nothing. `sealAccount` seals the payer's refund account (live) or gives none.
    */
@@ -217,11 +268,14 @@ export class RefundsService {
     tx: LedgerTx,
     scope: MerchantScope,
     paymentId: string,
-    input: { amount?: number; reason?: string },
+    input: FailedTestRefundInput,
     by: AuditActor,
     sealAccount: (refundId: string) => string | null,
   ): Promise<RefundRecord | HoldRefusal> {
-    const hold = await tx.refunds.hold(scope, paymentId, input.amount ?? null);
+    const hold = await tx.refunds.hold(scope, paymentId, {
+      amount: input.amount,
+      taxFreeAmount: input.taxFreeAmount,
+    });
     if (typeof hold === 'string') return hold;
     const refund = pendingRefund(
       {
@@ -229,7 +283,9 @@ export class RefundsService {
         paymentId,
         orderId: hold.payment.orderId,
         amount: hold.amount,
+        taxFreeAmount: hold.taxFreeAmount,
         reason: input.reason ?? null,
+        metadata: input.metadata ?? {},
         createdAt: new Date(),
       },
       sealAccount,
@@ -242,6 +298,21 @@ export class RefundsService {
       target: refund.id,
     });
     return refund;
+  }
+}
+
+/**
+ * A tax-free part larger than the refund's own amount is refused before anything is read: no
+ * payment could make it fit. (With the amount omitted, the ledger checks it against the remainder.)
+ */
+function refuseTaxFreeOverAmount({ amount, taxFreeAmount }: { amount?: number; taxFreeAmount?: number }): void {
+  if (amount !== undefined && taxFreeAmount !== undefined && taxFreeAmount > amount) {
+    throw new RefundException(
+      'parameter_invalid',
+      `taxFreeAmount (${taxFreeAmount}) is more than the refund's amount (${amount}): a refund's tax-free part is ` +
+        'from 0 to its amount.',
+      'taxFreeAmount',
+    );
   }
 }
 

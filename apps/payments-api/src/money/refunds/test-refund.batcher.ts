@@ -1,11 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Link } from '@opentelemetry/api';
 import type { MerchantScope } from '@payhook/auth';
+import type { Metadata } from '@payhook/contracts';
 import { detached, inSpan, linkToCurrentSpan } from '@payhook/observability';
 import { MicroBatcher, isRowError } from '@payhook/persistence';
 import { AuditLog, type AuditActor } from '../../core/audit';
 import { PaymentsApiEnv } from '../../platform/config/payments-api.env';
-import { Ledger, type HoldRefusal, type LedgerTx, type RefundAsk, type RefundRecord } from '../../core/ledger';
+import {
+  Ledger,
+  decideRefund,
+  type HoldRefusal,
+  type LedgerTx,
+  type RefundAsk,
+  type RefundRecord,
+} from '../../core/ledger';
 import { pendingRefund } from './new-refund';
 import { toRefundView } from './refund.view';
 
@@ -21,7 +29,11 @@ export interface TestRefundRequest {
   fingerprint: string;
   /** Omitted: the whole remainder, read under the payment's row lock. */
   amount?: number;
+  /** Omitted: the amount's share of the tax-free part not yet refunded, read under the same lock. */
+  taxFreeAmount?: number;
   reason?: string;
+  /** Stored in the refund's row: no statement of its own. */
+  metadata?: Metadata;
   /** Who asked, for the audit entry written with the refund. */
   actor: AuditActor;
 }
@@ -119,12 +131,14 @@ export class TestRefundBatcher {
     const asks: { position: number; ask: RefundAsk; orderId: string }[] = [];
     requests.forEach((request, position) => {
       const payment = payments.get(request.paymentId);
-      const amount = request.amount ?? payment?.remainder ?? 0;
-      if (!payment) outcomes[position] = 'payment_not_found';
-      else if (payment.status !== 'completed') outcomes[position] = 'payment_not_completed';
-      else if (amount <= 0) outcomes[position] = 'amount_exceeded';
-      else
-        asks.push({ position, ask: { scope: request.scope, paymentId: payment.id, amount }, orderId: payment.orderId });
+      const decided = decideRefund(payment, request);
+      if (typeof decided === 'string') outcomes[position] = decided;
+      else if (payment)
+        asks.push({
+          position,
+          ask: { scope: request.scope, paymentId: payment.id, ...decided },
+          orderId: payment.orderId,
+        });
     });
     const holds = await tx.refunds.holdAll(asks.map(({ ask }) => ask));
     const createdAt = new Date();
@@ -135,17 +149,30 @@ export class TestRefundBatcher {
         outcomes[position] = hold;
         return;
       }
-      const reason = requests[position].reason ?? null;
-      const newRefund = { scope: ask.scope, paymentId: ask.paymentId, orderId, amount: hold.amount, reason, createdAt };
+      const { reason = null, metadata = {} } = requests[position];
+      const newRefund = {
+        scope: ask.scope,
+        paymentId: ask.paymentId,
+        orderId,
+        amount: hold.amount,
+        taxFreeAmount: hold.taxFreeAmount,
+        reason,
+        metadata,
+        createdAt,
+      };
       refunds.push({ position, refund: pendingRefund(newRefund, () => null) });
     });
     if (refunds.length === 0) return outcomes;
 
     await tx.refunds.insertPending(refunds.map(({ refund }) => refund));
     const succeeded = new Map(
-      (await tx.refunds.succeed(refunds.map(({ refund }) => ({ id: refund.id, bankTransactionId: null })))).map(
-        (refund) => [refund.id, refund],
-      ),
+      // The batch holds its payments' locks since lockRefundable: the running totals are read after them.
+      (
+        await tx.refunds.succeed(
+          refunds.map(({ refund }) => ({ id: refund.id, bankTransactionId: null })),
+          { paymentsLocked: true },
+        )
+      ).map((refund) => [refund.id, refund]),
     );
     const bodies = refunds.map(({ refund }) => {
       const moved = succeeded.get(refund.id);

@@ -1,7 +1,15 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
+import type { Metadata } from '@payhook/contracts';
 import { ValidateIf } from 'class-validator';
+import { IsMetadata } from '../../../platform/http/metadata';
 import { IsPrintableText, IsWholeWon } from '../../../platform/http/validators';
-import { MIN_REFUND_AMOUNT, REFUND_REASON_MAX_CHARS } from './create-refund.request.dto';
+import {
+  IsOmittable,
+  MIN_REFUND_AMOUNT,
+  REFUND_METADATA_PROPERTY,
+  REFUND_REASON_MAX_CHARS,
+  REFUND_TAX_FREE_PROPERTY,
+} from './create-refund.request.dto';
 
 /** POST /v1/test-helpers/payments/{id}/failed-refund: like a refund's body, without an account. May be empty. */
 export class FailedTestRefundRequestDto {
@@ -19,4 +27,14 @@ export class FailedTestRefundRequestDto {
   @ValidateIf((_, value: unknown) => value !== undefined)
   @IsPrintableText(REFUND_REASON_MAX_CHARS)
   reason?: string;
+
+  @ApiPropertyOptional(REFUND_TAX_FREE_PROPERTY)
+  @IsOmittable()
+  @IsWholeWon(0, Number.MAX_SAFE_INTEGER)
+  taxFreeAmount?: number;
+
+  @ApiPropertyOptional(REFUND_METADATA_PROPERTY)
+  @IsOmittable()
+  @IsMetadata()
+  metadata?: Metadata;
 }
