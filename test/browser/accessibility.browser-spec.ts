@@ -147,6 +147,47 @@ describe('console refund pages (axe-core, WCAG 2.1 AA)', () => {
       await page.close();
     });
   }
+
+  it('takes a tax-free part with its error tied to the field, and shows the refund split, at 360 and 1280 px', async () => {
+    const paid = await completedPayment();
+    // ₩32,000 with ₩5,000 tax-free (written as create's taxFreeAmount stores it).
+    await api.sql('UPDATE payments SET tax_free_amount = 5000 WHERE id = $1', [paid.id]);
+    const page = await browser.newPage({ viewport: { width: 360, height: 800 } });
+    await logIn(page, merchant.email);
+    await page.goto(consoleUrl(`/console/payments/${paid.id}?mode=test`));
+    await page.getByLabel('Amount in won').fill('2000');
+    const taxFree = page.getByLabel('Tax-free part in won (optional)');
+    await taxFree.fill('2001');
+    await Promise.all([
+      page.waitForURL('**/refunds/review'),
+      page.getByRole('button', { name: 'Review refund…' }).click(),
+    ]);
+    await expect(taxFree.getAttribute('aria-invalid')).resolves.toBe('true');
+    await expect(page.locator('#refund-taxFreeAmount-error').innerText()).resolves.toContain(
+      'cannot be more than the amount to refund',
+    );
+    for (const width of [360, 1280]) {
+      await page.setViewportSize({ width, height: 800 });
+      await expectClean(page, `refund form with a tax-free error at ${width} px`, width);
+    }
+    await taxFree.fill('2000');
+    await Promise.all([
+      page.waitForURL('**/refunds/review'),
+      page.getByRole('button', { name: 'Review refund…' }).click(),
+    ]);
+    await Promise.all([
+      page.waitForURL('**notice=refunded**'),
+      page.getByRole('button', { name: 'Confirm refund' }).click(),
+    ]);
+    await expect(page.locator('#refunds ul.refunds').innerText()).resolves.toMatch(
+      /Tax-free part\s*₩2,000\s*VAT\s*₩0\s*Supplied value\s*₩0/,
+    );
+    for (const width of [360, 1280]) {
+      await page.setViewportSize({ width, height: 800 });
+      await expectClean(page, `payment with a tax-free refund at ${width} px`, width);
+    }
+    await page.close();
+  });
 });
 
 /** Several webhook endpoints in the console (issue 27): add, edit, disable, rotate and delete, each page clean. */

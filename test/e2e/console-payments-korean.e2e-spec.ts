@@ -361,6 +361,69 @@ describe('console: payments and refunds in Korean and English', () => {
     }
   });
 
+  it("takes a refund's optional tax-free part, refuses it next to its field and shows each refund's VAT split, in Korean", async () => {
+    // ₩10,000 with ₩3,000 tax-free (written as create's taxFreeAmount stores it).
+    const payment = await createPayment(shop, 10_000);
+    await api.as(shop).post(`/v1/test-helpers/payments/${payment.id}/complete`).expect(200);
+    await api.sql('UPDATE payments SET tax_free_amount = 3000 WHERE id = $1', [payment.id]);
+    const path = `/console/payments/${payment.id}?mode=test`;
+    const form = await koreanPage(path);
+    expect(form).toContain('<label for="refund-taxFreeAmount">면세 금액(원, 선택)</label>');
+    expect(form).toContain('아직 환불되지 않은 면세 금액 ₩3,000까지 입력할 수 있습니다.');
+
+    const review = `/console/payments/${payment.id}/refunds/review`;
+    const cases: [Record<string, string>, string][] = [
+      [{ amount: '1000', taxFreeAmount: '1.5' }, '면세 금액은 3000처럼 원 단위 숫자로 입력하거나 비워 두세요.'],
+      [{ amount: '1000', taxFreeAmount: '1001' }, '면세 금액은 환불 금액보다 클 수 없습니다.'],
+      [
+        { amount: '5000', taxFreeAmount: '3,001' },
+        '환불 가능한 면세 금액을 넘었습니다. 최대 ₩3,000까지 입력할 수 있습니다.',
+      ],
+      [
+        { amount: '8000', taxFreeAmount: '999' },
+        '과세 금액은 최대 ₩7,000까지 환불할 수 있습니다. 면세 금액을 ₩1,000 이상으로 입력하세요.',
+      ],
+    ];
+    for (const [fields, message] of cases) {
+      const answer = await korean(client)
+        .post(review, { mode: 'test', ...fields })
+        .expect(400);
+      expectKorean(answer.text);
+      // Tied to its field: shown above it and named by its aria-describedby.
+      expect(answer.text).toContain(`<p class="field-error" id="refund-taxFreeAmount-error">${message}</p>`);
+      expect(answer.text).toMatch(
+        /aria-describedby="refund-taxFreeAmount-hint refund-taxFreeAmount-error"\s+aria-invalid="true"/,
+      );
+    }
+    const english = await client.post(review, { mode: 'test', amount: '1000', taxFreeAmount: '1001' }).expect(400);
+    expect(english.text).toContain('The tax-free part cannot be more than the amount to refund.');
+
+    // An explicit part: ₩4,000 of which ₩2,000 tax-free.
+    const explicit = await korean(client)
+      .post(review, { mode: 'test', amount: '4000', taxFreeAmount: '2,000' })
+      .expect(200);
+    expectKorean(explicit.text);
+    expect(explicit.text).toMatch(/<dt>면세 금액<\/dt>\s*<dd>₩2,000<\/dd>/);
+    await korean(client).post(`/console/payments/${payment.id}/refunds`, confirmationOf(explicit.text)).expect(303);
+
+    // The rest by default: its share of the ₩1,000 tax-free left.
+    const share = await korean(client).post(review, { mode: 'test', amount: '6000' }).expect(200);
+    expectKorean(share.text);
+    expect(share.text).toContain('₩1,000 (남은 면세 금액 중 환불 금액의 비율만큼)');
+    const made = await korean(client)
+      .post(`/console/payments/${payment.id}/refunds`, confirmationOf(share.text))
+      .expect(303);
+
+    // Each refund's card: its tax-free part, and its VAT and supplied value now that it succeeded.
+    const after = await koreanPage(made.headers.location.split('#')[0]);
+    const split = (taxFree: string, vat: string, supplied: string) =>
+      new RegExp(
+        `<dt>면세 금액</dt>\\s*<dd>${taxFree}</dd>\\s*<dt>부가세</dt>\\s*<dd>${vat}</dd>\\s*<dt>공급가액</dt>\\s*<dd>${supplied}</dd>`,
+      );
+    expect(after).toMatch(split('₩2,000', '₩181', '₩1,819'));
+    expect(after).toMatch(split('₩1,000', '₩455', '₩4,545'));
+  });
+
   it('renders every one of these pages in English for an English browser', async () => {
     expect(shown.length).toBeGreaterThan(10);
     for (const { user, path } of shown) {

@@ -239,6 +239,53 @@ describe('merchant console: refunds', () => {
     await expect(refundsOf(paid.id)).resolves.toEqual([]);
   });
 
+  it("takes a tax-free part, and says next to it when another refund took the payment's tax-free part since the review", async () => {
+    // ₩10,000 with ₩3,000 tax-free (written as create's taxFreeAmount stores it).
+    const paid = await completedPayment(10_000);
+    await api.sql('UPDATE payments SET tax_free_amount = 3000 WHERE id = $1', [paid.id]);
+    const form = refundsCardOf((await client.get(`/console/payments/${paid.id}?mode=test`).expect(200)).text);
+    expect(form).toMatch(/id="refund-taxFreeAmount"\s+name="taxFreeAmount"\s+value=""/);
+    expect(form).toContain('up to ₩3,000, what is left of this payment&#39;s tax-free amount');
+
+    const { page, confirmation } = await review(paid.id, { amount: '5,000', taxFreeAmount: '₩3,000' });
+    expect(page.status).toBe(200);
+    expect(page.text).toMatch(/<dt>Tax-free part<\/dt>\s*<dd>₩3,000<\/dd>/);
+    expect(confirmation).toMatchObject({ amount: '5000', taxFreeAmount: '3000' });
+    // Back to the form: the part as typed.
+    const back = refundsCardOf((await client.post(`/console/payments/${paid.id}/refunds/edit`, confirmation!)).text);
+    expect(back).toMatch(/id="refund-taxFreeAmount"\s+name="taxFreeAmount"\s+value="3000"/);
+
+    // Meanwhile the API refunds ₩1,000 of the tax-free part: the confirmation no longer fits.
+    await api
+      .as(shop)
+      .post(`/v1/payments/${paid.id}/refunds`)
+      .set('Idempotency-Key', randomUUID())
+      .send({ amount: 1_000, taxFreeAmount: 1_000 })
+      .expect(201);
+    const refused = await client.post(`/console/payments/${paid.id}/refunds`, confirmation!);
+    expect(refused.status).toBe(400);
+    const card = refundsCardOf(refused.text);
+    expect(card).toContain(
+      '<p class="field-error" id="refund-taxFreeAmount-error">The tax-free part is more than is left: at most ₩2,000 of this payment&#39;s tax-free amount is left to refund.</p>',
+    );
+    await expect(refundsOf(paid.id)).resolves.toEqual([expect.objectContaining({ amount: 1_000 })]);
+
+    // The rest without a part: the confirmation says the share it will take; the card shows each split.
+    const rest = await review(paid.id, { amount: '9000' });
+    expect(rest.page.text).toContain('₩2,000, the refund&#39;s share of the tax-free amount left');
+    expect(rest.confirmation).not.toHaveProperty('taxFreeAmount');
+    const made = await client.post(`/console/payments/${paid.id}/refunds`, rest.confirmation!).expect(303);
+    const after = refundsCardOf((await client.get(made.headers.location.split('#')[0]).expect(200)).text);
+    expect(after).toMatch(
+      /<dt>Tax-free part<\/dt>\s*<dd>₩2,000<\/dd>\s*<dt>VAT<\/dt>\s*<dd>₩636<\/dd>\s*<dt>Supplied value<\/dt>\s*<dd>₩6,364<\/dd>/,
+    );
+    expect(after).toMatch(
+      /<dt>Tax-free part<\/dt>\s*<dd>₩1,000<\/dd>\s*<dt>VAT<\/dt>\s*<dd>₩0<\/dd>\s*<dt>Supplied value<\/dt>\s*<dd>₩0<\/dd>/,
+    );
+    // Nothing tax-free left: no field for it.
+    expect(after).not.toContain('name="taxFreeAmount"');
+  });
+
   it('has no refund form on a payment that is not completed, and refuses a refund of it', async () => {
     const pending = await payment(shop);
     const card = refundsCardOf((await client.get(`/console/payments/${pending.id}?mode=test`).expect(200)).text);

@@ -10,3 +10,11 @@ export {
 } from './dto/create-refund.request.dto';
 // Its response shapes, for the OpenAPI documents the docs surface assembles.
 export { REFUND_SCHEMAS } from './refunds.schemas';
+// A refund's tax-free rules and its default share, as the ledger decides them: the console's refund
+// form checks and shows them in its own words.
+export {
+  defaultRefundTaxFree,
+  refundTaxFreeProblem,
+  type NotYetRefunded,
+  type RefundTaxFreeProblem,
+} from '../../core/ledger';

@@ -21,7 +21,7 @@ import {
   type PaymentRecord,
 } from '../../../money/payments';
 import type { MerchantScope } from '@payhook/auth';
-import { RefundsService } from '../../../money/refunds';
+import { RefundsService, type NotYetRefunded } from '../../../money/refunds';
 import { SettlementsRepository, type SettlementView } from '../../../money/settlements';
 import type { ConsolePaymentsT } from './messages';
 
@@ -45,6 +45,8 @@ export interface PaymentDetail {
   refunds: RefundView[];
   /** What a new refund may still take: the amount less vouchers, succeeded and pending refunds; 0 unless completed. */
   refundable: number;
+  /** The amount and tax-free part no refund has taken yet: the refund form's tax-free rules read them. */
+  notYetRefunded: NotYetRefunded;
 }
 
 /** How the payment was paid: its settlement record, deposits, deposit code, vouchers and review cases. */
@@ -98,6 +100,7 @@ export class ConsolePaymentsService {
       refunds,
       // The refund service's number: the guarded hold's remainder, voucher part excluded.
       refundable: status === 'completed' ? await this.refunds.refundable(scope, id) : 0,
+      notYetRefunded: await this.refunds.notYetRefunded(scope, id),
     };
   }
 

@@ -11,16 +11,19 @@ import {
 import { consoleRefundsT } from './messages';
 
 /** The form as an English page reads it (the messages are the catalog's). */
-const parseRefundForm = (values: RefundFormValues, rules: { live: boolean; maxAmount?: number }) =>
-  parseIn(values, rules, consoleRefundsT('en'));
+const parseRefundForm = (
+  values: RefundFormValues,
+  rules: { live: boolean; maxAmount?: number; notYetRefunded?: { amount: number; taxFreeAmount: number } },
+) => parseIn(values, rules, consoleRefundsT('en'));
 
 const form = (values: Partial<RefundFormValues>): RefundFormValues => ({ ...initialRefundForm(15_000), ...values });
 const account = { bank: 'Kookmin', accountNumber: '123-456-7890', holderName: 'Lee Jiwon' };
 
 describe('the console refund form', () => {
   it('reads trimmed fields, and nothing but strings', () => {
-    expect(refundFormValues({ amount: ' 5000 ', reason: ['a', 'b'], bank: 3 })).toEqual({
+    expect(refundFormValues({ amount: ' 5000 ', reason: ['a', 'b'], bank: 3, taxFreeAmount: ' 1,000 ' })).toEqual({
       amount: '5000',
+      taxFreeAmount: '1,000',
       reason: '',
       bank: '',
       accountNumber: '',
@@ -51,6 +54,66 @@ describe('the console refund form', () => {
     expect(errorOf('1', 0)).toBe('Nothing is left to refund on this payment.');
     // Without a limit the refund service decides (a replayed confirmation must reach it).
     expect(errorOf('15001')).toBeUndefined();
+  });
+
+  describe('the optional tax-free part', () => {
+    /** ₩10,000 with ₩3,000 tax-free, ₩2,000 of it (all tax-free) refunded: 8,000 left, 1,000 of it tax-free. */
+    const notYetRefunded = { amount: 8_000, taxFreeAmount: 1_000 };
+    /** `left` null: the form does not know the payment (the confirmation's step). */
+    const parsed = (amount: string, taxFreeAmount: string, left: typeof notYetRefunded | null = notYetRefunded) =>
+      parseRefundForm(form({ amount, taxFreeAmount }), {
+        live: false,
+        maxAmount: 8_000,
+        ...(left ? { notYetRefunded: left } : {}),
+      });
+    const errorOf = (amount: string, taxFreeAmount: string, left?: typeof notYetRefunded | null) => {
+      const result = parsed(amount, taxFreeAmount, left);
+      return result.kind === 'invalid' ? result.errors.taxFreeAmount : undefined;
+    };
+
+    it('is left out of the request when empty (the refund takes its share), and read as people write won', () => {
+      expect(parsed('4000', '')).toEqual({ kind: 'valid', request: { amount: 4_000 } });
+      for (const typed of ['1000', '1,000', '₩1,000']) {
+        expect(parsed('4000', typed)).toEqual({ kind: 'valid', request: { amount: 4_000, taxFreeAmount: 1_000 } });
+      }
+      expect(parsed('4000', '0')).toEqual({ kind: 'valid', request: { amount: 4_000, taxFreeAmount: 0 } });
+    });
+
+    it("refuses each of the ledger's rules next to the field, in the form's words", () => {
+      for (const typed of ['1.5', '-1', 'ten', '1e3', '123456789012']) {
+        expect(errorOf('4000', typed)).toBe('Enter the tax-free part in whole won, such as 3000, or leave it empty.');
+      }
+      expect(errorOf('500', '501')).toBe('The tax-free part cannot be more than the amount to refund.');
+      expect(errorOf('4000', '1001')).toBe(
+        "The tax-free part is more than is left: at most ₩1,000 of this payment's tax-free amount is left to refund.",
+      );
+      // 8,000 with 999 tax-free leaves 7,001 taxable of the 7,000 there is.
+      expect(errorOf('8000', '999')).toBe(
+        'Enter a tax-free part of at least ₩1,000: at most ₩7,000 of the taxable amount is left to refund.',
+      );
+      expect(errorOf('8000', '1000')).toBeUndefined();
+    });
+
+    it('is checked against the amount alone where the refund service decides the rest, and not at all when the amount is wrong', () => {
+      expect(errorOf('500', '501', null)).toBe('The tax-free part cannot be more than the amount to refund.');
+      expect(errorOf('4000', '3001', null)).toBeUndefined();
+      expect(errorOf('9000', '1001')).toBeUndefined();
+      expect(parsed('9000', '1001')).toMatchObject({ kind: 'invalid', errors: { amount: expect.any(String) } });
+    });
+
+    it('says the same in Korean', () => {
+      const korean = parseIn(
+        form({ amount: '8000', taxFreeAmount: '999' }),
+        { live: false, notYetRefunded },
+        consoleRefundsT('ko'),
+      );
+      expect(korean).toEqual({
+        kind: 'invalid',
+        errors: {
+          taxFreeAmount: '과세 금액은 최대 ₩7,000까지 환불할 수 있습니다. 면세 금액을 ₩1,000 이상으로 입력하세요.',
+        },
+      });
+    });
   });
 
   it('keeps a reason of up to 200 printable characters and drops an empty one', () => {

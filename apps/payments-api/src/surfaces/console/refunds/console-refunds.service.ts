@@ -9,6 +9,7 @@ import {
   amountExceededMessage,
   newRefundKey,
   parseRefundForm,
+  taxFreeMessage,
   type RefundField,
   type RefundFormErrors,
   type RefundFormValues,
@@ -50,7 +51,8 @@ export class ConsoleRefundsService {
     const detail = await this.payments.detail(scope, paymentId);
     if (detail.status !== 'completed') return refused(409, detail, {}, t('error.notCompleted'));
     if (detail.refundable === 0) return nothingLeft(t, detail);
-    const parsed = parseRefundForm(values, { live: scope.livemode, maxAmount: detail.refundable }, t);
+    const rules = { live: scope.livemode, maxAmount: detail.refundable, notYetRefunded: detail.notYetRefunded };
+    const parsed = parseRefundForm(values, rules, t);
     if (parsed.kind === 'invalid') return refused(400, detail, parsed.errors);
     return { kind: 'confirm', detail, request: parsed.request, idempotencyKey: newRefundKey() };
   }
@@ -76,7 +78,7 @@ export class ConsoleRefundsService {
       return { kind: 'created' };
     } catch (error) {
       if (!(error instanceof PayhookError)) throw error;
-      return this.refusal(scope, paymentId, error, t);
+      return this.refusal(scope, paymentId, error, t, parsed.request);
     }
   }
 
@@ -89,6 +91,7 @@ export class ConsoleRefundsService {
     paymentId: string,
     error: PayhookError,
     t: ConsoleRefundsT,
+    request: RefundRequest,
   ): Promise<RefundOutcome> {
     const { code } = error;
     if (!FORM_REFUSALS.has(code)) throw error;
@@ -99,6 +102,14 @@ export class ConsoleRefundsService {
     }
     if (code === 'payment_state_conflict') return refused(409, detail, {}, t('error.notCompleted'));
     if (code === 'idempotency_key_reused') return refused(422, detail, {}, t('error.keyReused'));
+    // Another refund took what the review counted on: said against what is left now, in the form's words.
+    if (error.param === 'taxFreeAmount') {
+      const now =
+        request.taxFreeAmount === undefined
+          ? null
+          : taxFreeMessage(t, request.amount, request.taxFreeAmount, detail.notYetRefunded);
+      return refused(400, detail, { taxFreeAmount: now ?? t('error.taxFreeChanged') });
+    }
     const field = fieldOf(error.param);
     return field ? refused(400, detail, { [field]: error.message }) : refused(400, detail, {}, error.message);
   }
@@ -128,7 +139,7 @@ function nothingLeft(t: ConsoleRefundsT, detail: PaymentDetail): RefundRefused {
 
 /** `amount`, `reason` or `refundAccount.bank` (a missing account: its first field) to the form's field. */
 function fieldOf(param: string | undefined): RefundField | null {
-  if (param === 'amount' || param === 'reason') return param;
+  if (param === 'amount' || param === 'taxFreeAmount' || param === 'reason') return param;
   if (param === 'refundAccount') return ACCOUNT_FIELDS[0];
   const inner = param?.startsWith('refundAccount.') ? param.slice('refundAccount.'.length) : undefined;
   return ACCOUNT_FIELDS.find((name) => name === inner) ?? null;

@@ -3,7 +3,7 @@ import { html, type SafeHtml } from '../../../platform/html/html';
 import type { Locale } from '../../../platform/i18n/locale';
 import { formatWon } from '../../pay-screen/format';
 import { badge, canUse, consolePage, csrfField, timeIn } from '../shared/console-layout.view';
-import { REFUND_ACCOUNT_FIELD_MAX_CHARS, REFUND_REASON_MAX_CHARS } from '../../../money/refunds';
+import { defaultRefundTaxFree, REFUND_ACCOUNT_FIELD_MAX_CHARS, REFUND_REASON_MAX_CHARS } from '../../../money/refunds';
 import {
   maskedAccountNumber,
   type RefundField,
@@ -44,7 +44,7 @@ export function refundHistory(locale: Locale, refunds: readonly RefundView[]): H
   });
 }
 
-/** One refund as a short description list: the payment's column is too narrow for a table of seven fields. */
+/** One refund as a short description list: the payment's column is too narrow for a table of ten fields. */
 function refundItem(t: ConsoleRefundsT, refund: RefundView, zone: string) {
   return html`<li class="event" id="${refund.id}">
     <h3>${formatWon(refund.amount)} ${badge(t.locale, refund.status)}</h3>
@@ -53,6 +53,17 @@ function refundItem(t: ConsoleRefundsT, refund: RefundView, zone: string) {
       <dd><code>${refund.id}</code></dd>
       <dt>${t('refund.reason')}</dt>
       <dd>${refund.reason ?? html`<span class="muted">—</span>`}</dd>
+      <dt>${t('refund.taxFree')}</dt>
+      <dd>${formatWon(refund.taxFreeAmount)}</dd>
+      ${
+        // Fixed when it succeeds, by the payment's running totals: none while pending or failed.
+        refund.vat !== null && refund.suppliedAmount !== null
+          ? html`<dt>${t('refund.vat')}</dt>
+              <dd>${formatWon(refund.vat)}</dd>
+              <dt>${t('refund.supplied')}</dt>
+              <dd>${formatWon(refund.suppliedAmount)}</dd>`
+          : null
+      }
       <dt>${t('refund.created')}</dt>
       <dd>${timeIn(refund.createdAt, zone)}</dd>
       <dt>${t('refund.succeeded')}</dt>
@@ -143,6 +154,18 @@ function refundForm(
       maxChars: 15,
       attributes: html`inputmode="numeric" autocomplete="off" required`,
     })}
+    ${
+      // A payment with nothing tax-free left has one answer here (0): the field shows when it can matter,
+      // or when a value was typed (a refused one stays on the form with its error).
+      detail.notYetRefunded.taxFreeAmount > 0 || state.values.taxFreeAmount !== '' || state.errors.taxFreeAmount
+        ? field('taxFreeAmount', state, {
+            label: t('form.taxFree'),
+            hint: t('form.taxFree.hint', { left: formatWon(detail.notYetRefunded.taxFreeAmount) }),
+            maxChars: 15,
+            attributes: html`inputmode="numeric" autocomplete="off"`,
+          })
+        : null
+    }
     ${field('reason', state, {
       label: t('form.reason'),
       hint: t('form.reason.hint', { max: REFUND_REASON_MAX_CHARS }),
@@ -195,6 +218,15 @@ export function renderRefundConfirm(nonce: string, model: RefundConfirmModel): s
   const t = consoleRefundsT(session.locale);
   const amount = formatWon(request.amount);
   const account = request.refundAccount;
+  // The tax-free part as asked, or the share the refund service will take of what is left (it decides
+  // again under the payment's lock: another refund in between changes it).
+  const left = detail.notYetRefunded;
+  const taxFree =
+    request.taxFreeAmount !== undefined
+      ? formatWon(request.taxFreeAmount)
+      : left.taxFreeAmount > 0
+        ? t('confirm.taxFreeDefault', { amount: formatWon(defaultRefundTaxFree(request.amount, left)) })
+        : null;
   const outcome = account ? t('confirm.live', { amount }) : t('confirm.test');
   const hidden = (name: string, value: string | number | undefined) =>
     html`<input type="hidden" name="${name}" value="${value ?? ''}" />`;
@@ -215,6 +247,12 @@ export function renderRefundConfirm(nonce: string, model: RefundConfirmModel): s
         </dd>
         <dt>${t('confirm.leftAfter')}</dt>
         <dd>${formatWon(Math.max(0, detail.refundable - request.amount))}</dd>
+        ${
+          taxFree
+            ? html`<dt>${t('confirm.taxFree')}</dt>
+                <dd>${taxFree}</dd>`
+            : null
+        }
         <dt>${t('confirm.reason')}</dt>
         <dd>${request.reason ?? html`<span class="muted">${t('confirm.noReason')}</span>`}</dd>
         <dt>${t('confirm.mode')}</dt>
@@ -235,7 +273,9 @@ export function renderRefundConfirm(nonce: string, model: RefundConfirmModel): s
       <p>${outcome}</p>
       <form method="post" action="/console/payments/${payment.id}/refunds" class="actions">
         ${csrfField(session)} ${hidden('mode', mode)} ${hidden('idempotencyKey', model.idempotencyKey)}
-        ${hidden('amount', request.amount)} ${hidden('reason', request.reason)}
+        ${hidden('amount', request.amount)}
+        ${request.taxFreeAmount === undefined ? null : hidden('taxFreeAmount', request.taxFreeAmount)}
+        ${hidden('reason', request.reason)}
         ${
           account
             ? html`${hidden('bank', account.bank)} ${hidden('accountNumber', account.accountNumber)}

@@ -14,6 +14,9 @@ export const en = {
   'refund.created': 'Created',
   'refund.succeeded': 'Succeeded',
   'refund.failed': 'Failed',
+  'refund.taxFree': 'Tax-free part',
+  'refund.vat': 'VAT',
+  'refund.supplied': 'Supplied value',
 
   'history.requested': 'Refund of {amount} requested ({id})',
   'history.succeeded': 'Refund of {amount} succeeded',
@@ -23,6 +26,9 @@ export const en = {
   'form.invalid': 'The refund was not made: correct the fields marked below.',
   'form.amount': 'Amount in won',
   'form.amount.hint': 'Up to {amount}, the part not yet refunded.',
+  'form.taxFree': 'Tax-free part in won (optional)',
+  'form.taxFree.hint':
+    "The part of the refund exempt from VAT: up to {left}, what is left of this payment's tax-free amount. Left empty, the refund takes its share of it.",
   'form.reason': 'Reason (optional)',
   'form.reason.hint': 'Kept with the refund and sent in its webhook; up to {max} characters.',
   'form.account': 'Refund account (required for live refunds)',
@@ -36,6 +42,13 @@ export const en = {
   'error.amountMin': 'Enter an amount of at least {min}.',
   'error.amountExceeded': 'The amount is more than can be refunded: at most {left} is left.',
   'error.nothingLeft': 'Nothing is left to refund on this payment.',
+  'error.taxFreeWholeWon': 'Enter the tax-free part in whole won, such as 3000, or leave it empty.',
+  'error.taxFreeOverAmount': 'The tax-free part cannot be more than the amount to refund.',
+  'error.taxFreeOverLeft':
+    "The tax-free part is more than is left: at most {left} of this payment's tax-free amount is left to refund.",
+  'error.taxableOverLeft':
+    'Enter a tax-free part of at least {min}: at most {left} of the taxable amount is left to refund.',
+  'error.taxFreeChanged': 'The tax-free part no longer fits what is left of this payment. Review the refund again.',
   'error.reason': 'The reason must be at most {max} characters, without control characters.',
   'error.accountMissing':
     'Enter the {field, select, bank {bank} accountNumber {account number} other {holder name}}: live refunds are paid into this account.',
@@ -51,6 +64,8 @@ export const en = {
   'confirm.payment': 'Payment',
   'confirm.paymentValue': '{amount}, {left} of it left to refund',
   'confirm.leftAfter': 'Left after this refund',
+  'confirm.taxFree': 'Tax-free part',
+  'confirm.taxFreeDefault': "{amount}, the refund's share of the tax-free amount left",
   'confirm.reason': 'Reason',
   'confirm.noReason': 'none',
   'confirm.mode': 'Mode',
