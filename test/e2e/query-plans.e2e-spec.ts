@@ -122,10 +122,12 @@ describe('query plans on a large database', () => {
          FROM picked WHERE p.id = picked.id RETURNING 1
        )
        INSERT INTO refunds (id, payment_id, merchant_id, livemode, order_id, amount, currency, status, created_at,
-                            succeeded_at)
+                            succeeded_at, vat, supplied_amount)
        SELECT 'rfd_' || lpad(n::text, 24, '0'), id, merchant_id, livemode, order_id, 1, 'KRW',
               CASE WHEN n % 10 = 0 THEN 'pending' ELSE 'succeeded' END, completed_at + interval '1 minute',
-              CASE WHEN n % 10 = 0 THEN NULL ELSE completed_at + interval '1 minute' END
+              CASE WHEN n % 10 = 0 THEN NULL ELSE completed_at + interval '1 minute' END,
+              -- A succeeded refund's VAT split (₩1 of a taxable payment: no VAT), as refunds_vat_check wants.
+              CASE WHEN n % 10 = 0 THEN NULL ELSE 0 END, CASE WHEN n % 10 = 0 THEN NULL ELSE 1 END
        FROM picked`,
       [SEEDED_REFUNDS],
     );
@@ -309,9 +311,9 @@ describe('query plans on a large database', () => {
          RETURNING id, merchant_id, livemode, order_id, completed_at
        ), refunded AS (
          INSERT INTO refunds (id, payment_id, merchant_id, livemode, order_id, amount, currency, status, created_at,
-                              succeeded_at)
+                              succeeded_at, vat, supplied_amount)
          SELECT 'rfd_parted' || lpad(n::text, 14, '0'), id, merchant_id, livemode, order_id, 1, 'KRW', 'succeeded',
-                completed_at + n * interval '1 second', completed_at + n * interval '1 second'
+                completed_at + n * interval '1 second', completed_at + n * interval '1 second', 0, 1
          FROM parted, generate_series(1, $3) AS n
        )
        SELECT id FROM parted`,

@@ -95,11 +95,13 @@ describe('the refunds migration', () => {
       )
     ).rows;
 
+  // A succeeded refund carries its VAT split since the tax breakdown's migration (refunds_vat_check).
   const insertRefund = async (id: string, amount: number) =>
     db.query(
       `INSERT INTO refunds (id, payment_id, merchant_id, livemode, order_id, amount, currency, status, created_at,
-         succeeded_at)
-       VALUES ($1, $2, $3, true, 'order-1', $4, 'KRW', 'succeeded', now(), now())`,
+         succeeded_at, vat, supplied_amount)
+       VALUES ($1, $2, $3, true, 'order-1', $4::bigint, 'KRW', 'succeeded', now(), now(), ($4::bigint + 5) / 11,
+         $4::bigint - ($4::bigint + 5) / 11)`,
       [id, PAYMENT, MERCHANT, amount],
     );
 

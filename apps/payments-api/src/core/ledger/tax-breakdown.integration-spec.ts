@@ -13,9 +13,10 @@ describe('refundVatSql', () => {
   const db = new Client({ connectionString: testDatabaseUrl() });
   beforeAll(async () => {
     await db.connect();
-    await db.query(`CREATE TEMP TABLE payments (id text PRIMARY KEY, amount bigint, tax_free_amount bigint)`);
+    const scope = `merchant_id text DEFAULT 'mch_refundvat', livemode boolean DEFAULT false`;
+    await db.query(`CREATE TEMP TABLE payments (id text PRIMARY KEY, amount bigint, tax_free_amount bigint, ${scope})`);
     await db.query(
-      `CREATE TEMP TABLE refunds (id text PRIMARY KEY, payment_id text, amount bigint, tax_free_amount bigint, status text)`,
+      `CREATE TEMP TABLE refunds (id text PRIMARY KEY, payment_id text, amount bigint, tax_free_amount bigint, status text, ${scope})`,
     );
   });
   afterAll(() => db.end());
