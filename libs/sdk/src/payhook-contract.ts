@@ -16,6 +16,15 @@ export const CURRENCY = 'KRW';
 export const MIN_AMOUNT = 1;
 export const MAX_AMOUNT = 10_000_000_000;
 
+/**
+ * Your own keys on a payment: at most METADATA_MAX_KEYS keys, each 1 to METADATA_KEY_MAX_CHARS of
+ * `[A-Za-z0-9_.-]`, with string values of 0 to METADATA_VALUE_MAX_CHARS printable characters.
+ */
+export type Metadata = Record<string, string>;
+export const METADATA_MAX_KEYS = 20;
+export const METADATA_KEY_MAX_CHARS = 40;
+export const METADATA_VALUE_MAX_CHARS = 500;
+
 /** The payment as create returns it. */
 export interface CreatedPaymentView {
   id: string;
@@ -35,6 +44,16 @@ export interface PaymentView extends CreatedPaymentView {
   livemode: boolean;
   /** The sum of the payment's succeeded refunds, 0 before any; not on the create response. */
   refundedAmount: number;
+  /** The part exempt from VAT (면세), 0 to amount; 0 unless create gave one. */
+  taxFreeAmount: number;
+  /** VAT inside the taxable part (amount − taxFreeAmount), to the nearest won: ₩15,000 → 1,364. */
+  vat: number;
+  /** The taxable part less its VAT (공급가액): ₩15,000 → 13,636. */
+  suppliedAmount: number;
+  /** As create gave it; `{}` when none. */
+  metadata: Metadata;
+  /** Null: escrow payments come later. */
+  escrow: null;
 }
 
 /** One page of a list: pass `nextCursor` back as `cursor` while `hasMore`. */

@@ -13,6 +13,7 @@ import {
   type IntegrationTestStarted,
   type ListEnvelope,
   type ListenSession,
+  type Metadata,
   type ModeWebhookEndpoint,
   type PaymentStatus,
   type PaymentView,
@@ -55,6 +56,10 @@ export interface CreatePaymentBody {
   amount: number;
   currency: 'KRW';
   returnUrl: string;
+  /** The part exempt from VAT (면세), 0 to amount; 0 when omitted. */
+  taxFreeAmount?: number;
+  /** Your own keys, shown on the payment's reads; `{}` when omitted. */
+  metadata?: Metadata;
 }
 
 export interface CreatePaymentOptions {

@@ -1,5 +1,7 @@
-import { plainToInstance, type ClassConstructor } from 'class-transformer';
+import type { ClassConstructor } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
+import { toDtoInstance } from './kept-as-parsed';
+import { IS_METADATA, metadataFault } from './metadata';
 
 /** A field that breaks its DTO's rules: its path (`refundAccount.bank`) and each failed constraint's message by name. */
 export interface Violation {
@@ -7,12 +9,18 @@ export interface Violation {
   constraints: Record<string, string>;
 }
 
-/** class-validator's nested errors as one violation per field path, in the order they were found. */
+/**
+ * class-validator's nested errors as one violation per field path, in the order they were found.
+ * Metadata has no class to nest: its violation names the key whose value is at fault itself
+ * (`metadata.note`), as a nested field's would.
+ */
 export function flattenViolations(errors: ValidationError[], prefix = ''): Violation[] {
   return errors.flatMap((error) => {
-    const path = prefix ? `${prefix}.${error.property}` : error.property;
+    const field = prefix ? `${prefix}.${error.property}` : error.property;
+    const key = error.constraints?.[IS_METADATA] === undefined ? undefined : metadataFault(error.value)?.key;
+    const path = key === undefined ? field : `${field}.${key}`;
     const own = error.constraints ? [{ path, constraints: error.constraints }] : [];
-    return [...own, ...flattenViolations(error.children ?? [], path)];
+    return [...own, ...flattenViolations(error.children ?? [], field)];
   });
 }
 
@@ -25,6 +33,6 @@ export function dtoViolations(
   dto: ClassConstructor<object>,
   input: object,
 ): ReadonlyMap<string, Record<string, string>> {
-  const errors = validateSync(plainToInstance(dto, input), { forbidUnknownValues: true });
+  const errors = validateSync(toDtoInstance(dto, input), { forbidUnknownValues: true });
   return new Map(flattenViolations(errors).map(({ path, constraints }) => [path, constraints]));
 }

@@ -1,8 +1,8 @@
 import { Injectable, type ArgumentMetadata, type PipeTransform } from '@nestjs/common';
 import { PayhookError } from '@payhook/contracts';
-import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage, validateSync } from 'class-validator';
 import { flattenViolations, type Violation } from './dto-violations';
+import { toDtoInstance } from './kept-as-parsed';
 
 /**
  * Validates bodies and queries against their DTO class and reports the first problem, in a fixed
@@ -26,7 +26,7 @@ export class RequestValidationPipe implements PipeTransform {
       const noun = type === 'query' ? 'query parameter' : 'field';
       throw new PayhookError('parameter_unknown', `Unknown ${noun}: ${unknown}.`, unknown);
     }
-    const instance = plainToInstance(metatype, input, { enableImplicitConversion: false }) as object;
+    const instance = toDtoInstance(metatype as new () => object, input);
     const errors = flattenViolations(
       validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true }),
     );
