@@ -17,7 +17,7 @@ export const krwAmount: Schema = {
 };
 
 /** A merchant's own keys, as create (or a refund request) gave them; `{}` when none. */
-export const metadata: Schema = {
+export const metadataSchema: Schema = {
   type: 'object',
   additionalProperties: { type: 'string', maxLength: METADATA_VALUE_MAX_CHARS },
   maxProperties: METADATA_MAX_KEYS,
@@ -67,7 +67,7 @@ export const PAYMENT_SCHEMAS: Record<string, Schema> = {
       taxFreeAmount: krwPart('the part exempt from VAT (면세), 0 to amount'),
       vat: krwPart('VAT inside the taxable part (amount − taxFreeAmount): ⌊(taxable + 5) / 11⌋'),
       suppliedAmount: krwPart('the taxable part less its VAT (공급가액)'),
-      metadata,
+      metadata: metadataSchema,
       escrow: { type: 'null', description: 'null: escrow payments come later' },
     }),
     examples: [
