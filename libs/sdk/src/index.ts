@@ -6,9 +6,6 @@ export * from './verify-webhook';
 // What a merchant needs from the contract, so `@payhook/sdk` is the only import it makes.
 export {
   CURRENCY,
-  METADATA_KEY_MAX_CHARS,
-  METADATA_MAX_KEYS,
-  METADATA_VALUE_MAX_CHARS,
   WEBHOOK_HEADERS,
   type CreatedPaymentView,
   type Deposit,
