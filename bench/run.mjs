@@ -100,6 +100,8 @@ async function databaseCeiling(merchantId) {
         pay_suffix: randomBytes(24).toString('base64url'),
         expires_at: new Date(createdAt.getTime() + 30 * 60_000),
         created_at: createdAt,
+        tax_free_amount: body.taxFreeAmount ?? 0,
+        metadata: body.metadata ?? {},
       };
       await pool.query({
         name: 'create-payments',

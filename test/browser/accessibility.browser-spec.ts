@@ -47,12 +47,12 @@ describe('console refund pages (axe-core, WCAG 2.1 AA)', () => {
   const consoleUrl = (path: string) =>
     `http://127.0.0.1:${(api.app.getHttpServer().address() as AddressInfo).port}${path}`;
 
-  async function completedPayment(): Promise<{ id: string; orderId: string }> {
+  async function completedPayment(extra: Record<string, unknown> = {}): Promise<{ id: string; orderId: string }> {
     const created = await api
       .as(merchant)
       .post('/v1/payments')
       .set('Idempotency-Key', randomUUID())
-      .send(paymentBody({ amount: 32_000 }))
+      .send(paymentBody({ amount: 32_000, ...extra }))
       .expect(201);
     await api.as(merchant).post(`/v1/test-helpers/payments/${created.body.data.id}/complete`).expect(200);
     return created.body.data;
@@ -149,9 +149,8 @@ describe('console refund pages (axe-core, WCAG 2.1 AA)', () => {
   }
 
   it('takes a tax-free part with its error tied to the field, and shows the refund split, at 360 and 1280 px', async () => {
-    const paid = await completedPayment();
-    // ₩32,000 with ₩5,000 tax-free (written as create's taxFreeAmount stores it).
-    await api.sql('UPDATE payments SET tax_free_amount = 5000 WHERE id = $1', [paid.id]);
+    // ₩32,000 with ₩5,000 tax-free.
+    const paid = await completedPayment({ taxFreeAmount: 5_000 });
     const page = await browser.newPage({ viewport: { width: 360, height: 800 } });
     await logIn(page, merchant.email);
     await page.goto(consoleUrl(`/console/payments/${paid.id}?mode=test`));

@@ -26,7 +26,15 @@ describe('the console in Korean and in English (axe-core, WCAG 2.1 AA)', () => {
         .as(merchant)
         .post('/v1/payments')
         .set('Idempotency-Key', randomUUID())
-        .send(paymentBody({ amount: 32_000, orderId: 'order-77' }))
+        // The longest key and value metadata takes, unbroken: they must wrap at 360 px too.
+        .send(
+          paymentBody({
+            amount: 32_000,
+            orderId: 'order-77',
+            taxFreeAmount: 12_000,
+            metadata: { ['k'.repeat(40)]: 'v'.repeat(500), channel: '모바일 앱' },
+          }),
+        )
         .expect(201);
       paymentId = created.body.data.id as string;
       await api.as(merchant).post(`/v1/test-helpers/payments/${paymentId}/complete`).expect(200);

@@ -58,14 +58,14 @@ describe('console: payments and refunds in Korean and English', () => {
   }
 
   let orders = 0;
-  async function createPayment(merchant: { key: string }, amount = 15_000) {
+  async function createPayment(merchant: { key: string }, amount = 15_000, extra: Record<string, unknown> = {}) {
     orders += 1;
     const created = await api
       .as(merchant)
       .post('/v1/payments')
       .set('Idempotency-Key', randomUUID())
       // Digits only, and a Korean customer: nothing on the page is Latin but what the page says.
-      .send(paymentBody({ amount, orderId: `${Date.now()}-${orders}`, customerId: '김민수' }))
+      .send(paymentBody({ amount, orderId: `${Date.now()}-${orders}`, customerId: '김민수', ...extra }))
       .expect(201);
     return created.body.data as { id: string; orderId: string; payUrl: string };
   }
@@ -155,6 +155,67 @@ describe('console: payments and refunds in Korean and English', () => {
     ]) {
       expect(completed).toContain(words);
     }
+  });
+
+  it("shows a payment's VAT split and its metadata as data, in Korean and in English", async () => {
+    /** A term and its amount in the payment's details. */
+    const row = (page: string, term: string, amount: string) =>
+      expect(page).toMatch(new RegExp(`<dt>${term}</dt>\\s*<dd>${amount}</dd>`));
+    orders += 1;
+    const created = await api
+      .as(shop)
+      .post('/v1/payments')
+      .set('Idempotency-Key', randomUUID())
+      .send(
+        paymentBody({
+          amount: 10_000,
+          taxFreeAmount: 3_000,
+          orderId: `${Date.now()}-${orders}`,
+          customerId: '김민수',
+          metadata: { cartId: 'cart-5521', channel: '모바일 앱', giftNote: '', 'a.b_c-9': '<b>굵게</b>' },
+        }),
+      )
+      .expect(201);
+    const path = `/console/payments/${created.body.data.id as string}?mode=test`;
+    const page = await koreanPage(path);
+    row(page, '면세 금액', '₩3,000');
+    row(page, '부가세', '₩636');
+    row(page, '공급가액', '₩6,364');
+    for (const words of [
+      '<h2 id="metadata">메타데이터</h2>',
+      '<dt><code>cartId</code></dt>',
+      '<code>cart-5521</code>',
+      '<code>모바일 앱</code>',
+      '<span class="muted">(빈 값)</span>',
+      // A value is data, escaped like any other.
+      '<code>&lt;b&gt;굵게&lt;/b&gt;</code>',
+    ]) {
+      expect(page).toContain(words);
+    }
+    expect(page).not.toContain('<b>굵게</b>');
+    // Keys in an order of their own, whatever order the database keeps.
+    const keys = [...page.matchAll(/<dt><code>([^<]+)<\/code><\/dt>/g)].map((match) => match[1]);
+    expect(keys).toEqual(['a.b_c-9', 'cartId', 'channel', 'giftNote']);
+
+    const english = (await api.http().get(path).set(CONSOLE_LANGUAGE).set('Cookie', client.cookie).expect(200)).text;
+    expect(english).toContain('<html lang="en">');
+    row(english, 'Tax-free amount', '₩3,000');
+    row(english, 'VAT', '₩636');
+    row(english, 'Supplied value', '₩6,364');
+    for (const words of [
+      '<h2 id="metadata">Metadata</h2>',
+      '<code>모바일 앱</code>',
+      '<span class="muted">(empty)</span>',
+    ]) {
+      expect(english).toContain(words);
+    }
+
+    // A payment without either: no tax-free part, and says it has no metadata.
+    const plain = await koreanPage(`/console/payments/${paid.id}?mode=test`);
+    row(plain, '면세 금액', '₩0');
+    row(plain, '부가세', '₩1,364');
+    row(plain, '공급가액', '₩13,636');
+    expect(plain).toContain('메타데이터가 없습니다.');
   });
 
   it('refuses refund amounts and reasons next to their fields, in Korean', async () => {
@@ -362,10 +423,9 @@ describe('console: payments and refunds in Korean and English', () => {
   });
 
   it("takes a refund's optional tax-free part, refuses it next to its field and shows each refund's VAT split, in Korean", async () => {
-    // ₩10,000 with ₩3,000 tax-free (written as create's taxFreeAmount stores it).
-    const payment = await createPayment(shop, 10_000);
+    // ₩10,000 with ₩3,000 tax-free.
+    const payment = await createPayment(shop, 10_000, { taxFreeAmount: 3_000 });
     await api.as(shop).post(`/v1/test-helpers/payments/${payment.id}/complete`).expect(200);
-    await api.sql('UPDATE payments SET tax_free_amount = 3000 WHERE id = $1', [payment.id]);
     const path = `/console/payments/${payment.id}?mode=test`;
     const form = await koreanPage(path);
     expect(form).toContain('<label for="refund-taxFreeAmount">면세 금액(원, 선택)</label>');

@@ -51,18 +51,18 @@ describe('merchant console: refunds', () => {
   });
   afterAll(() => api.stop());
 
-  async function payment(merchant: { key: string }, amount = 15_000) {
+  async function payment(merchant: { key: string }, amount = 15_000, extra: Record<string, unknown> = {}) {
     const created = await api
       .as(merchant)
       .post('/v1/payments')
       .set('Idempotency-Key', randomUUID())
-      .send(paymentBody({ amount }))
+      .send(paymentBody({ amount, ...extra }))
       .expect(201);
     return created.body.data as { id: string; orderId: string };
   }
 
-  async function completedPayment(amount = 15_000) {
-    const created = await payment(shop, amount);
+  async function completedPayment(amount = 15_000, extra: Record<string, unknown> = {}) {
+    const created = await payment(shop, amount, extra);
     await api.as(shop).post(`/v1/test-helpers/payments/${created.id}/complete`).expect(200);
     return created;
   }
@@ -240,9 +240,8 @@ describe('merchant console: refunds', () => {
   });
 
   it("takes a tax-free part, and says next to it when another refund took the payment's tax-free part since the review", async () => {
-    // ₩10,000 with ₩3,000 tax-free (written as create's taxFreeAmount stores it).
-    const paid = await completedPayment(10_000);
-    await api.sql('UPDATE payments SET tax_free_amount = 3000 WHERE id = $1', [paid.id]);
+    // ₩10,000 with ₩3,000 tax-free.
+    const paid = await completedPayment(10_000, { taxFreeAmount: 3_000 });
     const form = refundsCardOf((await client.get(`/console/payments/${paid.id}?mode=test`).expect(200)).text);
     expect(form).toMatch(/id="refund-taxFreeAmount"\s+name="taxFreeAmount"\s+value=""/);
     expect(form).toContain('up to ₩3,000, what is left of this payment&#39;s tax-free amount');

@@ -33,6 +33,16 @@ const nearlyValidBody = fc.record(
       fc.constant('javascript:alert(1)'),
       fc.constant('https://a.example/x\u0000y'),
     ),
+    taxFreeAmount: fc.oneof(fc.integer({ min: -1, max: 20_000 }), fc.double(), fc.anything()),
+    // Keys of the rules and any keys (constructor, __proto__ included), values of any text (lone
+    // surrogates, NUL, controls) or anything at all.
+    metadata: fc.oneof(
+      fc.dictionary(fc.stringMatching(/^[A-Za-z0-9_.-]{1,40}$/), fc.string({ unit: 'binary', maxLength: 600 }), {
+        maxKeys: 22,
+      }),
+      fc.dictionary(fc.oneof(fc.string(), fc.constantFrom('constructor', '__proto__', 'toString')), fc.anything()),
+      fc.anything(),
+    ),
     extra: fc.anything(),
   },
   { requiredKeys: [] },

@@ -59,8 +59,13 @@ describe('payment transitions', () => {
         createdAt: expect.stringMatching(ISO_MILLIS_UTC),
         completedAt: action === 'complete' ? expect.stringMatching(ISO_MILLIS_UTC) : null,
         livemode: false,
-        // The Payment of get and list: nothing refunded yet.
+        // The Payment of get and list: nothing refunded yet, ₩15,000's VAT split, no metadata.
         refundedAmount: 0,
+        taxFreeAmount: 0,
+        vat: 1_364,
+        suppliedAmount: 13_636,
+        metadata: {},
+        escrow: null,
       },
     });
     await expect(paymentsClient(api, merchant.key).get(paymentId)).resolves.toMatchObject({

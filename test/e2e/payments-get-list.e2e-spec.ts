@@ -7,13 +7,18 @@ const PAYMENT_FIELDS = [
   'completedAt',
   'createdAt',
   'currency',
+  'escrow',
   'expiresAt',
   'id',
   'livemode',
+  'metadata',
   'orderId',
   'payUrl',
   'refundedAmount',
   'status',
+  'suppliedAmount',
+  'taxFreeAmount',
+  'vat',
 ];
 
 /** GET /v1/payments/{id} and GET /v1/payments with its filters. */
@@ -58,6 +63,12 @@ describe('GET /v1/payments and /v1/payments/{id}', () => {
       completedAt: null,
       livemode: false,
       refundedAmount: 0,
+      // DESIGN §10: the VAT split of ₩15,000 without a tax-free part, no metadata, no escrow.
+      taxFreeAmount: 0,
+      vat: 1_364,
+      suppliedAmount: 13_636,
+      metadata: {},
+      escrow: null,
     });
     expect(payment.expiresAt).toMatch(ISO_MILLIS_UTC);
     expect(new Date(payment.createdAt).getTime()).toBeGreaterThanOrEqual(before - 1000);

@@ -243,7 +243,7 @@ describe('DATABASE_READ_URL', () => {
         expect(Number(answer.headers['retry-after'])).toBeGreaterThan(0);
       }
       for (const page of ['/console/payments', '/console/settlements']) {
-        const answer = await api.http().get(page).set('Cookie', consoleCookie);
+        const answer = await api.inEnglish().get(page).set('Cookie', consoleCookie);
         expect(answer.status).toBe(503);
         expect(Number(answer.headers['retry-after'])).toBeGreaterThan(0);
         expect(answer.text).toContain('briefly unavailable');

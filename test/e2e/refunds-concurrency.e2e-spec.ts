@@ -102,10 +102,9 @@ describe('refunds racing each other', () => {
 
   it("live refunds pending at once, then the operator's succeed and fail on all of them at once", async () => {
     const live = await api.merchantWithKey('live', { live: true });
-    const paymentId = await completedPayment(api, live, 100_000, true);
-    // ₩30,000 of it tax-free (as create's taxFreeAmount stores it): each refund takes its default share.
+    // ₩30,000 of it tax-free: each refund takes its default share.
     const taxFree = 30_000;
-    await api.sql('UPDATE payments SET tax_free_amount = $2 WHERE id = $1', [paymentId, taxFree]);
+    const paymentId = await completedPayment(api, live, 100_000, true, { taxFreeAmount: taxFree });
     const account = { bank: 'KB', accountNumber: '1', holderName: 'H' };
     const amounts = Array.from({ length: 40 }, (_, index) => 1_237 + index * 13);
     const created = await Promise.all(

@@ -37,15 +37,17 @@ describe("refunds' VAT split", () => {
   });
   afterAll(() => api.stop());
 
-  /**
-   * A completed payment of ₩10,000 of which ₩3,000 is tax-free. The tax-free part is written into
-   * the row as create's `taxFreeAmount` stores it (the payment side of issue 50): this spec is about
-   * what refunds do with it.
-   */
-  const taxFreePayment = async (livemode = false) => {
-    const paymentId = await completedPayment(api, livemode ? live : merchant, PAYMENT.amount, livemode);
-    await api.sql('UPDATE payments SET tax_free_amount = $2 WHERE id = $1', [paymentId, PAYMENT.taxFreeAmount]);
-    return paymentId;
+  /** A completed payment of ₩10,000 of which ₩3,000 is tax-free. */
+  const taxFreePayment = async (livemode = false) =>
+    completedPayment(api, livemode ? live : merchant, PAYMENT.amount, livemode, {
+      taxFreeAmount: PAYMENT.taxFreeAmount,
+    });
+
+  /** The payment's split as its reads show it: what its refunds add up to once it is refunded in full. */
+  const splitOf = async (paymentId: string, caller = merchant) => {
+    const payment = (await api.as(caller).get(`/v1/payments/${paymentId}`).expect(200)).body.data;
+    const { amount, taxFreeAmount, vat, suppliedAmount } = payment as Record<string, number>;
+    return { amount, taxFreeAmount, vat, suppliedAmount };
   };
 
   /** What the payment's succeeded and pending refunds hold of its amount and of its tax-free part. */
@@ -103,6 +105,8 @@ describe("refunds' VAT split", () => {
         metadata: {},
       });
       expect(sumOf([first, rest])).toEqual(PAYMENT);
+      // ... which is the payment's split as its reads show it.
+      expect(await splitOf(paymentId)).toEqual(PAYMENT);
 
       // The reads show the same, the list too.
       expect((await refunds.get(first.id).expect(200)).body.data).toEqual(first);
@@ -131,6 +135,7 @@ describe("refunds' VAT split", () => {
       parts.push((await refunds.create(paymentId, {}).expect(201)).body.data as Refund);
       expect(parts.map((refund) => refund.taxFreeAmount)).toEqual([0, 0, 0, 0]);
       expect(sumOf(parts)).toEqual({ amount: 15_000, taxFreeAmount: 0, vat: 1_364, suppliedAmount: 13_636 });
+      expect(sumOf(parts)).toEqual(await splitOf(paymentId));
     });
   });
 
@@ -226,6 +231,7 @@ describe("refunds' VAT split", () => {
     expect(last).toMatchObject({ amount: 7_000, taxFreeAmount: 2_625 });
     const lastSucceeded = (await operator(last.id, 'succeed')).body.data as Refund;
     expect(sumOf([succeeded, lastSucceeded])).toEqual(PAYMENT);
+    expect(await splitOf(paymentId, live)).toEqual(PAYMENT);
   });
 
   it("the test helper's failed refund gives its tax-free part back too", async () => {

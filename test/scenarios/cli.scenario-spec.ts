@@ -147,6 +147,36 @@ describe('the payhook CLI', () => {
     expect(JSON.parse(got.stdout.join('\n')).data).toEqual(
       expect.objectContaining({ id: paymentId, status: 'completed' }),
     );
+    // The VAT split and the merchant's metadata (DESIGN §10) come with the rest of the payment.
+    const split = await stack.api
+      .as(merchant)
+      .post('/v1/payments')
+      .set('Idempotency-Key', `cli-split-${Date.now()}`)
+      .send({
+        orderId: `cli-split-${Date.now()}`,
+        customerId: 'customer-1',
+        amount: 10_000,
+        currency: 'KRW',
+        returnUrl: 'https://shop.example/return',
+        taxFreeAmount: 3_000,
+        metadata: { cartId: 'cart-5521', channel: '모바일' },
+      })
+      .expect(201);
+    const gotSplit = await CliProcess.run(['payments', 'get', split.body.data.id as string], env());
+    expect(gotSplit.code).toBe(0);
+    expect(JSON.parse(gotSplit.stdout.join('\n')).data).toEqual(
+      expect.objectContaining({
+        taxFreeAmount: 3_000,
+        vat: 636,
+        suppliedAmount: 6_364,
+        metadata: { cartId: 'cart-5521', channel: '모바일' },
+        escrow: null,
+      }),
+    );
+    await stack.api
+      .as(merchant)
+      .post(`/v1/payments/${split.body.data.id as string}/cancel`)
+      .expect(200);
     const listed = await CliProcess.run(['payments', 'list', '--status', 'completed', '--limit', '1'], env());
     expect(listed.code).toBe(0);
     expect(JSON.parse(listed.stdout.join('\n'))).toEqual(

@@ -23,20 +23,22 @@ export function refundsClient(api: PaymentsApiHarness, merchant: { key: string }
 }
 
 /**
- * A completed payment of `amount`: test mode completes through the test helper, live mode through
- * the operator's confirm-receipt.
+ * A completed payment of `amount` (with the create body's other fields in `extra`, such as its
+ * `taxFreeAmount`): test mode completes through the test helper, live mode through the operator's
+ * confirm-receipt.
  */
 export async function completedPayment(
   api: PaymentsApiHarness,
   merchant: TestMerchant,
   amount: number,
   livemode = false,
+  extra: Record<string, unknown> = {},
 ): Promise<string> {
   const created = await api
     .as(merchant)
     .post('/v1/payments')
     .set('Idempotency-Key', idemKey())
-    .send(paymentBody({ amount }))
+    .send(paymentBody({ amount, ...extra }))
     .expect(201);
   const id = created.body.data.id as string;
   if (livemode) await api.admin().post(`/admin/v1/payments/${id}/confirm-receipt`).expect(200);

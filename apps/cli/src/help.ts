@@ -31,7 +31,8 @@ Options:
 export const PAYMENTS_HELP = `Usage: payhook payments list [options]
        payhook payments get <pay_id>
 
-Thin calls of GET /v1/payments and GET /v1/payments/{id}; prints the API's JSON.
+Thin calls of GET /v1/payments and GET /v1/payments/{id}; prints the API's JSON, each
+payment with its VAT split (taxFreeAmount, vat, suppliedAmount) and metadata.
 
 Options of list:
   --status <s,…>        pending, completed, failed, canceled, expired (comma list)

@@ -33,4 +33,13 @@ export interface PaymentView extends CreatedPaymentView {
   livemode: boolean;
   /** The sum of the payment's succeeded refunds, 0 before any; not on the create response. */
   refundedAmount: number;
+  /** The part exempt from VAT (면세), 0 to amount; 0 unless create gave one. */
+  taxFreeAmount: number;
+  /** VAT inside the taxable part: ⌊(amount − taxFreeAmount + 5) / 11⌋. */
+  vat: number;
+  /** The taxable part less its VAT (공급가액). */
+  suppliedAmount: number;
+  metadata: Metadata;
+  /** Null: escrow payments come with the escrow issue. */
+  escrow: null;
 }

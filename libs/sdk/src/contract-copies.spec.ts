@@ -37,13 +37,17 @@ export const typesMatchContracts: [
   Same<signing.WebhookSignatureErrorReason, keyof typeof SIGNATURE_REASON_MESSAGES>,
   Same<copy.RefundView, contracts.RefundView>,
   Same<copy.WebhookAttempt, contracts.WebhookAttemptView>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+  Same<copy.Metadata, contracts.Metadata>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
 
 describe("the SDK's copies of libs/contracts", () => {
   it('have the same constants', () => {
     expect(copy.CURRENCY).toBe(contracts.CURRENCY);
     expect(copy.MIN_AMOUNT).toBe(contracts.MIN_AMOUNT);
     expect(copy.MAX_AMOUNT).toBe(contracts.MAX_AMOUNT);
+    expect(copy.METADATA_MAX_KEYS).toBe(contracts.METADATA_MAX_KEYS);
+    expect(copy.METADATA_KEY_MAX_CHARS).toBe(contracts.METADATA_KEY_MAX_CHARS);
+    expect(copy.METADATA_VALUE_MAX_CHARS).toBe(contracts.METADATA_VALUE_MAX_CHARS);
     expect(copy.WEBHOOK_HEADERS).toEqual(contracts.WEBHOOK_HEADERS);
     expect(Object.keys(contracts.ERROR_CODES).length).toBe(28); // ErrorCode's type check covers the names
     expect(copy.ID_PREFIXES).toEqual({

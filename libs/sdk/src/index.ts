@@ -23,6 +23,7 @@ export {
   type Settlement,
   type TestVoucher,
   type ListEnvelope,
+  type Metadata,
   type CreatedListenSession,
   type ListenSession,
   type PaymentCanceledEvent,

@@ -74,6 +74,16 @@ export interface CreatePaymentRequestDto {
   amount: number;
   currency: 'KRW';
   returnUrl: string;
+  /**
+   * whole KRW, 0 to amount: the part exempt from VAT (면세), such as books or fresh food
+   */
+  taxFreeAmount?: number;
+  /**
+   * your own keys, shown on the payment's reads: an object of at most 20 keys, each 1 to 40 of A-Z a-z 0-9 _ . -, with string values of 0 to 500 printable characters
+   */
+  metadata?: {
+    [k: string]: string;
+  };
 }
 export interface RefundAccountDto {
   /**
@@ -314,6 +324,28 @@ export interface Payment {
    * the sum of succeeded refunds, whole KRW
    */
   refundedAmount: number;
+  /**
+   * the part exempt from VAT (면세), 0 to amount
+   */
+  taxFreeAmount: number;
+  /**
+   * VAT inside the taxable part (amount − taxFreeAmount): ⌊(taxable + 5) / 11⌋
+   */
+  vat: number;
+  /**
+   * the taxable part less its VAT (공급가액)
+   */
+  suppliedAmount: number;
+  /**
+   * the merchant's own keys, as given; {} when none
+   */
+  metadata: {
+    [k: string]: string;
+  };
+  /**
+   * null: escrow payments come later
+   */
+  escrow: null;
 }
 export interface Refund {
   id: string;

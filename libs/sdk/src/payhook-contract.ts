@@ -44,6 +44,16 @@ export interface PaymentView extends CreatedPaymentView {
   livemode: boolean;
   /** The sum of the payment's succeeded refunds, 0 before any; not on the create response. */
   refundedAmount: number;
+  /** The part exempt from VAT (면세), 0 to amount; 0 unless create gave one. */
+  taxFreeAmount: number;
+  /** VAT inside the taxable part (amount − taxFreeAmount), to the nearest won: ₩15,000 → 1,364. */
+  vat: number;
+  /** The taxable part less its VAT (공급가액): ₩15,000 → 13,636. */
+  suppliedAmount: number;
+  /** As create gave it; `{}` when none. */
+  metadata: Metadata;
+  /** Null: escrow payments come later. */
+  escrow: null;
 }
 
 /** One page of a list: pass `nextCursor` back as `cursor` while `hasMore`. */

@@ -32,6 +32,11 @@ const PAYMENT: PaymentView = {
   completedAt: null,
   livemode: false,
   refundedAmount: 0,
+  taxFreeAmount: 0,
+  vat: 1364,
+  suppliedAmount: 13636,
+  metadata: {},
+  escrow: null,
 };
 
 type Call = { url: string; method: string; headers: Record<string, string>; body?: string };

@@ -56,6 +56,10 @@ export interface CreatePaymentBody {
   amount: number;
   currency: 'KRW';
   returnUrl: string;
+  /** The part exempt from VAT (면세), 0 to amount; 0 when omitted. */
+  taxFreeAmount?: number;
+  /** Your own keys, shown on the payment's reads; `{}` when omitted. */
+  metadata?: Metadata;
 }
 
 export interface CreatePaymentOptions {

@@ -33,3 +33,5 @@ export { refundableRemainder } from './refundable-remainder';
 // Nest): settlements, holidays, the console and the API's validation read the same rules.
 export { MAX_FEE_BPS, SALES_TIME_ZONE, isCalendarDay, salesDate } from './settlement-calculation';
 export { publicHolidays, type Holiday, type PayoutRule } from './business-days';
+// A payment's VAT split (부가세), pure: the payment reads and the console show it.
+export { paymentBreakdown, type TaxBreakdown } from './tax-breakdown';

@@ -15,14 +15,14 @@ export interface NewPayment {
 
 /**
  * Claims the idempotency key of each create in $1 (a JSON array, one record per create) and inserts
- * the payments whose key it got; `RETURNING id` names them (ADR 0001, ADR 0013).
+ * the payments whose key it got, each with its tax-free part and metadata; `RETURNING id` names them (ADR 0001, ADR 0013).
  */
 export const CREATE_PAYMENTS_STATEMENT = `
 WITH input AS (
   SELECT * FROM json_to_recordset($1::json) AS t(
     id text, merchant_id text, livemode boolean, key text, fingerprint text, response_body text,
     ttl_hours integer, order_id text, customer_id text, amount bigint, currency text, return_url text,
-    pay_suffix text, expires_at timestamptz, created_at timestamptz)
+    pay_suffix text, expires_at timestamptz, created_at timestamptz, tax_free_amount bigint, metadata jsonb)
 ), claim AS (
   INSERT INTO idempotency_keys AS k
     (merchant_id, livemode, key, fingerprint, response_status, response_body, created_at, expires_at)
@@ -37,9 +37,9 @@ WITH input AS (
   RETURNING merchant_id, livemode, key
 )
 INSERT INTO payments (id, merchant_id, livemode, order_id, customer_id, amount, currency, status,
-                      return_url, pay_suffix, expires_at, created_at)
+                      return_url, pay_suffix, expires_at, created_at, tax_free_amount, metadata)
 SELECT i.id, i.merchant_id, i.livemode, i.order_id, i.customer_id, i.amount, i.currency, 'pending',
-       i.return_url, i.pay_suffix, i.expires_at, i.created_at
+       i.return_url, i.pay_suffix, i.expires_at, i.created_at, i.tax_free_amount, i.metadata
 FROM input i JOIN claim c USING (merchant_id, livemode, key)
 RETURNING id
 `;
@@ -73,6 +73,9 @@ export async function createPayments(sql: Sql, inputs: readonly NewPayment[]): P
           pay_suffix: p.paySuffix,
           expires_at: p.expiresAt,
           created_at: p.createdAt,
+          // With the row, in the same statement: the tax-free part and the merchant's keys cost no extra one.
+          tax_free_amount: p.taxFreeAmount,
+          metadata: p.metadata,
         })),
       ),
     ],

@@ -1,4 +1,4 @@
-import type { PaymentStatus } from '@payhook/contracts';
+import type { Metadata, PaymentStatus } from '@payhook/contracts';
 
 /** A payments row as the service sees it. */
 export interface PaymentRecord {
@@ -17,6 +17,10 @@ export interface PaymentRecord {
   completedAt: Date | null;
   /** The sum of its succeeded refunds. */
   refundedAmount: number;
+  /** The part exempt from VAT, 0 to amount (its VAT and supplied value follow: tax-breakdown.ts). */
+  taxFreeAmount: number;
+  /** The merchant's own keys, as create gave them; `{}` when none. */
+  metadata: Metadata;
 }
 
 /** Status as callers see it: a pending payment past expiresAt already counts as expired. */
@@ -26,7 +30,7 @@ export function effectiveStatus(payment: PaymentRecord, now = new Date()): Payme
 
 /** The columns every statement that returns payments selects; toPaymentRecord reads them. */
 export const PAYMENT_COLUMNS = `id, merchant_id, livemode, order_id, customer_id, amount, currency, status,
-  return_url, pay_suffix, expires_at, created_at, completed_at, refunded_amount`;
+  return_url, pay_suffix, expires_at, created_at, completed_at, refunded_amount, tax_free_amount, metadata`;
 
 /** A list of columns (PAYMENT_COLUMNS, REFUND_COLUMNS) each qualified by `alias`, for a statement that joins. */
 export function qualified(columns: string, alias: string): string {
@@ -51,6 +55,9 @@ export interface PaymentRow {
   created_at: Date;
   completed_at: Date | null;
   refunded_amount: string;
+  tax_free_amount: string;
+  /** jsonb, parsed by the driver. */
+  metadata: Metadata;
 }
 
 export function toPaymentRecord(row: PaymentRow): PaymentRecord {
@@ -70,5 +77,7 @@ export function toPaymentRecord(row: PaymentRow): PaymentRecord {
     createdAt: row.created_at,
     completedAt: row.completed_at,
     refundedAmount: Number(row.refunded_amount),
+    taxFreeAmount: Number(row.tax_free_amount),
+    metadata: row.metadata,
   };
 }

@@ -14,11 +14,11 @@ export type {
   RefundSettlementRecord,
 } from './payment-money-records.repository';
 // What a payment's pages show, as the ledger decides it, and the payment screen's address they link to.
-export { effectiveStatus } from '../../core/ledger';
+export { effectiveStatus, paymentBreakdown } from '../../core/ledger';
 export type { PaymentRecord } from '../../core/ledger';
 export { payUrlOf } from './payment.view';
 // The list query's rules, which the console's payment filters are checked by too.
 export { ListPaymentsQueryDto } from './dto/list-payments.query.dto';
 export { CUSTOMER_ID_MAX_CHARS, ORDER_ID_MAX_CHARS, ORDER_ID_RULE } from './dto/create-payment.request.dto';
-// Its response shapes, for the OpenAPI documents, and the amount the events' and refunds' shapes carry too.
-export { krwAmount, PAYMENT_SCHEMAS } from './payments.schemas';
+// Its response shapes, for the OpenAPI documents, and the amount and metadata the events' and refunds' shapes carry too.
+export { krwAmount, metadataSchema, PAYMENT_SCHEMAS } from './payments.schemas';

@@ -20,6 +20,8 @@ function newPayment(overrides: { key?: string; orderId?: string; merchantId?: st
       createdAt: new Date(),
       completedAt: null,
       refundedAmount: 0,
+      taxFreeAmount: 0,
+      metadata: {},
     },
     idempotencyKey: overrides.key ?? `key-${sequence}`,
     fingerprint: 'f',

@@ -1,5 +1,5 @@
 import type { CreatedPaymentView, PaymentView } from '@payhook/contracts';
-import { effectiveStatus, type PaymentRecord } from '../../core/ledger';
+import { effectiveStatus, paymentBreakdown, type PaymentRecord } from '../../core/ledger';
 
 export function payUrlOf(payUrlBase: string, suffix: string): string {
   return `${payUrlBase.replace(/\/+$/, '')}/p/${suffix}`;
@@ -24,5 +24,9 @@ export function toPaymentView(payment: PaymentRecord, payUrlBase: string): Payme
     completedAt: payment.completedAt?.toISOString() ?? null,
     livemode: payment.livemode,
     refundedAmount: payment.refundedAmount,
+    // The split of the whole amount, as created (refunds carry their own).
+    ...paymentBreakdown(payment.amount, payment.taxFreeAmount),
+    metadata: payment.metadata,
+    escrow: null,
   };
 }

@@ -1,4 +1,11 @@
-import { MAX_AMOUNT, MIN_AMOUNT, PAYMENT_STATUSES } from '@payhook/contracts';
+import {
+  MAX_AMOUNT,
+  METADATA_KEY_MAX_CHARS,
+  METADATA_MAX_KEYS,
+  METADATA_VALUE_MAX_CHARS,
+  MIN_AMOUNT,
+  PAYMENT_STATUSES,
+} from '@payhook/contracts';
 import { instant, nullable, object, type Schema } from '../../platform/openapi/schema-builders';
 
 /** An amount a payment, a refund or an event carries. */
@@ -8,6 +15,18 @@ export const krwAmount: Schema = {
   maximum: MAX_AMOUNT,
   description: 'whole KRW',
 };
+
+/** A merchant's own keys, as create (or a refund request) gave them; `{}` when none. */
+export const metadataSchema: Schema = {
+  type: 'object',
+  additionalProperties: { type: 'string', maxLength: METADATA_VALUE_MAX_CHARS },
+  maxProperties: METADATA_MAX_KEYS,
+  propertyNames: { pattern: `^[A-Za-z0-9_.-]{1,${METADATA_KEY_MAX_CHARS}}$` },
+  description: "the merchant's own keys, as given; {} when none",
+};
+
+/** Whole KRW that may be 0: the parts of a VAT split. */
+const krwPart = (description: string): Schema => ({ type: 'integer', minimum: 0, maximum: MAX_AMOUNT, description });
 
 const createdPayment = {
   id: { type: 'string', pattern: '^pay_' },
@@ -45,6 +64,11 @@ export const PAYMENT_SCHEMAS: Record<string, Schema> = {
       completedAt: nullable(instant),
       livemode: { type: 'boolean' },
       refundedAmount: { type: 'integer', minimum: 0, description: 'the sum of succeeded refunds, whole KRW' },
+      taxFreeAmount: krwPart('the part exempt from VAT (면세), 0 to amount'),
+      vat: krwPart('VAT inside the taxable part (amount − taxFreeAmount): ⌊(taxable + 5) / 11⌋'),
+      suppliedAmount: krwPart('the taxable part less its VAT (공급가액)'),
+      metadata: metadataSchema,
+      escrow: { type: 'null', description: 'null: escrow payments come later' },
     }),
     examples: [
       {
@@ -59,6 +83,11 @@ export const PAYMENT_SCHEMAS: Record<string, Schema> = {
         completedAt: '2026-11-24T06:56:19.876Z',
         livemode: false,
         refundedAmount: 0,
+        taxFreeAmount: 3000,
+        vat: 1091,
+        suppliedAmount: 10909,
+        metadata: { cartId: 'cart-5521', channel: '모바일' },
+        escrow: null,
       },
     ],
   },

@@ -51,8 +51,10 @@ export class PaymentsService {
     if (scope.livemode && !isHttpsUrl(request.returnUrl)) {
       throw new PaymentException('parameter_invalid', 'returnUrl must use https with a live key.', 'returnUrl');
     }
-    const { orderId, customerId, amount, currency, returnUrl } = request;
-    const fingerprint = bodyFingerprint({ orderId, customerId, amount, currency, returnUrl });
+    const { orderId, customerId, amount, currency, returnUrl, taxFreeAmount, metadata } = request;
+    // The body as given: an omitted field is left out of the canonical JSON (so keys claimed before
+    // these fields existed still match), a given one is covered, whatever its value.
+    const fingerprint = bodyFingerprint({ orderId, customerId, amount, currency, returnUrl, taxFreeAmount, metadata });
 
     // Two tries: the first may find the order held by an overdue pending payment, which it expires.
     for (let attempt = 1; ; attempt++) {
@@ -145,6 +147,8 @@ export class PaymentsService {
       createdAt,
       completedAt: null,
       refundedAmount: 0,
+      taxFreeAmount: request.taxFreeAmount ?? 0,
+      metadata: request.metadata ?? {},
     };
   }
 }

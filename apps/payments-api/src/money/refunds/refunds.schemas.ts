@@ -1,24 +1,9 @@
-import {
-  MAX_AMOUNT,
-  METADATA_KEY_MAX_CHARS,
-  METADATA_MAX_KEYS,
-  METADATA_VALUE_MAX_CHARS,
-  REFUND_STATUSES,
-} from '@payhook/contracts';
+import { MAX_AMOUNT, REFUND_STATUSES } from '@payhook/contracts';
 import { id, instant, nullable, object, text, type Schema } from '../../platform/openapi/schema-builders';
-import { krwAmount } from '../payments';
+import { krwAmount, metadataSchema } from '../payments';
 
 /** Whole KRW that may be 0: the parts of a refund's VAT split. */
 const krwPart: Schema = { type: 'integer', minimum: 0, maximum: MAX_AMOUNT };
-
-/** The merchant's own keys on a refund, as its request gave them. */
-const refundMetadata: Schema = {
-  type: 'object',
-  additionalProperties: { type: 'string', maxLength: METADATA_VALUE_MAX_CHARS },
-  maxProperties: METADATA_MAX_KEYS,
-  propertyNames: { pattern: `^[A-Za-z0-9_.-]{1,${METADATA_KEY_MAX_CHARS}}$` },
-  description: "the merchant's own keys, as the refund request gave them; {} when none",
-};
 
 const refund = {
   id: id('rfd'),
@@ -48,7 +33,10 @@ const refund = {
     ...nullable(krwPart),
     description: 'its taxable part (amount − taxFreeAmount) less its vat (공급가액); null while pending or failed',
   },
-  metadata: refundMetadata,
+  metadata: {
+    ...metadataSchema,
+    description: "the merchant's own keys, as the refund request gave them; {} when none",
+  },
 };
 
 /**

@@ -66,7 +66,12 @@ function shapeError(text: string): PayhookError | undefined {
   const problem = jsonShapeProblem(text);
   if (!problem) return undefined;
   if (problem.kind === 'too-deep') {
-    return new PayhookError('parameter_invalid', `The body nests objects and arrays more than ${MAX_JSON_DEPTH} deep.`);
+    const where = problem.path ? ` (in ${problem.path})` : '';
+    return new PayhookError(
+      'parameter_invalid',
+      `The body nests objects and arrays more than ${MAX_JSON_DEPTH} deep${where}.`,
+      problem.path,
+    );
   }
   return new PayhookError('parameter_invalid', `The body gives ${problem.path} more than once.`, problem.path);
 }

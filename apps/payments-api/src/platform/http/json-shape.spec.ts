@@ -26,6 +26,18 @@ describe('jsonShapeProblem', () => {
     expect(jsonShapeProblem(deep(MAX_JSON_DEPTH))).toBeNull();
     expect(jsonShapeProblem(deep(MAX_JSON_DEPTH + 1))).toEqual({ kind: 'too-deep' });
     expect(jsonShapeProblem(deep(30_000))).toEqual({ kind: 'too-deep' });
-    expect(jsonShapeProblem('{"a":'.repeat(40) + '1' + '}'.repeat(40))).toEqual({ kind: 'too-deep' });
+    expect(jsonShapeProblem('{"a":'.repeat(40) + '1' + '}'.repeat(40))).toEqual({ kind: 'too-deep', path: 'a.a' });
+  });
+
+  it('names the field that nests too deep by its first two keys, or one in arrays', () => {
+    const deepValue = '{"b":'.repeat(40) + '1' + '}'.repeat(40);
+    expect(jsonShapeProblem(`{"orderId":"o-1","metadata":{"note":${deepValue}}}`)).toEqual({
+      kind: 'too-deep',
+      path: 'metadata.note',
+    });
+    expect(jsonShapeProblem(`{"items":${'['.repeat(40)}${']'.repeat(40)}}`)).toEqual({
+      kind: 'too-deep',
+      path: 'items',
+    });
   });
 });

@@ -1,7 +1,11 @@
 /** Bodies nest objects and arrays this deep at most; the API's own shapes need 3. */
 export const MAX_JSON_DEPTH = 32;
 
-export type JsonShapeProblem = { kind: 'too-deep' } | { kind: 'duplicate-key'; path: string };
+/**
+ * `too-deep` names the field that nests too deep by its first two keys (`metadata.note`), or one when
+ * the nesting is in arrays (`items`); no path when the body itself is the array that nests.
+ */
+export type JsonShapeProblem = { kind: 'too-deep'; path?: string } | { kind: 'duplicate-key'; path: string };
 
 interface Frame {
   /** Keys seen so far; null for an array. */
@@ -15,7 +19,8 @@ interface Frame {
  * What JSON.parse lets pass but a payment API must refuse, in one pass over valid JSON text: nesting
  * deeper than MAX_JSON_DEPTH (it overflows the stack of recursive code downstream) and an object that
  * names a key twice (`"amount":100,"amount":5` would silently mean 5). Keys are compared after
- * unescaping, so `"a"` and `"\u0061"` are the same key. Pure.
+ * unescaping, so `"a"` and `"\u0061"` are the same key. Each names the field at fault, so that a 400
+ * says which field to fix (`metadata.note`). Pure.
  */
 export function jsonShapeProblem(text: string): JsonShapeProblem | null {
   const stack: Frame[] = [];
@@ -23,7 +28,10 @@ export function jsonShapeProblem(text: string): JsonShapeProblem | null {
     const char = text[i];
     const top = stack.at(-1);
     if (char === '{' || char === '[') {
-      if (stack.length === MAX_JSON_DEPTH) return { kind: 'too-deep' };
+      if (stack.length === MAX_JSON_DEPTH) {
+        const path = (stack[2] ?? stack[1])?.path;
+        return path ? { kind: 'too-deep', path } : { kind: 'too-deep' };
+      }
       const path = top?.keys && top.lastKey !== undefined ? join(top.path, top.lastKey) : (top?.path ?? '');
       stack.push({ keys: char === '{' ? new Set() : null, path, expectingKey: char === '{' });
     } else if (char === '}' || char === ']') {

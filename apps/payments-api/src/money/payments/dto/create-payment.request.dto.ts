@@ -1,7 +1,15 @@
-import { CURRENCY, MAX_AMOUNT, MIN_AMOUNT } from '@payhook/contracts';
-import { Equals, IsDefined, Matches } from 'class-validator';
+import {
+  CURRENCY,
+  MAX_AMOUNT,
+  METADATA_MAX_KEYS,
+  METADATA_VALUE_MAX_CHARS,
+  MIN_AMOUNT,
+  type Metadata,
+} from '@payhook/contracts';
+import { Equals, IsDefined, Matches, ValidateBy, ValidateIf } from 'class-validator';
 import { IsHttpUrl, IsPrintableText, IsWholeWon } from '../../../platform/http/validators';
-import { ApiProperty } from '@nestjs/swagger';
+import { IsMetadata, METADATA_RULE } from '../../../platform/http/metadata';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 /** An order id's rules, here once: the API's bodies and queries and the console's filter use them. */
 export const ORDER_ID_MAX_CHARS = 64;
@@ -9,6 +17,25 @@ export const ORDER_ID_PATTERN = new RegExp(`^[A-Za-z0-9_.:-]{1,${ORDER_ID_MAX_CH
 /** The pattern in words, for messages. */
 export const ORDER_ID_RULE = `1 to ${ORDER_ID_MAX_CHARS} of A-Z a-z 0-9 _ . : -`;
 export const CUSTOMER_ID_MAX_CHARS = 128;
+
+/**
+ * Omitted means the key is absent: an explicit null is validated like any other value (and refused),
+ * never taken for the default.
+ */
+const IsOmittable = () => ValidateIf((_, value: unknown) => value !== undefined);
+
+/** At most the body's amount (when the amount itself is valid, its own violation comes first). */
+const IsAtMostAmount = () =>
+  ValidateBy({
+    name: 'isAtMostAmount',
+    validator: {
+      validate: (value: unknown, args) => {
+        const amount = (args?.object as { amount?: unknown }).amount;
+        return typeof amount !== 'number' || typeof value !== 'number' || value <= amount;
+      },
+      defaultMessage: () => 'must not be more than amount',
+    },
+  });
 
 /** POST /v1/payments body; unknown fields are rejected by the pipe. */
 export class CreatePaymentRequestDto {
@@ -41,4 +68,29 @@ export class CreatePaymentRequestDto {
   @IsDefined()
   @IsHttpUrl()
   returnUrl!: string;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    maximum: MAX_AMOUNT,
+    default: 0,
+    example: 3000,
+    description: 'whole KRW, 0 to amount: the part exempt from VAT (면세), such as books or fresh food',
+  })
+  @IsOmittable()
+  @IsWholeWon(0, MAX_AMOUNT)
+  @IsAtMostAmount()
+  taxFreeAmount?: number;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string', maxLength: METADATA_VALUE_MAX_CHARS },
+    maxProperties: METADATA_MAX_KEYS,
+    default: {},
+    example: { cartId: 'cart-5521', channel: '모바일' },
+    description: `your own keys, shown on the payment's reads: ${METADATA_RULE}`,
+  })
+  @IsOmittable()
+  @IsMetadata()
+  metadata?: Metadata;
 }

@@ -1,7 +1,8 @@
-import type { EventView, PaymentStatus, WebhookAttemptView } from '@payhook/contracts';
+import type { EventView, Metadata, PaymentStatus, WebhookAttemptView } from '@payhook/contracts';
 import { html, type SafeHtml } from '../../../platform/html/html';
 import { formatWon } from '../../pay-screen/format';
 import { badge, canUse, consolePage, csrfField, messages, timeIn } from '../shared/console-layout.view';
+import { paymentBreakdown } from '../../../money/payments';
 import { moneyCard } from './console-payment-money.view';
 import type { PaymentDetail } from './console-payments.service';
 import { refundHistory, refundsCard, type HistoryLine, type RefundFormState } from '../refunds/console-refunds.view';
@@ -124,6 +125,34 @@ function eventSection(t: ConsolePaymentsT, event: EventView, model: PaymentPageM
   </section>`;
 }
 
+/**
+ * The merchant's own keys, as data: each key and value in <code>, in any language; a key order of
+ * their own (sorted), whatever order the database keeps.
+ */
+function metadataCard(t: ConsolePaymentsT, metadata: Metadata) {
+  const keys = Object.keys(metadata).sort();
+  return html`<section class="card" aria-labelledby="metadata">
+    <h2 id="metadata">${t('payment.metadata')}</h2>
+    ${
+      keys.length === 0
+        ? html`<p class="muted">${t('payment.metadata.none')}</p>`
+        : html`<dl class="metadata">
+            ${keys.map(
+              (key) =>
+                html`<dt><code>${key}</code></dt>
+                  <dd>
+                    ${
+                      metadata[key] === ''
+                        ? html`<span class="muted">${t('payment.metadata.empty')}</span>`
+                        : html`<code>${metadata[key]}</code>`
+                    }
+                  </dd>`,
+            )}
+          </dl>`
+    }
+  </section>`;
+}
+
 export interface PaymentPageModel {
   session: ConsoleSession;
   mode: ConsoleMode;
@@ -146,6 +175,8 @@ export function renderPayment(nonce: string, model: PaymentPageModel): string {
   const { payment } = detail;
   const t = consolePaymentsT(session.locale);
   const zone = session.merchant.timeZone;
+  // The split of the whole amount, as the API's reads show it (each refund carries its own).
+  const split = paymentBreakdown(payment.amount, payment.taxFreeAmount);
   const body = html`<p><a href="/console/payments?mode=${mode}">${t('payment.back')}</a></p>
     <h1>${formatWon(payment.amount)} · ${payment.orderId}</h1>
     <p class="zone">${t('page.zone', { zone })}</p>
@@ -162,6 +193,12 @@ export function renderPayment(nonce: string, model: PaymentPageModel): string {
             <dd>${t('page.mode', { mode: payment.livemode ? 'live' : 'test' })}</dd>
             <dt>${t('payment.amount')}</dt>
             <dd>${formatWon(payment.amount)}</dd>
+            <dt>${t('payment.taxFree')}</dt>
+            <dd>${formatWon(split.taxFreeAmount)}</dd>
+            <dt>${t('payment.vat')}</dt>
+            <dd>${formatWon(split.vat)}</dd>
+            <dt>${t('payment.supplied')}</dt>
+            <dd>${formatWon(split.suppliedAmount)}</dd>
             <dt>${t('payment.order')}</dt>
             <dd>${payment.orderId}</dd>
             <dt>${t('payment.customer')}</dt>
@@ -178,7 +215,8 @@ export function renderPayment(nonce: string, model: PaymentPageModel): string {
             <dd><code>${payment.returnUrl}</code></dd>
           </dl>
         </div>
-        ${refundsCard(detail, session, mode, model.refundForm)} ${moneyCard(t, detail.money, zone)}
+        ${metadataCard(t, payment.metadata)} ${refundsCard(detail, session, mode, model.refundForm)}
+        ${moneyCard(t, detail.money, zone)}
         <div class="card">
           <h2>${t('payment.history')}</h2>
           <ol class="history">

@@ -81,6 +81,8 @@ ul.choices button{width:100%}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0}
 dt{color:#4b5563}
 dd{margin:0;overflow-wrap:anywhere}
+dl.metadata{grid-template-columns:minmax(0,max-content) minmax(0,1fr)}
+dl.metadata dt{overflow-wrap:anywhere}
 code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.8125rem;overflow-wrap:anywhere}
 pre{white-space:pre-wrap;margin:0;max-height:8rem;overflow:auto;background:#f9fafb;padding:.25rem .5rem;border-radius:4px}
 details summary{cursor:pointer;color:#1d4ed8}
