@@ -122,12 +122,22 @@ const sqlText = (pattern, message) =>
 /** SQL text that `verbs` one of `tables`, except the statement forms `except` (regex sources). */
 const tableWrites = (verbs, tables, message, except = []) => sqlText(writeOf(tables, verbs, except), message);
 /**
- * The money records (ADR 0014): a payment and its moves, refunds, deposits, review cases (money owed
+ * The money records (ADR 0014): a payment and its moves, refunds, cash receipts, deposits, review cases (money owed
  * back), held voucher value, settlement records, events and their outbox rows. Outside
  * src/core/ledger/, SQL that writes one of them is an error. Webhook attempts and the delivery state
  * are the webhook-dispatcher's (the rules below).
  */
-const MONEY_TABLES = ['payments', 'refunds', 'deposits', 'review_cases', 'vouchers', 'settlements', 'events', 'outbox'];
+const MONEY_TABLES = [
+  'payments',
+  'refunds',
+  'cash_receipts',
+  'deposits',
+  'review_cases',
+  'vouchers',
+  'settlements',
+  'events',
+  'outbox',
+];
 const moneyWritesMessage = `Only src/core/ledger/ writes ${MONEY_TABLES.join(', ')}: use a LedgerTx writer (ADR 0014).`;
 /** SQL writing a money table, but for the statement forms `allowed`: only the ledger writes them. */
 const noMoneyTableWrites = (allowed = []) => tableWrites(ANY_WRITE, MONEY_TABLES, moneyWritesMessage, allowed);

@@ -25,6 +25,7 @@ import { OutboxModule } from './webhooks/outbox';
 import { PayScreenModule } from './surfaces/pay-screen/pay-screen.module';
 import { PaymentsModule } from './money/payments';
 import { RefundsModule } from './money/refunds';
+import { CashReceiptsModule } from './money/cash-receipts';
 import { SettlementsModule } from './money/settlements';
 import { DepositsModule } from './money/deposits';
 import { ReviewsModule } from './money/reviews';
@@ -60,6 +61,7 @@ export class PaymentsApiModule {
         MerchantsModule,
         PaymentsModule,
         RefundsModule,
+        CashReceiptsModule,
         AuthThrottleModule,
         MerchantsAdminModule,
         WebhookEndpointsModule,

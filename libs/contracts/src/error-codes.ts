@@ -19,6 +19,8 @@ export const ERROR_CODES = {
   recover_in_progress: { status: 409, type: 'invalid_request_error' },
   refund_amount_exceeded: { status: 409, type: 'invalid_request_error' },
   refund_state_conflict: { status: 409, type: 'invalid_request_error' },
+  cash_receipt_exists: { status: 409, type: 'invalid_request_error' },
+  cash_receipt_state_conflict: { status: 409, type: 'invalid_request_error' },
   endpoint_limit_reached: { status: 409, type: 'invalid_request_error' },
   listen_session_limit_reached: { status: 409, type: 'invalid_request_error' },
   listen_session_ended: { status: 409, type: 'invalid_request_error' },

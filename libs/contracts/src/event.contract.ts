@@ -1,6 +1,8 @@
+import type { CashReceiptView } from './cash-receipt.contract';
+
 /**
- * One event per move out of `pending` and one per
- * refund that succeeds or fails (§9). Also what `enabledEvents` accepts.
+ * One event per move out of `pending`, one per refund that succeeds or fails (§9) and one per cash
+ * receipt issued or failed. Also what `enabledEvents` accepts.
  */
 export const EVENT_TYPES = [
   'payment.completed',
@@ -9,6 +11,8 @@ export const EVENT_TYPES = [
   'payment.expired',
   'refund.succeeded',
   'refund.failed',
+  'cash_receipt.issued',
+  'cash_receipt.failed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -98,8 +102,26 @@ export interface RefundFailedEvent {
 
 export type RefundEvent = RefundSucceededEvent | RefundFailedEvent;
 
+/** The webhook body of cash_receipt.issued: the tax office gave the receipt its number. */
+export interface CashReceiptIssuedEvent {
+  id: string;
+  type: 'cash_receipt.issued';
+  createdAt: string;
+  data: CashReceiptView & { status: 'issued'; issueNumber: string; issuedAt: string };
+}
+
+/** The webhook body of cash_receipt.failed: no receipt; the buyer may ask again. */
+export interface CashReceiptFailedEvent {
+  id: string;
+  type: 'cash_receipt.failed';
+  createdAt: string;
+  data: CashReceiptView & { status: 'failed'; failureReason: string; failedAt: string };
+}
+
+export type CashReceiptEvent = CashReceiptIssuedEvent | CashReceiptFailedEvent;
+
 /** Every webhook body, of every type in EVENT_TYPES: `switch (event.type)` narrows `event.data`. */
-export type WebhookEvent = PaymentEvent | RefundEvent;
+export type WebhookEvent = PaymentEvent | RefundEvent | CashReceiptEvent;
 
 export interface WebhookAttemptView {
   id: string;

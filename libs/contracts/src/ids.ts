@@ -16,6 +16,7 @@ export const ID_PREFIXES = {
   voucher: 'vch_',
   recovery: 'rcv_',
   refund: 'rfd_',
+  cashReceipt: 'crc_',
   webhookEndpoint: 'we_',
   member: 'mem_',
   invite: 'inv_',

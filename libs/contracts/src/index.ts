@@ -1,3 +1,4 @@
+export * from './cash-receipt.contract';
 export * from './envelope.contract';
 export * from './error-codes';
 export * from './event.contract';

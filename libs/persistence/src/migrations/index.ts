@@ -37,6 +37,7 @@ import { RecoveriesFromTheRow1767000000000 } from './1767000000000-recoveries-fr
 import { MemberLanguage1767100000000 } from './1767100000000-member-language';
 import { TaxBreakdownAndMetadata1767200000000 } from './1767200000000-tax-breakdown-and-metadata';
 import { RefundHeldTaxFree1767210000000 } from './1767210000000-refund-held-tax-free';
+import { CashReceipts1767300000000 } from './1767300000000-cash-receipts';
 
 /** Listed explicitly: bundled builds cannot glob, and the order is the history. */
 export const MIGRATIONS = [
@@ -79,4 +80,5 @@ export const MIGRATIONS = [
   MemberLanguage1767100000000,
   TaxBreakdownAndMetadata1767200000000,
   RefundHeldTaxFree1767210000000,
+  CashReceipts1767300000000,
 ];

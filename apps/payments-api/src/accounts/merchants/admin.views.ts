@@ -10,6 +10,7 @@ export function toMerchantView(merchant: MerchantEntity, latestIntegrationTest: 
     timeZone: merchant.timeZone,
     feeBps: merchant.feeBps,
     settlementDelayDays: merchant.settlementDelayDays,
+    cashReceiptRequired: merchant.cashReceiptRequired,
     consoleEmail: merchant.consoleEmail,
     createdAt: merchant.createdAt.toISOString(),
     latestIntegrationTest,

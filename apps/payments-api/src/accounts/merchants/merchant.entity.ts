@@ -27,6 +27,10 @@ export class MerchantEntity {
   @Column({ name: 'settlement_delay_days', type: 'integer' })
   settlementDelayDays!: number;
 
+  /** Must issue cash receipts unasked (의무발행업종): completions of ₩100,000 or more self-issue one. */
+  @Column({ name: 'cash_receipt_required', type: 'boolean', default: false })
+  cashReceiptRequired!: boolean;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

@@ -8,7 +8,7 @@ import { MerchantsService } from './merchants.service';
 import { IntegrationTestsRepository } from '../../webhooks/integration-tests';
 import { toApiKeyView, toMerchantView } from './admin.views';
 import { ApproveMerchantRequestDto } from './dto/approve-merchant.request.dto';
-import { CreateMerchantRequestDto, SettlementTermsRequestDto } from './dto/create-merchant.request.dto';
+import { CreateMerchantRequestDto, MerchantTermsRequestDto } from './dto/create-merchant.request.dto';
 import { IssueApiKeyRequestDto } from './dto/issue-api-key.request.dto';
 import { ResetMemberTwoStepRequestDto } from './dto/reset-member-two-step.request.dto';
 import { TwoStepService } from '../team';
@@ -50,13 +50,14 @@ export class MerchantsAdminController {
   /** Changes the fee and the payout delay (both optional). */
   @Patch(':id')
   @AdminRoute({
-    summary: 'Change the fee and the payout delay; settlements made after the change use them',
+    summary:
+      'Change the fee and the payout delay (settlements made after the change use them) and whether the merchant must issue cash receipts unasked',
     status: 200,
     response: dataOf('Merchant'),
     errors: [...BODY_ERRORS],
   })
-  async setSettlementTerms(@IdParam('merchant') id: string, @Body() body: SettlementTermsRequestDto) {
-    const merchant = await this.merchants.setSettlementTerms(id, body);
+  async setTerms(@IdParam('merchant') id: string, @Body() body: MerchantTermsRequestDto) {
+    const merchant = await this.merchants.setTerms(id, body);
     return { data: toMerchantView(merchant, await this.integrationTests.latest(id)) };
   }
 

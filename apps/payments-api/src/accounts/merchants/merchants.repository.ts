@@ -71,7 +71,10 @@ export class MerchantsRepository {
     );
   }
 
-  async setSettlementTerms(id: string, terms: Partial<Pick<MerchantEntity, 'feeBps' | 'settlementDelayDays'>>) {
+  async setTerms(
+    id: string,
+    terms: Partial<Pick<MerchantEntity, 'feeBps' | 'settlementDelayDays' | 'cashReceiptRequired'>>,
+  ) {
     await this.db.getRepository(MerchantEntity).update({ id }, terms);
   }
 

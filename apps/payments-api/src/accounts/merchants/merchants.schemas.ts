@@ -24,6 +24,10 @@ export const MERCHANT_SCHEMAS: Record<string, Schema> = {
       timeZone: { type: 'string', description: 'IANA time zone' },
       feeBps: { type: 'integer', minimum: 0, maximum: MAX_FEE_BPS },
       settlementDelayDays: { type: 'integer', minimum: 1, maximum: 30 },
+      cashReceiptRequired: {
+        type: 'boolean',
+        description: 'must issue cash receipts unasked (의무발행업종): ₩100,000 or more self-issues at completion',
+      },
       consoleEmail: nullable({ type: 'string', format: 'email' }),
       createdAt: instant,
       // The integration-tests feature's shape, by name: the documents assemble both features' shapes.
@@ -37,6 +41,7 @@ export const MERCHANT_SCHEMAS: Record<string, Schema> = {
         timeZone: 'Asia/Seoul',
         feeBps: 250,
         settlementDelayDays: 2,
+        cashReceiptRequired: false,
         consoleEmail: null,
         createdAt: '2026-11-24T06:56:19.804Z',
         latestIntegrationTest: {

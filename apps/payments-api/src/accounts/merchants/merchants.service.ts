@@ -32,7 +32,7 @@ export interface NewMerchant {
 }
 
 /** The terms settlement records are made with; the operator may change them at any time. */
-export type SettlementTerms = Partial<Pick<MerchantEntity, 'feeBps' | 'settlementDelayDays'>>;
+export type MerchantTerms = Partial<Pick<MerchantEntity, 'feeBps' | 'settlementDelayDays' | 'cashReceiptRequired'>>;
 
 /** A key made in the console: its plain value is shown once. */
 export interface IssuedOwnKey {
@@ -66,12 +66,17 @@ export class MerchantsService {
     });
   }
 
-  /** New terms apply to payments completed from now on; earlier settlement records keep theirs. */
-  async setSettlementTerms(id: string, terms: SettlementTerms): Promise<MerchantEntity> {
+  /**
+   * New terms apply to payments completed from now on: earlier settlement records keep theirs, and
+   * cashReceiptRequired self-issues for completions from then on.
+   */
+  async setTerms(id: string, terms: MerchantTerms): Promise<MerchantEntity> {
     await this.get(id);
-    if (terms.feeBps !== undefined || terms.settlementDelayDays !== undefined) {
-      await this.merchants.setSettlementTerms(id, terms);
-    }
+    const { feeBps, settlementDelayDays, cashReceiptRequired } = terms;
+    const given = Object.fromEntries(
+      Object.entries({ feeBps, settlementDelayDays, cashReceiptRequired }).filter(([, value]) => value !== undefined),
+    );
+    if (Object.keys(given).length > 0) await this.merchants.setTerms(id, given);
     return this.get(id);
   }
 

@@ -1,4 +1,12 @@
-import { DEFAULT_ENABLED_EVENTS, newId, type EventType, type PaymentEvent, type RefundEvent } from '@payhook/contracts';
+import {
+  DEFAULT_ENABLED_EVENTS,
+  newId,
+  type CashReceiptEvent,
+  type EventType,
+  type PaymentEvent,
+  type RefundEvent,
+} from '@payhook/contracts';
+import { toCashReceiptView, type CashReceiptRecord } from './cash-receipt-record';
 import type { Sql } from '@payhook/persistence';
 import type { OutboxWriter } from './outbox-writer';
 import type { PaymentOutcome } from './moves-table';
@@ -12,13 +20,15 @@ export interface NewEvent {
   livemode: boolean;
   type: EventType;
   paymentId: string;
-  /** The refund a refund.* event announces; null for payment events. */
+  /** The refund a refund.* event announces (or a cancel receipt takes back); null for payment events. */
   refundId: string | null;
+  /** The receipt a cash_receipt.* event announces; null for the others. */
+  cashReceiptId: string | null;
   body: string;
   createdAt: Date;
 }
 
-// Every event type the payments-api writes is built in this file: payment.* and refund.*.
+// Every event type the payments-api writes is built in this file: payment.*, refund.* and cash_receipt.*.
 
 /**
  * The webhook body announcing that `payment` left `pending` for `outcome` at `at`.
@@ -70,6 +80,7 @@ export function toNewEvent(payment: PaymentRecord, event: PaymentEvent): NewEven
     type: event.type,
     paymentId: payment.id,
     refundId: null,
+    cashReceiptId: null,
     body: JSON.stringify(event),
     createdAt: new Date(event.createdAt),
   };
@@ -112,6 +123,50 @@ export function toNewRefundEvent(refund: RefundRecord, event: RefundEvent): NewE
     type: event.type,
     paymentId: refund.paymentId,
     refundId: refund.id,
+    cashReceiptId: null,
+    body: JSON.stringify(event),
+    createdAt: new Date(event.createdAt),
+  };
+}
+
+/**
+ * The webhook body announcing that `receipt` was issued or failed, at that instant, `data` the
+ * receipt as the merchant API shows it (the buyer's number masked). A pending receipt has no event.
+ */
+export function cashReceiptOutcomeEvent(receipt: CashReceiptRecord): CashReceiptEvent {
+  const data = toCashReceiptView(receipt);
+  if (receipt.status === 'issued' && receipt.issuedAt && receipt.issueNumber) {
+    const at = receipt.issuedAt.toISOString();
+    return {
+      id: newId('event'),
+      type: 'cash_receipt.issued',
+      createdAt: at,
+      data: { ...data, status: 'issued', issueNumber: receipt.issueNumber, issuedAt: at },
+    };
+  }
+  if (receipt.status === 'failed' && receipt.failedAt && receipt.failureReason) {
+    const at = receipt.failedAt.toISOString();
+    return {
+      id: newId('event'),
+      type: 'cash_receipt.failed',
+      createdAt: at,
+      data: { ...data, status: 'failed', failureReason: receipt.failureReason, failedAt: at },
+    };
+  }
+  throw new Error(`cash receipt ${receipt.id} is ${receipt.status}: no event announces it yet`);
+}
+
+/** The events row of a receipt's event: listed with its payment's other events. */
+export function toNewCashReceiptEvent(receipt: CashReceiptRecord): NewEvent {
+  const event = cashReceiptOutcomeEvent(receipt);
+  return {
+    id: event.id,
+    merchantId: receipt.merchantId,
+    livemode: receipt.livemode,
+    type: event.type,
+    paymentId: receipt.paymentId,
+    refundId: receipt.refundId,
+    cashReceiptId: receipt.id,
     body: JSON.stringify(event),
     createdAt: new Date(event.createdAt),
   };
@@ -170,13 +225,13 @@ export class EventWriter {
     const column = <K extends keyof NewEvent>(key: K) => events.map((event) => event[key]);
     const deliveries = await this.sql<{ event_id: string; endpoint_id: string }>(
       `WITH inserted AS (
-         INSERT INTO events (id, merchant_id, livemode, type, payment_id, refund_id, body, created_at, delivery_status,
-                             undelivered_reason)
-         SELECT e.id, e.merchant_id, e.livemode, e.type, e.payment_id, e.refund_id, e.body, e.created_at,
+         INSERT INTO events (id, merchant_id, livemode, type, payment_id, refund_id, cash_receipt_id, body, created_at,
+                             delivery_status, undelivered_reason)
+         SELECT e.id, e.merchant_id, e.livemode, e.type, e.payment_id, e.refund_id, e.cash_receipt_id, e.body, e.created_at,
                 ${initialDeliverySql('e', '$8', '$10')}
          FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[], $5::text[], $6::text[], $7::timestamptz[],
-                     $9::text[])
-                AS e (id, merchant_id, livemode, type, payment_id, body, created_at, refund_id)
+                     $9::text[], $11::text[])
+                AS e (id, merchant_id, livemode, type, payment_id, body, created_at, refund_id, cash_receipt_id)
          ${endpointsOfEventSql('e')}
          RETURNING id, type, merchant_id, livemode, created_at
        )
@@ -192,6 +247,7 @@ export class EventWriter {
         DEFAULT_ENABLED_EVENTS,
         column('refundId'),
         NO_ENDPOINT_REASON,
+        column('cashReceiptId'),
       ],
     );
     await this.outbox.enqueue(

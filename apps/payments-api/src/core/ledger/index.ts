@@ -35,3 +35,13 @@ export { MAX_FEE_BPS, SALES_TIME_ZONE, isCalendarDay, salesDate } from './settle
 export { publicHolidays, type Holiday, type PayoutRule } from './business-days';
 // A payment's VAT split (부가세), pure: the payment reads and the console show it.
 export { paymentBreakdown, type TaxBreakdown } from './tax-breakdown';
+// Cash receipts (현금영수증): what the API keeps of a request, the reads' columns and the view every
+// merchant-facing surface shows (the buyer's number masked).
+export { testFailureOf, type CashReceiptAsk, type CashReceiptRefusal } from './cash-receipt-writes';
+export {
+  CASH_RECEIPT_COLUMNS,
+  toCashReceiptRecord,
+  toCashReceiptView,
+  type CashReceiptRecord,
+  type CashReceiptRow,
+} from './cash-receipt-record';

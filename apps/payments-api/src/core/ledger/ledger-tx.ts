@@ -1,4 +1,5 @@
 import type { Sql } from '@payhook/persistence';
+import { CashReceiptWrites } from './cash-receipt-writes';
 import { DepositWrites } from './deposit-writes';
 import { EventWriter } from './event-writer';
 import { IdempotencyClaims } from './idempotency-claims';
@@ -22,12 +23,13 @@ export class LedgerTx {
   readonly vouchers: VoucherWrites;
   readonly deposits: DepositWrites;
   readonly reviewCases: ReviewCaseWrites;
+  readonly cashReceipts: CashReceiptWrites;
   readonly idempotency: IdempotencyClaims;
 
   /**
    * `sql`: the transaction's own statements, for the advisory locks and reads of the work and the
    * rows a feature keeps beside a money move (PIN failures). Every money record (payments, refunds,
-   * deposits, review cases, voucher holds, settlements, events, the outbox) goes through the writers
+   * cash receipts, deposits, review cases, voucher holds, settlements, events, the outbox) goes through the writers
    * above: lint rejects SQL that writes one of those tables outside src/core/ledger/ (ADR 0014).
    */
   constructor(readonly sql: Sql) {
@@ -35,7 +37,8 @@ export class LedgerTx {
     this.events = new EventWriter(sql, this.outbox);
     this.settlements = new SettlementWriter(sql);
     this.vouchers = new VoucherWrites(sql);
-    this.payments = new PaymentWrites(sql, this.events, this.settlements, this.vouchers);
+    this.cashReceipts = new CashReceiptWrites(sql, this.events);
+    this.payments = new PaymentWrites(sql, this.events, this.settlements, this.vouchers, this.cashReceipts);
     this.refunds = new RefundWrites(sql, this.events, this.settlements);
     this.deposits = new DepositWrites(sql);
     this.reviewCases = new ReviewCaseWrites(sql);

@@ -1,4 +1,4 @@
-import type { PaymentStatus, RefundStatus } from '@payhook/contracts';
+import type { CashReceiptStatus, PaymentStatus, RefundStatus } from '@payhook/contracts';
 
 /**
  * A stateful money record's allowed moves, from → to, each with who may make it. Every compare-and-set
@@ -52,5 +52,17 @@ export type RefundMover = 'operator';
 export const REFUND_MOVES: MovesTable<RefundStatus, RefundMover> = {
   pending: { succeeded: ['operator'], failed: ['operator'] },
   succeeded: {},
+  failed: {},
+};
+
+/**
+ * Who moves a cash receipt: `operator`, who reports the tax office's answer to a live receipt. A test
+ * receipt has no tax office to wait for: it is written issued or failed in the transaction that makes it.
+ */
+export type CashReceiptMover = 'operator';
+
+export const CASH_RECEIPT_MOVES: MovesTable<CashReceiptStatus, CashReceiptMover> = {
+  pending: { issued: ['operator'], failed: ['operator'] },
+  issued: {},
   failed: {},
 };

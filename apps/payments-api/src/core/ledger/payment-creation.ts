@@ -11,18 +11,23 @@ export interface NewPayment {
   fingerprint: string;
   responseBody: string;
   idempotencyTtlHours: number;
+  /** The sealed side of `payment.cashReceiptAsked` (CashReceiptAsk), when create asked for a receipt. */
+  cashReceiptSecret: { identityNumberSealed: string; testFailure: string | null } | null;
 }
 
 /**
  * Claims the idempotency key of each create in $1 (a JSON array, one record per create) and inserts
- * the payments whose key it got, each with its tax-free part and metadata; `RETURNING id` names them (ADR 0001, ADR 0013).
+ * the payments whose key it got, each with its tax-free part, metadata and cash receipt request; `RETURNING id`
+ * names them (ADR 0001, ADR 0013).
  */
 export const CREATE_PAYMENTS_STATEMENT = `
 WITH input AS (
   SELECT * FROM json_to_recordset($1::json) AS t(
     id text, merchant_id text, livemode boolean, key text, fingerprint text, response_body text,
     ttl_hours integer, order_id text, customer_id text, amount bigint, currency text, return_url text,
-    pay_suffix text, expires_at timestamptz, created_at timestamptz, tax_free_amount bigint, metadata jsonb)
+    pay_suffix text, expires_at timestamptz, created_at timestamptz, tax_free_amount bigint, metadata jsonb,
+    cash_receipt_type text, cash_receipt_identity_sealed text, cash_receipt_identity_masked text,
+    cash_receipt_test_failure text)
 ), claim AS (
   INSERT INTO idempotency_keys AS k
     (merchant_id, livemode, key, fingerprint, response_status, response_body, created_at, expires_at)
@@ -37,9 +42,11 @@ WITH input AS (
   RETURNING merchant_id, livemode, key
 )
 INSERT INTO payments (id, merchant_id, livemode, order_id, customer_id, amount, currency, status,
-                      return_url, pay_suffix, expires_at, created_at, tax_free_amount, metadata)
+                      return_url, pay_suffix, expires_at, created_at, tax_free_amount, metadata, cash_receipt_type,
+                      cash_receipt_identity_sealed, cash_receipt_identity_masked, cash_receipt_test_failure)
 SELECT i.id, i.merchant_id, i.livemode, i.order_id, i.customer_id, i.amount, i.currency, 'pending',
-       i.return_url, i.pay_suffix, i.expires_at, i.created_at, i.tax_free_amount, i.metadata
+       i.return_url, i.pay_suffix, i.expires_at, i.created_at, i.tax_free_amount, i.metadata, i.cash_receipt_type,
+       i.cash_receipt_identity_sealed, i.cash_receipt_identity_masked, i.cash_receipt_test_failure
 FROM input i JOIN claim c USING (merchant_id, livemode, key)
 RETURNING id
 `;
@@ -57,7 +64,7 @@ export async function createPayments(sql: Sql, inputs: readonly NewPayment[]): P
     CREATE_PAYMENTS_STATEMENT,
     [
       JSON.stringify(
-        inputs.map(({ payment: p, idempotencyKey, fingerprint, responseBody, idempotencyTtlHours }) => ({
+        inputs.map(({ payment: p, idempotencyKey, fingerprint, responseBody, idempotencyTtlHours, cashReceiptSecret }) => ({
           id: p.id,
           merchant_id: p.merchantId,
           livemode: p.livemode,
@@ -76,6 +83,15 @@ export async function createPayments(sql: Sql, inputs: readonly NewPayment[]): P
           // With the row, in the same statement: the tax-free part and the merchant's keys cost no extra one.
           tax_free_amount: p.taxFreeAmount,
           metadata: p.metadata,
+          // Absent keys read as null in json_to_recordset: a create without a receipt sends no more bytes.
+          ...(p.cashReceiptAsked && cashReceiptSecret
+            ? {
+                cash_receipt_type: p.cashReceiptAsked.type,
+                cash_receipt_identity_sealed: cashReceiptSecret.identityNumberSealed,
+                cash_receipt_identity_masked: p.cashReceiptAsked.identityNumber,
+                cash_receipt_test_failure: cashReceiptSecret.testFailure,
+              }
+            : {}),
         })),
       ),
     ],

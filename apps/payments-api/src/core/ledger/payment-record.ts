@@ -1,4 +1,4 @@
-import type { Metadata, PaymentStatus } from '@payhook/contracts';
+import type { CashReceiptType, Metadata, PaymentStatus } from '@payhook/contracts';
 
 /** A payments row as the service sees it. */
 export interface PaymentRecord {
@@ -21,6 +21,8 @@ export interface PaymentRecord {
   taxFreeAmount: number;
   /** The merchant's own keys, as create gave them; `{}` when none. */
   metadata: Metadata;
+  /** The cash receipt last asked for (create, the payment screen, the API), the number masked; null when none. */
+  cashReceiptAsked: { type: CashReceiptType; identityNumber: string } | null;
 }
 
 /** Status as callers see it: a pending payment past expiresAt already counts as expired. */
@@ -30,7 +32,8 @@ export function effectiveStatus(payment: PaymentRecord, now = new Date()): Payme
 
 /** The columns every statement that returns payments selects; toPaymentRecord reads them. */
 export const PAYMENT_COLUMNS = `id, merchant_id, livemode, order_id, customer_id, amount, currency, status,
-  return_url, pay_suffix, expires_at, created_at, completed_at, refunded_amount, tax_free_amount, metadata`;
+  return_url, pay_suffix, expires_at, created_at, completed_at, refunded_amount, tax_free_amount, metadata,
+  cash_receipt_type, cash_receipt_identity_masked`;
 
 /** A list of columns (PAYMENT_COLUMNS, REFUND_COLUMNS) each qualified by `alias`, for a statement that joins. */
 export function qualified(columns: string, alias: string): string {
@@ -58,6 +61,8 @@ export interface PaymentRow {
   tax_free_amount: string;
   /** jsonb, parsed by the driver. */
   metadata: Metadata;
+  cash_receipt_type: CashReceiptType | null;
+  cash_receipt_identity_masked: string | null;
 }
 
 export function toPaymentRecord(row: PaymentRow): PaymentRecord {
@@ -79,5 +84,9 @@ export function toPaymentRecord(row: PaymentRow): PaymentRecord {
     refundedAmount: Number(row.refunded_amount),
     taxFreeAmount: Number(row.tax_free_amount),
     metadata: row.metadata,
+    cashReceiptAsked:
+      row.cash_receipt_type && row.cash_receipt_identity_masked
+        ? { type: row.cash_receipt_type, identityNumber: row.cash_receipt_identity_masked }
+        : null,
   };
 }

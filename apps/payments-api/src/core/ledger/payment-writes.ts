@@ -6,6 +6,7 @@ import { PAYMENT_MOVES, movableFromSql, type PaymentOutcome } from './moves-tabl
 import { PAYMENT_COLUMNS, toPaymentRecord, type PaymentRecord, type PaymentRow } from './payment-record';
 import type { SettlementWriter } from './settlement-writer';
 import type { VoucherWrites } from './voucher-writes';
+import type { CashReceiptWrites } from './cash-receipt-writes';
 
 /**
  * Every move of a payment's state. Each is a compare-and-set from the statuses PAYMENT_MOVES names,
@@ -18,6 +19,7 @@ export class PaymentWrites {
     private readonly events: EventWriter,
     private readonly settlements: SettlementWriter,
     private readonly vouchers: VoucherWrites,
+    private readonly cashReceipts: CashReceiptWrites,
   ) {}
 
   /**
@@ -115,8 +117,8 @@ export class PaymentWrites {
   }
 
   /**
-   * What follows moves just made: the held vouchers of payments that left pending, the events, and
-   * the settlement record of each completion. A completion is
+   * What follows moves just made: the held vouchers of payments that left pending, the events, the
+   * settlement record of each completion and its cash receipt (asked for, or self-issued). A completion is
    * announced at its completedAt; an expiry at expiresAt when the sweeper comes later (reads showed
    * it expired from then on); any other move now.
    */
@@ -137,5 +139,8 @@ export class PaymentWrites {
       if (move.outcome === 'completed')
         await this.settlements.recordPayment({ ...move.payment, completedAt: instant(move) });
     }
+    await this.cashReceipts.issueAtCompletion(
+      moves.filter(({ outcome }) => outcome === 'completed').map(({ payment }) => payment),
+    );
   }
 }

@@ -1,6 +1,9 @@
 import type { MerchantScope } from '@payhook/auth';
 import type { Sql } from '@payhook/persistence';
-import { refundOutcomeEvent, toNewRefundEvent, type EventWriter } from './event-writer';
+import { newId } from '@payhook/contracts';
+import { cancelReceiptsSql, CashReceiptWrites } from './cash-receipt-writes';
+import { toCashReceiptRecord, type CashReceiptRow } from './cash-receipt-record';
+import { refundOutcomeEvent, toNewCashReceiptEvent, toNewRefundEvent, type EventWriter } from './event-writer';
 import { REFUND_MOVES, movableFromSql } from './moves-table';
 import { PAYMENT_COLUMNS, qualified, toPaymentRecord, type PaymentRecord, type PaymentRow } from './payment-record';
 import { REFUND_COLUMNS, toRefundRecord, type RefundRecord, type RefundRow } from './refund-record';
@@ -229,7 +232,8 @@ export class RefundWrites {
   /**
    * The money was sent (by the operator, or at once for a test refund): pending → succeeded, its VAT
    * and supplied value fixed by the payment's running totals (refundVatSql), the amount counted as
-   * refunded, with each refund.succeeded event and settlement record. The refunds
+   * refunded, with each refund.succeeded event and settlement record, and in the same statement the
+   * cancel receipt of a refund whose payment has a cash receipt (cancelReceiptsSql). The refunds
    * not (or no longer) pending are left out of the answer. The refund account has served its purpose:
    * it is forgotten with the move (as on a failure).
    *
@@ -245,7 +249,7 @@ export class RefundWrites {
   ): Promise<RefundRecord[]> {
     if (moves.length === 0) return [];
     if (!paymentsLocked) await this.lockPaymentsOf(moves.map(({ id }) => id));
-    const rows = await this.sql<RefundRow & { refunded_before: string }>(
+    const rows = await this.sql<RefundRow & { refunded_before: string; cancel_receipt: CashReceiptRow | null }>(
       `WITH split AS (${refundVatSql('$1::text[]')}), moved AS (
          UPDATE refunds r SET status = 'succeeded', succeeded_at = GREATEST(now(), r.created_at),
                               bank_transaction_id = i.bank_transaction_id, refund_account_sealed = NULL,
@@ -258,15 +262,24 @@ export class RefundWrites {
          UPDATE payments p SET refunded_amount = p.refunded_amount + moved.amount
          FROM moved WHERE p.id = moved.payment_id
          RETURNING p.id AS payment_id, p.refunded_amount - moved.amount AS refunded_before
-       )
-       SELECT moved.*, counted.refunded_before FROM moved JOIN counted USING (payment_id)`,
-      [moves.map(({ id }) => id), moves.map(({ bankTransactionId }) => bankTransactionId)],
+       ), cancels AS (${cancelReceiptsSql('$1::text[]', '$3::text[]')})
+       SELECT moved.*, counted.refunded_before, row_to_json(cancels) AS cancel_receipt
+       FROM moved JOIN counted USING (payment_id) LEFT JOIN cancels ON cancels.refund_id = moved.id`,
+      [
+        moves.map(({ id }) => id),
+        moves.map(({ bankTransactionId }) => bankTransactionId),
+        moves.map(() => newId('cashReceipt')),
+      ],
       'succeed-refunds',
     );
     if (new Set(rows.map((row) => row.payment_id)).size < rows.length)
       throw new Error('refunds of one payment succeed one at a time: its running total counts each');
     const succeeded = rows.map((row) => ({ refund: toRefundRecord(row), refundedBefore: Number(row.refunded_before) }));
-    await this.events.record(succeeded.map(({ refund }) => toNewRefundEvent(refund, refundOutcomeEvent(refund))));
+    const cancelReceipts = rows.flatMap(({ cancel_receipt }) => (cancel_receipt ? [toCashReceiptRecord(cancel_receipt)] : []));
+    await this.events.record([
+      ...succeeded.map(({ refund }) => toNewRefundEvent(refund, refundOutcomeEvent(refund))),
+      ...CashReceiptWrites.announced(cancelReceipts).map(toNewCashReceiptEvent),
+    ]);
     await this.settlements.recordRefunds(succeeded);
     return succeeded.map(({ refund }) => refund);
   }

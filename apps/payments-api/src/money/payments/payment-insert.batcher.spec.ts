@@ -22,11 +22,13 @@ function newPayment(overrides: { key?: string; orderId?: string; merchantId?: st
       refundedAmount: 0,
       taxFreeAmount: 0,
       metadata: {},
+      cashReceiptAsked: null,
     },
     idempotencyKey: overrides.key ?? `key-${sequence}`,
     fingerprint: 'f',
     responseBody: '{}',
     idempotencyTtlHours: 24,
+    cashReceiptSecret: null,
   };
 }
 

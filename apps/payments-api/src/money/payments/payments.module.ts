@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CashReceiptsModule } from '../cash-receipts';
 import { LedgerModule } from '../../core/ledger';
 import { IdempotencyModule } from '../../core/idempotency';
 import { PaymentExpirySweeper } from './payment-expiry.sweeper';
@@ -15,7 +16,7 @@ import { AuthThrottleModule } from '../../accounts/auth-throttle';
 import { MerchantsModule } from '../../accounts/merchants';
 
 @Module({
-  imports: [IdempotencyModule, LedgerModule, AuditModule, AuthThrottleModule, MerchantsModule],
+  imports: [IdempotencyModule, LedgerModule, AuditModule, AuthThrottleModule, MerchantsModule, CashReceiptsModule],
   controllers: [PaymentsController, PaymentsAdminController, TestHelpersController],
   providers: [
     PaymentMoneyRecordsRepository,

@@ -11,7 +11,8 @@ import {
 import { isUniqueViolation } from '@payhook/persistence';
 import { PaymentsApiEnv } from '../../platform/config/payments-api.env';
 import { isHttpsUrl } from '../../platform/http/validators';
-import { bodyFingerprint, IdempotencyKeysRepository } from '../../core/idempotency';
+import { bodyFingerprint, IdempotencyKeysRepository, KeyedFingerprints } from '../../core/idempotency';
+import { CashReceiptIdentities } from '../cash-receipts';
 import type { CreatePaymentRequestDto } from './dto/create-payment.request.dto';
 import type { ListPaymentsQueryDto } from './dto/list-payments.query.dto';
 import { decodeCursor, encodeCursor } from '../../platform/http/keyset-cursor';
@@ -40,6 +41,8 @@ export class PaymentsService {
     private readonly inserts: PaymentInsertBatcher,
     private readonly idempotencyKeys: IdempotencyKeysRepository,
     private readonly transitions: PaymentTransitionsService,
+    private readonly keyedFingerprints: KeyedFingerprints,
+    private readonly cashReceiptIdentities: CashReceiptIdentities,
     @Inject(PaymentsApiEnv) private readonly env: PaymentsApiEnv,
   ) {}
 
@@ -51,14 +54,22 @@ export class PaymentsService {
     if (scope.livemode && !isHttpsUrl(request.returnUrl)) {
       throw new PaymentException('parameter_invalid', 'returnUrl must use https with a live key.', 'returnUrl');
     }
-    const { orderId, customerId, amount, currency, returnUrl, taxFreeAmount, metadata } = request;
+    const { orderId, customerId, amount, currency, returnUrl, taxFreeAmount, metadata, cashReceipt } = request;
     // The body as given: an omitted field is left out of the canonical JSON (so keys claimed before
-    // these fields existed still match), a given one is covered, whatever its value.
-    const fingerprint = bodyFingerprint({ orderId, customerId, amount, currency, returnUrl, taxFreeAmount, metadata });
+    // these fields existed still match), a given one is covered, whatever its value. A body with a
+    // buyer's number is fingerprinted under SECRETS_KEY (KeyedFingerprints), as a refund's account is:
+    // a bare SHA-256 could be tested against guessed phone numbers.
+    const body = { orderId, customerId, amount, currency, returnUrl, taxFreeAmount, metadata, cashReceipt };
+    const fingerprints: [string, ...string[]] = cashReceipt
+      ? this.keyedFingerprints.of({ ...body, cashReceipt: { ...cashReceipt } })
+      : [bodyFingerprint(body)];
+    const [fingerprint] = fingerprints;
 
     // Two tries: the first may find the order held by an overdue pending payment, which it expires.
     for (let attempt = 1; ; attempt++) {
       const payment = this.newPayment(scope, request);
+      const ask = cashReceipt ? this.cashReceiptIdentities.ask(payment, cashReceipt) : null;
+      payment.cashReceiptAsked = ask && { type: ask.type, identityNumber: ask.identityNumberMasked };
       const responseBody = JSON.stringify({ data: toCreatedView(payment, this.env.PAY_URL) });
       try {
         const inserted = await inSpan('payment create', { attributes: { 'payhook.payment_id': payment.id } }, () =>
@@ -68,6 +79,7 @@ export class PaymentsService {
             fingerprint,
             responseBody,
             idempotencyTtlHours: this.env.IDEMPOTENCY_TTL_HOURS,
+            cashReceiptSecret: ask && { identityNumberSealed: ask.identityNumberSealed, testFailure: ask.testFailure },
           }),
         );
         if (inserted) {
@@ -87,7 +99,7 @@ export class PaymentsService {
           'orderId',
         );
       }
-      const stored = await this.idempotencyKeys.replayOrReject(scope, idempotencyKey, fingerprint);
+      const stored = await this.idempotencyKeys.replayOrReject(scope, idempotencyKey, fingerprints);
       if (stored === 'body_differs') {
         throw new PaymentException(
           'idempotency_key_reused',
@@ -149,6 +161,7 @@ export class PaymentsService {
       refundedAmount: 0,
       taxFreeAmount: request.taxFreeAmount ?? 0,
       metadata: request.metadata ?? {},
+      cashReceiptAsked: null,
     };
   }
 }

@@ -14,6 +14,7 @@ const LABELS: Record<IdKind, string> = {
   voucher: 'voucher',
   recovery: 'recovery',
   refund: 'refund',
+  cashReceipt: 'cash receipt',
   webhookEndpoint: 'webhook endpoint',
   member: 'member',
   invite: 'invite',

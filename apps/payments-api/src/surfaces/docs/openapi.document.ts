@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { PAYHOOK_VERSION } from '@payhook/contracts';
 import { MERCHANT_SCHEMAS } from '../../accounts/merchants';
+import { CASH_RECEIPT_SCHEMAS } from '../../money/cash-receipts';
 import { DEPOSIT_SCHEMAS } from '../../money/deposits';
 import { HOLIDAY_SCHEMAS } from '../../money/holidays';
 import { PAYMENT_SCHEMAS } from '../../money/payments';
@@ -24,6 +25,7 @@ const RESPONSE_SCHEMAS = {
   ...ERROR_SCHEMAS,
   ...PAYMENT_SCHEMAS,
   ...REFUND_SCHEMAS,
+  ...CASH_RECEIPT_SCHEMAS,
   ...EVENT_SCHEMAS,
   ...SETTLEMENT_SCHEMAS,
   ...DEPOSIT_SCHEMAS,

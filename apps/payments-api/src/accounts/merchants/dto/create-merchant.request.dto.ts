@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDefined, IsInt, IsOptional, Max, Min, ValidateBy, ValidateIf } from 'class-validator';
+import { IsBoolean, IsDefined, IsInt, IsOptional, Max, Min, ValidateBy, ValidateIf } from 'class-validator';
 import { IsPrintableText, isIanaTimeZone } from '../../../platform/http/validators';
 import { MAX_FEE_BPS } from '../../../core/ledger';
 
@@ -49,4 +49,17 @@ export class CreateMerchantRequestDto extends SettlementTermsRequestDto {
   })
   @ApiPropertyOptional({ default: 'Asia/Seoul', description: 'an IANA time zone' })
   timeZone?: string;
+}
+
+/** PATCH /admin/v1/merchants/{id}: the settlement terms, and whether the merchant must issue cash receipts unasked. */
+export class MerchantTermsRequestDto extends SettlementTermsRequestDto {
+  @ApiPropertyOptional({
+    type: 'boolean',
+    description:
+      'the merchant is in a business that must issue cash receipts unasked (의무발행업종): a payment of ₩100,000 or ' +
+      "more with no receipt asked for gets one to the tax office's own number when it completes",
+  })
+  @IsOptionalNotNull()
+  @IsBoolean({ message: 'must be true or false' })
+  cashReceiptRequired?: boolean;
 }

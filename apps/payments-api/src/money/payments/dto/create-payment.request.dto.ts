@@ -6,7 +6,9 @@ import {
   MIN_AMOUNT,
   type Metadata,
 } from '@payhook/contracts';
-import { Equals, IsDefined, Matches, ValidateBy, ValidateIf } from 'class-validator';
+import { Type } from 'class-transformer';
+import { Equals, IsDefined, IsObject, Matches, ValidateBy, ValidateIf, ValidateNested } from 'class-validator';
+import { CashReceiptRequestDto } from '../../cash-receipts/dto/cash-receipt-request.dto';
 import { IsHttpUrl, IsPrintableText, IsWholeWon } from '../../../platform/http/validators';
 import { IsMetadata, METADATA_RULE } from '../../../platform/http/metadata';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
@@ -93,4 +95,16 @@ export class CreatePaymentRequestDto {
   @IsOmittable()
   @IsMetadata()
   metadata?: Metadata;
+
+  @ApiPropertyOptional({
+    type: () => CashReceiptRequestDto,
+    description:
+      'a cash receipt (현금영수증) asked for by the buyer: made when the payment completes; the number is never shown back whole',
+  })
+  @IsOmittable()
+  // ValidateNested alone accepts an array (its items validated instead): an object is required here.
+  @IsObject({ message: 'must be an object {type, identityNumber}' })
+  @ValidateNested()
+  @Type(() => CashReceiptRequestDto)
+  cashReceipt?: CashReceiptRequestDto;
 }

@@ -1,0 +1,237 @@
+import type { MerchantScope } from '@payhook/auth';
+import {
+  FAILING_TEST_IDENTITY_NUMBER,
+  IDENTITY_REJECTED,
+  SELF_ISSUE_MIN_AMOUNT,
+  newId,
+  type CashReceiptType,
+} from '@payhook/contracts';
+import type { Sql } from '@payhook/persistence';
+import { CASH_RECEIPT_COLUMNS, toCashReceiptRecord, type CashReceiptRecord, type CashReceiptRow } from './cash-receipt-record';
+import { toNewCashReceiptEvent, type EventWriter } from './event-writer';
+import { CASH_RECEIPT_MOVES, movableFromSql } from './moves-table';
+import type { PaymentRecord } from './payment-record';
+import { vatInSql } from './tax-breakdown';
+
+/** A buyer's request for a receipt as the payment row keeps it until the receipt is made. */
+export interface CashReceiptAsk {
+  type: CashReceiptType;
+  /** Sealed under SECRETS_KEY, bound to the payment (the API seals it). */
+  identityNumberSealed: string;
+  /** Every digit but the last four as `*`. */
+  identityNumberMasked: string;
+  /**
+   * How a test receipt for it will fail (the documented failing test number), decided where the
+   * number is still in the clear, so that making the receipt needs no key; null in live mode.
+   */
+  testFailure: string | null;
+}
+
+/** Why no receipt was made for a request on a completed payment. */
+export type CashReceiptRefusal = 'payment_not_found' | 'payment_not_completed' | 'nothing_left' | 'receipt_exists';
+
+/** The failure a test receipt will have for this number, or null (live receipts wait for the tax office). */
+export function testFailureOf(livemode: boolean, identityNumber: string): string | null {
+  return !livemode && identityNumber === FAILING_TEST_IDENTITY_NUMBER ? IDENTITY_REJECTED : null;
+}
+
+/** The mask of the tax office's own number, the buyer of a self-issued receipt. */
+export const SELF_ISSUED_MASK = '******1234';
+
+/** A random 9-digit approval number, as a test receipt gets at once (SQL). */
+const TEST_ISSUE_NUMBER_SQL = `to_char(floor(random() * 1000000000), 'FM000000000')`;
+
+/**
+ * A new receipt's status and its columns that follow from it, by mode: a live receipt waits for the
+ * operator; a test receipt is issued at once, or failed with `testFailure` (an SQL expression).
+ */
+const initialStatusSql = (livemode: string, testFailure: string) => `
+  CASE WHEN ${livemode} THEN 'pending' WHEN ${testFailure} IS NOT NULL THEN 'failed' ELSE 'issued' END,
+  CASE WHEN NOT ${livemode} AND ${testFailure} IS NULL THEN ${TEST_ISSUE_NUMBER_SQL} END,
+  CASE WHEN NOT ${livemode} THEN ${testFailure} END,
+  date_trunc('milliseconds', now()),
+  CASE WHEN NOT ${livemode} AND ${testFailure} IS NULL THEN date_trunc('milliseconds', now()) END,
+  CASE WHEN NOT ${livemode} AND ${testFailure} IS NOT NULL THEN date_trunc('milliseconds', now()) END`;
+
+/**
+ * The cancel receipts of refunds moved to succeeded in the same statement (a CTE `moved` of refunds
+ * rows), one per refund whose payment has an issue receipt pending or issued: the refund's amounts,
+ * the issue receipt's type and buyer, issued at once in test mode. `receiptIds`: a text[] expression
+ * pairing each refund id of `refundIds` with a new receipt id. RefundWrites.succeed runs it in its
+ * own statement, so a refund of a payment without receipts costs no round trip.
+ */
+export function cancelReceiptsSql(refundIds: string, receiptIds: string): string {
+  return `
+    INSERT INTO cash_receipts (${CASH_RECEIPT_COLUMNS})
+    SELECT c.receipt_id, moved.merchant_id, moved.livemode, moved.payment_id, moved.id, moved.order_id, 'cancel', i.type,
+           i.identity_number_sealed, i.identity_number_masked, i.self_issued,
+           moved.amount, moved.tax_free_amount, moved.vat, moved.supplied_amount,
+           ${initialStatusSql('moved.livemode', 'NULL::text')}
+    FROM moved
+    JOIN unnest(${refundIds}, ${receiptIds}) AS c (refund_id, receipt_id) ON c.refund_id = moved.id
+    JOIN cash_receipts i ON i.payment_id = moved.payment_id AND i.transaction_type = 'issue'
+                        AND i.status IN ('pending', 'issued')
+    RETURNING ${CASH_RECEIPT_COLUMNS}`;
+}
+
+/**
+ * Every write of cash receipts (현금영수증), issue 51. A receipt is made in the transaction of the
+ * move that causes it: a payment's completion (what was asked before, or a self-issue), a request on
+ * a completed payment, a refund's success (its cancel receipt: RefundWrites.succeed), the operator's
+ * answer. The database decides races: an issue receipt is made under its payment's row lock (the
+ * completion's UPDATE, or lockForRequest) and cash_receipts_one_open_issue allows one pending or
+ * issued per payment, so requests at once make one receipt. Each transition writes its event.
+ */
+export class CashReceiptWrites {
+  constructor(
+    private readonly sql: Sql,
+    private readonly events: EventWriter,
+  ) {}
+
+  /**
+   * A request before completion (the payment screen's form, create's is in its row): kept on the
+   * payment, masked for the buyer to see, until the completion makes the receipt. Null when the
+   * payment is not pending (or no longer payable) in the scope (`null`: the payment screen's
+   * payment, found by its link).
+   */
+  async askBeforeCompletion(scope: MerchantScope | null, paymentId: string, ask: CashReceiptAsk): Promise<boolean> {
+    const rows = await this.sql(
+      `UPDATE payments SET cash_receipt_type = $2, cash_receipt_identity_sealed = $3, cash_receipt_identity_masked = $4,
+                           cash_receipt_test_failure = $5, updated_at = now()
+       WHERE id = $1 AND status = 'pending' AND expires_at > now()
+         AND ($6::text IS NULL OR (merchant_id = $6 AND livemode = $7))
+       RETURNING id`,
+      [
+        paymentId,
+        ask.type,
+        ask.identityNumberSealed,
+        ask.identityNumberMasked,
+        ask.testFailure,
+        scope?.merchantId ?? null,
+        scope?.livemode ?? null,
+      ],
+      'ask-cash-receipt',
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * A request on a completed payment of the scope: under the payment's row lock, refused when the
+   * payment is not there or not completed, has nothing left to cover, or has a receipt pending or
+   * issued; else kept on the payment and made into its issue receipt at once.
+   */
+  async requestForCompleted(
+    scope: MerchantScope,
+    paymentId: string,
+    ask: CashReceiptAsk,
+  ): Promise<CashReceiptRecord | CashReceiptRefusal> {
+    const [payment] = await this.sql<{ status: string; left: string; open: boolean }>(
+      `SELECT p.status, p.amount - p.refunded_amount AS left,
+              EXISTS (SELECT 1 FROM cash_receipts i WHERE i.payment_id = p.id AND i.transaction_type = 'issue'
+                                                      AND i.status IN ('pending', 'issued')) AS open
+       FROM payments p WHERE p.id = $1 AND p.merchant_id = $2 AND p.livemode = $3
+       FOR UPDATE OF p`,
+      [paymentId, scope.merchantId, scope.livemode],
+      'lock-for-cash-receipt',
+    );
+    if (!payment) return 'payment_not_found';
+    if (payment.status !== 'completed') return 'payment_not_completed';
+    if (payment.open) return 'receipt_exists';
+    if (Number(payment.left) <= 0) return 'nothing_left';
+    await this.sql(
+      `UPDATE payments SET cash_receipt_type = $2, cash_receipt_identity_sealed = $3, cash_receipt_identity_masked = $4,
+                           cash_receipt_test_failure = $5, updated_at = now()
+       WHERE id = $1`,
+      [paymentId, ask.type, ask.identityNumberSealed, ask.identityNumberMasked, ask.testFailure],
+      'keep-cash-receipt-request',
+    );
+    const [receipt] = await this.issueFor([paymentId], { selfIssue: false });
+    // The lock and the check above leave no other outcome; the unique index would refuse it anyway.
+    return receipt ?? 'receipt_exists';
+  }
+
+  /**
+   * The issue receipts of payments that just completed: the one asked for before, or for a merchant
+   * marked cashReceiptRequired a self-issued one for ₩100,000 or more. A payment that can need none
+   * costs no statement.
+   */
+  async issueAtCompletion(payments: readonly PaymentRecord[]): Promise<CashReceiptRecord[]> {
+    const candidates = payments.filter(
+      (payment) => payment.cashReceiptAsked !== null || payment.amount >= SELF_ISSUE_MIN_AMOUNT,
+    );
+    if (candidates.length === 0) return [];
+    return this.issueFor(
+      candidates.map(({ id }) => id),
+      { selfIssue: true },
+    );
+  }
+
+  /**
+   * The operator's report of the tax office's answer: pending → issued with its number, or failed
+   * with the reason, once (a compare-and-set), with its event. Null when it is not pending (or not there).
+   */
+  async decide(
+    id: string,
+    answer: { status: 'issued'; issueNumber: string } | { status: 'failed'; reason: string },
+  ): Promise<CashReceiptRecord | null> {
+    const issued = answer.status === 'issued';
+    const rows = await this.sql<CashReceiptRow>(
+      `UPDATE cash_receipts
+       SET status = $2, issue_number = $3, failure_reason = $4,
+           issued_at = CASE WHEN $2 = 'issued' THEN GREATEST(date_trunc('milliseconds', now()), created_at) END,
+           failed_at = CASE WHEN $2 = 'failed' THEN GREATEST(date_trunc('milliseconds', now()), created_at) END
+       WHERE id = $1 AND status IN (${movableFromSql(CASH_RECEIPT_MOVES, answer.status, 'operator')})
+       RETURNING ${CASH_RECEIPT_COLUMNS}`,
+      [id, answer.status, issued ? answer.issueNumber : null, issued ? null : answer.reason],
+      'decide-cash-receipt',
+    );
+    const receipt = rows[0] ? toCashReceiptRecord(rows[0]) : null;
+    if (receipt) await this.events.record([toNewCashReceiptEvent(receipt)]);
+    return receipt;
+  }
+
+  /**
+   * The events of receipts just made issued or failed (test mode); a pending one has none yet.
+   * RefundWrites.succeed records its cancel receipts' events with the refunds' own.
+   */
+  static announced(receipts: readonly CashReceiptRecord[]): CashReceiptRecord[] {
+    return receipts.filter((receipt) => receipt.status !== 'pending');
+  }
+
+  /**
+   * Issue receipts for the payments whose request is on their row (and with `selfIssue`, the
+   * self-issued ones of merchants that must), covering what was paid and not refunded: the amount
+   * less succeeded refunds, the tax-free part less theirs, VAT by VAT() on the taxable rest. A payment
+   * with an open issue receipt gets none (ON CONFLICT: cash_receipts_one_open_issue).
+   */
+  private async issueFor(paymentIds: readonly string[], { selfIssue }: { selfIssue: boolean }): Promise<CashReceiptRecord[]> {
+    const rows = await this.sql<CashReceiptRow>(
+      `INSERT INTO cash_receipts (${CASH_RECEIPT_COLUMNS})
+       SELECT c.receipt_id, p.merchant_id, p.livemode, p.id, NULL, p.order_id, 'issue',
+              coalesce(p.cash_receipt_type, 'income_deduction'), p.cash_receipt_identity_sealed,
+              coalesce(p.cash_receipt_identity_masked, $4), p.cash_receipt_type IS NULL,
+              covered.amount, covered.tax_free, ${vatInSql('covered.amount - covered.tax_free')},
+              covered.amount - covered.tax_free - ${vatInSql('covered.amount - covered.tax_free')},
+              ${initialStatusSql('p.livemode', 'p.cash_receipt_test_failure')}
+       FROM unnest($1::text[], $2::text[]) AS c (payment_id, receipt_id)
+       JOIN payments p ON p.id = c.payment_id
+       JOIN merchants m ON m.id = p.merchant_id
+       CROSS JOIN LATERAL (
+         SELECT p.amount - p.refunded_amount AS amount,
+                p.tax_free_amount - coalesce(sum(r.tax_free_amount), 0)::bigint AS tax_free
+         FROM refunds r
+         WHERE r.merchant_id = p.merchant_id AND r.livemode = p.livemode AND r.payment_id = p.id
+           AND r.status = 'succeeded'
+       ) covered
+       WHERE p.id = ANY ($1::text[]) AND p.status = 'completed' AND covered.amount > 0
+         AND (p.cash_receipt_type IS NOT NULL OR ($3 AND m.cash_receipt_required AND p.amount >= $5))
+       ON CONFLICT DO NOTHING
+       RETURNING ${CASH_RECEIPT_COLUMNS}`,
+      [paymentIds, paymentIds.map(() => newId('cashReceipt')), selfIssue, SELF_ISSUED_MASK, SELF_ISSUE_MIN_AMOUNT],
+      'issue-cash-receipts',
+    );
+    const receipts = rows.map(toCashReceiptRecord);
+    await this.events.record(CashReceiptWrites.announced(receipts).map(toNewCashReceiptEvent));
+    return receipts;
+  }
+}

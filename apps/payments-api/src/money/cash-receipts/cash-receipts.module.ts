@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { LedgerModule } from '../../core/ledger';
+import { CashReceiptIdentities } from './cash-receipt-identities';
+import { CashReceiptOperationsService } from './cash-receipt-operations.service';
+import { CashReceiptsAdminController } from './cash-receipts.admin.controller';
+import { CashReceiptsController, PaymentCashReceiptsController } from './cash-receipts.controller';
+import { CashReceiptsRepository } from './cash-receipts.repository';
+import { CashReceiptsService } from './cash-receipts.service';
+
+/**
+ * Cash receipts (현금영수증): the merchant API, the operator's queue, and for the payments feature,
+ * the payment screen and the console the sealing of a buyer's number and a payment's receipts.
+ */
+@Module({
+  imports: [LedgerModule],
+  controllers: [PaymentCashReceiptsController, CashReceiptsController, CashReceiptsAdminController],
+  providers: [CashReceiptsService, CashReceiptOperationsService, CashReceiptsRepository, CashReceiptIdentities],
+  exports: [CashReceiptsService, CashReceiptIdentities],
+})
+export class CashReceiptsModule {}
