@@ -203,9 +203,25 @@ export const EVENT_SCHEMAS: Record<string, Schema> = {
       },
     ],
   },
+  // The cash receipt events' data is the receipt as GET /v1/cash-receipts/{id} shows it (the cash
+  // receipts feature's shape, by name).
+  CashReceiptIssuedEvent: {
+    ...event('cash_receipt.issued', ref('CashReceipt')),
+    description: "A cash receipt was issued: data is the receipt, status issued, with the tax office's issueNumber.",
+  },
+  CashReceiptFailedEvent: {
+    ...event('cash_receipt.failed', ref('CashReceipt')),
+    description: 'A cash receipt failed: data is the receipt, status failed, with its failureReason.',
+  },
   WebhookEvent: {
-    description: 'Any webhook body: a payment outcome or a refund outcome.',
-    oneOf: [ref('PaymentEvent'), ref('RefundSucceededEvent'), ref('RefundFailedEvent')],
+    description: 'Any webhook body: a payment outcome, a refund outcome or a cash receipt outcome.',
+    oneOf: [
+      ref('PaymentEvent'),
+      ref('RefundSucceededEvent'),
+      ref('RefundFailedEvent'),
+      ref('CashReceiptIssuedEvent'),
+      ref('CashReceiptFailedEvent'),
+    ],
   },
   EndpointDelivery: {
     ...object({
