@@ -74,20 +74,14 @@ describe('cash receipts', () => {
       .send(body as object);
 
   const eventsOf = async (paymentId: string, caller = merchant) =>
-    ((await api.as(caller).get('/v1/events').query({ paymentId }).expect(200)).body.data as {
+    (await api.as(caller).get('/v1/events').query({ paymentId }).expect(200)).body.data as {
       type: string;
       data: Record<string, unknown>;
-    }[]);
+    }[];
 
   const created = async (extra: Record<string, unknown> = {}, caller = merchant) =>
-    (
-      await api
-        .as(caller)
-        .post('/v1/payments')
-        .set('Idempotency-Key', idemKey())
-        .send(paymentBody(extra))
-        .expect(201)
-    ).body.data as Record<string, unknown> & { id: string };
+    (await api.as(caller).post('/v1/payments').set('Idempotency-Key', idemKey()).send(paymentBody(extra)).expect(201))
+      .body.data as Record<string, unknown> & { id: string };
 
   describe('asked for at create', () => {
     it('is no receipt until the payment completes, then one issued receipt of the whole split, with its event', async () => {
@@ -265,7 +259,7 @@ describe('cash receipts', () => {
   });
 
   describe('with refunds', () => {
-    it('a cancel receipt per succeeded refund, of its split; a fully refunded payment\'s cancels add up to its issue receipt', async () => {
+    it("a cancel receipt per succeeded refund, of its split; a fully refunded payment's cancels add up to its issue receipt", async () => {
       const refunds = refundsClient(api, merchant);
       const payment = await created({ amount: 10_000, taxFreeAmount: 3_000, cashReceipt: MOBILE });
       await api.as(merchant).post(`/v1/test-helpers/payments/${payment.id}/complete`).expect(200);
@@ -305,11 +299,17 @@ describe('cash receipts', () => {
       const payment = await created({ amount: 120_000, cashReceipt: BUSINESS }, live);
       await api.admin().post(`/admin/v1/payments/${payment.id}/confirm-receipt`).expect(200);
       const [receipt] = await receiptsOf(payment.id, live);
-      expect(receipt).toMatchObject({ status: 'pending', issueNumber: null, livemode: true, identityNumber: '******0998' });
+      expect(receipt).toMatchObject({
+        status: 'pending',
+        issueNumber: null,
+        livemode: true,
+        identityNumber: '******0998',
+      });
       expect((await eventsOf(payment.id, live)).map(({ type }) => type)).not.toContain('cash_receipt.issued');
 
-      const queue = (await api.admin().get('/admin/v1/cash-receipts').query({ status: 'pending', limit: '100' }).expect(200))
-        .body.data as Receipt[];
+      const queue = (
+        await api.admin().get('/admin/v1/cash-receipts').query({ status: 'pending', limit: '100' }).expect(200)
+      ).body.data as Receipt[];
       const queued = queue.find(({ id }) => id === receipt.id);
       expect(queued).toMatchObject({ identityNumber: '1248100998', merchantId: live.merchantId });
 
@@ -318,11 +318,15 @@ describe('cash receipts', () => {
         .post(`/admin/v1/cash-receipts/${receipt.id}/issue`)
         .send({ issueNumber: 'NTS-2026-0001' })
         .expect(200);
-      expect(issued.body.data).toMatchObject({ status: 'issued', issueNumber: 'NTS-2026-0001', identityNumber: '******0998' });
-      expectApiError(
-        await api.admin().post(`/admin/v1/cash-receipts/${receipt.id}/fail`).send({ reason: 'late' }),
-        { status: 409, code: 'cash_receipt_state_conflict' },
-      );
+      expect(issued.body.data).toMatchObject({
+        status: 'issued',
+        issueNumber: 'NTS-2026-0001',
+        identityNumber: '******0998',
+      });
+      expectApiError(await api.admin().post(`/admin/v1/cash-receipts/${receipt.id}/fail`).send({ reason: 'late' }), {
+        status: 409,
+        code: 'cash_receipt_state_conflict',
+      });
       expectApiError(
         await api.admin().post(`/admin/v1/cash-receipts/${receipt.id}/issue`).send({ issueNumber: 'bad number!' }),
         { status: 400, code: 'parameter_invalid', param: 'issueNumber' },
@@ -341,12 +345,16 @@ describe('cash receipts', () => {
         .send({ reason: 'identity_rejected' })
         .expect(200);
       expect(failed.body.data).toMatchObject({ status: 'failed', failureReason: 'identity_rejected' });
-      expectApiError(await api.admin().post('/admin/v1/cash-receipts/crc_000000000000000000000000/fail').send({ reason: 'x' }), {
-        status: 404,
-        code: 'resource_not_found',
-      });
-      const failedOnes = (await api.admin().get('/admin/v1/cash-receipts').query({ status: 'failed', limit: '100' }).expect(200))
-        .body.data as Receipt[];
+      expectApiError(
+        await api.admin().post('/admin/v1/cash-receipts/crc_000000000000000000000000/fail').send({ reason: 'x' }),
+        {
+          status: 404,
+          code: 'resource_not_found',
+        },
+      );
+      const failedOnes = (
+        await api.admin().get('/admin/v1/cash-receipts').query({ status: 'failed', limit: '100' }).expect(200)
+      ).body.data as Receipt[];
       expect(failedOnes.map(({ id }) => id)).toContain(receipt.id);
     });
   });
@@ -360,9 +368,11 @@ describe('cash receipts', () => {
         .send({ cashReceiptRequired: true })
         .expect(200);
       expect(patched.body.data.cashReceiptRequired).toBe(true);
-      expect((await api.admin().get(`/admin/v1/merchants/${required.merchantId}`).expect(200)).body.data).toMatchObject({
-        cashReceiptRequired: true,
-      });
+      expect((await api.admin().get(`/admin/v1/merchants/${required.merchantId}`).expect(200)).body.data).toMatchObject(
+        {
+          cashReceiptRequired: true,
+        },
+      );
       expectApiError(
         await api.admin().patch(`/admin/v1/merchants/${required.merchantId}`).send({ cashReceiptRequired: 'yes' }),
         { status: 400, code: 'parameter_invalid', param: 'cashReceiptRequired' },
@@ -398,18 +408,25 @@ describe('cash receipts', () => {
       const first = (await api.as(lister).get('/v1/cash-receipts').query({ limit: '2' }).expect(200)).body;
       expect(first.data).toHaveLength(2);
       expect(first.hasMore).toBe(true);
-      const second = (await api.as(lister).get('/v1/cash-receipts').query({ limit: '2', cursor: first.nextCursor }).expect(200))
-        .body;
+      const second = (
+        await api.as(lister).get('/v1/cash-receipts').query({ limit: '2', cursor: first.nextCursor }).expect(200)
+      ).body;
       expect(second).toMatchObject({ hasMore: false, nextCursor: null });
       const all = [...first.data, ...second.data] as Receipt[];
       expect(all.map(({ identityNumber }) => identityNumber)).toEqual(['******0998', '*******0000', '*******5678']);
       const failed = (await api.as(lister).get('/v1/cash-receipts').query({ status: 'failed' }).expect(200)).body.data;
       expect(failed.map(({ status }: Receipt) => status)).toEqual(['failed']);
-      expectApiError(await api.as(lister).get('/v1/cash-receipts').query({ cursor: 'x'.repeat(600) }), {
-        status: 400,
-        code: 'parameter_invalid',
-        param: 'cursor',
-      });
+      expectApiError(
+        await api
+          .as(lister)
+          .get('/v1/cash-receipts')
+          .query({ cursor: 'x'.repeat(600) }),
+        {
+          status: 400,
+          code: 'parameter_invalid',
+          param: 'cursor',
+        },
+      );
       expectApiError(await api.as(merchant).get('/v1/cash-receipts').query({ cursor: first.nextCursor }), {
         status: 400,
         code: 'parameter_invalid',
