@@ -31,6 +31,7 @@ const LARGE_TABLES = new Set([
   'settlements',
   'outbox',
   'refunds',
+  'cash_receipts',
   'audit_log',
   'webhook_notices',
 ]);
@@ -41,6 +42,8 @@ const SEEDED_REFUND_EVENTS = 2_500;
 /** Reading or sorting more rows than this to answer one statement reads history, not a page. */
 const MAX_WASTED_ROWS = 2_000;
 const SEEDED_PAYMENTS = 200_000;
+/** Issue receipts of the big merchant's completed payments, one in ten pending (the operator's queue). */
+const SEEDED_CASH_RECEIPTS = 30_000;
 /** A year and more of the big merchant's audit log (issue 29: its list stays index-bounded at 1M rows). */
 const SEEDED_AUDIT_ENTRIES = 1_000_000;
 
@@ -157,6 +160,21 @@ describe('query plans on a large database', () => {
               'key_' || lpad(n::text, 24, '0'), '203.0.113.7', now() - n * interval '40 seconds'
        FROM generate_series(1, $2) AS n`,
       ['mch_scale0000000000000001', SEEDED_AUDIT_ENTRIES],
+    );
+    // Cash receipts of completed payments (each its own, so that one payment's are few), a tenth pending.
+    await seed.query(
+      `INSERT INTO cash_receipts (id, merchant_id, livemode, payment_id, refund_id, order_id, transaction_type, type,
+                                  identity_number_sealed, identity_number_masked, self_issued, amount, tax_free_amount,
+                                  vat, supplied_amount, status, issue_number, failure_reason, created_at, issued_at,
+                                  failed_at)
+       SELECT 'crc_' || lpad(n::text, 24, '0'), merchant_id, livemode, id, NULL, order_id, 'issue', 'income_deduction',
+              NULL, '******1234', true, amount, 0, (amount + 5) / 11, amount - (amount + 5) / 11,
+              CASE WHEN n % 10 = 0 THEN 'pending' ELSE 'issued' END,
+              CASE WHEN n % 10 = 0 THEN NULL ELSE lpad(n::text, 9, '0') END, NULL,
+              completed_at, CASE WHEN n % 10 = 0 THEN NULL ELSE completed_at END, NULL
+       FROM (SELECT p.*, row_number() OVER (ORDER BY id DESC) AS n FROM payments p
+             WHERE status = 'completed' AND completed_at IS NOT NULL AND refund_held_amount = 0 LIMIT $1) picked`,
+      [SEEDED_CASH_RECEIPTS],
     );
     // A year of notices already sent, and a few due: the sender's claim reads the unsent ones only.
     await seed.query(
@@ -352,6 +370,54 @@ describe('query plans on a large database', () => {
     await api.admin().post(`/admin/v1/refunds/${queue.body.data[0].id}/fail`).send({ reason: 'closed' }).expect(200);
     await api.admin().post(`/admin/v1/refunds/${refund.body.data.id}/fail`).send({ reason: 'late' }).expect(409);
     await api.as(merchant).get(`/v1/events?paymentId=${refundable.id}`).expect(200);
+    // Cash receipts: one asked for on a completed payment (its lock, the open-receipt check, the
+    // issue), a refund of a receipted payment (its cancel receipt), the lists with every filter, a
+    // deep cursor, a forged one, the operator's queue and both of its moves.
+    const [receiptless] = await api.sql<{ id: string }>(
+      `SELECT id FROM payments p WHERE merchant_id = $1 AND status = 'completed' AND refund_held_amount = 0
+         AND NOT EXISTS (SELECT 1 FROM cash_receipts c WHERE c.payment_id = p.id) LIMIT 1`,
+      [big],
+    );
+    const asked = await api
+      .as(merchant)
+      .post(`/v1/payments/${receiptless.id}/cash-receipts`)
+      .send({ type: 'income_deduction', identityNumber: '010-1234-5678' })
+      .expect(201);
+    await api
+      .as(merchant)
+      .post(`/v1/payments/${receiptless.id}/refunds`)
+      .set('Idempotency-Key', `plans-receipt-${Date.now()}`)
+      .send({ amount: 1, refundAccount })
+      .expect(201);
+    for (const query of ['', '?limit=100', '?status=pending', '?status=failed', `?paymentId=${receiptless.id}`])
+      await api.as(merchant).get(`/v1/cash-receipts${query}`).expect(200);
+    await api.as(merchant).get(`/v1/cash-receipts/${asked.body.data.id}`).expect(200);
+    let receiptCursor: string | null = null;
+    for (let page = 0; page < 50; page++) {
+      const response = await api
+        .as(merchant)
+        .get(`/v1/cash-receipts?status=issued&limit=100${receiptCursor ? `&cursor=${receiptCursor}` : ''}`)
+        .expect(200);
+      receiptCursor = response.body.nextCursor as string | null;
+      if (!receiptCursor) break;
+    }
+    const forgedReceipt = Buffer.from(JSON.stringify(['2026-03-01T00:00:00.000Z', `crc_${'A'.repeat(24)}`])).toString(
+      'base64url',
+    );
+    await api.as(merchant).get(`/v1/cash-receipts?cursor=${forgedReceipt}`).expect(400);
+    const receiptQueue = await api.admin().get('/admin/v1/cash-receipts?limit=100').expect(200);
+    await api.admin().get(`/admin/v1/cash-receipts?limit=100&cursor=${receiptQueue.body.nextCursor}`).expect(200);
+    await api.admin().get('/admin/v1/cash-receipts?status=failed').expect(200);
+    await api
+      .admin()
+      .post(`/admin/v1/cash-receipts/${receiptQueue.body.data[0].id}/issue`)
+      .send({ issueNumber: 'NTS-1' })
+      .expect(200);
+    await api
+      .admin()
+      .post(`/admin/v1/cash-receipts/${receiptQueue.body.data[1].id}/fail`)
+      .send({ reason: 'identity_rejected' })
+      .expect(200);
     // Test refunds that arrive together: the batch's lock of its payments and its one statement, among
     // the big merchant's payments (a few completed in test mode, with their settlement records).
     const testPayments = await api.sql<{ id: string }>(
@@ -483,6 +549,9 @@ describe('query plans on a large database', () => {
       /UNION ALL/, // a status filter read per stored status
       /SET refund_held_amount = p\.refund_held_amount \+ i\.amount/, // refunds' guarded reserve, live and test alike
       /UPDATE refunds r SET status = 'succeeded'/, // refunds moved to succeeded
+      /INSERT INTO cash_receipts[^]*'issue'/, // an issue receipt
+      /cancels AS \(\s*INSERT INTO cash_receipts/, // a refund's cancel receipt, with its success
+      /UPDATE cash_receipts\s+SET status/, // the operator's answer
       /INSERT INTO settlements[^]*refund_id/, // a refund's settlement record
       /JOIN unnest\(\$1::text\[\], \$2::text\[\], \$3::boolean\[\]\) AS wanted/, // the locked read of refunds' payments
       /UPDATE vouchers v\s+SET status = CASE/, // held vouchers following their payment's move
