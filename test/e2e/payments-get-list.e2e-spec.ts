@@ -63,7 +63,7 @@ describe('GET /v1/payments and /v1/payments/{id}', () => {
       completedAt: null,
       livemode: false,
       refundedAmount: 0,
-      // DESIGN §10: the VAT split of ₩15,000 without a tax-free part, no metadata, no escrow.
+      // The VAT split of ₩15,000 without a tax-free part, no metadata, no escrow.
       taxFreeAmount: 0,
       vat: 1_364,
       suppliedAmount: 13_636,

@@ -6,13 +6,13 @@ import { expectApiError, idemKey, rowCounts } from '../support/api-expectations'
 import { PaymentsApiHarness, paymentBody, type TestMerchant } from '../support/payments-api.harness';
 import { paymentsClient, type PaymentsClient } from '../support/payments-client';
 
-/** The create response of DESIGN §4, unchanged by §10. */
+/** The create response as it always was: the VAT split and metadata are on the reads only. */
 const CREATED_FIELDS = ['amount', 'currency', 'expiresAt', 'id', 'orderId', 'payUrl', 'status'];
 
 type Payment = Record<string, unknown> & { id: string };
 
 /**
- * DESIGN §10 on payments: `taxFreeAmount` and `metadata` on create, stored with the row, part of the
+ * The VAT split and metadata on payments: `taxFreeAmount` and `metadata` on create, stored with the row, part of the
  * idempotency fingerprint, refused with a 400 naming the field (never a 500); the VAT split on get
  * and list, the create response and the events as they were.
  */
@@ -324,7 +324,7 @@ describe('POST /v1/payments with taxFreeAmount and metadata; the VAT split on ge
         code: 'parameter_invalid',
         param: 'metadata.key0',
       });
-      // 64 KiB of values: the body itself is past the limit of DESIGN §3, refused before it is read.
+      // 64 KiB of values: the body itself is past the 64 KiB body limit, refused before it is read.
       const past = { ...huge, key19: 'v'.repeat(3_200 + 1_536) };
       const tooLarge = await payments.create(paymentBody({ metadata: past }));
       expectApiError(tooLarge, { status: 413, code: 'payload_too_large' });

@@ -8,7 +8,7 @@ const REFUNDS = 1_000;
 /** Requests in flight at once: enough to race on the payment's row, few enough for a shared machine. */
 const IN_FLIGHT = 64;
 
-/** DESIGN §10's VAT inside a VAT-inclusive taxable amount: x/11 to the nearest won. */
+/** The VAT inside a VAT-inclusive taxable amount: x/11 to the nearest won. */
 const vatIn = (taxable: number) => Math.floor((taxable + 5) / 11);
 
 /** Runs `task` for 0..count-1 with at most `limit` running at once; answers in index order. */

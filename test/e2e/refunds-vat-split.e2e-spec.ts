@@ -4,7 +4,7 @@ import { completedPayment, refundsClient } from '../support/refunds-client';
 
 const ACCOUNT = { bank: 'KB Kookmin', accountNumber: '110-987-654321', holderName: 'Hong Gildong' };
 
-/** DESIGN §10's example: ₩10,000 with ₩3,000 tax-free is VAT 636 and supplied value 6,364. */
+/** The merchant guide's example: ₩10,000 with ₩3,000 tax-free is VAT 636 and supplied value 6,364. */
 const PAYMENT = { amount: 10_000, taxFreeAmount: 3_000, vat: 636, suppliedAmount: 6_364 };
 
 type Refund = Record<string, unknown> & {
@@ -17,7 +17,7 @@ type Refund = Record<string, unknown> & {
 };
 
 /**
- * A refund's tax-free part and its VAT split (DESIGN §10), as a merchant checks them: partial refunds
+ * A refund's tax-free part and its VAT split, as a merchant checks them: partial refunds
  * that add up to the payment's split to the won, the tax-free part's rules and their 400s, a live
  * refund that fails in between, refunds racing for the last tax-free won, and metadata.
  */

@@ -23,7 +23,7 @@ const REFUND_FIELDS = [
   'succeededAt',
   'failedAt',
   'failureReason',
-  // DESIGN §10: a refund's VAT split and the merchant's own keys.
+  // A refund's VAT split and the merchant's own keys.
   'taxFreeAmount',
   'vat',
   'suppliedAmount',

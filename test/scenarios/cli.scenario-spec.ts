@@ -147,7 +147,7 @@ describe('the payhook CLI', () => {
     expect(JSON.parse(got.stdout.join('\n')).data).toEqual(
       expect.objectContaining({ id: paymentId, status: 'completed' }),
     );
-    // The VAT split and the merchant's metadata (DESIGN §10) come with the rest of the payment.
+    // The VAT split and the merchant's metadata come with the rest of the payment.
     const split = await stack.api
       .as(merchant)
       .post('/v1/payments')

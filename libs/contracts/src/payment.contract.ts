@@ -6,7 +6,7 @@ export const MIN_AMOUNT = 1;
 export const MAX_AMOUNT = 10_000_000_000;
 
 /**
- * A merchant's own keys on a payment or a refund (DESIGN §10): at most METADATA_MAX_KEYS keys, each
+ * A merchant's own keys on a payment or a refund: at most METADATA_MAX_KEYS keys, each
  * 1 to METADATA_KEY_MAX_CHARS of `[A-Za-z0-9_.-]`, with string values of 0 to
  * METADATA_VALUE_MAX_CHARS printable characters. `{}` when none was given.
  */

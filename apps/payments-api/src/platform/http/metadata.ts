@@ -4,7 +4,7 @@ import { ValidateBy, type ValidationOptions } from 'class-validator';
 import { KeptAsParsed } from './kept-as-parsed';
 
 /**
- * A merchant's own keys on a payment or a refund (DESIGN §10), checked here once for every body that
+ * A merchant's own keys on a payment or a refund, checked here once for every body that
  * takes them: an object of at most 20 keys, each 1 to 40 of `[A-Za-z0-9_.-]`, with string values
  * of 0 to 500 printable characters (any printable Unicode, Korean included).
  */

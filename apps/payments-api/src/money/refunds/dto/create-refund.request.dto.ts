@@ -49,7 +49,7 @@ export class RefundAccountDto {
  */
 export const IsOmittable = () => ValidateIf((_, value: unknown) => value !== undefined);
 
-/** A refund's tax-free part as the OpenAPI document describes it (DESIGN §10). */
+/** A refund's tax-free part as the OpenAPI document describes it (the merchant guide, Refunds and the VAT split). */
 export const REFUND_TAX_FREE_PROPERTY: ApiPropertyOptions = {
   type: 'integer',
   minimum: 0,
