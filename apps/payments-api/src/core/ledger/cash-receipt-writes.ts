@@ -125,8 +125,8 @@ export class CashReceiptWrites {
     paymentId: string,
     ask: CashReceiptAsk,
   ): Promise<CashReceiptRecord | CashReceiptRefusal> {
-    const [payment] = await this.sql<{ status: string; left: string; open: boolean }>(
-      `SELECT p.status, p.amount - p.refunded_amount AS left,
+    const [payment] = await this.sql<{ status: string; unrefunded: string; open: boolean }>(
+      `SELECT p.status, p.amount - p.refunded_amount AS unrefunded,
               EXISTS (SELECT 1 FROM cash_receipts i WHERE i.payment_id = p.id AND i.transaction_type = 'issue'
                                                       AND i.status IN ('pending', 'issued')) AS open
        FROM payments p WHERE p.id = $1 AND p.merchant_id = $2 AND p.livemode = $3
@@ -137,7 +137,7 @@ export class CashReceiptWrites {
     if (!payment) return 'payment_not_found';
     if (payment.status !== 'completed') return 'payment_not_completed';
     if (payment.open) return 'receipt_exists';
-    if (Number(payment.left) <= 0) return 'nothing_left';
+    if (Number(payment.unrefunded) <= 0) return 'nothing_left';
     await this.sql(
       `UPDATE payments SET cash_receipt_type = $2, cash_receipt_identity_sealed = $3, cash_receipt_identity_masked = $4,
                            cash_receipt_test_failure = $5, updated_at = now()
