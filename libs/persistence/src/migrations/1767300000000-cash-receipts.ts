@@ -74,7 +74,7 @@ export class CashReceipts1767300000000 implements MigrationInterface {
         CONSTRAINT cash_receipts_buyer_check CHECK (self_issued OR identity_number_sealed IS NOT NULL),
         CONSTRAINT cash_receipts_amounts_check CHECK (
           tax_free_amount BETWEEN 0 AND amount AND vat + supplied_amount = amount - tax_free_amount),
-        CONSTRAINT cash_receipts_status_check CHECK (
+        CONSTRAINT cash_receipts_status_fields_check CHECK (
           (status = 'issued') = (issued_at IS NOT NULL) AND (status = 'issued') = (issue_number IS NOT NULL)
           AND (status = 'failed') = (failed_at IS NOT NULL) AND (status = 'failed') = (failure_reason IS NOT NULL))
       )`);

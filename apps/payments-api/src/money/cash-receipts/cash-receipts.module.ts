@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { AuthThrottleModule } from '../../accounts/auth-throttle';
+import { MerchantsModule } from '../../accounts/merchants';
 import { LedgerModule } from '../../core/ledger';
 import { CashReceiptIdentities } from './cash-receipt-identities';
 import { CashReceiptOperationsService } from './cash-receipt-operations.service';
@@ -12,7 +14,8 @@ import { CashReceiptsService } from './cash-receipts.service';
  * the payment screen and the console the sealing of a buyer's number and a payment's receipts.
  */
 @Module({
-  imports: [LedgerModule],
+  // The API key guard's authenticator and the operator guard's throttle.
+  imports: [LedgerModule, MerchantsModule, AuthThrottleModule],
   controllers: [PaymentCashReceiptsController, CashReceiptsController, CashReceiptsAdminController],
   providers: [CashReceiptsService, CashReceiptOperationsService, CashReceiptsRepository, CashReceiptIdentities],
   exports: [CashReceiptsService, CashReceiptIdentities],
