@@ -33,6 +33,8 @@ describe('the console in Korean and in English (axe-core, WCAG 2.1 AA)', () => {
             orderId: 'order-77',
             taxFreeAmount: 12_000,
             metadata: { ['k'.repeat(40)]: 'v'.repeat(500), channel: '모바일 앱' },
+            // Its issue receipt at completion and the refund's cancel receipt: the page lists both.
+            cashReceipt: { type: 'income_deduction', identityNumber: '010-1234-5678' },
           }),
         )
         .expect(201);
@@ -87,6 +89,9 @@ describe('the console in Korean and in English (axe-core, WCAG 2.1 AA)', () => {
       for (const path of pages()) {
         await page.goto(url(path));
         await expect(page.locator('html').getAttribute('lang')).resolves.toBe('ko');
+        if (path === `/console/payments/${paymentId}`) {
+          await expect(page.locator('#cash-receipts li').count()).resolves.toBe(2);
+        }
         const text = await page.content();
         expect({
           path,

@@ -59,9 +59,9 @@ export class CashReceiptsService {
     return page(rows, limit, toCashReceiptView);
   }
 
-  /** A payment's receipts for its console page, newest first. */
-  ofPayment(scope: MerchantScope, paymentId: string): Promise<CashReceiptRecord[]> {
-    return this.receipts.ofPayment(scope, paymentId, 50);
+  /** A payment's receipts for its console page, newest first, as the API shows them (the number masked). */
+  async ofPayment(scope: MerchantScope, paymentId: string): Promise<CashReceiptView[]> {
+    return (await this.receipts.ofPayment(scope, paymentId, 50)).map(toCashReceiptView);
   }
 
   /** A cursor must name a receipt of the caller (null: the operator) at that exact position. */

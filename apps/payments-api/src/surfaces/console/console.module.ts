@@ -28,6 +28,7 @@ import { ConsoleSettingsController } from './settings/console-settings.controlle
 import { ConsoleSettlementsController } from './settlements/console-settlements.controller';
 import { ConsoleSettlementsService } from './settlements/console-settlements.service';
 import { AuditModule } from '../../core/audit';
+import { CashReceiptsModule } from '../../money/cash-receipts';
 import { AuthThrottleModule } from '../../accounts/auth-throttle';
 import { MerchantsModule } from '../../accounts/merchants';
 
@@ -37,6 +38,7 @@ import { MerchantsModule } from '../../accounts/merchants';
     ConsoleLoginsModule,
     PaymentsModule,
     RefundsModule,
+    CashReceiptsModule,
     SettlementsModule,
     EventsModule,
     WebhookEndpointsModule,

@@ -1,6 +1,7 @@
 import type { EventView, Metadata, PaymentStatus, WebhookAttemptView } from '@payhook/contracts';
 import { html, type SafeHtml } from '../../../platform/html/html';
 import { formatWon } from '../../pay-screen/format';
+import { cashReceiptsCard } from '../cash-receipts/console-cash-receipts.view';
 import { badge, canUse, consolePage, csrfField, messages, timeIn } from '../shared/console-layout.view';
 import { paymentBreakdown } from '../../../money/payments';
 import { moneyCard } from './console-payment-money.view';
@@ -216,6 +217,7 @@ export function renderPayment(nonce: string, model: PaymentPageModel): string {
           </dl>
         </div>
         ${metadataCard(t, payment.metadata)} ${refundsCard(detail, session, mode, model.refundForm)}
+        ${cashReceiptsCard(t.locale, detail.cashReceipts, zone)}
         ${moneyCard(t, detail.money, zone)}
         <div class="card">
           <h2>${t('payment.history')}</h2>

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   PayhookError,
   isIdOf,
+  type CashReceiptView,
   type EventView,
   type ListEnvelope,
   type PaymentStatus,
@@ -21,6 +22,7 @@ import {
   type PaymentRecord,
 } from '../../../money/payments';
 import type { MerchantScope } from '@payhook/auth';
+import { CashReceiptsService } from '../../../money/cash-receipts';
 import { RefundsService, type NotYetRefunded } from '../../../money/refunds';
 import { SettlementsRepository, type SettlementView } from '../../../money/settlements';
 import type { ConsolePaymentsT } from './messages';
@@ -47,6 +49,8 @@ export interface PaymentDetail {
   refundable: number;
   /** The amount and tax-free part no refund has taken yet: the refund form's tax-free rules read them. */
   notYetRefunded: NotYetRefunded;
+  /** Its cash receipts (issue and cancel), newest first, the buyer's number masked as the API shows it. */
+  cashReceipts: CashReceiptView[];
 }
 
 /** How the payment was paid: its settlement record, deposits, deposit code, vouchers and review cases. */
@@ -67,6 +71,7 @@ export class ConsolePaymentsService {
     private readonly settlements: SettlementsRepository,
     private readonly moneyRecords: PaymentMoneyRecordsRepository,
     private readonly refunds: RefundsService,
+    private readonly cashReceipts: CashReceiptsService,
     @Inject(PaymentsApiEnv) private readonly env: PaymentsApiEnv,
   ) {}
 
@@ -101,6 +106,7 @@ export class ConsolePaymentsService {
       // The refund service's number: the guarded hold's remainder, voucher part excluded.
       refundable: status === 'completed' ? await this.refunds.refundable(scope, id) : 0,
       notYetRefunded: await this.refunds.notYetRefunded(scope, id),
+      cashReceipts: await this.cashReceipts.ofPayment(scope, id),
     };
   }
 

@@ -42,7 +42,7 @@ th{color:#4b5563;font-weight:600;white-space:nowrap}
 .num{text-align:right;white-space:nowrap}
 .nowrap{white-space:nowrap}
 .badge{display:inline-block;padding:0 .5rem;border-radius:999px;font-size:.8125rem;font-weight:600;background:#e5e7eb;color:#374151;white-space:nowrap}
-.badge.completed,.badge.succeeded,.badge.passed,.badge.live,.badge.matched,.badge.redeemed,.badge.enabled{background:#d1fae5;color:#065f46}
+.badge.completed,.badge.succeeded,.badge.passed,.badge.live,.badge.matched,.badge.redeemed,.badge.enabled,.badge.issued{background:#d1fae5;color:#065f46}
 .badge.failed,.badge.disabled{background:#fee2e2;color:#991b1b}
 .badge.failing,.badge.expiring{background:#fef3c7;color:#92400e}
 .qr{max-width:14rem;background:#fff}
@@ -71,8 +71,8 @@ button:focus-visible,a:focus-visible,input:focus-visible,select:focus-visible,su
 .hint{margin:.125rem 0 0;font-size:.8125rem;color:#4b5563}
 .field-error{margin:.125rem 0 0;font-size:.875rem;font-weight:600;color:#991b1b}
 input[aria-invalid=true]{border:2px solid #b91c1c}
-ul.refunds{list-style:none;margin:0;padding:0}
-ul.refunds .event:first-child{border-top:0;padding-top:0;margin-top:0}
+ul.refunds,ul.receipts{list-style:none;margin:0;padding:0}
+ul.refunds .event:first-child,ul.receipts .event:first-child{border-top:0;padding-top:0;margin-top:0}
 ul.choices{list-style:none;margin:0 0 1rem;padding:0}
 ul.choices li{margin:.5rem 0}
 ul.choices button{width:100%}

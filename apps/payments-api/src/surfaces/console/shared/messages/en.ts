@@ -56,6 +56,7 @@ export const en = {
   'status.disabled': 'disabled',
   'status.failing': 'failing',
   'status.expiring': 'expiring',
+  'status.issued': 'issued',
 
   'error.back': 'Back to the console',
   'error.notFound.title': 'Not found',

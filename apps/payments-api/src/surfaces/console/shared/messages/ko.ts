@@ -54,6 +54,7 @@ export const ko: Readonly<Record<ConsoleSharedKey, string>> = {
   'status.disabled': '꺼짐',
   'status.failing': '실패 중',
   'status.expiring': '만료 예정',
+  'status.issued': '발급됨',
 
   'error.back': '콘솔로 돌아가기',
   'error.notFound.title': '찾을 수 없음',
