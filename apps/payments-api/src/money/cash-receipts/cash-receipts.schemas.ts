@@ -6,7 +6,7 @@ import { id, instant, nullable, object, text, type Schema } from '../../platform
  * import this feature (a buyer's number at create), and the cycle left the schema uninitialised
  * for whoever loaded payments first.
  */
-const krwAmount: Schema = { type: 'integer', minimum: MIN_AMOUNT, maximum: MAX_AMOUNT };
+const krwAmount: Schema = { type: 'integer', minimum: MIN_AMOUNT, maximum: MAX_AMOUNT, description: 'whole KRW' };
 
 /** Whole KRW that may be 0: the parts of a receipt's VAT split. */
 const krwPart: Schema = { type: 'integer', minimum: 0, maximum: MAX_AMOUNT };

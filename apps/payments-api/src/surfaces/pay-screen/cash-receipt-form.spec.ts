@@ -55,7 +55,9 @@ describe('checkCashReceiptForm', () => {
 describe('the cash receipt section of the payment screen', () => {
   it('offers the two types, the number with its hint, and posts with the CSRF token to its own section', () => {
     const page = renderPayScreen(payment(), 'tok', 'n', account, 'ko', NOW);
-    expect(page).toContain('<form method="post" action="/p/AbCdEfGhIjKlMnOpQrStUvWxYz012345/cash-receipt#cash-receipt">');
+    expect(page).toContain(
+      '<form method="post" action="/p/AbCdEfGhIjKlMnOpQrStUvWxYz012345/cash-receipt#cash-receipt">',
+    );
     expect(page).toMatch(/<input type="hidden" name="csrf" value="tok" \/>\s*<fieldset >/);
     expect(page).toMatch(/value="income_deduction" checked/);
     expect(page).toContain('소득공제 (휴대폰번호)');
@@ -81,7 +83,9 @@ describe('the cash receipt section of the payment screen', () => {
       problem: 'invalid',
     });
     expect(page).toMatch(/<title>Error: ₩15,000/);
-    expect(page).toContain('<p class="field-error" id="identity-number-error">This is not a valid business registration');
+    expect(page).toContain(
+      '<p class="field-error" id="identity-number-error">This is not a valid business registration',
+    );
     expect(page).toContain('aria-describedby="identity-number-error identity-number-hint"');
     expect(page).toContain('aria-invalid="true"');
     expect(page).toMatch(/value="expense_proof" checked/);
@@ -106,7 +110,10 @@ describe('the cash receipt section of the payment screen', () => {
     expect(page).toMatch(/<details >\s*<summary>신청 내용 변경<\/summary>/);
     expect(page).toMatch(/value="expense_proof" checked/);
     expect(page).toContain('변경 내용 저장');
-    const failed = renderPayScreen(asked, 'tok', 'n', account, 'ko', NOW, { type: 'income_deduction', problem: 'missing' });
+    const failed = renderPayScreen(asked, 'tok', 'n', account, 'ko', NOW, {
+      type: 'income_deduction',
+      problem: 'missing',
+    });
     expect(failed).toMatch(/<details open>/);
     expect(failed).toMatch(/value="income_deduction" checked/);
   });

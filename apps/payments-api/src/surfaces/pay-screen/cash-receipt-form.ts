@@ -18,7 +18,10 @@ function isCashReceiptType(value: string | undefined): value is CashReceiptType 
 }
 
 /** The form's fields as posted (undefined: absent or not one string) checked as the API checks them. */
-export function checkCashReceiptForm(type: string | undefined, identityNumber: string | undefined): CashReceiptFormCheck {
+export function checkCashReceiptForm(
+  type: string | undefined,
+  identityNumber: string | undefined,
+): CashReceiptFormCheck {
   if (!isCashReceiptType(type)) return { error: { type: null, problem: 'type' } };
   if (identityNumber === undefined || identityNumber.trim() === '') return { error: { type, problem: 'missing' } };
   if (validIdentityNumber(type, identityNumber) === null) return { error: { type, problem: 'invalid' } };

@@ -155,9 +155,12 @@ export class PayScreenController {
       case 'invalid': {
         const csrf = this.csrfToken(request, response, suffix);
         const { payment, error } = outcome;
-        sendPage(response, 400, (nonce) => renderPayScreen(payment, csrf, nonce, this.account, locale, new Date(), error), [
-          new URL(payment.returnUrl).origin,
-        ]);
+        sendPage(
+          response,
+          400,
+          (nonce) => renderPayScreen(payment, csrf, nonce, this.account, locale, new Date(), error),
+          [new URL(payment.returnUrl).origin],
+        );
       }
     }
   }
