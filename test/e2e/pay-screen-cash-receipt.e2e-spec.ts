@@ -134,7 +134,20 @@ describe('payment screen: the cash receipt form', () => {
     // Completed: the screen sends its user back and the form is gone.
     const finished = await screen.view().expect(303);
     expect(finished.text).not.toContain('cash-receipt');
+    // The posts were logged (their request lines), the number in none of the app's lines.
+    expect(log.lines.some((line) => line.includes('/p/:suffix/cash-receipt'))).toBe(true);
     expect(log.lines.join('\n')).not.toContain(MOBILE_DIGITS);
+  });
+
+  it('takes the failing test number, whose receipt fails at completion as the API documents', async () => {
+    const payment = await createPayment(api, merchant);
+    const screen = await openScreen(payment.payUrl);
+    await screen.post({ type: 'income_deduction', identityNumber: '010-0000-0000' }).expect(303);
+    await api.as(merchant).post(`/v1/test-helpers/payments/${payment.id}/complete`).expect(200);
+    const receipts = await api.as(merchant).get(`/v1/cash-receipts?paymentId=${payment.id}`).expect(200);
+    expect(receipts.body.data).toEqual([
+      expect.objectContaining({ identityNumber: '*******0000', status: 'failed', failureReason: 'identity_rejected' }),
+    ]);
   });
 
   it('changes the request: the last one asked is the one the receipt is made for', async () => {
@@ -173,7 +186,11 @@ describe('payment screen: the cash receipt form', () => {
       '올바른 사업자등록번호가',
     ],
     ['an endless number', { type: 'expense_proof', identityNumber: '1'.repeat(6000) }, '올바른 사업자등록번호가'],
-    ['the number twice', { type: 'income_deduction', identityNumber: [MOBILE, MOBILE] }, '번호를 입력해 주세요.'],
+    [
+      'the number twice',
+      { type: 'income_deduction', identityNumber: [MOBILE, MOBILE] },
+      '현금영수증을 받을 번호를 입력해 주세요.',
+    ],
   ])(
     'answers %s with the screen again, 400, the message tied to the field, and keeps nothing',
     async (_name, fields, message) => {
@@ -243,7 +260,7 @@ describe('payment screen: the cash receipt form', () => {
   });
 
   it.each(['completed', 'canceled', 'expired'])(
-    'sends the user of a %s payment back (303) and keeps nothing',
+    'sends the user back (303) from a payment that is %s, and keeps nothing',
     async (status) => {
       const payment = await createPayment(api, merchant);
       const screen = await openScreen(payment.payUrl);

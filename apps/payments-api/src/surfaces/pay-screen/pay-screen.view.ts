@@ -100,7 +100,7 @@ input:focus-visible,summary:focus-visible{outline:3px solid #f59e0b;outline-offs
 .field-error{color:#b91c1c;font-weight:600;margin:0 0 .25rem}
 .alert dl{margin:.5rem 0 0}
 .alert p{margin:0}
-summary{display:block;min-height:44px;padding:.625rem 0;color:#1d4ed8;font-weight:600;text-decoration:underline;cursor:pointer}
+summary{min-height:44px;padding:.625rem 0;color:#1d4ed8;font-weight:600;text-decoration:underline;cursor:pointer}
 details[open] summary{margin:0 0 .5rem}
 .alert{border-left:4px solid #b91c1c;background:#fef2f2;padding:.5rem .75rem;margin:0 0 1rem}
 .ok{border-left-color:#15803d;background:#f0fdf4}
