@@ -220,6 +220,13 @@ describe('payment screen: the cash receipt form', () => {
     },
   );
 
+  it('sends a GET of the form’s address (a page sent back with an error, opened again) to the screen’s form', async () => {
+    const payment = await createPayment(api, merchant);
+    const path = new URL(payment.payUrl).pathname;
+    const answer = await api.http().get(`${path}/cash-receipt`).expect(303);
+    expect(answer.headers.location).toBe(`${path}#cash-receipt`);
+  });
+
   it('says what is wrong in English to an English browser, and answers an unknown type at the choice', async () => {
     const payment = await createPayment(api, merchant);
     const screen = await openScreen(payment.payUrl, 'en');

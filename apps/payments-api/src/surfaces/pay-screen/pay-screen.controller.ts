@@ -126,6 +126,15 @@ export class PayScreenController {
   }
 
   /**
+   * The address a form sent back with an error is shown at, opened again (a bookmark, the history):
+   * the screen's section, where the form is.
+   */
+  @Get(':suffix/cash-receipt')
+  showCashReceipt(@Param('suffix') suffix: string, @Res() response: Response): void {
+    redirectSeeOther(response, `/p/${encodeURIComponent(suffix)}#${CASH_RECEIPT_SECTION}`);
+  }
+
+  /**
    * The cash receipt form, declared before `:suffix/:action` so that it wins the route. Kept: 303 back
    * to the screen's section, which shows it masked; wrong: the screen again, 400, the error at the field.
    */
