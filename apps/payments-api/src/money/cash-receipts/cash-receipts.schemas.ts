@@ -1,6 +1,12 @@
-import { CASH_RECEIPT_STATUSES, CASH_RECEIPT_TYPES, MAX_AMOUNT } from '@payhook/contracts';
+import { CASH_RECEIPT_STATUSES, CASH_RECEIPT_TYPES, MAX_AMOUNT, MIN_AMOUNT } from '@payhook/contracts';
 import { id, instant, nullable, object, text, type Schema } from '../../platform/openapi/schema-builders';
-import { krwAmount } from '../payments';
+
+/**
+ * Whole KRW of at least 1, as a payment's amount. Not imported from the payments feature: payments
+ * import this feature (a buyer's number at create), and the cycle left the schema uninitialised
+ * for whoever loaded payments first.
+ */
+const krwAmount: Schema = { type: 'integer', minimum: MIN_AMOUNT, maximum: MAX_AMOUNT, description: 'whole KRW' };
 
 /** Whole KRW that may be 0: the parts of a receipt's VAT split. */
 const krwPart: Schema = { type: 'integer', minimum: 0, maximum: MAX_AMOUNT };

@@ -46,6 +46,16 @@ export class CashReceiptsService {
     return toCashReceiptView(made);
   }
 
+  /**
+   * The payment screen's request before completion (the buyer's, found by the screen's link: no
+   * merchant scope), kept on the payment until it completes. The number must be checked already
+   * (validIdentityNumber). False when the payment is no longer pending or payable: nothing is kept.
+   */
+  askOnPayScreen(payment: { id: string; livemode: boolean }, request: CashReceiptRequest): Promise<boolean> {
+    const ask = this.identities.ask(payment, request);
+    return this.ledger.write((tx) => tx.cashReceipts.askBeforeCompletion(null, payment.id, ask));
+  }
+
   async get(scope: MerchantScope, id: string): Promise<CashReceiptView> {
     const receipt = await this.receipts.findById(scope, id);
     if (!receipt) throw new CashReceiptException('resource_not_found', `No such cash receipt: ${id}.`, 'id');

@@ -11,6 +11,7 @@ import {
   type PayScreenPayment,
 } from './pay-screen.view';
 import { renderVoucherPage } from './voucher-page.view';
+import type { CashReceiptFormError } from './cash-receipt-form';
 
 /**
  * Every page a buyer can see, in both languages, rendered from fixtures (the views are pure): none
@@ -35,6 +36,7 @@ function payment(overrides: Partial<PayScreenPayment> = {}): PayScreenPayment {
     returnUrl: 'https://shop.example/orders/77?from=payhook',
     depositCode: 'ABCDEFGH',
     vouchersApplied: 0,
+    cashReceiptAsked: null,
     ...overrides,
   };
 }
@@ -58,6 +60,15 @@ const VOUCHER_RESULTS: Record<string, RedemptionResult> = {
   },
 };
 
+const ASKED = { type: 'income_deduction', identityNumber: '*******5678' } as const;
+
+const CASH_RECEIPT_ERRORS: CashReceiptFormError[] = [
+  { type: null, problem: 'type' },
+  { type: 'income_deduction', problem: 'missing' },
+  { type: 'income_deduction', problem: 'invalid' },
+  { type: 'expense_proof', problem: 'invalid' },
+];
+
 /** Every variant of every buyer page, in a locale. */
 function pages(locale: Locale): [string, string][] {
   const out: [string, string][] = [
@@ -73,6 +84,21 @@ function pages(locale: Locale): [string, string][] {
         locale,
         NOW,
       ),
+    ],
+    [
+      'pending, cash receipt asked',
+      renderPayScreen(payment({ cashReceiptAsked: ASKED }), 'c', 'n', account, locale, NOW),
+    ],
+    ...CASH_RECEIPT_ERRORS.map((error): [string, string] => [
+      `pending, cash receipt form with ${error.problem} (${error.type})`,
+      renderPayScreen(payment(), 'c', 'n', account, locale, NOW, error),
+    ]),
+    [
+      'pending, live, changing the cash receipt asked with an error',
+      renderPayScreen(payment({ livemode: true, cashReceiptAsked: ASKED }), 'c', 'n', account, locale, NOW, {
+        type: 'expense_proof',
+        problem: 'invalid',
+      }),
     ],
     ['pending, no deposit code', renderPayScreen(payment({ depositCode: null }), 'c', 'n', account, locale, NOW)],
     ...(['completed', 'failed', 'canceled', 'expired'] as PaymentStatus[]).map((status): [string, string] => [

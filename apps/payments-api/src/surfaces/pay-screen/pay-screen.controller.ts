@@ -5,6 +5,7 @@ import { formField } from '../../platform/html/cookies';
 import { CsrfTokens } from '../../platform/html/csrf-tokens';
 import { redirectSeeOther, sendPage } from '../../platform/html/html-response';
 import { isLocale, negotiateLocale, type Locale } from '../../platform/i18n/locale';
+import { CASH_RECEIPT_SECTION } from './cash-receipt-form.view';
 import { returnUrlWith } from './format';
 import { PayScreenService } from './pay-screen.service';
 import {
@@ -120,6 +121,55 @@ export class PayScreenController {
         sendPage(response, status, (nonce) => renderVoucherPage(outcome.payment, csrf, nonce, locale, outcome.result), [
           new URL(outcome.payment.returnUrl).origin,
         ]);
+      }
+    }
+  }
+
+  /**
+   * The address a form sent back with an error is shown at, opened again (a bookmark, the history):
+   * the screen's section, where the form is.
+   */
+  @Get(':suffix/cash-receipt')
+  showCashReceipt(@Param('suffix') suffix: string, @Res() response: Response): void {
+    redirectSeeOther(response, `/p/${encodeURIComponent(suffix)}#${CASH_RECEIPT_SECTION}`);
+  }
+
+  /**
+   * The cash receipt form, declared before `:suffix/:action` so that it wins the route. Kept: 303 back
+   * to the screen's section, which shows it masked; wrong: the screen again, 400, the error at the field.
+   */
+  @Post(':suffix/cash-receipt')
+  async askCashReceipt(
+    @Param('suffix') suffix: string,
+    @Body() body: unknown,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    const locale = this.localeOf(request, response);
+    if (!this.csrf.verify(request, formField(body, 'csrf'), pageOf(suffix))) {
+      return this.sendForbidden(response, locale, 'forbidden.formExpired');
+    }
+    const outcome = await this.screen.askCashReceipt(
+      suffix,
+      formField(body, 'type'),
+      formField(body, 'identityNumber'),
+    );
+    switch (outcome.kind) {
+      case 'not_found':
+        return this.sendNotFound(response, locale);
+      case 'asked':
+        return redirectSeeOther(response, `/p/${encodeURIComponent(suffix)}#${CASH_RECEIPT_SECTION}`);
+      case 'redirect':
+        return redirectSeeOther(response, outcome.location, [new URL(outcome.location).origin]);
+      case 'invalid': {
+        const csrf = this.csrfToken(request, response, suffix);
+        const { payment, error } = outcome;
+        sendPage(
+          response,
+          400,
+          (nonce) => renderPayScreen(payment, csrf, nonce, this.account, locale, new Date(), error),
+          [new URL(payment.returnUrl).origin],
+        );
       }
     }
   }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CashReceiptsModule } from '../../money/cash-receipts';
 import { PaymentsModule } from '../../money/payments';
 import { DepositsModule } from '../../money/deposits';
 import { VouchersModule } from '../../money/vouchers';
@@ -6,7 +7,7 @@ import { PayScreenController } from './pay-screen.controller';
 import { PayScreenService } from './pay-screen.service';
 
 @Module({
-  imports: [PaymentsModule, DepositsModule, VouchersModule],
+  imports: [PaymentsModule, DepositsModule, VouchersModule, CashReceiptsModule],
   controllers: [PayScreenController],
   providers: [PayScreenService],
 })

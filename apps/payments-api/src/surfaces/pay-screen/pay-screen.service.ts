@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { PayhookError } from '@payhook/contracts';
 import { effectiveStatus, PaymentsRepository, PaymentTransitionsService, type FinalStatus } from '../../money/payments';
+import { CashReceiptsService } from '../../money/cash-receipts';
 import { DepositsService } from '../../money/deposits';
 import { VoucherRedemptionService, type RedemptionResult } from '../../money/vouchers';
+import { checkCashReceiptForm, type CashReceiptFormError } from './cash-receipt-form';
 import { returnUrlWith } from './format';
 import type { PayScreenAction, PayScreenPayment } from './pay-screen.view';
 
@@ -22,6 +24,14 @@ export type VoucherSubmission =
   | { kind: 'redirect'; location: string }
   | { kind: 'page'; payment: PayScreenPayment; result: RedemptionResult };
 
+export type CashReceiptSubmission =
+  | { kind: 'not_found' }
+  /** Kept: back to the screen, which shows it. */
+  | { kind: 'asked' }
+  /** The payment no longer pending: its user goes back to the merchant, as from any stale form. */
+  | { kind: 'redirect'; location: string }
+  | { kind: 'invalid'; payment: PayScreenPayment; error: CashReceiptFormError };
+
 @Injectable()
 export class PayScreenService {
   constructor(
@@ -29,6 +39,7 @@ export class PayScreenService {
     private readonly transitions: PaymentTransitionsService,
     private readonly deposits: DepositsService,
     private readonly redemption: VoucherRedemptionService,
+    private readonly cashReceipts: CashReceiptsService,
   ) {}
 
   async find(suffix: string): Promise<PayScreenPayment | null> {
@@ -52,6 +63,7 @@ export class PayScreenService {
       // Only a payment that can still be paid needs its code and its vouchers counted.
       depositCode: payment.depositCode ?? (pending ? await this.deposits.depositCodeFor(payment.id) : null),
       vouchersApplied: pending ? await this.redemption.heldValue(payment.id) : 0,
+      cashReceiptAsked: payment.cashReceiptAsked,
     };
   }
 
@@ -67,6 +79,27 @@ export class PayScreenService {
     const current = await this.find(suffix);
     if (!current) return { kind: 'not_found' };
     return { kind: 'page', payment: current, result };
+  }
+
+  /**
+   * The cash receipt form (both modes): a request checked as the API checks one, kept on the pending
+   * payment until it completes; a new one replaces it. A wrong one keeps nothing.
+   */
+  async askCashReceipt(
+    suffix: string,
+    type: string | undefined,
+    identityNumber: string | undefined,
+  ): Promise<CashReceiptSubmission> {
+    const payment = await this.find(suffix);
+    if (!payment) return { kind: 'not_found' };
+    if (payment.status !== 'pending') return { kind: 'redirect', location: returnUrlWith(payment.returnUrl, payment) };
+    const checked = checkCashReceiptForm(type, identityNumber);
+    if ('error' in checked) return { kind: 'invalid', payment, error: checked.error };
+    if (await this.cashReceipts.askOnPayScreen(payment, checked.request)) return { kind: 'asked' };
+    // Completed, canceled or expired since it was read: show whatever won.
+    const current = await this.find(suffix);
+    if (!current) return { kind: 'not_found' };
+    return { kind: 'redirect', location: returnUrlWith(current.returnUrl, current) };
   }
 
   /**

@@ -1,5 +1,7 @@
-import type { PaymentStatus } from '@payhook/contracts';
+import type { CashReceiptType, PaymentStatus } from '@payhook/contracts';
 import { formatDepositCode } from '../../money/deposits';
+import type { CashReceiptFormError } from './cash-receipt-form';
+import { cashReceiptSection } from './cash-receipt-form.view';
 import { formatWon, returnUrlWith } from './format';
 import { SafeHtml, html } from '../../platform/html/html';
 import { htmlPage } from '../../platform/html/html-page';
@@ -24,6 +26,8 @@ export interface PayScreenPayment {
   depositCode: string | null;
   /** Value of the vouchers already applied. */
   vouchersApplied: number;
+  /** The cash receipt asked for before completion (the screen's form, or create's), the number masked. */
+  cashReceiptAsked: { type: CashReceiptType; identityNumber: string } | null;
 }
 
 /** The collection account a payer transfers to (configuration). */
@@ -85,6 +89,19 @@ label{display:block;font-weight:600;margin:0 0 .25rem}
 textarea{display:block;width:100%;min-height:6rem;padding:.5rem;border:1px solid #6b7280;border-radius:8px;font:inherit;font-family:ui-monospace,Menlo,Consolas,monospace;margin:0 0 .75rem}
 textarea:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
 a{color:#1d4ed8}
+fieldset{border:0;padding:0;margin:0 0 .75rem;min-width:0}
+legend{font-weight:600;padding:0;margin:0 0 .25rem}
+.choice{display:flex;align-items:center;gap:.5rem}
+.choice input{flex:none;width:1.25rem;height:1.25rem;margin:0}
+.choice label{flex:1;font-weight:400;margin:0;padding:.625rem 0;min-height:44px}
+input[type=text]{display:block;width:100%;min-height:48px;padding:.5rem .75rem;border:1px solid #6b7280;border-radius:8px;font:inherit;font-family:ui-monospace,Menlo,Consolas,monospace;margin:0 0 .75rem}
+input[aria-invalid=true]{border:2px solid #b91c1c}
+input:focus-visible,summary:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
+.field-error{color:#b91c1c;font-weight:600;margin:0 0 .25rem}
+.alert dl{margin:.5rem 0 0}
+.alert p{margin:0}
+summary{min-height:44px;padding:.625rem 0;color:#1d4ed8;font-weight:600;text-decoration:underline;cursor:pointer}
+details[open] summary{margin:0 0 .5rem}
 .alert{border-left:4px solid #b91c1c;background:#fef2f2;padding:.5rem .75rem;margin:0 0 1rem}
 .ok{border-left-color:#15803d;background:#f0fdf4}
 ul.pins{padding-left:1.25rem;margin:0}
@@ -201,12 +218,15 @@ export function renderPayScreen(
   account: BankAccount,
   locale: Locale,
   now = new Date(),
+  cashReceiptError?: CashReceiptFormError,
 ): string {
   const t = payScreenT(locale);
   const merchant = payment.merchantName;
   const finished = payment.status !== 'pending';
   const amount = formatWon(payment.amount);
-  const title = `${amount} · ${merchant} · payhook`;
+  const screenTitle = `${amount} · ${merchant} · payhook`;
+  // A form sent back with an error says so first, where a screen reader starts reading.
+  const title = cashReceiptError ? t('receipt.errorTitle', { title: screenTitle }) : screenTitle;
   const total = html`<dl class="total">
     <dt>${t.html('pay.amount')}</dt>
     <dd class="amount">${amount}</dd>
@@ -254,7 +274,8 @@ export function renderPayScreen(
   const body = html`<div class="card">
     ${languageSwitch(t, path)} ${testBanner(t, payment)}
     <h1>${t.html('pay.heading', { merchant })}</h1>
-    ${total} ${testActions} ${transfer(t, payment, account)} ${check}
+    ${total} ${testActions} ${transfer(t, payment, account)}
+    ${cashReceiptSection(t, payment, csrfToken, cashReceiptError)} ${check}
     <section aria-labelledby="vouchers-heading">
       <h2 id="vouchers-heading">${t.html('pay.vouchers.heading')}</h2>
       <p><a href="${path}/vouchers">${t.html('pay.vouchers.link')}</a></p>

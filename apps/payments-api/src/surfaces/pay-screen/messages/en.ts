@@ -42,6 +42,30 @@ export const en = {
   'pay.action.cancel': 'Cancel',
   'pay.return': 'Return to {merchant}',
 
+  'receipt.heading': 'Cash receipt',
+  'receipt.intro': 'Need a cash receipt? Ask for one here: it is issued once the payment completes.',
+  'receipt.type': 'What the receipt is for',
+  'receipt.type.income_deduction': 'Income deduction (mobile number)',
+  'receipt.type.expense_proof': 'Expense proof (business registration number)',
+  'receipt.number': 'Mobile number or business registration number',
+  'receipt.hint':
+    'A mobile number is 10 or 11 digits starting 01, a business registration number 10 digits; a cash receipt card number (13 to 19 digits) works for either. Dashes and spaces are fine.',
+  'receipt.submit': 'Ask for a cash receipt',
+  'receipt.asked': 'Cash receipt requested: it is issued once the payment completes.',
+  'receipt.asked.type': 'For',
+  'receipt.asked.number': 'Number',
+  'receipt.kind.income_deduction': 'Income deduction',
+  'receipt.kind.expense_proof': 'Expense proof',
+  'receipt.change': 'Change the request',
+  'receipt.update': 'Save the change',
+  'receipt.error.type': 'Choose what the receipt is for.',
+  'receipt.error.missing': 'Enter the number for the receipt.',
+  'receipt.error.income_deduction':
+    'Enter a mobile number (10 or 11 digits starting 01) or a cash receipt card number (13 to 19 digits).',
+  'receipt.error.expense_proof':
+    'This is not a valid business registration number: check its 10 digits (the last one is a check digit), or enter a cash receipt card number (13 to 19 digits).',
+  'receipt.errorTitle': 'Error: {title}',
+
   'vouchers.title': 'Vouchers · {merchant} · payhook',
   'vouchers.heading': 'Pay {merchant} with gift vouchers',
   'vouchers.leftToPay': 'Left to pay',

@@ -40,6 +40,30 @@ export const ko = {
   'pay.action.cancel': '취소',
   'pay.return': '{merchant} 페이지로 돌아가기',
 
+  'receipt.heading': '현금영수증',
+  'receipt.intro': '현금영수증이 필요하면 여기에서 신청해 주세요. 결제가 완료되면 발급됩니다.',
+  'receipt.type': '발급 용도',
+  'receipt.type.income_deduction': '소득공제 (휴대폰번호)',
+  'receipt.type.expense_proof': '지출증빙 (사업자등록번호)',
+  'receipt.number': '휴대폰번호 또는 사업자등록번호',
+  'receipt.hint':
+    '휴대폰번호는 01로 시작하는 10~11자리, 사업자등록번호는 10자리 숫자입니다. 현금영수증 카드번호(13~19자리)도 됩니다. 하이픈(-)이나 띄어쓰기는 있어도 됩니다.',
+  'receipt.submit': '현금영수증 신청',
+  'receipt.asked': '현금영수증을 신청했습니다. 결제가 완료되면 발급됩니다.',
+  'receipt.asked.type': '발급 용도',
+  'receipt.asked.number': '번호',
+  'receipt.kind.income_deduction': '소득공제',
+  'receipt.kind.expense_proof': '지출증빙',
+  'receipt.change': '신청 내용 변경',
+  'receipt.update': '변경 내용 저장',
+  'receipt.error.type': '발급 용도를 선택해 주세요.',
+  'receipt.error.missing': '현금영수증을 받을 번호를 입력해 주세요.',
+  'receipt.error.income_deduction':
+    '휴대폰번호(01로 시작하는 10~11자리)나 현금영수증 카드번호(13~19자리)를 입력해 주세요.',
+  'receipt.error.expense_proof':
+    '올바른 사업자등록번호가 아닙니다. 10자리 숫자를 다시 확인하거나(마지막 자리는 검증 번호입니다) 현금영수증 카드번호(13~19자리)를 입력해 주세요.',
+  'receipt.errorTitle': '오류: {title}',
+
   'vouchers.title': '상품권 · {merchant} · payhook',
   'vouchers.heading': '{merchant} 상품권 결제',
   'vouchers.leftToPay': '남은 결제 금액',
