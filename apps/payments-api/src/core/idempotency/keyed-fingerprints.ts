@@ -40,3 +40,17 @@ export class KeyedFingerprints {
     return [first, ...rest];
   }
 }
+
+/**
+ * What a rotation's report says of the unexpired keys fingerprinted under the previous key (null: none).
+ * A fingerprint cannot be re-keyed (only the body's HMAC is stored): a retry matches under the previous
+ * key only while it is configured.
+ */
+export function fingerprintsNeedingPreviousKey(fingerprinted: { count: number; until: Date | null }): string | null {
+  if (!fingerprinted.until || fingerprinted.count === 0) return null;
+  return (
+    `${fingerprinted.count} idempotency keys (of refunds, and of payments created with a cash receipt) still ` +
+    `fingerprinted under the previous key: keep SECRETS_KEY_PREVIOUS until ${fingerprinted.until.toISOString()} ` +
+    `(their last expiry)`
+  );
+}
