@@ -3,11 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { SecretsKeyring } from '@payhook/config';
 import { sqlRows } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
-import {
-  fingerprintsNeedingPreviousKey,
-  IdempotencyKeysRepository,
-  keyedFingerprintPrefix,
-} from '../../core/idempotency';
+import { IdempotencyKeysRepository, keysFingerprintedUnder } from '../../core/idempotency';
 import {
   resealedColumns,
   SealedColumnsRekeyer,
@@ -51,17 +47,15 @@ export class CashReceiptIdentitiesRekeyer extends SealedColumnsRekeyer {
               [after, size],
             )
           ).map((row) => ({ ...row, context: cashReceiptIdentityContext(row.id) })),
-        replace: async (resealed) =>
-          (
-            await sqlRows<{ id: string }>(
-              this.db,
-              `UPDATE payments p SET cash_receipt_identity_sealed = r.sealed
+        replace: (resealed) =>
+          sqlRows(
+            this.db,
+            `UPDATE payments p SET cash_receipt_identity_sealed = r.sealed
                FROM unnest($1::text[], $2::text[], $3::text[]) AS r(id, was, sealed)
                WHERE p.id = r.id AND p.cash_receipt_identity_sealed = r.was
                RETURNING p.id`,
-              resealedColumns(resealed),
-            )
-          ).map((row) => row.id),
+            resealedColumns(resealed),
+          ),
       },
       {
         // A self-issued receipt has no number sealed (the tax office's own is public).
@@ -74,24 +68,20 @@ export class CashReceiptIdentitiesRekeyer extends SealedColumnsRekeyer {
               [after, size],
             )
           ).map(({ id, payment_id, sealed }) => ({ id, sealed, context: cashReceiptIdentityContext(payment_id) })),
-        replace: async (resealed) =>
-          (
-            await sqlRows<{ id: string }>(
-              this.db,
-              `UPDATE cash_receipts c SET identity_number_sealed = r.sealed
+        replace: (resealed) =>
+          sqlRows(
+            this.db,
+            `UPDATE cash_receipts c SET identity_number_sealed = r.sealed
                FROM unnest($1::text[], $2::text[], $3::text[]) AS r(id, was, sealed)
                WHERE c.id = r.id AND c.identity_number_sealed = r.was
                RETURNING c.id`,
-              resealedColumns(resealed),
-            )
-          ).map((row) => row.id),
+            resealedColumns(resealed),
+          ),
       },
     ];
   }
 
-  protected async alsoNeedingPreviousKey(previousKeyId: string): Promise<string | null> {
-    return fingerprintsNeedingPreviousKey(
-      await this.idempotencyKeys.unexpiredWithFingerprintPrefix(keyedFingerprintPrefix(previousKeyId)),
-    );
+  protected alsoNeedingPreviousKey(previousKeyId: string): Promise<string | null> {
+    return keysFingerprintedUnder(this.idempotencyKeys, previousKeyId);
   }
 }

@@ -3,11 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { SecretsKeyring } from '@payhook/config';
 import { sqlRows } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
-import {
-  fingerprintsNeedingPreviousKey,
-  IdempotencyKeysRepository,
-  keyedFingerprintPrefix,
-} from '../../core/idempotency';
+import { IdempotencyKeysRepository, keysFingerprintedUnder } from '../../core/idempotency';
 import {
   resealedColumns,
   SealedColumnsRekeyer,
@@ -49,24 +45,20 @@ export class RefundAccountsRekeyer extends SealedColumnsRekeyer {
               [after, size],
             )
           ).map((row) => ({ ...row, context: refundAccountContext(row.id) })),
-        replace: async (resealed) =>
-          (
-            await sqlRows<{ id: string }>(
-              this.db,
-              `UPDATE refunds f SET refund_account_sealed = r.sealed
+        replace: (resealed) =>
+          sqlRows(
+            this.db,
+            `UPDATE refunds f SET refund_account_sealed = r.sealed
                FROM unnest($1::text[], $2::text[], $3::text[]) AS r(id, was, sealed)
                WHERE f.id = r.id AND f.refund_account_sealed = r.was
                RETURNING f.id`,
-              resealedColumns(resealed),
-            )
-          ).map((row) => row.id),
+            resealedColumns(resealed),
+          ),
       },
     ];
   }
 
-  protected async alsoNeedingPreviousKey(previousKeyId: string): Promise<string | null> {
-    return fingerprintsNeedingPreviousKey(
-      await this.idempotencyKeys.unexpiredWithFingerprintPrefix(keyedFingerprintPrefix(previousKeyId)),
-    );
+  protected alsoNeedingPreviousKey(previousKeyId: string): Promise<string | null> {
+    return keysFingerprintedUnder(this.idempotencyKeys, previousKeyId);
   }
 }

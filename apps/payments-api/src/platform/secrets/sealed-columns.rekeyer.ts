@@ -23,8 +23,8 @@ export interface Resealed {
 export interface SealedColumn {
   /** Up to `size` rows after the id `after` (`''`: from the start), in primary-key order. */
   page(after: string, size: number): Promise<SealedCell[]>;
-  /** Writes each value where its row still holds `was` (compare-and-set); returns the ids written. */
-  replace(resealed: Resealed[]): Promise<string[]>;
+  /** Writes each value where its row still holds `was` (compare-and-set); returns a row per value written. */
+  replace(resealed: Resealed[]): Promise<unknown[]>;
 }
 
 /** The unnest() parameters of a compare-and-set write: the ids, the values read, the values sealed anew. */

@@ -55,11 +55,11 @@ markdown.core.ruler.push('no_inline_style', (state) => {
 
 const renderLinkOpen = markdown.renderer.rules.link_open;
 markdown.renderer.rules.link_open = (tokens, index, options, env, self) => {
-  const href: string | null = tokens[index].attrGet('href');
+  const href = tokens[index].attrGet('href');
   if (href && SERVED_FILES[href]) tokens[index].attrSet('href', SERVED_FILES[href]);
   // markdown-it percent-encodes what is not ASCII; an anchor stays as its heading's id is written
   // (a Korean heading's), so that the link and the id read the same.
-  else if (href?.startsWith('#')) tokens[index].attrSet('href', safelyDecoded(href));
+  else if (typeof href === 'string' && href.startsWith('#')) tokens[index].attrSet('href', safelyDecoded(href));
   return renderLinkOpen ? renderLinkOpen(tokens, index, options, env, self) : self.renderToken(tokens, index, options);
 };
 
