@@ -212,6 +212,15 @@ const MONEY_TABLE_WRITES_ALLOWED = [
     forms: ['UPDATE refunds f SET refund_account_sealed = x FROM'],
   },
   {
+    // Re-sealing buyers' numbers for cash receipts (a payment's request, a receipt's) under a new key.
+    file: 'money/cash-receipts/cash-receipt-identities.rekeyer.ts',
+    tables: ['payments', 'cash_receipts'],
+    forms: [
+      'UPDATE payments p SET cash_receipt_identity_sealed = x FROM',
+      'UPDATE cash_receipts c SET identity_number_sealed = x FROM',
+    ],
+  },
+  {
     // A payment's deposit code, given once on the payment screen's first view.
     file: 'money/deposits/deposit-codes.repository.ts',
     tables: ['payments'],

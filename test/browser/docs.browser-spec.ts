@@ -45,6 +45,12 @@ describe('the API reference page /docs', () => {
     expect(new URL(page.url()).hash).toBe('#errors');
     await expect(page.getByRole('heading', { level: 2, name: 'Errors' }).isVisible()).resolves.toBe(true);
     await expect(page.getByRole('region', { name: /^Table \d+: Errors$/ }).isVisible()).resolves.toBe(true);
+    // A Korean heading's link lands too.
+    await page.getByRole('link', { name: 'Cash receipts (현금영수증)', exact: true }).click();
+    expect(decodeURIComponent(new URL(page.url()).hash)).toBe('#cash-receipts-현금영수증');
+    await expect(page.getByRole('heading', { level: 2, name: 'Cash receipts (현금영수증)' }).isVisible()).resolves.toBe(
+      true,
+    );
     await expect(accessibilityViolations(page)).resolves.toEqual([]);
     expect([...hosts]).toEqual([new URL(api.baseUrl).host]);
     await page.goto(`${api.baseUrl}/docs`);

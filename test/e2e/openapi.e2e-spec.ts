@@ -109,6 +109,17 @@ describe('GET /v1/openapi.json', () => {
     expect(leaking).toEqual([]);
   });
 
+  it("shows a buyer's whole number only in the operator's examples, never in a merchant answer's", () => {
+    const schemasOf = (document: { components: never }) =>
+      (document.components as { schemas: Record<string, { examples?: unknown[] }> }).schemas;
+    const [{ identityNumber }] = schemasOf(admin).AdminCashReceipt.examples as { identityNumber: string }[];
+    expect(identityNumber).toMatch(/^[0-9]{10,19}$/);
+    const leaking = Object.entries(schemasOf(served)).filter(([, schema]) =>
+      JSON.stringify(schema.examples ?? []).includes(identityNumber),
+    );
+    expect(leaking).toEqual([]);
+  });
+
   it('describes only merchant routes, each with the API key scheme and its errors in the one shape', () => {
     const paths = Object.keys(served.paths);
     expect(paths).toEqual(expect.arrayContaining(['/v1/payments', '/v1/payments/{id}/cancel', '/v1/events/{id}']));
@@ -201,5 +212,47 @@ describe('GET /v1/openapi.json', () => {
       expect(check(shape, { id, type, createdAt, data })).toEqual([]);
       expect(check('Event', (await api.as(caller).get(`/v1/events/${event.id}`)).body.data)).toEqual([]);
     }
+  });
+
+  it('matches what the cash receipt routes answer: test receipts, the live queue, issue, fail and the receipt events', async () => {
+    const check = openApiValidator(served);
+    const checkAdmin = openApiValidator(admin);
+    const asked = async (identityNumber: string) =>
+      completedPayment(api, merchant, 15_000, false, { cashReceipt: { type: 'income_deduction', identityNumber } });
+    const [issued, failed] = [await asked('010-1234-5678'), await asked('01000000000')];
+    const receiptEvents = [
+      { paymentId: issued, type: 'cash_receipt.issued', shape: 'CashReceiptIssuedEvent' },
+      { paymentId: failed, type: 'cash_receipt.failed', shape: 'CashReceiptFailedEvent' },
+    ];
+    for (const { paymentId, type, shape } of receiptEvents) {
+      const events = (await api.as(merchant).get(`/v1/events?paymentId=${paymentId}`)).body.data as { type: string }[];
+      const event = events.find((one) => one.type === type)!;
+      expect(check('EventSummary', event)).toEqual([]);
+      const { id, createdAt, data } = event as unknown as Record<string, unknown>;
+      expect(check(shape, { id, type, createdAt, data })).toEqual([]);
+      // The event's shape holds its receipt to the status it names.
+      expect(check(shape, { id, type, createdAt, data: { ...(data as object), status: 'pending' } })).not.toEqual([]);
+      const [receipt] = (await api.as(merchant).get(`/v1/cash-receipts?paymentId=${paymentId}`)).body.data;
+      expect(check('CashReceipt', receipt)).toEqual([]);
+    }
+
+    const live = await api.merchantWithKey('live', { live: true });
+    const requested = await Promise.all(
+      ['010-2222-3333', '124-81-00998'].map(async (identityNumber, index) => {
+        const paymentId = await completedPayment(api, live, 120_000, true);
+        const type = index === 0 ? 'income_deduction' : 'expense_proof';
+        const made = await api.as(live).post(`/v1/payments/${paymentId}/cash-receipts`).send({ type, identityNumber });
+        expect(check('CashReceipt', made.body.data)).toEqual([]);
+        return made.body.data as { id: string };
+      }),
+    );
+    const queue = await api.admin().get('/admin/v1/cash-receipts?status=pending&limit=100').expect(200);
+    for (const receipt of queue.body.data) expect(checkAdmin('AdminCashReceipt', receipt)).toEqual([]);
+    const answered = [
+      await api.admin().post(`/admin/v1/cash-receipts/${requested[0].id}/issue`).send({ issueNumber: 'NTS-0001' }),
+      await api.admin().post(`/admin/v1/cash-receipts/${requested[1].id}/fail`).send({ reason: 'closed business' }),
+    ];
+    // The operator's issue and fail answer the CashReceipt itself, masked, not the queue's view.
+    for (const answer of answered) expect(checkAdmin('CashReceipt', answer.body.data)).toEqual([]);
   });
 });

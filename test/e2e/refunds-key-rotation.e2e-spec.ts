@@ -1,28 +1,15 @@
-import type { LoggerService } from '@nestjs/common';
 import { secretsKeyId } from '@payhook/config';
 import { randomBytes } from 'node:crypto';
 import { RefundAccountsRekeyer } from '../../apps/payments-api/src/money/refunds/refund-accounts.rekeyer';
 import { expectApiError } from '../support/api-expectations';
 import { isolatedServices, type IsolatedServices } from '../support/isolated-services';
 import { PaymentsApiHarness } from '../support/payments-api.harness';
+import { RecordingLogger } from '../support/recording-logger';
 import { completedPayment, refundsClient } from '../support/refunds-client';
 
 jest.setTimeout(120_000);
 
 const ACCOUNT = { bank: 'Shinhan', accountNumber: '140-000-123456', holderName: 'Kim Minji' };
-
-/** The API's log lines, to read the rekeyer's report. */
-class RecordingLogger implements LoggerService {
-  readonly lines: string[] = [];
-  private record = (message: unknown, ...rest: unknown[]) =>
-    void this.lines.push([message, ...rest].map((part) => String(part)).join(' '));
-  log = this.record;
-  error = this.record;
-  warn = this.record;
-  debug = this.record;
-  verbose = this.record;
-  fatal = this.record;
-}
 
 /**
  * A refund account is sealed under SECRETS_KEY like a webhook signing secret, and a rotation re-seals
@@ -79,7 +66,7 @@ describe('refund accounts across a SECRETS_KEY rotation', () => {
     // The accounts moved, but the three keys' fingerprints did not: the previous key is still needed.
     expect(reports()).toEqual([
       expect.stringMatching(
-        /re-encrypted 3 refund accounts; 0 .* 3 refund idempotency keys still fingerprinted under the previous key: keep SECRETS_KEY_PREVIOUS until \d{4}-/,
+        /re-encrypted 3 refund accounts; 0 .* 3 idempotency keys \(of refunds, and of payments created with a cash receipt\) still fingerprinted under the previous key: keep SECRETS_KEY_PREVIOUS until \d{4}-/,
       ),
     ]);
     // Meanwhile a retry still replays.

@@ -1,4 +1,4 @@
-import type { INestApplication, LoggerService } from '@nestjs/common';
+import type { INestApplication } from '@nestjs/common';
 import { modeSigningSecretContext, SecretsKeyring, secretsKeyId } from '@payhook/config';
 import { dataSourceOptions } from '@payhook/persistence';
 import { randomBytes } from 'node:crypto';
@@ -9,26 +9,12 @@ import { EndpointBoundSigningSecrets1766600000000 } from '../../libs/persistence
 import { isolatedServices, type IsolatedServices } from '../support/isolated-services';
 import { PaymentsApiHarness, type TestMerchant } from '../support/payments-api.harness';
 import { pollUntil } from '../support/poll-until';
+import { RecordingLogger } from '../support/recording-logger';
 import { startDispatcher } from '../support/webhook-dispatcher.harness';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { completedPayment, signatureCheck } from '../support/webhook-scenario';
 
 jest.setTimeout(60_000);
-
-/** Every line the API logs, to find the re-encryption count and to prove no secret is in any. */
-class RecordingLogger implements LoggerService {
-  readonly lines: string[] = [];
-  private record =
-    (level: string) =>
-    (message: unknown, ...rest: unknown[]) =>
-      void this.lines.push(`${level} ${[message, ...rest].map((part) => String(part)).join(' ')}`);
-  log = this.record('log');
-  error = this.record('error');
-  warn = this.record('warn');
-  debug = this.record('debug');
-  verbose = this.record('verbose');
-  fatal = this.record('fatal');
-}
 
 /** Issue 16 item 4: webhook signing secrets are stored sealed under SECRETS_KEY, and follow its rotation. */
 describe('signing secrets at rest', () => {

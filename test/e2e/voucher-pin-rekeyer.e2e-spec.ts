@@ -1,4 +1,3 @@
-import type { LoggerService } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { SecretsKeyring, sealedPrefix, secretsKeyId } from '../../libs/config/src/sealed-secret';
 import { keyedPinHash, pinDigest } from '../../apps/payments-api/src/money/vouchers/voucher-pin';
@@ -6,23 +5,9 @@ import { isolatedServices, type IsolatedServices } from '../support/isolated-ser
 import { createPayment, newVoucherPin, openVoucherPage } from '../support/pay-screen-client';
 import { PaymentsApiHarness } from '../support/payments-api.harness';
 import { pollUntil } from '../support/poll-until';
+import { RecordingLogger } from '../support/recording-logger';
 
 jest.setTimeout(180_000);
-
-/** Every line the API logs, to find the rekeyer's count and to prove no key, PIN or digest is in any. */
-class RecordingLogger implements LoggerService {
-  readonly lines: string[] = [];
-  private record =
-    (level: string) =>
-    (message: unknown, ...rest: unknown[]) =>
-      void this.lines.push(`${level} ${[message, ...rest].map((part) => String(part)).join(' ')}`);
-  log = this.record('log');
-  error = this.record('error');
-  warn = this.record('warn');
-  debug = this.record('debug');
-  verbose = this.record('verbose');
-  fatal = this.record('fatal');
-}
 
 /**
  * Issue 25 item 1: a PIN redeemed before a SECRETS_KEY rotation is never seen again, so only the

@@ -84,7 +84,13 @@ const cases: BoundaryCase[] = [
     name: 'a feature writing a deposit in SQL of its own',
     filePath: `${SRC}/money/deposits/deposits.repository.ts`,
     text: `export const settle = 'UPDATE deposits SET outcome = $2 WHERE id = $1';\n`,
-    fails: /Only src\/core\/ledger\/ writes payments, refunds, deposits/,
+    fails: /Only src\/core\/ledger\/ writes payments, refunds, cash_receipts, deposits/,
+  },
+  {
+    name: 'a feature issuing a cash receipt in SQL of its own',
+    filePath: `${SRC}/money/cash-receipts/cash-receipt-operations.service.ts`,
+    text: `export const issue = \`UPDATE cash_receipts SET status = 'issued', issue_number = $2 WHERE id = $1\`;\n`,
+    fails: /Only src\/core\/ledger\/ writes payments/,
   },
   {
     name: 'a feature opening a review case in SQL of its own',
@@ -157,6 +163,25 @@ const cases: BoundaryCase[] = [
       `export const reseal = (sql: Sql, id: string, sealed: string) =>\n` +
       `  sql(\`UPDATE refunds f SET refund_account_sealed = r.sealed FROM unnest($1::text[], $2::text[]) AS r (id, sealed) WHERE f.id = r.id\`, [id, sealed]);\n`,
     fails: null,
+  },
+  {
+    name: "an allow-listed rekeyer re-sealing buyers' numbers on payments and receipts where it runs the statements",
+    filePath: `${SRC}/money/cash-receipts/cash-receipt-identities.rekeyer.ts`,
+    text:
+      `type Sql = (text: string, params: unknown[]) => Promise<unknown>;\n` +
+      `export const reseal = (sql: Sql, ids: string[], sealed: string[]) => Promise.all([\n` +
+      `  sql(\`UPDATE payments p SET cash_receipt_identity_sealed = r.sealed FROM unnest($1::text[], $2::text[]) AS r (id, sealed) WHERE p.id = r.id\`, [ids, sealed]),\n` +
+      `  sql(\`UPDATE cash_receipts c SET identity_number_sealed = r.sealed FROM unnest($1::text[], $2::text[]) AS r (id, sealed) WHERE c.id = r.id\`, [ids, sealed]),\n` +
+      `]);\n`,
+    fails: null,
+  },
+  {
+    name: "the cash receipts' rekeyer moving a receipt's state (its allow-list covers the sealed numbers only)",
+    filePath: `${SRC}/money/cash-receipts/cash-receipt-identities.rekeyer.ts`,
+    text:
+      `type Sql = (text: string, params: unknown[]) => Promise<unknown>;\n` +
+      `export const issue = (sql: Sql, id: string) => sql(\`UPDATE cash_receipts c SET status = 'issued' WHERE c.id = $1\`, [id]);\n`,
+    fails: /Only src\/core\/ledger\/ writes payments/,
   },
   {
     name: 'a feature writing rows that are no money record and locking a payment it reads',

@@ -5,9 +5,10 @@
  */
 export type PaymentEvent = PaymentCompletedEvent | PaymentFailedEvent | PaymentCanceledEvent | PaymentExpiredEvent;
 /**
- * Any webhook body: a payment outcome or a refund outcome.
+ * Any webhook body: a payment outcome, a refund outcome or a cash receipt outcome.
  */
-export type WebhookEvent = PaymentEvent | RefundSucceededEvent | RefundFailedEvent;
+export type WebhookEvent =
+  PaymentEvent | RefundSucceededEvent | RefundFailedEvent | CashReceiptIssuedEvent | CashReceiptFailedEvent;
 export type EventSummary = WebhookEvent & EventDelivery;
 export type Event = EventSummary & {
   deliveries: EndpointDelivery[];
@@ -18,6 +19,7 @@ export type Event = EventSummary & {
  * Every component schema of docs/openapi.json by name.
  */
 export interface OpenApiSchemas {
+  CashReceiptRequestDto: CashReceiptRequestDto;
   CreatePaymentRequestDto: CreatePaymentRequestDto;
   RefundAccountDto: RefundAccountDto;
   CreateRefundRequestDto: CreateRefundRequestDto;
@@ -37,6 +39,7 @@ export interface OpenApiSchemas {
   CreatedPayment: CreatedPayment;
   Payment: Payment;
   Refund: Refund;
+  CashReceipt: CashReceipt;
   PaymentCompletedEvent: PaymentCompletedEvent;
   PaymentFailedEvent: PaymentFailedEvent;
   PaymentCanceledEvent: PaymentCanceledEvent;
@@ -46,6 +49,8 @@ export interface OpenApiSchemas {
   EventDelivery: EventDelivery;
   RefundSucceededEvent: RefundSucceededEvent;
   RefundFailedEvent: RefundFailedEvent;
+  CashReceiptIssuedEvent: CashReceiptIssuedEvent;
+  CashReceiptFailedEvent: CashReceiptFailedEvent;
   WebhookEvent: WebhookEvent;
   EndpointDelivery: EndpointDelivery;
   EventSummary: EventSummary;
@@ -61,6 +66,16 @@ export interface OpenApiSchemas {
   ListenSession: ListenSession;
   CreatedListenSession: CreatedListenSession;
   WebhookEndpointResource: WebhookEndpointResource;
+}
+export interface CashReceiptRequestDto {
+  /**
+   * income_deduction (소득공제, a person) or expense_proof (지출증빙, a business)
+   */
+  type: 'income_deduction' | 'expense_proof';
+  /**
+   * income_deduction: a mobile number (10 or 11 digits starting 01) or a cash receipt card number (13 to 19 digits); expense_proof: a business registration number (10 digits) or a cash receipt card number (13 to 19 digits). Hyphens and spaces are ignored. Shown back masked, every digit but the last four as *.
+   */
+  identityNumber: string;
 }
 export interface CreatePaymentRequestDto {
   orderId: string;
@@ -84,6 +99,10 @@ export interface CreatePaymentRequestDto {
   metadata?: {
     [k: string]: string;
   };
+  /**
+   * a cash receipt (현금영수증) asked for by the buyer: made when the payment completes; the number is never shown back whole
+   */
+  cashReceipt?: CashReceiptRequestDto;
 }
 export interface RefundAccountDto {
   /**
@@ -149,6 +168,8 @@ export interface PutWebhookEndpointRequestDto {
     | 'payment.expired'
     | 'refund.succeeded'
     | 'refund.failed'
+    | 'cash_receipt.issued'
+    | 'cash_receipt.failed'
   )[];
 }
 export interface RotateSecretRequestDto {
@@ -169,6 +190,8 @@ export interface CreateWebhookEndpointRequestDto {
     | 'payment.expired'
     | 'refund.succeeded'
     | 'refund.failed'
+    | 'cash_receipt.issued'
+    | 'cash_receipt.failed'
   )[];
   description?: string | null;
 }
@@ -184,6 +207,8 @@ export interface UpdateWebhookEndpointRequestDto {
     | 'payment.expired'
     | 'refund.succeeded'
     | 'refund.failed'
+    | 'cash_receipt.issued'
+    | 'cash_receipt.failed'
   )[];
   description?: string | null;
 }
@@ -214,6 +239,8 @@ export interface CreateListenSessionRequestDto {
     | 'payment.expired'
     | 'refund.succeeded'
     | 'refund.failed'
+    | 'cash_receipt.issued'
+    | 'cash_receipt.failed'
   )[];
 }
 export interface ReportListenAttemptRequestDto {
@@ -277,6 +304,8 @@ export interface Error {
       | 'recover_in_progress'
       | 'refund_amount_exceeded'
       | 'refund_state_conflict'
+      | 'cash_receipt_exists'
+      | 'cash_receipt_state_conflict'
       | 'endpoint_limit_reached'
       | 'listen_session_limit_reached'
       | 'listen_session_ended'
@@ -381,6 +410,51 @@ export interface Refund {
   metadata: {
     [k: string]: string;
   };
+}
+export interface CashReceipt {
+  id: string;
+  paymentId: string;
+  /**
+   * the refund a cancel receipt takes back; null on an issue receipt
+   */
+  refundId: string | null;
+  orderId: string;
+  /**
+   * issue: what the buyer paid and was not refunded when it was made; cancel: one succeeded refund
+   */
+  transactionType: 'issue' | 'cancel';
+  /**
+   * income_deduction (소득공제) or expense_proof (지출증빙)
+   */
+  type: 'income_deduction' | 'expense_proof';
+  /**
+   * the buyer's number, every digit but the last four as *
+   */
+  identityNumber: string;
+  /**
+   * issued unasked to the tax office's own number 0100001234 (a merchant marked cashReceiptRequired)
+   */
+  selfIssued: boolean;
+  /**
+   * whole KRW
+   */
+  amount: number;
+  taxFreeAmount: number;
+  vat: number;
+  suppliedAmount: number;
+  /**
+   * pending until the tax office answers (at once in test mode)
+   */
+  status: 'pending' | 'issued' | 'failed';
+  /**
+   * the tax office's approval number; null until issued
+   */
+  issueNumber: string | null;
+  failureReason: string | null;
+  livemode: boolean;
+  createdAt: string;
+  issuedAt: string | null;
+  failedAt: string | null;
 }
 export interface PaymentCompletedEvent {
   id: string;
@@ -503,6 +577,32 @@ export interface RefundFailedEvent {
   };
 }
 /**
+ * A cash receipt was issued: data is the receipt, status issued, with the tax office's issueNumber.
+ */
+export interface CashReceiptIssuedEvent {
+  id: string;
+  type: 'cash_receipt.issued';
+  createdAt: string;
+  data: CashReceipt & {
+    status: 'issued';
+    issueNumber: string;
+    issuedAt: string;
+  };
+}
+/**
+ * A cash receipt failed: data is the receipt, status failed, with its failureReason; the buyer may ask again.
+ */
+export interface CashReceiptFailedEvent {
+  id: string;
+  type: 'cash_receipt.failed';
+  createdAt: string;
+  data: CashReceipt & {
+    status: 'failed';
+    failureReason: string;
+    failedAt: string;
+  };
+}
+/**
  * What the event owes one endpoint that takes its type; deliveryStatus sums them up.
  */
 export interface EndpointDelivery {
@@ -612,6 +712,8 @@ export interface WebhookEndpoint {
     | 'payment.expired'
     | 'refund.succeeded'
     | 'refund.failed'
+    | 'cash_receipt.issued'
+    | 'cash_receipt.failed'
   )[];
   status: 'enabled' | 'disabled';
   failingSince: string | null;
@@ -633,6 +735,8 @@ export interface ListenSession {
         | 'payment.expired'
         | 'refund.succeeded'
         | 'refund.failed'
+        | 'cash_receipt.issued'
+        | 'cash_receipt.failed'
       )[]
     | null;
   status: 'open' | 'ended';
@@ -653,6 +757,8 @@ export interface CreatedListenSession {
         | 'payment.expired'
         | 'refund.succeeded'
         | 'refund.failed'
+        | 'cash_receipt.issued'
+        | 'cash_receipt.failed'
       )[]
     | null;
   status: 'open' | 'ended';
@@ -674,6 +780,8 @@ export interface WebhookEndpointResource {
     | 'payment.expired'
     | 'refund.succeeded'
     | 'refund.failed'
+    | 'cash_receipt.issued'
+    | 'cash_receipt.failed'
   )[];
   signingSecret: string;
   livemode: boolean;

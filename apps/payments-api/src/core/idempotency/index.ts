@@ -5,5 +5,6 @@ export { IdempotencyKeysRepository } from './idempotency-keys.repository';
 // The header's rule, and the fingerprints of the bodies a key is claimed with (plain, or keyed for personal data).
 export { parseIdempotencyKey } from './idempotency-key';
 export { bodyFingerprint } from './canonical-json';
-// The keyed fingerprints' prefix too, by which the refund accounts' re-keying counts the keys still to move.
-export { KeyedFingerprints, keyedFingerprintPrefix } from './keyed-fingerprints';
+// And what the re-keying of refund accounts and cash receipt numbers reports of the keys that still
+// need the previous key.
+export { KeyedFingerprints, keysFingerprintedUnder } from './keyed-fingerprints';

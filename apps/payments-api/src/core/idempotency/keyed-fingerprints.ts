@@ -3,6 +3,7 @@ import { secretsKeyId } from '@payhook/config';
 import { createHmac, hkdfSync } from 'node:crypto';
 import { PaymentsApiEnv } from '../../platform/config/payments-api.env';
 import { canonicalJson } from './canonical-json';
+import type { IdempotencyKeysRepository } from './idempotency-keys.repository';
 
 /** How every fingerprint made under the key `keyId` begins: to count them (`starts_with(fingerprint, prefix)`). */
 export const keyedFingerprintPrefix = (keyId: string) => `hmac1:${keyId}:`;
@@ -39,4 +40,22 @@ export class KeyedFingerprints {
     );
     return [first, ...rest];
   }
+}
+
+/**
+ * What a rotation's report says of the unexpired keys fingerprinted under the key `keyId` (the
+ * previous one), or null when there are none. A fingerprint cannot be re-keyed (only the body's HMAC
+ * is stored): a retry matches under the previous key only while it is configured.
+ */
+export async function keysFingerprintedUnder(
+  keys: Pick<IdempotencyKeysRepository, 'unexpiredWithFingerprintPrefix'>,
+  keyId: string,
+): Promise<string | null> {
+  const { count, until } = await keys.unexpiredWithFingerprintPrefix(keyedFingerprintPrefix(keyId));
+  if (!until || count === 0) return null;
+  return (
+    `${count} idempotency keys (of refunds, and of payments created with a cash receipt) still ` +
+    `fingerprinted under the previous key: keep SECRETS_KEY_PREVIOUS until ${until.toISOString()} ` +
+    `(their last expiry)`
+  );
 }

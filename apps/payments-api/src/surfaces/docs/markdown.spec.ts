@@ -13,6 +13,12 @@ describe('the Markdown of payhook pages', () => {
     expect(headingSlug('Going live: the integration test')).toBe('going-live-the-integration-test');
   });
 
+  it('links a Korean heading by the id it is given, not percent-encoded', () => {
+    const page = renderMarkdown('[receipts](#cash-receipts-현금영수증)\n\n## Cash receipts (현금영수증)\n').value;
+    expect(page).toContain('<a href="#cash-receipts-현금영수증">receipts</a>');
+    expect(page).toContain(' id="cash-receipts-현금영수증"');
+  });
+
   it('writes no inline style and no image, which the CSP of the pages would block, and escapes raw HTML', () => {
     const page = renderMarkdown(
       '| left | right |\n| :--- | ---: |\n| a | b |\n\n![a logo](https://x.example/logo.png)\n\n<script>alert(1)</script>\n',

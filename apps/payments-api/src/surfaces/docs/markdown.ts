@@ -57,8 +57,19 @@ const renderLinkOpen = markdown.renderer.rules.link_open;
 markdown.renderer.rules.link_open = (tokens, index, options, env, self) => {
   const href = tokens[index].attrGet('href');
   if (href && SERVED_FILES[href]) tokens[index].attrSet('href', SERVED_FILES[href]);
+  // markdown-it percent-encodes what is not ASCII; an anchor stays as its heading's id is written
+  // (a Korean heading's), so that the link and the id read the same.
+  else if (typeof href === 'string' && href.startsWith('#')) tokens[index].attrSet('href', safelyDecoded(href));
   return renderLinkOpen ? renderLinkOpen(tokens, index, options, env, self) : self.renderToken(tokens, index, options);
 };
+
+function safelyDecoded(href: string): string {
+  try {
+    return decodeURIComponent(href);
+  } catch {
+    return href;
+  }
+}
 
 /** The heading a table or code block stands under, to name its scrolling region. */
 function headingBefore(tokens: MarkdownIt.Token[], index: number): string {

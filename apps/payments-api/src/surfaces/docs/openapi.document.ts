@@ -62,7 +62,8 @@ const MERCHANT: DocumentKind = {
 const ADMIN: DocumentKind = {
   title: 'payhook operator API',
   description:
-    'Onboarding, keys, deposits, vouchers, the review queue and non-banking days. Behind ADMIN_TOKEN; ' +
+    'Onboarding, keys, deposits, vouchers, the refund and cash receipt queues, the review queue and ' +
+    'non-banking days. Behind ADMIN_TOKEN; ' +
     'errors have the shape of the Error component.',
   prefix: '/admin/v1/',
   scheme: { name: 'adminToken', description: 'The operator token (ADMIN_TOKEN).' },

@@ -24,6 +24,14 @@ const refundOutcomeData = (status: string, at: string): Schema =>
     [at]: instant,
   });
 
+/** A cash receipt that reached `status`, with the fields that status makes non-null. */
+const receiptReached = (status: string, set: Record<string, Schema>): Schema => ({
+  allOf: [
+    ref('CashReceipt'),
+    { type: 'object', properties: { status: { const: status }, ...set }, required: ['status', ...Object.keys(set)] },
+  ],
+});
+
 /** Open at the top level: Event and EventSummary add their fields and close it (unevaluatedProperties). */
 const event = (type: string, data: Schema): Schema => {
   const schema = object({ id: { type: 'string', pattern: '^evt_' }, type: { const: type }, createdAt: instant, data });
@@ -35,7 +43,8 @@ const event = (type: string, data: Schema): Schema => {
  * The webhook bodies and the events API's shapes, each but the unions and EventDelivery with its
  * example recorded from a real run of payhook: the payment events from a test merchant's payments
  * (completed, failed, canceled, expired), the refund events from a partial test refund and a live
- * refund the operator failed.
+ * refund the operator failed, the cash receipt events from two test payments asked for a receipt at
+ * create (one with the failing test number 01000000000).
  */
 export const EVENT_SCHEMAS: Record<string, Schema> = {
   PaymentCompletedEvent: {
@@ -204,14 +213,71 @@ export const EVENT_SCHEMAS: Record<string, Schema> = {
     ],
   },
   // The cash receipt events' data is the receipt as GET /v1/cash-receipts/{id} shows it (the cash
-  // receipts feature's shape, by name).
+  // receipts feature's shape, by name), with what its status makes certain.
   CashReceiptIssuedEvent: {
-    ...event('cash_receipt.issued', ref('CashReceipt')),
+    ...event('cash_receipt.issued', receiptReached('issued', { issueNumber: text, issuedAt: instant })),
     description: "A cash receipt was issued: data is the receipt, status issued, with the tax office's issueNumber.",
+    examples: [
+      {
+        id: 'evt_tTMSHRK6Q79ZUi8618rG4fIW',
+        type: 'cash_receipt.issued',
+        createdAt: '2026-11-29T12:58:42.594Z',
+        data: {
+          id: 'crc_FLHTueZp5uWgCkn8N2N2FQaB',
+          paymentId: 'pay_XxU88u1s2SW3VOyURdJ5y13q',
+          refundId: null,
+          orderId: 'order-1007',
+          transactionType: 'issue',
+          type: 'income_deduction',
+          identityNumber: '*******5678',
+          selfIssued: false,
+          amount: 15000,
+          taxFreeAmount: 0,
+          vat: 1364,
+          suppliedAmount: 13636,
+          status: 'issued',
+          issueNumber: '856890090',
+          failureReason: null,
+          livemode: false,
+          createdAt: '2026-11-29T12:58:42.594Z',
+          issuedAt: '2026-11-29T12:58:42.594Z',
+          failedAt: null,
+        },
+      },
+    ],
   },
   CashReceiptFailedEvent: {
-    ...event('cash_receipt.failed', ref('CashReceipt')),
-    description: 'A cash receipt failed: data is the receipt, status failed, with its failureReason.',
+    ...event('cash_receipt.failed', receiptReached('failed', { failureReason: text, failedAt: instant })),
+    description:
+      'A cash receipt failed: data is the receipt, status failed, with its failureReason; the buyer may ask again.',
+    examples: [
+      {
+        id: 'evt_n547FNoXxlYkzI7RpyaoMftr',
+        type: 'cash_receipt.failed',
+        createdAt: '2026-11-29T12:58:42.771Z',
+        data: {
+          id: 'crc_vv3B73u92bwxPufBAr12gBZH',
+          paymentId: 'pay_i3vIEJwUkBvcswMXXdSCC2Lq',
+          refundId: null,
+          orderId: 'order-1008',
+          transactionType: 'issue',
+          type: 'income_deduction',
+          identityNumber: '*******0000',
+          selfIssued: false,
+          amount: 15000,
+          taxFreeAmount: 0,
+          vat: 1364,
+          suppliedAmount: 13636,
+          status: 'failed',
+          issueNumber: null,
+          failureReason: 'identity_rejected',
+          livemode: false,
+          createdAt: '2026-11-29T12:58:42.771Z',
+          issuedAt: null,
+          failedAt: '2026-11-29T12:58:42.771Z',
+        },
+      },
+    ],
   },
   WebhookEvent: {
     description: 'Any webhook body: a payment outcome, a refund outcome or a cash receipt outcome.',
