@@ -357,6 +357,37 @@ describe('cash receipts', () => {
       ).body.data as Receipt[];
       expect(failedOnes.map(({ id }) => id)).toContain(receipt.id);
     });
+    it('a failed issue receipt takes its pending cancel receipts with it', async () => {
+      const paymentId = await completedPayment(api, live, 30_000, true);
+      const issue = (await ask(paymentId, MOBILE, live).expect(201)).body.data as Receipt;
+      const refund = await refundsClient(api, live)
+        .create(paymentId, {
+          amount: 10_000,
+          refundAccount: { bank: 'KB Kookmin', accountNumber: '110-987-654321', holderName: 'Hong Gildong' },
+        })
+        .expect(201);
+      await api
+        .admin()
+        .post(`/admin/v1/refunds/${refund.body.data.id}/succeed`)
+        .send({ bankTransactionId: `TX-${refund.body.data.id}` })
+        .expect(200);
+      const [cancel] = (await receiptsOf(paymentId, live)).filter(
+        ({ transactionType }) => transactionType === 'cancel',
+      );
+      expect(cancel).toMatchObject({ status: 'pending', refundId: refund.body.data.id, amount: 10_000 });
+
+      await api
+        .admin()
+        .post(`/admin/v1/cash-receipts/${issue.id}/fail`)
+        .send({ reason: 'identity_rejected' })
+        .expect(200);
+      expect((await api.as(live).get(`/v1/cash-receipts/${cancel.id}`).expect(200)).body.data).toMatchObject({
+        status: 'failed',
+        failureReason: 'issue_receipt_failed',
+      });
+      const failed = (await eventsOf(paymentId, live)).filter(({ type }) => type === 'cash_receipt.failed');
+      expect(failed.map(({ data }) => data.id).sort()).toEqual([cancel.id, issue.id].sort());
+    });
   });
 
   describe('self-issue', () => {

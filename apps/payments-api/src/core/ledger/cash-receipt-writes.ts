@@ -7,7 +7,12 @@ import {
   type CashReceiptType,
 } from '@payhook/contracts';
 import type { Sql } from '@payhook/persistence';
-import { CASH_RECEIPT_COLUMNS, toCashReceiptRecord, type CashReceiptRecord, type CashReceiptRow } from './cash-receipt-record';
+import {
+  CASH_RECEIPT_COLUMNS,
+  toCashReceiptRecord,
+  type CashReceiptRecord,
+  type CashReceiptRow,
+} from './cash-receipt-record';
 import { toNewCashReceiptEvent, type EventWriter } from './event-writer';
 import { CASH_RECEIPT_MOVES, movableFromSql } from './moves-table';
 import type { PaymentRecord } from './payment-record';
@@ -37,6 +42,9 @@ export function testFailureOf(livemode: boolean, identityNumber: string): string
 
 /** The mask of the tax office's own number, the buyer of a self-issued receipt. */
 export const SELF_ISSUED_MASK = '******1234';
+
+/** Why a pending cancel receipt failed with its issue receipt. */
+export const ISSUE_RECEIPT_FAILED = 'issue_receipt_failed';
 
 /** A random 9-digit approval number, as a test receipt gets at once (SQL). */
 const TEST_ISSUE_NUMBER_SQL = `to_char(floor(random() * 1000000000), 'FM000000000')`;
@@ -168,26 +176,67 @@ export class CashReceiptWrites {
 
   /**
    * The operator's report of the tax office's answer: pending → issued with its number, or failed
-   * with the reason, once (a compare-and-set), with its event. Null when it is not pending (or not there).
+   * with the reason, once (a compare-and-set), with its event. An issue receipt that fails takes its
+   * pending cancel receipts with it (ISSUE_RECEIPT_FAILED): there is nothing at the tax office for
+   * them to cancel. Under the payment's row lock, as a refund's success takes it, so that no cancel
+   * receipt is made beside the failure. Null when it is not pending (or not there).
    */
   async decide(
     id: string,
     answer: { status: 'issued'; issueNumber: string } | { status: 'failed'; reason: string },
   ): Promise<CashReceiptRecord | null> {
+    await this.sql(
+      `SELECT p.id FROM payments p WHERE p.id = (SELECT payment_id FROM cash_receipts WHERE id = $1) FOR UPDATE OF p`,
+      [id],
+      'lock-payment-of-cash-receipt',
+    );
     const issued = answer.status === 'issued';
+    const [receipt] = await this.move(
+      [id],
+      answer.status,
+      issued ? answer.issueNumber : null,
+      issued ? null : answer.reason,
+    );
+    if (!receipt) return null;
+    const followers =
+      receipt.status === 'failed' && receipt.transactionType === 'issue'
+        ? await this.move(
+            (
+              await this.sql<{ id: string }>(
+                `SELECT id FROM cash_receipts
+                 WHERE payment_id = $1 AND transaction_type = 'cancel' AND status = 'pending' ORDER BY id`,
+                [receipt.paymentId],
+                'pending-cancel-receipts',
+              )
+            ).map((row) => row.id),
+            'failed',
+            null,
+            ISSUE_RECEIPT_FAILED,
+          )
+        : [];
+    await this.events.record([receipt, ...followers].map(toNewCashReceiptEvent));
+    return receipt;
+  }
+
+  /** Pending receipts moved to `status` by the operator's rules (CASH_RECEIPT_MOVES), each once. */
+  private async move(
+    ids: readonly string[],
+    status: 'issued' | 'failed',
+    issueNumber: string | null,
+    failureReason: string | null,
+  ): Promise<CashReceiptRecord[]> {
+    if (ids.length === 0) return [];
     const rows = await this.sql<CashReceiptRow>(
       `UPDATE cash_receipts
        SET status = $2, issue_number = $3, failure_reason = $4,
            issued_at = CASE WHEN $2 = 'issued' THEN GREATEST(date_trunc('milliseconds', now()), created_at) END,
            failed_at = CASE WHEN $2 = 'failed' THEN GREATEST(date_trunc('milliseconds', now()), created_at) END
-       WHERE id = $1 AND status IN (${movableFromSql(CASH_RECEIPT_MOVES, answer.status, 'operator')})
+       WHERE id = ANY ($1::text[]) AND status IN (${movableFromSql(CASH_RECEIPT_MOVES, status, 'operator')})
        RETURNING ${CASH_RECEIPT_COLUMNS}`,
-      [id, answer.status, issued ? answer.issueNumber : null, issued ? null : answer.reason],
-      'decide-cash-receipt',
+      [ids, status, issueNumber, failureReason],
+      'decide-cash-receipts',
     );
-    const receipt = rows[0] ? toCashReceiptRecord(rows[0]) : null;
-    if (receipt) await this.events.record([toNewCashReceiptEvent(receipt)]);
-    return receipt;
+    return rows.map(toCashReceiptRecord);
   }
 
   /**
@@ -204,7 +253,10 @@ export class CashReceiptWrites {
    * less succeeded refunds, the tax-free part less theirs, VAT by VAT() on the taxable rest. A payment
    * with an open issue receipt gets none (ON CONFLICT: cash_receipts_one_open_issue).
    */
-  private async issueFor(paymentIds: readonly string[], { selfIssue }: { selfIssue: boolean }): Promise<CashReceiptRecord[]> {
+  private async issueFor(
+    paymentIds: readonly string[],
+    { selfIssue }: { selfIssue: boolean },
+  ): Promise<CashReceiptRecord[]> {
     const rows = await this.sql<CashReceiptRow>(
       `INSERT INTO cash_receipts (${CASH_RECEIPT_COLUMNS})
        SELECT c.receipt_id, p.merchant_id, p.livemode, p.id, NULL, p.order_id, 'issue',
