@@ -109,7 +109,7 @@ export class CashReceipts1767300000000 implements MigrationInterface {
 
   async down(db: QueryRunner): Promise<void> {
     // Receipt events go with their receipts: their attempts and deliveries first.
-    for (const table of ['webhook_attempts', 'webhook_deliveries', 'outbox'])
+    for (const table of ['webhook_attempts', 'webhook_deliveries'])
       await db.query(`DELETE FROM ${table} WHERE event_id IN (SELECT id FROM events WHERE cash_receipt_id IS NOT NULL)`);
     await db.query(`DELETE FROM events WHERE cash_receipt_id IS NOT NULL`);
     await db.query(`
