@@ -38,7 +38,41 @@ export const typesMatchContracts: [
   Same<copy.RefundView, contracts.RefundView>,
   Same<copy.WebhookAttempt, contracts.WebhookAttemptView>,
   Same<copy.Metadata, contracts.Metadata>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+  Same<copy.CashReceiptStatus, contracts.CashReceiptStatus>,
+  Same<copy.CashReceiptView, contracts.CashReceiptView>,
+  Same<copy.CashReceiptRequest, contracts.CashReceiptRequest>,
+  Same<copy.CashReceiptIssuedEvent, contracts.CashReceiptIssuedEvent>,
+  Same<copy.CashReceiptFailedEvent, contracts.CashReceiptFailedEvent>,
+  Same<copy.CashReceiptEvent, contracts.CashReceiptEvent>,
+  Same<copy.RefundEvent, contracts.RefundEvent>,
+] = [
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+];
 
 describe("the SDK's copies of libs/contracts", () => {
   it('have the same constants', () => {
@@ -49,25 +83,30 @@ describe("the SDK's copies of libs/contracts", () => {
     expect(copy.METADATA_KEY_MAX_CHARS).toBe(contracts.METADATA_KEY_MAX_CHARS);
     expect(copy.METADATA_VALUE_MAX_CHARS).toBe(contracts.METADATA_VALUE_MAX_CHARS);
     expect(copy.WEBHOOK_HEADERS).toEqual(contracts.WEBHOOK_HEADERS);
-    expect(Object.keys(contracts.ERROR_CODES).length).toBe(28); // ErrorCode's type check covers the names
+    expect(copy.CASH_RECEIPT_TYPES).toEqual(contracts.CASH_RECEIPT_TYPES);
+    expect(Object.keys(contracts.ERROR_CODES).length).toBe(30); // ErrorCode's type check covers the names
     expect(copy.ID_PREFIXES).toEqual({
       payment: contracts.ID_PREFIXES.payment,
       event: contracts.ID_PREFIXES.event,
       refund: contracts.ID_PREFIXES.refund,
+      cashReceipt: contracts.ID_PREFIXES.cashReceipt,
     });
   });
 
   it('recognise an id exactly as contracts does', () => {
     const candidates = fc.oneof(
-      fc.constantFrom('payment', 'event', 'refund', 'merchant').map((kind) => contracts.newId(kind)),
+      fc.constantFrom('payment', 'event', 'refund', 'cashReceipt', 'merchant').map((kind) => contracts.newId(kind)),
       fc.string(),
       fc
-        .tuple(fc.constantFrom('pay_', 'evt_', 'rfd_', 'PAY_', 'pay-'), fc.stringMatching(/^[0-9A-Za-z_-]{0,70}$/))
+        .tuple(
+          fc.constantFrom('pay_', 'evt_', 'rfd_', 'crc_', 'PAY_', 'pay-'),
+          fc.stringMatching(/^[0-9A-Za-z_-]{0,70}$/),
+        )
         .map(([prefix, rest]) => prefix + rest),
     );
     fc.assert(
       fc.property(
-        fc.constantFrom<keyof typeof copy.ID_PREFIXES>('payment', 'event', 'refund'),
+        fc.constantFrom<keyof typeof copy.ID_PREFIXES>('payment', 'event', 'refund', 'cashReceipt'),
         candidates,
         (kind, id) => {
           expect(copy.isIdOf(kind, id)).toBe(contracts.isIdOf(kind, id));

@@ -1,4 +1,4 @@
-import type { ErrorCode, PaymentStatus } from './payhook-contract';
+import type { CashReceiptRequest, ErrorCode, PaymentStatus } from './payhook-contract';
 import type {
   CreatePaymentBody,
   CreateWebhookEndpointBody,
@@ -8,6 +8,9 @@ import type {
 } from './payhook.client';
 import type * as Reference from './openapi.generated';
 import type {
+  CashReceiptFailedEvent,
+  CashReceiptIssuedEvent,
+  CashReceiptView,
   CreatedListenSession,
   CreatedPaymentView,
   Deposit,
@@ -75,7 +78,15 @@ export const sdkMatchesOpenApi: [
   Same<ModeWebhookEndpoint, Reference.WebhookEndpoint>,
   Same<PutModeWebhookEndpointBody, Reference.PutWebhookEndpointRequestDto>,
   Same<TestDepositBody, Reference.TestDepositRequestDto>,
+  Same<CashReceiptView, Reference.CashReceipt>,
+  Same<CashReceiptRequest, Reference.CashReceiptRequestDto>,
+  Same<CashReceiptIssuedEvent, Reference.CashReceiptIssuedEvent>,
+  Same<CashReceiptFailedEvent, Reference.CashReceiptFailedEvent>,
 ] = [
+  true,
+  true,
+  true,
+  true,
   true,
   true,
   true,

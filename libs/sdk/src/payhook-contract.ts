@@ -1,6 +1,6 @@
 /**
- * The part of payhook's wire contract a merchant's code needs: payment and event shapes, error codes,
- * webhook headers, the id format.
+ * The part of payhook's wire contract a merchant's code needs: payment, refund, cash receipt and event
+ * shapes, error codes, webhook headers, the id format.
  *
  * Why copies instead of imports from libs/contracts: the SDK is published on its own as `@payhook/sdk`
  * and runs in a merchant's project, where the monorepo's `@payhook/contracts` path does not exist. The
@@ -84,6 +84,8 @@ export type ErrorCode =
   | 'recover_in_progress'
   | 'refund_amount_exceeded'
   | 'refund_state_conflict'
+  | 'cash_receipt_exists'
+  | 'cash_receipt_state_conflict'
   | 'endpoint_limit_reached'
   | 'listen_session_limit_reached'
   | 'listen_session_ended'
@@ -173,8 +175,76 @@ export interface RefundFailedEvent {
 
 export type RefundEvent = RefundSucceededEvent | RefundFailedEvent;
 
+/** A receipt's life: `pending` until the tax office answers (at once in test mode). */
+export type CashReceiptStatus = 'pending' | 'issued' | 'failed';
+
+/** 소득공제 (income deduction, for a person) or 지출증빙 (expense proof, for a business). */
+export const CASH_RECEIPT_TYPES = ['income_deduction', 'expense_proof'] as const;
+export type CashReceiptType = (typeof CASH_RECEIPT_TYPES)[number];
+
+/** `issue` covers a payment; `cancel` takes back what one of its refunds returned. */
+export type CashReceiptTransactionType = 'issue' | 'cancel';
+
+/**
+ * A cash receipt (현금영수증): GET /v1/cash-receipts/{id}, and `data` of the cash_receipt.* events. The
+ * buyer's number is masked, every digit but the last four as `*`.
+ */
+export interface CashReceiptView {
+  id: string;
+  paymentId: string;
+  /** The refund a cancel receipt takes back; null on an issue receipt. */
+  refundId: string | null;
+  orderId: string;
+  transactionType: CashReceiptTransactionType;
+  type: CashReceiptType;
+  identityNumber: string;
+  /** Issued unasked, to the tax office's own number, for a merchant that must (의무발행업종). */
+  selfIssued: boolean;
+  amount: number;
+  taxFreeAmount: number;
+  vat: number;
+  suppliedAmount: number;
+  status: CashReceiptStatus;
+  /** The tax office's approval number; null until issued. */
+  issueNumber: string | null;
+  failureReason: string | null;
+  livemode: boolean;
+  createdAt: string;
+  issuedAt: string | null;
+  failedAt: string | null;
+}
+
+/** What the buyer asks for: create's `cashReceipt`, and POST /v1/payments/{id}/cash-receipts. */
+export interface CashReceiptRequest {
+  type: CashReceiptType;
+  /**
+   * income_deduction: a mobile number (10–11 digits starting 01) or a cash receipt card number (13–19
+   * digits); expense_proof: a business registration number (10 digits, its check digit right) or a card
+   * number. Hyphens and spaces are ignored.
+   */
+  identityNumber: string;
+}
+
+/** The webhook body of cash_receipt.issued: the tax office gave the receipt its number. */
+export interface CashReceiptIssuedEvent {
+  id: string;
+  type: 'cash_receipt.issued';
+  createdAt: string;
+  data: CashReceiptView & { status: 'issued'; issueNumber: string; issuedAt: string };
+}
+
+/** The webhook body of cash_receipt.failed: no receipt; the buyer may ask again. */
+export interface CashReceiptFailedEvent {
+  id: string;
+  type: 'cash_receipt.failed';
+  createdAt: string;
+  data: CashReceiptView & { status: 'failed'; failureReason: string; failedAt: string };
+}
+
+export type CashReceiptEvent = CashReceiptIssuedEvent | CashReceiptFailedEvent;
+
 /** Every webhook body an endpoint can receive (it gets a type only when it enabled it). */
-export type WebhookEvent = PaymentEvent | RefundEvent;
+export type WebhookEvent = PaymentEvent | RefundEvent | CashReceiptEvent;
 
 /** Every event type, as an endpoint's `enabledEvents` names them. */
 export type EventType = WebhookEvent['type'];
@@ -368,7 +438,7 @@ export const WEBHOOK_HEADERS = {
   webhookSignature: 'webhook-signature',
 } as const;
 
-export const ID_PREFIXES = { payment: 'pay_', event: 'evt_', refund: 'rfd_' } as const;
+export const ID_PREFIXES = { payment: 'pay_', event: 'evt_', refund: 'rfd_', cashReceipt: 'crc_' } as const;
 const ID_PATTERN = /^[a-z]{3}_[0-9A-Za-z]{20,64}$/;
 
 /** True when `value` has the shape of a payhook id of this kind. */

@@ -32,6 +32,10 @@ const CALLS: Record<string, (client: PayhookClient) => Promise<unknown> | { url:
   PaymentRefunds_create: (c) => c.createRefund('pay_1', { amount: 1 }),
   Refunds_list: (c) => c.listRefunds({ paymentId: 'pay_1', status: 'succeeded' }),
   Refunds_get: (c) => c.getRefund('rfd_1'),
+  PaymentCashReceipts_request: (c) =>
+    c.createCashReceipt('pay_1', { type: 'income_deduction', identityNumber: '01012345678' }),
+  CashReceipts_list: (c) => c.listCashReceipts({ paymentId: 'pay_1', status: 'issued' }),
+  CashReceipts_get: (c) => c.getCashReceipt('crc_1'),
   Events_list: (c) => c.listEvents({ type: 'payment.completed', paymentId: 'pay_1' }),
   Events_get: (c) => c.getEvent('evt_1'),
   Events_redeliver: (c) => c.redeliverEvent('evt_1', { endpointId: 'we_1' }),
@@ -111,8 +115,9 @@ describe('PayhookClient covers the merchant API', () => {
     await client.listPayments(query);
     await client.listEvents(query);
     await client.listRefunds(query);
+    await client.listCashReceipts(query);
     await client.listSettlements(query);
     await client.listWebhookEndpoints(query);
-    expect(urls.map((url) => new URL(url).search)).toEqual(Array(5).fill('?limit=5'));
+    expect(urls.map((url) => new URL(url).search)).toEqual(Array(6).fill('?limit=5'));
   });
 });

@@ -1,4 +1,4 @@
-import { type CreatedPaymentView, type PaymentView } from '@payhook/contracts';
+import { type CashReceiptView, type CreatedPaymentView, type PaymentView } from '@payhook/contracts';
 
 import {
   PayhookApiError,
@@ -344,6 +344,82 @@ describe('PayhookClient', () => {
       const { fetch, calls } = fakeFetch(json(200, { data: [], hasMore: false, nextCursor: null }));
       await client(fetch).listPayments();
       expect(calls[0].url).toBe('http://localhost:3000/v1/payments');
+    });
+  });
+
+  describe('cash receipts', () => {
+    const RECEIPT: CashReceiptView = {
+      id: 'crc_Q2v8ZpXk1N7bRw3TyL6mHs4D',
+      paymentId: PAYMENT.id,
+      refundId: null,
+      orderId: PAYMENT.orderId,
+      transactionType: 'issue',
+      type: 'expense_proof',
+      identityNumber: '******0998',
+      selfIssued: false,
+      amount: 15000,
+      taxFreeAmount: 0,
+      vat: 1364,
+      suppliedAmount: 13636,
+      status: 'issued',
+      issueNumber: '417203958',
+      failureReason: null,
+      livemode: false,
+      createdAt: '2030-01-01T00:05:00.000Z',
+      issuedAt: '2030-01-01T00:05:00.000Z',
+      failedAt: null,
+    };
+
+    it("asks for one on create: create's body carries cashReceipt as given", async () => {
+      const { fetch, calls } = fakeFetch(json(201, { data: CREATED }));
+      const cashReceipt = { type: 'income_deduction', identityNumber: '010-1234-5678' } as const;
+      await client(fetch).createPayment({ ...BODY, cashReceipt });
+      expect(JSON.parse(calls[0].body ?? '')).toEqual({ ...BODY, cashReceipt });
+    });
+
+    it('asks for one on a completed payment, and does not send it again after a 503 or a lost answer', async () => {
+      const body = { type: 'expense_proof', identityNumber: '124-81-00998' } as const;
+      const { fetch, calls } = fakeFetch(json(201, { data: RECEIPT }));
+      await expect(client(fetch).createCashReceipt(PAYMENT.id, body)).resolves.toEqual(RECEIPT);
+      expect(calls[0]).toMatchObject({
+        method: 'POST',
+        url: `http://localhost:3000/v1/payments/${PAYMENT.id}/cash-receipts`,
+        body: JSON.stringify(body),
+      });
+      expect(calls[0].headers['Content-Type']).toBe('application/json');
+
+      for (const reply of [apiError(503, 'service_unavailable'), new TypeError('socket hang up')]) {
+        const again = fakeFetch(reply, json(201, { data: RECEIPT }));
+        await expect(rejection(client(again.fetch).createCashReceipt(PAYMENT.id, body))).resolves.toBeInstanceOf(Error);
+        expect(again.calls).toHaveLength(1);
+      }
+    });
+
+    it("throws the API's 409 cash_receipt_exists as it is", async () => {
+      const { fetch } = fakeFetch(apiError(409, 'cash_receipt_exists'));
+      const body = { type: 'income_deduction', identityNumber: '01012345678' } as const;
+      await expect(client(fetch).createCashReceipt(PAYMENT.id, body)).rejects.toMatchObject({
+        name: 'PayhookApiError',
+        status: 409,
+        code: 'cash_receipt_exists',
+      });
+    });
+
+    it('gets one by id and lists a payment’s, with only the filters the list has', async () => {
+      const page = { data: [RECEIPT], hasMore: false, nextCursor: null };
+      const { fetch, calls } = fakeFetch(json(200, { data: RECEIPT }), json(200, page));
+      await expect(client(fetch).getCashReceipt(RECEIPT.id)).resolves.toEqual(RECEIPT);
+      const query = { paymentId: PAYMENT.id, status: 'issued', limit: 5, cursor: 'cur_0', type: 'cancel' } as const;
+      await expect(client(fetch).listCashReceipts(query)).resolves.toEqual(page);
+      expect(calls[0]).toMatchObject({ method: 'GET', url: `http://localhost:3000/v1/cash-receipts/${RECEIPT.id}` });
+      const url = new URL(calls[1].url);
+      expect([calls[1].method, url.pathname]).toEqual(['GET', '/v1/cash-receipts']);
+      expect(Object.fromEntries(url.searchParams)).toEqual({
+        paymentId: PAYMENT.id,
+        status: 'issued',
+        limit: '5',
+        cursor: 'cur_0',
+      });
     });
   });
 

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 
 import {
+  type CashReceiptRequest,
+  type CashReceiptView,
   type CreatedListenSession,
   type CreatedPaymentView,
   type Deposit,
@@ -60,6 +62,8 @@ export interface CreatePaymentBody {
   taxFreeAmount?: number;
   /** Your own keys, shown on the payment's reads; `{}` when omitted. */
   metadata?: Metadata;
+  /** A cash receipt (현금영수증) the buyer asked for: made when the payment completes, its number shown back masked. */
+  cashReceipt?: CashReceiptRequest;
 }
 
 export interface CreatePaymentOptions {
@@ -128,6 +132,12 @@ export interface ListEventsQuery extends PageQuery {
 export interface ListRefundsQuery extends PageQuery {
   paymentId?: string;
   status?: RefundView['status'];
+}
+
+/** GET /v1/cash-receipts: newest first, of one payment or one status. */
+export interface ListCashReceiptsQuery extends PageQuery {
+  paymentId?: string;
+  status?: CashReceiptView['status'];
 }
 
 /** GET /v1/settlements: one sales date (`date`) or a range (`from`, `to`), as YYYY-MM-DD in Korea. */
@@ -392,6 +402,35 @@ export class PayhookClient {
   /** GET /v1/refunds/{id}. */
   async getRefund(id: string): Promise<RefundView> {
     return (await this.request<{ data: RefundView }>('GET', `/v1/refunds/${encodeURIComponent(id)}`)).data;
+  }
+
+  /**
+   * POST /v1/payments/{id}/cash-receipts: a cash receipt (현금영수증) for a completed payment, covering what was
+   * paid and not refunded. A payment has at most one pending or issued receipt (409 `cash_receipt_exists`);
+   * after a failed one you may ask again.
+   */
+  async createCashReceipt(paymentId: string, body: CashReceiptRequest): Promise<CashReceiptView> {
+    // Not retried after an answer that may have been lost: the retry would find the receipt made (409
+    // cash_receipt_exists); listCashReceipts({ paymentId }) shows it.
+    const envelope = await this.request<{ data: CashReceiptView }>('POST', `${paymentPath(paymentId)}/cash-receipts`, {
+      body: JSON.stringify(body),
+      idempotent: false,
+    });
+    return envelope.data;
+  }
+
+  /** GET /v1/cash-receipts/{id}. */
+  async getCashReceipt(id: string): Promise<CashReceiptView> {
+    return (await this.request<{ data: CashReceiptView }>('GET', `/v1/cash-receipts/${encodeURIComponent(id)}`)).data;
+  }
+
+  /** GET /v1/cash-receipts: one page, newest first; a payment's issue receipt and the cancel receipts of its refunds. */
+  async listCashReceipts(query: ListCashReceiptsQuery = {}): Promise<ListEnvelope<CashReceiptView>> {
+    const { paymentId, status, limit, cursor } = query;
+    return this.request<ListEnvelope<CashReceiptView>>(
+      'GET',
+      withQuery('/v1/cash-receipts', { paymentId, status, limit, cursor }),
+    );
   }
 
   /** GET /v1/settlements: one page of settlement records, by sales date. */

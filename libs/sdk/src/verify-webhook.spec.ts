@@ -250,6 +250,8 @@ describe('verifyWebhook for every outcome', () => {
       case 'payment.completed':
       case 'refund.succeeded':
       case 'refund.failed':
+      case 'cash_receipt.issued':
+      case 'cash_receipt.failed':
         throw new Error('narrowed to the wrong type');
       case 'payment.failed':
         expect(event.data.failedAt).toBe('2023-11-14T22:13:20.100Z');
@@ -310,6 +312,8 @@ describe('verifyWebhook for refund events', () => {
       case 'payment.failed':
       case 'payment.canceled':
       case 'payment.expired':
+      case 'cash_receipt.issued':
+      case 'cash_receipt.failed':
         throw new Error('narrowed to the wrong type');
     }
     expect(event.data.refundId).toBe('rfd_7tY2wQ5nB8vK3mP9xL4cR1sD');
@@ -329,6 +333,129 @@ describe('verifyWebhook for refund events', () => {
     ['a status that is not its type', refundEvent('refund.succeeded', 'failed', 'succeededAt')],
     ['the instant of the other type', refundEvent('refund.failed', 'failed', 'succeededAt')],
     ['a zero amount', refundEvent('refund.succeeded', 'succeeded', 'succeededAt', { amount: 0 })],
+  ])('refuses %s as body_invalid', (_what, event) => {
+    const body = JSON.stringify(event);
+    expect(verifyReason(body, sign(body))).toBe('body_invalid');
+  });
+});
+
+describe('verifyWebhook for cash receipt events', () => {
+  const ISSUED_AT = '2023-11-14T22:13:20.100Z';
+  /** A test receipt asked for at create for a ₩15,000 payment, issued when the payment completed. */
+  const receipt = {
+    id: 'crc_Q2v8ZpXk1N7bRw3TyL6mHs4D',
+    paymentId: EVENT.data.paymentId,
+    refundId: null,
+    orderId: 'order-1001',
+    transactionType: 'issue',
+    type: 'income_deduction',
+    identityNumber: '*******5678',
+    selfIssued: false,
+    amount: 15000,
+    taxFreeAmount: 0,
+    vat: 1364,
+    suppliedAmount: 13636,
+    status: 'issued',
+    issueNumber: '417203958',
+    failureReason: null,
+    livemode: false,
+    createdAt: ISSUED_AT,
+    issuedAt: ISSUED_AT,
+    failedAt: null,
+  };
+  const issued = (data: Record<string, unknown> = {}) => ({
+    id: EVENT.id,
+    type: 'cash_receipt.issued',
+    createdAt: ISSUED_AT,
+    data: { ...receipt, ...data },
+  });
+  const failed = (data: Record<string, unknown> = {}) => ({
+    id: EVENT.id,
+    type: 'cash_receipt.failed',
+    createdAt: ISSUED_AT,
+    data: {
+      ...receipt,
+      identityNumber: '*******0000',
+      status: 'failed',
+      issueNumber: null,
+      issuedAt: null,
+      failureReason: 'identity_rejected',
+      failedAt: ISSUED_AT,
+      ...data,
+    },
+  });
+  const verified = (event: object) => {
+    const body = JSON.stringify(event);
+    return verifyWebhook(body, sign(body), SECRET, { nowSeconds: NOW });
+  };
+
+  it('returns cash_receipt.issued, narrowed to the receipt with its issue number', () => {
+    const event = verified(issued());
+    switch (event.type) {
+      case 'cash_receipt.issued': {
+        const { issueNumber, issuedAt }: { issueNumber: string; issuedAt: string } = event.data;
+        expect({ issueNumber, issuedAt }).toEqual({ issueNumber: '417203958', issuedAt: ISSUED_AT });
+        expect(event.data.transactionType).toBe('issue');
+        expect(event.data.vat + event.data.suppliedAmount + event.data.taxFreeAmount).toBe(event.data.amount);
+        break;
+      }
+      case 'payment.completed':
+      case 'payment.failed':
+      case 'payment.canceled':
+      case 'payment.expired':
+      case 'refund.succeeded':
+      case 'refund.failed':
+      case 'cash_receipt.failed':
+        throw new Error('narrowed to the wrong type');
+    }
+    expect(event).toEqual(issued());
+  });
+
+  it('returns cash_receipt.failed, narrowed to the receipt with its failure reason', () => {
+    const event = verified(failed());
+    if (event.type !== 'cash_receipt.failed') throw new Error('narrowed to the wrong type');
+    const { failureReason, failedAt }: { failureReason: string; failedAt: string } = event.data;
+    expect({ failureReason, failedAt }).toEqual({ failureReason: 'identity_rejected', failedAt: ISSUED_AT });
+    expect(event.data.issueNumber).toBeNull();
+    expect(event).toEqual(failed());
+  });
+
+  it("returns a refund's cancel receipt and a self-issued receipt", () => {
+    const cancel = issued({ transactionType: 'cancel', refundId: 'rfd_7tY2wQ5nB8vK3mP9xL4cR1sD', amount: 5000 });
+    expect(verified(cancel).data).toMatchObject({
+      transactionType: 'cancel',
+      refundId: 'rfd_7tY2wQ5nB8vK3mP9xL4cR1sD',
+    });
+    const self = issued({ selfIssued: true, identityNumber: '******1234', amount: 120000, type: 'income_deduction' });
+    expect(verified(self).data).toMatchObject({ selfIssued: true });
+    expect(verified(issued({ type: 'expense_proof', identityNumber: '******0998' })).data).toMatchObject({
+      type: 'expense_proof',
+    });
+  });
+
+  it.each([
+    ['a refund id as the receipt id', issued({ id: 'rfd_7tY2wQ5nB8vK3mP9xL4cR1sD' })],
+    ['no receipt id', issued({ id: undefined })],
+    ['an issue receipt naming a refund', issued({ refundId: 'rfd_7tY2wQ5nB8vK3mP9xL4cR1sD' })],
+    ['a cancel receipt without its refund', issued({ transactionType: 'cancel' })],
+    ['an unknown transaction type', issued({ transactionType: 'refund' })],
+    ['an unknown receipt type', issued({ type: 'tax_refund' })],
+    ['no buyer number', issued({ identityNumber: '' })],
+    ['selfIssued as text', issued({ selfIssued: 'false' })],
+    ['a negative VAT', issued({ vat: -1 })],
+    ['a fractional supplied amount', issued({ suppliedAmount: 13636.5 })],
+    ['no tax-free amount', issued({ taxFreeAmount: undefined })],
+    ['a zero amount', issued({ amount: 0 })],
+    ['a status that is not its type', issued({ status: 'pending' })],
+    ['an issued receipt without its number', issued({ issueNumber: null })],
+    ['an issued receipt that also failed', issued({ failureReason: 'identity_rejected' })],
+    ['an issued receipt without issuedAt', issued({ issuedAt: null })],
+    ['a failed receipt without its reason', failed({ failureReason: null })],
+    ['a failed receipt with an issue number', failed({ issueNumber: '417203958' })],
+    ['a failed receipt without failedAt', failed({ failedAt: 'yesterday' })],
+    ['no livemode', issued({ livemode: undefined })],
+    ['a payment id that is not one', issued({ paymentId: 'order-1001' })],
+    ['a receipt of the other type', { ...failed(), type: 'cash_receipt.issued' }],
   ])('refuses %s as body_invalid', (_what, event) => {
     const body = JSON.stringify(event);
     expect(verifyReason(body, sign(body))).toBe('body_invalid');

@@ -1,6 +1,15 @@
 import { TextDecoder } from 'node:util';
 
-import { CURRENCY, isIdOf, MAX_AMOUNT, MIN_AMOUNT, WEBHOOK_HEADERS, type WebhookEvent } from './payhook-contract';
+import {
+  CASH_RECEIPT_TYPES,
+  CURRENCY,
+  isIdOf,
+  MAX_AMOUNT,
+  MIN_AMOUNT,
+  WEBHOOK_HEADERS,
+  type CashReceiptEvent,
+  type WebhookEvent,
+} from './payhook-contract';
 import { standardSignatureProblem } from './standard-webhooks';
 import {
   SIGNATURE_REASON_MESSAGES,
@@ -50,8 +59,8 @@ const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 /**
  * Verifies a payhook webhook delivery and returns its event (docs/merchant-guide.md, Webhooks): a
- * `WebhookEvent` (a payment's or a refund's), so `switch (event.type)` narrows `event.data` to that
- * outcome's fields.
+ * `WebhookEvent` (a payment's, a refund's or a cash receipt's), so `switch (event.type)` narrows
+ * `event.data` to that outcome's fields.
  *
  * The second argument is the `Service-Signature` header, or the request's headers (`req.headers`). Given the
  * headers, it verifies the Standard Webhooks headers when `webhook-signature` is there (`webhook-id`,
@@ -140,8 +149,10 @@ function parseEvent(rawBody: Buffer | string): WebhookEvent {
   return parsed;
 }
 
-/** The instant field and the `status` of each type's `data`; payment.completed has no `status`. */
-const OUTCOMES: Record<WebhookEvent['type'], { instant: string; status?: string; refund?: true }> = {
+type PaymentOrRefundType = Exclude<WebhookEvent['type'], CashReceiptEvent['type']>;
+
+/** The instant field and the `status` of each payment or refund type's `data`; payment.completed has no `status`. */
+const OUTCOMES: Record<PaymentOrRefundType, { instant: string; status?: string; refund?: true }> = {
   'payment.completed': { instant: 'completedAt' },
   'payment.failed': { instant: 'failedAt', status: 'failed' },
   'payment.canceled': { instant: 'canceledAt', status: 'canceled' },
@@ -150,15 +161,39 @@ const OUTCOMES: Record<WebhookEvent['type'], { instant: string; status?: string;
   'refund.failed': { instant: 'failedAt', status: 'failed', refund: true },
 };
 
+/**
+ * A receipt event's `status`, the field it fills (the tax office's number, or why it failed) with its
+ * instant, and the pair that stays null.
+ */
+const RECEIPT_OUTCOMES: Record<
+  CashReceiptEvent['type'],
+  { status: string; filled: [string, string]; empty: [string, string] }
+> = {
+  'cash_receipt.issued': {
+    status: 'issued',
+    filled: ['issueNumber', 'issuedAt'],
+    empty: ['failureReason', 'failedAt'],
+  },
+  'cash_receipt.failed': {
+    status: 'failed',
+    filled: ['failureReason', 'failedAt'],
+    empty: ['issueNumber', 'issuedAt'],
+  },
+};
+
 function isWebhookEvent(value: unknown): value is WebhookEvent {
   if (!isRecord(value) || !isRecord(value.data) || typeof value.type !== 'string') return false;
-  const outcome = Object.hasOwn(OUTCOMES, value.type) ? OUTCOMES[value.type as WebhookEvent['type']] : undefined;
-  if (!outcome) return false;
-  const { data } = value;
+  if (typeof value.id !== 'string' || !isIdOf('event', value.id) || !isTimestamp(value.createdAt)) return false;
+  const { data, type } = value;
+  if (Object.hasOwn(OUTCOMES, type)) return isOutcomeData(data, OUTCOMES[type as PaymentOrRefundType]);
+  if (Object.hasOwn(RECEIPT_OUTCOMES, type))
+    return isCashReceiptData(data, RECEIPT_OUTCOMES[type as CashReceiptEvent['type']]);
+  return false;
+}
+
+/** What every event's `data` names: the payment, its order, and an amount payhook could have taken. */
+function isPaymentReference(data: Record<string, unknown>): boolean {
   return (
-    typeof value.id === 'string' &&
-    isIdOf('event', value.id) &&
-    isTimestamp(value.createdAt) &&
     typeof data.paymentId === 'string' &&
     isIdOf('payment', data.paymentId) &&
     typeof data.orderId === 'string' &&
@@ -166,7 +201,13 @@ function isWebhookEvent(value: unknown): value is WebhookEvent {
     typeof data.amount === 'number' &&
     Number.isSafeInteger(data.amount) &&
     data.amount >= MIN_AMOUNT &&
-    data.amount <= MAX_AMOUNT &&
+    data.amount <= MAX_AMOUNT
+  );
+}
+
+function isOutcomeData(data: Record<string, unknown>, outcome: (typeof OUTCOMES)[PaymentOrRefundType]): boolean {
+  return (
+    isPaymentReference(data) &&
     data.currency === CURRENCY &&
     (outcome.status === undefined || data.status === outcome.status) &&
     isTimestamp(data[outcome.instant]) &&
@@ -181,6 +222,45 @@ function isRefundData(data: Record<string, unknown>): boolean {
     isIdOf('refund', data.refundId) &&
     (data.reason === null || (typeof data.reason === 'string' && data.reason.length > 0))
   );
+}
+
+/**
+ * The receipt as the API shows it: an issue receipt has no refund, a cancel receipt names the one it
+ * takes back; the buyer's number (masked), the VAT split in whole won, and the outcome's own fields.
+ */
+function isCashReceiptData(
+  data: Record<string, unknown>,
+  outcome: (typeof RECEIPT_OUTCOMES)[CashReceiptEvent['type']],
+): boolean {
+  const [filledText, filledAt] = outcome.filled;
+  const [emptyText, emptyAt] = outcome.empty;
+  return (
+    typeof data.id === 'string' &&
+    isIdOf('cashReceipt', data.id) &&
+    isPaymentReference(data) &&
+    ((data.transactionType === 'issue' && data.refundId === null) ||
+      (data.transactionType === 'cancel' && typeof data.refundId === 'string' && isIdOf('refund', data.refundId))) &&
+    (CASH_RECEIPT_TYPES as readonly unknown[]).includes(data.type) &&
+    isText(data.identityNumber) &&
+    typeof data.selfIssued === 'boolean' &&
+    [data.taxFreeAmount, data.vat, data.suppliedAmount].every(isWonPart) &&
+    data.status === outcome.status &&
+    isText(data[filledText]) &&
+    isTimestamp(data[filledAt]) &&
+    data[emptyText] === null &&
+    data[emptyAt] === null &&
+    typeof data.livemode === 'boolean' &&
+    isTimestamp(data.createdAt)
+  );
+}
+
+function isText(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0;
+}
+
+/** A part of an amount (tax-free, VAT, supplied value): whole won, 0 or more. */
+function isWonPart(value: unknown): boolean {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && value <= MAX_AMOUNT;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
