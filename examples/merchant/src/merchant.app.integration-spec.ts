@@ -9,7 +9,14 @@ import {
 } from 'node:http';
 import { type AddressInfo } from 'node:net';
 
-import { newId, type PaymentCompletedEvent, type RefundEvent, type WebhookEvent } from '@payhook/contracts';
+import {
+  newId,
+  type CashReceiptEvent,
+  type CashReceiptView,
+  type PaymentCompletedEvent,
+  type RefundEvent,
+  type WebhookEvent,
+} from '@payhook/contracts';
 import { signWebhook } from '@payhook/signing';
 import { Client } from 'pg';
 import request from 'supertest';
@@ -130,6 +137,52 @@ function refundEventFor(
   return outcome === 'succeeded'
     ? { id, type: 'refund.succeeded', createdAt: now, data: { ...data, status: 'succeeded', succeededAt: now } }
     : { id, type: 'refund.failed', createdAt: now, data: { ...data, status: 'failed', failedAt: now } };
+}
+
+/** A test receipt as payhook announces it: issued at once, or failed for the failing test number. */
+function receiptEventFor(
+  order: { orderId: string; paymentId: string; amount: number },
+  outcome: 'issued' | 'failed',
+  cancelOf?: { refundId: string; amount: number },
+): CashReceiptEvent {
+  const now = new Date().toISOString();
+  const amount = cancelOf?.amount ?? order.amount;
+  const vat = Math.floor((amount + 5) / 11);
+  const receipt: CashReceiptView = {
+    id: newId('cashReceipt'),
+    paymentId: order.paymentId,
+    refundId: cancelOf?.refundId ?? null,
+    orderId: order.orderId,
+    transactionType: cancelOf ? 'cancel' : 'issue',
+    type: 'income_deduction',
+    identityNumber: '*******5678',
+    selfIssued: false,
+    amount,
+    taxFreeAmount: 0,
+    vat,
+    suppliedAmount: amount - vat,
+    status: 'pending',
+    issueNumber: null,
+    failureReason: null,
+    livemode: false,
+    createdAt: now,
+    issuedAt: null,
+    failedAt: null,
+  };
+  const id = newId('event');
+  return outcome === 'issued'
+    ? {
+        id,
+        type: 'cash_receipt.issued',
+        createdAt: now,
+        data: { ...receipt, status: 'issued', issueNumber: '417203958', issuedAt: now },
+      }
+    : {
+        id,
+        type: 'cash_receipt.failed',
+        createdAt: now,
+        data: { ...receipt, status: 'failed', failureReason: 'identity_rejected', failedAt: now },
+      };
 }
 
 describe('example merchant (createMerchantApp)', () => {
@@ -438,6 +491,111 @@ describe('example merchant (createMerchantApp)', () => {
       } finally {
         await logging.close();
       }
+    });
+  });
+
+  describe('cash receipt events', () => {
+    async function paidOrder(amount: number) {
+      const order = await placeOrder(amount);
+      await deliverSigned(eventFor(order)).expect(200);
+      return order;
+    }
+
+    async function receiptsOf(orderId: string) {
+      const { rows } = await db.query(
+        `SELECT receipt_id, transaction_type, amount, status, issue_number, failure_reason
+           FROM order_cash_receipts WHERE order_id = $1 ORDER BY recorded_at, receipt_id`,
+        [orderId],
+      );
+      return rows;
+    }
+
+    it('records an issued receipt on its order once, and the return page shows its number', async () => {
+      const order = await paidOrder(15000);
+      const issued = receiptEventFor(order, 'issued');
+      expect((await deliverSigned(issued).expect(200)).body).toMatchObject({ outcome: 'receipt_issued' });
+      expect((await deliverSigned(issued).expect(200)).body).toMatchObject({ outcome: 'duplicate' });
+      await expect(receiptsOf(order.orderId)).resolves.toEqual([
+        {
+          receipt_id: issued.data.id,
+          transaction_type: 'issue',
+          amount: '15000',
+          status: 'issued',
+          issue_number: '417203958',
+          failure_reason: null,
+        },
+      ]);
+      await expect(creditedRows(issued.id)).resolves.toBe(1);
+      await expect(orderStatus(order.orderId)).resolves.toBe('paid');
+      const page = await request(merchant.app).get(`/orders/${order.orderId}/return`).expect(200);
+      expect(page.text).toContain('issued: number <code>417203958</code>');
+    });
+
+    it("records a refund's cancel receipt beside the issue receipt", async () => {
+      const order = await paidOrder(10000);
+      await deliverSigned(receiptEventFor(order, 'issued')).expect(200);
+      const refund = refundEventFor(order, 4000);
+      await deliverSigned(refund).expect(200);
+      const cancel = receiptEventFor(order, 'issued', { refundId: refund.data.refundId, amount: 4000 });
+      expect((await deliverSigned(cancel).expect(200)).body).toMatchObject({ outcome: 'receipt_issued' });
+      const receipts = await receiptsOf(order.orderId);
+      expect(receipts.map((row) => [row.transaction_type, row.amount])).toEqual(
+        expect.arrayContaining([
+          ['issue', '10000'],
+          ['cancel', '4000'],
+        ]),
+      );
+      expect(receipts).toHaveLength(2);
+    });
+
+    it('records a failed receipt, logs it for a person without the buyer number, and tells the customer', async () => {
+      const warnings: string[] = [];
+      const logging = await createMerchantApp({
+        payhookBaseUrl: 'http://127.0.0.1:9',
+        apiKey: 'svc_test_example',
+        webhookSecret: SECRET,
+        databaseUrl,
+        publicUrl: PUBLIC_URL,
+        logger: { ...silent, warn: (line: string) => warnings.push(line) },
+      });
+      try {
+        const order = await paidOrder(20000);
+        const failed = receiptEventFor(order, 'failed');
+        const body = JSON.stringify(failed);
+        const res = await request(logging.app)
+          .post('/webhooks')
+          .set('Content-Type', 'application/json')
+          .set('Service-Signature', signWebhook(SECRET, body))
+          .set('Service-Event-Id', failed.id)
+          .send(body)
+          .expect(200);
+        expect(res.body).toMatchObject({ outcome: 'receipt_failed' });
+        expect(warnings).toEqual([
+          expect.stringContaining(
+            `cash receipt ${failed.data.id} for order ${order.orderId} failed (identity_rejected)`,
+          ),
+        ]);
+        expect(warnings.join('\n')).not.toContain('5678');
+        await expect(receiptsOf(order.orderId)).resolves.toEqual([
+          expect.objectContaining({ status: 'failed', issue_number: null, failure_reason: 'identity_rejected' }),
+        ]);
+        const page = await request(logging.app).get(`/orders/${order.orderId}/return`).expect(200);
+        expect(page.text).toContain('could not be issued');
+        expect(page.text).toContain('<strong>paid</strong>');
+      } finally {
+        await logging.close();
+      }
+    });
+
+    it("records nothing for another payment's receipt or an order it does not know", async () => {
+      const order = await paidOrder(8000);
+      const otherPayment = receiptEventFor({ ...order, paymentId: newId('payment') }, 'issued');
+      expect((await deliverSigned(otherPayment).expect(200)).body).toMatchObject({ outcome: 'not_credited' });
+      const unknown = receiptEventFor({ ...order, orderId: 'itest-order-9' }, 'issued');
+      expect((await deliverSigned(unknown).expect(200)).body).toMatchObject({ outcome: 'not_credited' });
+      await expect(receiptsOf(order.orderId)).resolves.toEqual([]);
+      const page = await request(merchant.app).get(`/orders/${order.orderId}/return`).expect(200);
+      expect(page.text).not.toContain('receipt');
     });
   });
 

@@ -50,6 +50,18 @@ const SCHEMA = `
     order_id text NOT NULL,
     credited_at timestamptz NOT NULL DEFAULT now()
   );
+  -- Added with cash receipts (현금영수증): the order's issue receipt and one cancel receipt per refund, as payhook
+  -- reported them. The buyer's number is not kept: the shop never needs it.
+  CREATE TABLE IF NOT EXISTS order_cash_receipts (
+    receipt_id text PRIMARY KEY,
+    order_id text NOT NULL REFERENCES orders (id),
+    transaction_type text NOT NULL,
+    amount bigint NOT NULL,
+    status text NOT NULL,
+    issue_number text,
+    failure_reason text,
+    recorded_at timestamptz NOT NULL DEFAULT now()
+  );
 `;
 
 const MAX_AMOUNT = 10_000_000_000;
@@ -64,8 +76,8 @@ interface OrderRow {
 
 /**
  * What the webhook did: credited the order, marked it failed, canceled or expired, recorded a refund
- * (part of the order, or all of it), recorded a failed refund (the order is unchanged), recorded an
- * event that changed no order, or saw a repeat.
+ * (part of the order, or all of it), recorded a failed refund (the order is unchanged), recorded a cash
+ * receipt issued or failed, recorded an event that changed no order, or saw a repeat.
  */
 export type CreditOutcome =
   | 'credited'
@@ -75,13 +87,16 @@ export type CreditOutcome =
   | 'refunded_partially'
   | 'refunded'
   | 'refund_failed'
+  | 'receipt_issued'
+  | 'receipt_failed'
   | 'not_credited'
   | 'duplicate';
 
 /**
  * A small merchant server built on @payhook/sdk: it sells orders, sends the customer to payhook's payment
  * screen, and marks an order paid when a verified payment.completed webhook arrives (failed, canceled or
- * expired for the other outcomes), records refunds (refund.succeeded), once per event id.
+ * expired for the other outcomes), records refunds (refund.succeeded) and cash receipts (cash_receipt.issued,
+ * cash_receipt.failed), once per event id.
  */
 export async function createMerchantApp(options: MerchantAppOptions): Promise<MerchantApp> {
   const logger = options.logger ?? console;
@@ -187,8 +202,22 @@ export async function createMerchantApp(options: MerchantAppOptions): Promise<Me
            ${reported ? `<p>The payment screen reported: ${escapeHtml(reported)}.</p>` : ''}
            <p>This page refreshes until payhook confirms the payment.</p>`;
     const refresh = order.status === 'awaiting_payment' ? '<meta http-equiv="refresh" content="3">' : '';
-    res.type('html').send(page(`Order ${order.id}`, body, refresh));
+    res.type('html').send(page(`Order ${order.id}`, body + (await receiptNote(order.id)), refresh));
   });
+
+  /** The order's latest issue receipt, as the customer should hear of it: its number, or that it failed. */
+  async function receiptNote(orderId: string): Promise<string> {
+    const { rows } = await pool.query<{ status: string; issue_number: string | null }>(
+      `SELECT status, issue_number FROM order_cash_receipts
+        WHERE order_id = $1 AND transaction_type = 'issue' ORDER BY recorded_at DESC LIMIT 1`,
+      [orderId],
+    );
+    const receipt = rows[0];
+    if (!receipt) return '';
+    return receipt.status === 'issued'
+      ? `<p>Cash receipt (<span lang="ko">현금영수증</span>) issued: number <code>${escapeHtml(receipt.issue_number ?? '')}</code>.</p>`
+      : '<p>The cash receipt (<span lang="ko">현금영수증</span>) could not be issued; please check the number you gave and ask again.</p>';
+  }
 
   // payhook's webhook. The body is kept as raw bytes (no JSON parser on this route): the signature covers them.
   app.post('/webhooks', rawJsonBody({ limitBytes: 64 * 1024 }), async (req: Request, res: Response) => {
@@ -213,6 +242,13 @@ export async function createMerchantApp(options: MerchantAppOptions): Promise<Me
       logger.warn(
         `refund ${event.data.refundId} of ₩${event.data.amount} for order ${event.data.orderId} failed at ` +
           `${event.data.failedAt}: refund it again or contact the customer`,
+      );
+    }
+    if (event.type === 'cash_receipt.failed' && outcome === 'receipt_failed') {
+      // No receipt for the buyer; they (or the shop, POST /v1/payments/{id}/cash-receipts) may ask again.
+      logger.warn(
+        `cash receipt ${event.data.id} for order ${event.data.orderId} failed (${event.data.failureReason}): ` +
+          'ask the customer for their number again',
       );
     }
     // 200 for a repeat too: the event is handled, and anything else would only make payhook send it again.
@@ -294,6 +330,28 @@ async function applyEvent(client: PoolClient, event: WebhookEvent): Promise<Cred
     case 'refund.failed':
       // Nothing left the shop's books: the order stays as it was (the handler logs it for a person).
       return 'refund_failed';
+    case 'cash_receipt.issued':
+    case 'cash_receipt.failed': {
+      // The receipt of the payment that paid the order (its issue receipt, or a refund's cancel receipt).
+      const { data } = event;
+      const recorded = await client.query(
+        `INSERT INTO order_cash_receipts (receipt_id, order_id, transaction_type, amount, status, issue_number,
+                                          failure_reason)
+         SELECT $1, id, $4, $5, $6, $7, $8 FROM orders WHERE id = $2 AND payment_id = $3
+         ON CONFLICT (receipt_id) DO NOTHING`,
+        [
+          data.id,
+          data.orderId,
+          data.paymentId,
+          data.transactionType,
+          data.amount,
+          data.status,
+          data.issueNumber,
+          data.failureReason,
+        ],
+      );
+      return recorded.rowCount === 1 ? `receipt_${data.status}` : 'not_credited';
+    }
   }
 }
 
