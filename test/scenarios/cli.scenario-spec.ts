@@ -15,6 +15,8 @@ const EVENT_TYPES = [
   'payment.expired',
   'refund.succeeded',
   'refund.failed',
+  'cash_receipt.issued',
+  'cash_receipt.failed',
 ];
 
 /** The first build of the CLI (bin/payhook.js builds it when missing) on a busy two-core host. */
@@ -84,6 +86,7 @@ describe('the payhook CLI', () => {
     const cli = listen([]);
     const { secret, sessionId } = await started(cli);
 
+    const printedReceipts = new Map<string, string>();
     for (const type of EVENT_TYPES) {
       const triggered = await CliProcess.run(['trigger', type], env());
       expect({ code: triggered.code, stderr: triggered.stderr }).toEqual({ code: 0, stderr: [] });
@@ -93,6 +96,19 @@ describe('the payhook CLI', () => {
           expect.stringMatching(/^refund rfd_[0-9A-Za-z]{24} (succeeded|failed)$/),
         );
       }
+      // A test receipt is issued (a 9-digit number) or fails (the failing test number) as the payment completes.
+      if (type === 'cash_receipt.issued') {
+        expect(triggered.stdout).toContainEqual(
+          expect.stringMatching(/^cash receipt crc_[0-9A-Za-z]{24} issued \(issue number \d{9}\)$/),
+        );
+      }
+      if (type === 'cash_receipt.failed') {
+        expect(triggered.stdout).toContainEqual(
+          expect.stringMatching(/^cash receipt crc_[0-9A-Za-z]{24} failed \(identity_rejected\)$/),
+        );
+      }
+      const receiptId = /^cash receipt (crc_\w+)/m.exec(triggered.stdout.join('\n'))?.[1];
+      if (receiptId) printedReceipts.set(type, receiptId);
     }
 
     const deliveries = await pollUntil(
@@ -104,6 +120,25 @@ describe('the payhook CLI', () => {
       expect(delivery.headers['content-type']).toBe('application/json');
       expect(delivery.headers['user-agent']).toMatch(/^payhook-webhooks\//);
     }
+    // The receipt events carry the receipt the trigger printed, the buyer's number masked, never whole.
+    const receiptOf = (type: string) => {
+      const delivery = deliveries.find((one) => eventOf(one).type === type)!;
+      expect(delivery.rawBody.toString('utf8')).not.toMatch(/01012345678|01000000000/);
+      return verifyWebhook(delivery.rawBody, delivery.headers, secret).data;
+    };
+    expect(receiptOf('cash_receipt.issued')).toMatchObject({
+      id: printedReceipts.get('cash_receipt.issued'),
+      transactionType: 'issue',
+      identityNumber: '*******5678',
+      status: 'issued',
+      issueNumber: expect.stringMatching(/^\d{9}$/),
+    });
+    expect(receiptOf('cash_receipt.failed')).toMatchObject({
+      id: printedReceipts.get('cash_receipt.failed'),
+      identityNumber: '*******0000',
+      status: 'failed',
+      failureReason: 'identity_rejected',
+    });
     // One line per event, with its id and the local answer.
     for (const delivery of deliveries) {
       const { id, type } = eventOf(delivery);

@@ -61,7 +61,13 @@ const CONSUMERS = {
 
 /** A merchant's TypeScript, both module kinds: compiles only if the package's types are there and precise. */
 const TYPESCRIPT_CONSUMERS = {
-  'typed.mts': `import { PayhookClient, verifyWebhook, type CreatedPaymentView, type WebhookEvent } from '@payhook/sdk';
+  'typed.mts': `import {
+  PayhookClient,
+  verifyWebhook,
+  type CashReceiptView,
+  type CreatedPaymentView,
+  type WebhookEvent,
+} from '@payhook/sdk';
 const client = new PayhookClient({ apiKey: 'svc_test_x', baseUrl: 'http://127.0.0.1:1' });
 const body = { orderId: 'o', customerId: 'c', amount: 1, currency: 'KRW', returnUrl: 'https://shop.example' } as const;
 export const created: Promise<CreatedPaymentView> = client.createPayment(body);
@@ -74,6 +80,19 @@ export function paidAt(event: WebhookEvent = verifyWebhook('', undefined, 'whsec
 export function refundedAt(event: WebhookEvent): string | undefined {
   return event.type === 'refund.succeeded' ? event.data.succeededAt : undefined;
 }
+// Cash receipt events narrow to the receipt: an issued one has its number, a failed one its reason.
+export function receiptNumber(event: WebhookEvent): string | undefined {
+  return event.type === 'cash_receipt.issued' ? event.data.issueNumber : undefined;
+}
+export function receiptFailure(event: WebhookEvent): string | undefined {
+  return event.type === 'cash_receipt.failed' ? event.data.failureReason : undefined;
+}
+export const receipt: Promise<CashReceiptView> = client.createCashReceipt('pay_x', {
+  type: 'income_deduction',
+  identityNumber: '010-1234-5678',
+});
+// @ts-expect-error not a receipt type
+export const wrongReceipt = client.createCashReceipt('pay_x', { type: 'tax_refund', identityNumber: '0' });
 // A request's headers, as Node types them, in place of the signature header.
 export function fromRequest(rawBody: Buffer, headers: import('node:http').IncomingHttpHeaders): WebhookEvent {
   return verifyWebhook(rawBody, headers, 'whsec_x');

@@ -8,6 +8,8 @@ export const EVENT_TYPES: readonly EventType[] = [
   'payment.expired',
   'refund.succeeded',
   'refund.failed',
+  'cash_receipt.issued',
+  'cash_receipt.failed',
 ];
 
 export const isEventType = (value: string): value is EventType => (EVENT_TYPES as readonly string[]).includes(value);

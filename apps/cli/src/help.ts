@@ -18,8 +18,10 @@ Options:
 
 export const TRIGGER_HELP = `Usage: payhook trigger <type>
 
-Makes a test payment (and refund) that causes the event through the API and the test helpers, and
-prints the ids it made. <type> is one of:
+Makes a test payment (and refund, or cash receipt) that causes the event through the API and the
+test helpers, and prints the ids it made. A cash_receipt.* event comes from a payment that asked for a
+receipt when it was created: with a test mobile number for issued, with the failing test number
+01000000000 for failed. <type> is one of:
   ${EVENT_TYPES.join('\n  ')}
 
 Options:
@@ -63,7 +65,7 @@ PAYHOOK_API_URL (default http://localhost:3000).
 
 Commands:
   listen --forward-to <url>   forward your test mode's events, signed, to a local handler
-  trigger <type>              make a test payment (and refund) that causes an event
+  trigger <type>              make a test payment (and refund or receipt) that causes an event
   payments list|get           read payments
   events resend <evt_id>      send an event again
 

@@ -1,10 +1,26 @@
 import { randomUUID } from 'node:crypto';
-import type { CreatedPaymentView, EventType, PayhookClient, PaymentView } from '@payhook/sdk';
+import type {
+  CashReceiptView,
+  CreatedPaymentView,
+  CreatePaymentBody,
+  EventType,
+  PayhookClient,
+  PaymentView,
+} from '@payhook/sdk';
 import { asCliError, connect, parseCommand, requireTestKey } from '../cli-context';
 import { EXIT, usageError } from '../cli-error';
 import { EVENT_TYPES, isEventType } from '../event-types';
 import { TRIGGER_HELP } from '../help';
 import { print } from '../output';
+
+/**
+ * What create asks for beside the payment, for the events that need more. A test receipt is issued when
+ * its payment completes; the documented failing test number 01000000000 makes it fail (identity_rejected).
+ */
+const CREATE_EXTRAS: Partial<Record<EventType, Pick<CreatePaymentBody, 'cashReceipt'>>> = {
+  'cash_receipt.issued': { cashReceipt: { type: 'income_deduction', identityNumber: '01012345678' } },
+  'cash_receipt.failed': { cashReceipt: { type: 'income_deduction', identityNumber: '01000000000' } },
+};
 
 /** The steps after a payment is created that end in the event. */
 const RECIPES: Record<EventType, (client: PayhookClient, payment: CreatedPaymentView) => Promise<string[]>> = {
@@ -22,9 +38,23 @@ const RECIPES: Record<EventType, (client: PayhookClient, payment: CreatedPayment
     const refund = await client.createFailedTestRefund(payment.id, { reason: 'payhook trigger refund.failed' });
     return [moved(completed), `refund ${refund.id} ${refund.status}`];
   },
+  'cash_receipt.issued': completedWithReceipt,
+  'cash_receipt.failed': completedWithReceipt,
 };
 
+/** Completing a payment that asked for a receipt makes the receipt, issued or failed at once in test mode. */
+async function completedWithReceipt(client: PayhookClient, payment: CreatedPaymentView): Promise<string[]> {
+  const completed = await client.moveTestPayment(payment.id, 'complete');
+  const { data: receipts } = await client.listCashReceipts({ paymentId: payment.id });
+  return [moved(completed), ...receipts.map(receiptLine)];
+}
+
 const moved = (payment: PaymentView) => `payment ${payment.id} ${payment.status}`;
+
+const receiptLine = (receipt: CashReceiptView) =>
+  `cash receipt ${receipt.id} ${receipt.status}` +
+  (receipt.issueNumber !== null ? ` (issue number ${receipt.issueNumber})` : '') +
+  (receipt.failureReason !== null ? ` (${receipt.failureReason})` : '');
 
 export async function triggerCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand(args, { amount: { type: 'string' } }, 'trigger');
@@ -46,7 +76,14 @@ export async function triggerCommand(args: string[]): Promise<number> {
   try {
     const orderId = `cli-${randomUUID()}`;
     const payment = await client.createPayment(
-      { orderId, customerId: 'payhook-cli', amount, currency: 'KRW', returnUrl: `${apiUrl.replace(/\/+$/, '')}/` },
+      {
+        orderId,
+        customerId: 'payhook-cli',
+        amount,
+        currency: 'KRW',
+        returnUrl: `${apiUrl.replace(/\/+$/, '')}/`,
+        ...CREATE_EXTRAS[type],
+      },
       { idempotencyKey: `payhook-trigger-${orderId}` },
     );
     print(`payment ${payment.id} created (order ${orderId}, ₩${amount.toLocaleString('en-US')})`);
