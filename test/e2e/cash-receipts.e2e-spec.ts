@@ -375,6 +375,11 @@ describe('cash receipts', () => {
         ({ transactionType }) => transactionType === 'cancel',
       );
       expect(cancel).toMatchObject({ status: 'pending', refundId: refund.body.data.id, amount: 10_000 });
+      // The tax office cancels what it issued: not before the issue receipt is.
+      expectApiError(
+        await api.admin().post(`/admin/v1/cash-receipts/${cancel.id}/issue`).send({ issueNumber: 'NTS-EARLY' }),
+        { status: 409, code: 'cash_receipt_state_conflict' },
+      );
 
       await api
         .admin()
@@ -480,5 +485,15 @@ describe('cash receipts', () => {
     for (const answer of answers.filter(({ status }) => status === 409))
       expect(answer.body.error.code).toBe('cash_receipt_exists');
     expect(await receiptsOf(paymentId)).toHaveLength(1);
+    // The refused requests left the payment's request as the winner made it (each sealing is its own).
+    const [kept] = await api.sql<{ sealed: string }>(
+      'SELECT cash_receipt_identity_sealed AS sealed FROM payments WHERE id = $1',
+      [paymentId],
+    );
+    const [receipt] = await api.sql<{ sealed: string }>(
+      'SELECT identity_number_sealed AS sealed FROM cash_receipts WHERE payment_id = $1',
+      [paymentId],
+    );
+    expect(kept.sealed).toBe(receipt.sealed);
   });
 });

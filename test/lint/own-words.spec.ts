@@ -11,10 +11,14 @@ describe('the repository', () => {
     // git grep: tracked files only, so node_modules and build output are never read. Exit 1 is "none found".
     let found = '';
     try {
-      found = execFileSync('git', ['grep', '-n', '-E', 'DESIGN(\\.md| §)', '--', '.', ':!test/lint/own-words.spec.ts'], {
-        cwd: root,
-        encoding: 'utf8',
-      });
+      found = execFileSync(
+        'git',
+        ['grep', '-n', '-E', 'DESIGN(\\.md| §)', '--', '.', ':!test/lint/own-words.spec.ts'],
+        {
+          cwd: root,
+          encoding: 'utf8',
+        },
+      );
     } catch (error) {
       if ((error as { status?: number }).status !== 1) throw error;
     }

@@ -32,7 +32,9 @@ export class CashReceipts1767300000000 implements MigrationInterface {
   transaction = false;
 
   async up(db: QueryRunner): Promise<void> {
-    await db.query(`ALTER TABLE merchants ADD COLUMN IF NOT EXISTS cash_receipt_required boolean NOT NULL DEFAULT false`);
+    await db.query(
+      `ALTER TABLE merchants ADD COLUMN IF NOT EXISTS cash_receipt_required boolean NOT NULL DEFAULT false`,
+    );
     await db.query(`
       ALTER TABLE payments
         ADD COLUMN IF NOT EXISTS cash_receipt_type text,
@@ -85,7 +87,9 @@ export class CashReceipts1767300000000 implements MigrationInterface {
       `CREATE UNIQUE INDEX IF NOT EXISTS cash_receipts_one_per_refund ON cash_receipts (refund_id) WHERE refund_id IS NOT NULL`,
     );
     // A payment's receipts (the console, the list's paymentId=, the cancel receipts' issue receipt).
-    await db.query(`CREATE INDEX IF NOT EXISTS cash_receipts_payment_idx ON cash_receipts (payment_id, created_at DESC, id DESC)`);
+    await db.query(
+      `CREATE INDEX IF NOT EXISTS cash_receipts_payment_idx ON cash_receipts (payment_id, created_at DESC, id DESC)`,
+    );
     // The merchant's list, newest first, with or without status=.
     await db.query(`
       CREATE INDEX IF NOT EXISTS cash_receipts_list_idx ON cash_receipts (merchant_id, livemode, created_at DESC, id DESC)`);
@@ -110,7 +114,9 @@ export class CashReceipts1767300000000 implements MigrationInterface {
   async down(db: QueryRunner): Promise<void> {
     // Receipt events go with their receipts: their attempts and deliveries first.
     for (const table of ['webhook_attempts', 'webhook_deliveries'])
-      await db.query(`DELETE FROM ${table} WHERE event_id IN (SELECT id FROM events WHERE cash_receipt_id IS NOT NULL)`);
+      await db.query(
+        `DELETE FROM ${table} WHERE event_id IN (SELECT id FROM events WHERE cash_receipt_id IS NOT NULL)`,
+      );
     await db.query(`DELETE FROM events WHERE cash_receipt_id IS NOT NULL`);
     await db.query(`
       CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS events_one_per_payment_and_type_v2

@@ -126,26 +126,32 @@ export class CashReceiptWrites {
   /**
    * A request on a completed payment of the scope: under the payment's row lock, refused when the
    * payment is not there or not completed, has nothing left to cover, or has a receipt pending or
-   * issued; else kept on the payment and made into its issue receipt at once.
+   * issued; else kept on the payment and made into its issue receipt at once. The open receipt is
+   * looked for in a statement of its own, after the lock: a statement that waited for the lock still
+   * reads the rest of the database as it was when it began, before the receipt of the request it
+   * waited on.
    */
   async requestForCompleted(
     scope: MerchantScope,
     paymentId: string,
     ask: CashReceiptAsk,
   ): Promise<CashReceiptRecord | CashReceiptRefusal> {
-    const [payment] = await this.sql<{ status: string; unrefunded: string; open: boolean }>(
-      `SELECT p.status, p.amount - p.refunded_amount AS unrefunded,
-              EXISTS (SELECT 1 FROM cash_receipts i WHERE i.payment_id = p.id AND i.transaction_type = 'issue'
-                                                      AND i.status IN ('pending', 'issued')) AS open
-       FROM payments p WHERE p.id = $1 AND p.merchant_id = $2 AND p.livemode = $3
-       FOR UPDATE OF p`,
+    const [payment] = await this.sql<{ status: string; unrefunded: string }>(
+      `SELECT status, amount - refunded_amount AS unrefunded FROM payments
+       WHERE id = $1 AND merchant_id = $2 AND livemode = $3 FOR UPDATE`,
       [paymentId, scope.merchantId, scope.livemode],
       'lock-for-cash-receipt',
     );
     if (!payment) return 'payment_not_found';
     if (payment.status !== 'completed') return 'payment_not_completed';
-    if (payment.open) return 'receipt_exists';
     if (Number(payment.unrefunded) <= 0) return 'nothing_left';
+    const open = await this.sql(
+      `SELECT 1 FROM cash_receipts
+       WHERE payment_id = $1 AND transaction_type = 'issue' AND status IN ('pending', 'issued')`,
+      [paymentId],
+      'open-issue-receipt',
+    );
+    if (open.length > 0) return 'receipt_exists';
     await this.sql(
       `UPDATE payments SET cash_receipt_type = $2, cash_receipt_identity_sealed = $3, cash_receipt_identity_masked = $4,
                            cash_receipt_test_failure = $5, updated_at = now()
@@ -154,7 +160,7 @@ export class CashReceiptWrites {
       'keep-cash-receipt-request',
     );
     const [receipt] = await this.issueFor([paymentId], { selfIssue: false });
-    // The lock and the check above leave no other outcome; the unique index would refuse it anyway.
+    // Under the lock no other issue receipt can be made; the unique index would refuse one anyway.
     return receipt ?? 'receipt_exists';
   }
 
@@ -178,8 +184,9 @@ export class CashReceiptWrites {
    * The operator's report of the tax office's answer: pending → issued with its number, or failed
    * with the reason, once (a compare-and-set), with its event. An issue receipt that fails takes its
    * pending cancel receipts with it (ISSUE_RECEIPT_FAILED): there is nothing at the tax office for
-   * them to cancel. Under the payment's row lock, as a refund's success takes it, so that no cancel
-   * receipt is made beside the failure. Null when it is not pending (or not there).
+   * them to cancel; a cancel receipt is issued only once its issue receipt is. Under the payment's
+   * row lock, as a refund's success takes it, so that no cancel receipt is made beside the failure.
+   * Null when it did not move: not there, not pending, or a cancel whose issue receipt is not issued.
    */
   async decide(
     id: string,
@@ -232,6 +239,10 @@ export class CashReceiptWrites {
            issued_at = CASE WHEN $2 = 'issued' THEN GREATEST(date_trunc('milliseconds', now()), created_at) END,
            failed_at = CASE WHEN $2 = 'failed' THEN GREATEST(date_trunc('milliseconds', now()), created_at) END
        WHERE id = ANY ($1::text[]) AND status IN (${movableFromSql(CASH_RECEIPT_MOVES, status, 'operator')})
+         -- A cancel receipt is issued only against an issued receipt: the tax office cancels what it issued.
+         AND ($2 = 'failed' OR transaction_type = 'issue' OR EXISTS (
+               SELECT 1 FROM cash_receipts i
+               WHERE i.payment_id = cash_receipts.payment_id AND i.transaction_type = 'issue' AND i.status = 'issued'))
        RETURNING ${CASH_RECEIPT_COLUMNS}`,
       [ids, status, issueNumber, failureReason],
       'decide-cash-receipts',

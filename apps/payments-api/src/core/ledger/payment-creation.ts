@@ -64,35 +64,37 @@ export async function createPayments(sql: Sql, inputs: readonly NewPayment[]): P
     CREATE_PAYMENTS_STATEMENT,
     [
       JSON.stringify(
-        inputs.map(({ payment: p, idempotencyKey, fingerprint, responseBody, idempotencyTtlHours, cashReceiptSecret }) => ({
-          id: p.id,
-          merchant_id: p.merchantId,
-          livemode: p.livemode,
-          key: idempotencyKey,
-          fingerprint,
-          response_body: responseBody,
-          ttl_hours: idempotencyTtlHours,
-          order_id: p.orderId,
-          customer_id: p.customerId,
-          amount: p.amount,
-          currency: p.currency,
-          return_url: p.returnUrl,
-          pay_suffix: p.paySuffix,
-          expires_at: p.expiresAt,
-          created_at: p.createdAt,
-          // With the row, in the same statement: the tax-free part and the merchant's keys cost no extra one.
-          tax_free_amount: p.taxFreeAmount,
-          metadata: p.metadata,
-          // Absent keys read as null in json_to_recordset: a create without a receipt sends no more bytes.
-          ...(p.cashReceiptAsked && cashReceiptSecret
-            ? {
-                cash_receipt_type: p.cashReceiptAsked.type,
-                cash_receipt_identity_sealed: cashReceiptSecret.identityNumberSealed,
-                cash_receipt_identity_masked: p.cashReceiptAsked.identityNumber,
-                cash_receipt_test_failure: cashReceiptSecret.testFailure,
-              }
-            : {}),
-        })),
+        inputs.map(
+          ({ payment: p, idempotencyKey, fingerprint, responseBody, idempotencyTtlHours, cashReceiptSecret }) => ({
+            id: p.id,
+            merchant_id: p.merchantId,
+            livemode: p.livemode,
+            key: idempotencyKey,
+            fingerprint,
+            response_body: responseBody,
+            ttl_hours: idempotencyTtlHours,
+            order_id: p.orderId,
+            customer_id: p.customerId,
+            amount: p.amount,
+            currency: p.currency,
+            return_url: p.returnUrl,
+            pay_suffix: p.paySuffix,
+            expires_at: p.expiresAt,
+            created_at: p.createdAt,
+            // With the row, in the same statement: the tax-free part and the merchant's keys cost no extra one.
+            tax_free_amount: p.taxFreeAmount,
+            metadata: p.metadata,
+            // Absent keys read as null in json_to_recordset: a create without a receipt sends no more bytes.
+            ...(p.cashReceiptAsked && cashReceiptSecret
+              ? {
+                  cash_receipt_type: p.cashReceiptAsked.type,
+                  cash_receipt_identity_sealed: cashReceiptSecret.identityNumberSealed,
+                  cash_receipt_identity_masked: p.cashReceiptAsked.identityNumber,
+                  cash_receipt_test_failure: cashReceiptSecret.testFailure,
+                }
+              : {}),
+          }),
+        ),
       ),
     ],
     'create-payments',

@@ -275,7 +275,9 @@ export class RefundWrites {
     if (new Set(rows.map((row) => row.payment_id)).size < rows.length)
       throw new Error('refunds of one payment succeed one at a time: its running total counts each');
     const succeeded = rows.map((row) => ({ refund: toRefundRecord(row), refundedBefore: Number(row.refunded_before) }));
-    const cancelReceipts = rows.flatMap(({ cancel_receipt }) => (cancel_receipt ? [toCashReceiptRecord(cancel_receipt)] : []));
+    const cancelReceipts = rows.flatMap(({ cancel_receipt }) =>
+      cancel_receipt ? [toCashReceiptRecord(cancel_receipt)] : [],
+    );
     await this.events.record([
       ...succeeded.map(({ refund }) => toNewRefundEvent(refund, refundOutcomeEvent(refund))),
       ...CashReceiptWrites.announced(cancelReceipts).map(toNewCashReceiptEvent),

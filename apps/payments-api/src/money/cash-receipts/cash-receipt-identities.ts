@@ -38,6 +38,8 @@ export class CashReceiptIdentities {
 
   /** The whole number, for the operator's queue: a self-issued receipt's is the tax office's own. */
   open(paymentId: string, sealed: string | null): string {
-    return sealed === null ? SELF_ISSUE_IDENTITY_NUMBER : this.keyring.open(sealed, cashReceiptIdentityContext(paymentId));
+    return sealed === null
+      ? SELF_ISSUE_IDENTITY_NUMBER
+      : this.keyring.open(sealed, cashReceiptIdentityContext(paymentId));
   }
 }

@@ -64,13 +64,15 @@ export class CashReceiptOperationsService {
     }
   }
 
-  /** Nothing moved: no such receipt (404), or it was answered already (409). */
+  /** Nothing moved: no such receipt (404), answered already, or a cancel receipt whose issue receipt is not issued (409). */
   private async conflict(id: string): Promise<never> {
     const receipt = await this.receipts.findAnyById(id);
     if (!receipt) throw new CashReceiptException('resource_not_found', `No such cash receipt: ${id}.`, 'id');
     throw new CashReceiptException(
       'cash_receipt_state_conflict',
-      `Cash receipt ${id} is ${receipt.status}: only a pending receipt is issued or failed, once.`,
+      receipt.status === 'pending'
+        ? `Cash receipt ${id} cancels part of an issue receipt that is not issued yet: report that one first.`
+        : `Cash receipt ${id} is ${receipt.status}: only a pending receipt is issued or failed, once.`,
     );
   }
 }

@@ -19,7 +19,7 @@ export class PaymentCashReceiptsController {
   @Post(':id/cash-receipts')
   @ApiRoute({
     summary:
-      "A cash receipt (현금영수증) for a completed payment, covering what was paid and not refunded; one pending or issued per payment",
+      'A cash receipt (현금영수증) for a completed payment, covering what was paid and not refunded; one pending or issued per payment',
     status: 201,
     response: dataOf('CashReceipt'),
     errors: [...BODY_ERRORS, 'resource_not_found', 'payment_state_conflict', 'cash_receipt_exists'],
@@ -40,8 +40,16 @@ export class CashReceiptsController {
   constructor(private readonly cashReceipts: CashReceiptsService) {}
 
   @Get(':id')
-  @ApiRoute({ summary: 'One cash receipt', status: 200, response: dataOf('CashReceipt'), errors: ['resource_not_found'] })
-  async get(@CurrentAuth() auth: AuthContext, @IdParam('cashReceipt') id: string): Promise<DataEnvelope<CashReceiptView>> {
+  @ApiRoute({
+    summary: 'One cash receipt',
+    status: 200,
+    response: dataOf('CashReceipt'),
+    errors: ['resource_not_found'],
+  })
+  async get(
+    @CurrentAuth() auth: AuthContext,
+    @IdParam('cashReceipt') id: string,
+  ): Promise<DataEnvelope<CashReceiptView>> {
     return { data: await this.cashReceipts.get(auth, id) };
   }
 
@@ -52,7 +60,10 @@ export class CashReceiptsController {
     response: listOf('CashReceipt'),
     errors: ['parameter_invalid', 'parameter_unknown'],
   })
-  list(@CurrentAuth() auth: AuthContext, @Query() query: ListCashReceiptsQueryDto): Promise<ListEnvelope<CashReceiptView>> {
+  list(
+    @CurrentAuth() auth: AuthContext,
+    @Query() query: ListCashReceiptsQueryDto,
+  ): Promise<ListEnvelope<CashReceiptView>> {
     return this.cashReceipts.list(auth, query);
   }
 }

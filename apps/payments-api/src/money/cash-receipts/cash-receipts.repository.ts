@@ -38,9 +38,11 @@ export class CashReceiptsRepository {
 
   /** For the operator: a receipt by id, whoever it belongs to. */
   async findAnyById(id: string): Promise<CashReceiptRecord | null> {
-    const rows = await sqlRows<CashReceiptRow>(this.db, `SELECT ${CASH_RECEIPT_COLUMNS} FROM cash_receipts WHERE id = $1`, [
-      id,
-    ]);
+    const rows = await sqlRows<CashReceiptRow>(
+      this.db,
+      `SELECT ${CASH_RECEIPT_COLUMNS} FROM cash_receipts WHERE id = $1`,
+      [id],
+    );
     return rows[0] ? toCashReceiptRecord(rows[0]) : null;
   }
 

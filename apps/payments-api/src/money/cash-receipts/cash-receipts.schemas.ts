@@ -34,7 +34,10 @@ const cashReceipt = {
   taxFreeAmount: krwPart,
   vat: krwPart,
   suppliedAmount: krwPart,
-  status: { enum: [...CASH_RECEIPT_STATUSES], description: 'pending until the tax office answers (at once in test mode)' },
+  status: {
+    enum: [...CASH_RECEIPT_STATUSES],
+    description: 'pending until the tax office answers (at once in test mode)',
+  },
   issueNumber: { ...nullable(text), description: "the tax office's approval number; null until issued" },
   failureReason: nullable(text),
   livemode: { type: 'boolean' },

@@ -18,7 +18,10 @@ const REFUSALS: Record<CashReceiptRefusal, (paymentId: string) => CashReceiptExc
       `Payment ${id} is not completed: a receipt asked for before completion is asked on the payment screen or at create.`,
     ),
   nothing_left: (id) =>
-    new CashReceiptException('payment_state_conflict', `Payment ${id} is fully refunded: a receipt would cover nothing.`),
+    new CashReceiptException(
+      'payment_state_conflict',
+      `Payment ${id} is fully refunded: a receipt would cover nothing.`,
+    ),
   receipt_exists: (id) =>
     new CashReceiptException(
       'cash_receipt_exists',

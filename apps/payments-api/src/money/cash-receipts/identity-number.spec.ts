@@ -1,4 +1,9 @@
-import { identityDigits, isBusinessRegistrationNumber, maskIdentityNumber, validIdentityNumber } from './identity-number';
+import {
+  identityDigits,
+  isBusinessRegistrationNumber,
+  maskIdentityNumber,
+  validIdentityNumber,
+} from './identity-number';
 
 describe('a cash receipt identity number', () => {
   it('takes a mobile number for income deduction, hyphens and spaces ignored, and keeps the digits', () => {
@@ -28,7 +33,15 @@ describe('a cash receipt identity number', () => {
   });
 
   it('refuses anything but digits, hyphens and spaces, and input too long to be a number', () => {
-    for (const input of ['010.1234.5678', '０１０１２３４５６７８', '', '---', 1012345678, null, `010${' '.repeat(60)}12345678`])
+    for (const input of [
+      '010.1234.5678',
+      '０１０１２３４５６７８',
+      '',
+      '---',
+      1012345678,
+      null,
+      `010${' '.repeat(60)}12345678`,
+    ])
       expect(identityDigits(input)).toBeNull();
   });
 

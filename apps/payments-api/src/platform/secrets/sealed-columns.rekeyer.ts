@@ -82,11 +82,15 @@ export abstract class SealedColumnsRekeyer extends PeriodicTask {
           (unreadable.length > shown.length ? ` and ${unreadable.length - shown.length} more` : ''),
       );
     }
+    // Done only after a pass that moved nothing: a row written while a pass ran may carry a value
+    // copied (sealed as it was) from a row the pass had not reached yet, behind its cursor.
     const needed =
       (await this.alsoNeedingPreviousKey(previous)) ??
-      (unreadable.length === 0
-        ? `${this.owners} no longer need SECRETS_KEY_PREVIOUS`
-        : `the unreadable ${this.values} above are lost without SECRETS_KEY_PREVIOUS`);
+      (unreadable.length > 0
+        ? `the unreadable ${this.values} above are lost without SECRETS_KEY_PREVIOUS`
+        : moved > 0
+          ? `the next pass confirms that none is left (a row written during this one may have copied an old value)`
+          : `${this.owners} no longer need SECRETS_KEY_PREVIOUS`);
     // A pass reads every row: what it did not move is under the current key now, or in the error above.
     const report =
       `${unreadable.length} ${this.values} still under SECRETS_KEY_PREVIOUS (key ${previous}) after re-encryption ` +
