@@ -45,7 +45,13 @@ export const typesMatchContracts: [
   Same<copy.CashReceiptFailedEvent, contracts.CashReceiptFailedEvent>,
   Same<copy.CashReceiptEvent, contracts.CashReceiptEvent>,
   Same<copy.RefundEvent, contracts.RefundEvent>,
+  Same<copy.EscrowStatus, contracts.EscrowStatus>,
+  Same<copy.EscrowView, contracts.EscrowView>,
+  Same<copy.EscrowEvent, contracts.EscrowEvent>,
 ] = [
+  true,
+  true,
+  true,
   true,
   true,
   true,

@@ -4,7 +4,7 @@ import { ReadDatabase, sqlRows } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 import type { MerchantScope } from '@payhook/auth';
 import type { PayoutRule } from '../../core/ledger';
-import type { SettlementView } from './settlement.view';
+import type { PayoutStatus, SettlementView } from './settlement.view';
 
 /**
  * The last row of a page. Lists run in (salesDate, completedAt, paymentId, refundId or '') order, the
@@ -49,13 +49,14 @@ interface SettlementRow {
   vat_amount: string;
   net_amount: string;
   sales_date: string;
-  payout_date: string;
-  payout_rule: PayoutRule;
+  payout_status: PayoutStatus;
+  payout_date: string | null;
+  payout_rule: PayoutRule | null;
   completed_at: Date;
 }
 
 const COLUMNS = `type, payment_id, refund_id, order_id, livemode, gross_amount, fee_bps, fee_amount, vat_amount, net_amount,
-  to_char(sales_date, 'YYYY-MM-DD') AS sales_date, to_char(payout_date, 'YYYY-MM-DD') AS payout_date, payout_rule, completed_at`;
+  to_char(sales_date, 'YYYY-MM-DD') AS sales_date, payout_status, to_char(payout_date, 'YYYY-MM-DD') AS payout_date, payout_rule, completed_at`;
 
 const toView = (row: SettlementRow): SettlementView => ({
   type: row.type,
@@ -70,6 +71,7 @@ const toView = (row: SettlementRow): SettlementView => ({
   vatAmount: Number(row.vat_amount),
   netAmount: Number(row.net_amount),
   salesDate: row.sales_date,
+  payoutStatus: row.payout_status,
   payoutDate: row.payout_date,
   payoutRule: row.payout_rule,
   completedAt: row.completed_at.toISOString(),
