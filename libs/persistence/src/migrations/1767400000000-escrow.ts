@@ -88,9 +88,10 @@ export class Escrow1767400000000 implements MigrationInterface {
     await db.query(`
       ALTER TABLE review_cases DROP CONSTRAINT IF EXISTS review_cases_source_check,
         ADD CONSTRAINT review_cases_source_check CHECK (source IN ('deposit', 'vouchers'))`);
-    // A held record has no payout date to go back to: it is dated as if it had not been held.
+    // A held record has no payout date to go back to: it is dated its sales date, due at once.
     await db.query(`
-      UPDATE settlements SET payout_date = sales_date, payout_rule = 'weekdays_only' WHERE payout_status = 'held'`);
+      UPDATE settlements SET payout_status = 'scheduled', payout_date = sales_date, payout_rule = 'weekdays_only'
+      WHERE payout_status = 'held'`);
     await db.query(`
       ALTER TABLE settlements DROP CONSTRAINT IF EXISTS settlements_payout_status_check,
         DROP COLUMN IF EXISTS payout_status,

@@ -2,7 +2,7 @@ import type { MerchantScope } from '@payhook/auth';
 import type { Sql } from '@payhook/persistence';
 import { escrowAutoConfirmAt } from './escrow-calendar';
 import { toNewEscrowEvent, type EventWriter } from './event-writer';
-import { ESCROW_MOVES, movableFromSql, type EscrowMover } from './moves-table';
+import { ESCROW_MOVES, movableFromSql } from './moves-table';
 import { PAYMENT_COLUMNS, toPaymentRecord, type PaymentRecord, type PaymentRow } from './payment-record';
 import type { ReviewCaseWrites } from './review-case-writes';
 import type { SettlementWriter } from './settlement-writer';
@@ -30,13 +30,17 @@ export type EscrowTarget = { scope: MerchantScope; paymentId: string } | { token
 const NON_BANKING_DAYS_AHEAD_SQL = `ARRAY(SELECT to_char(date, 'YYYY-MM-DD') FROM non_banking_days
   WHERE date >= (now() AT TIME ZONE 'Asia/Seoul')::date AND date <= (now() AT TIME ZONE 'Asia/Seoul')::date + 120)`;
 
-/** The WHERE condition of a target: $1 (and $2, $3) are its parameters. */
-function targetSql(target: EscrowTarget): { where: string; params: unknown[] } {
+/**
+ * The WHERE condition of a target ($1, and $2, $3, are its parameters) and the suffix of the prepared
+ * statement's name: a name stands for one text.
+ */
+function targetSql(target: EscrowTarget): { where: string; params: unknown[]; named: string } {
   return 'tokenDigest' in target
-    ? { where: 'escrow_token_digest = $1', params: [target.tokenDigest] }
+    ? { where: 'escrow_token_digest = $1', params: [target.tokenDigest], named: 'by-link' }
     : {
         where: 'id = $1 AND merchant_id = $2 AND livemode = $3',
         params: [target.paymentId, target.scope.merchantId, target.scope.livemode],
+        named: 'in-scope',
       };
 }
 
@@ -105,7 +109,7 @@ export class EscrowWrites {
    * Null when the target's escrow is not shipped (or there is none).
    */
   async confirm(target: EscrowTarget): Promise<PaymentRecord | null> {
-    const { where, params } = targetSql(target);
+    const { where, params, named } = targetSql(target);
     const rows = await this.sql<PaymentRow>(
       `UPDATE payments
        SET escrow_status = 'confirmed', escrow_confirmed_at = date_trunc('milliseconds', now()),
@@ -113,7 +117,7 @@ export class EscrowWrites {
        WHERE ${where} AND escrow_status IN (${movableFromSql(ESCROW_MOVES, 'confirmed', 'buyer')})
        RETURNING ${PAYMENT_COLUMNS}`,
       params,
-      'confirm-escrow',
+      `confirm-escrow-${named}`,
     );
     const confirmed = rows.map(toPaymentRecord);
     await this.recordConfirmations(confirmed);
@@ -125,7 +129,7 @@ export class EscrowWrites {
    * the operator; the payout stays held. Null when the target's escrow is not shipped.
    */
   async reject(target: EscrowTarget, reason: string): Promise<PaymentRecord | null> {
-    const { where, params } = targetSql(target);
+    const { where, params, named } = targetSql(target);
     const reasonParam = `$${params.length + 1}`;
     const rows = await this.sql<PaymentRow>(
       `UPDATE payments
@@ -134,7 +138,7 @@ export class EscrowWrites {
        WHERE ${where} AND escrow_status IN (${movableFromSql(ESCROW_MOVES, 'rejected', 'buyer')})
        RETURNING ${PAYMENT_COLUMNS}`,
       [...params, reason],
-      'reject-escrow',
+      `reject-escrow-${named}`,
     );
     const rejected = rows[0] ? toPaymentRecord(rows[0]) : null;
     if (!rejected) return null;
