@@ -1,6 +1,7 @@
 import { ISO_MILLIS_UTC, expectApiError, idemKey } from '../support/api-expectations';
 import { PaymentsApiHarness, paymentBody, type TestMerchant } from '../support/payments-api.harness';
 import { refundsClient } from '../support/refunds-client';
+import { RecordingLogger } from '../support/recording-logger';
 import { SmtpInbox } from '../support/smtp-inbox';
 
 type Escrow = {
@@ -403,6 +404,35 @@ describe('escrow', () => {
       expectApiError(await reject(shipped.id, body), { status: 400, code, param: 'reason' });
       expect((await get(shipped.id)).escrow!.status).toBe('shipped');
     });
+  });
+});
+
+describe('escrow without SMTP_URL', () => {
+  let api: PaymentsApiHarness;
+  let logger: RecordingLogger;
+
+  beforeAll(async () => {
+    logger = new RecordingLogger();
+    api = await PaymentsApiHarness.start({ RATE_LIMIT_PER_SECOND: '0' }, logger);
+  });
+  afterAll(() => api?.stop());
+
+  it("writes the buyer's e-mail to the log with the link withheld: the token is in no log line", async () => {
+    const merchant = await api.merchantWithKey('test');
+    const created = await api
+      .as(merchant)
+      .post('/v1/payments')
+      .set('Idempotency-Key', idemKey())
+      .send(paymentBody({ escrow: { buyerEmail: 'logged-buyer@example.com' } }))
+      .expect(201);
+    const id = created.body.data.id as string;
+    await api.as(merchant).post(`/v1/test-helpers/payments/${id}/complete`).expect(200);
+    await api.as(merchant).post(`/v1/payments/${id}/escrow/shipment`).send(SHIPMENT).expect(200);
+    await pollFor(() => logger.lines.some((line) => line.includes('logged-buyer@example.com')));
+    const [mail] = logger.lines.filter((line) => line.includes('logged-buyer@example.com'));
+    expect(mail).toContain(SHIPMENT.trackingNumber);
+    expect(mail).toContain('(the link is sent by e-mail only: set SMTP_URL)');
+    expect(logger.lines.join('\n')).not.toMatch(/\/e\/[A-Za-z0-9_-]{43}/);
   });
 });
 
