@@ -356,6 +356,27 @@ describe('escrow', () => {
     });
   });
 
+  it('leaves no record held once confirmed, whatever refunds succeed at the same moment', async () => {
+    const payments = await Promise.all(Array.from({ length: 10 }, () => shippedEscrow()));
+    const refunds = refundsClient(api, merchant);
+    await Promise.all(
+      payments.flatMap(({ id }) => [
+        confirm(id).expect(200),
+        refunds.create(id, { amount: 1000 }).expect(201),
+        refunds.create(id, { amount: 2000 }).expect(201),
+      ]),
+    );
+    for (const { id } of payments) {
+      const records = await settlementsOf(id);
+      expect(records.map((record) => [record.type, record.payoutStatus])).toEqual([
+        ['payment', 'scheduled'],
+        ['refund', 'scheduled'],
+        ['refund', 'scheduled'],
+      ]);
+      expect(records.every((record) => record.payoutDate !== null)).toBe(true);
+    }
+  });
+
   describe('the buyer rejects', () => {
     it('once, with the reason: escrow.rejected, a review case escrow_rejected, the payout held, refunds as ever', async () => {
       const shipped = await shippedEscrow();
