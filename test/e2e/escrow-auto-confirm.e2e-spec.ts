@@ -56,7 +56,7 @@ describe('escrow auto-confirm', () => {
     // Nobody confirms: the task does, within its period.
     const confirmed = await pollUntil(
       async () => (await second.as(merchant).get(`/v1/payments/${id}`).expect(200)).body.data.escrow,
-      (escrow: { status: string }) => escrow.status === 'confirmed',
+      (escrow: { status: string; confirmedAt: string }) => escrow.status === 'confirmed',
     );
     const events = (await second.as(merchant).get('/v1/events').query({ paymentId: id }).expect(200)).body.data as {
       type: string;

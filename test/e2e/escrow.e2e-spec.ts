@@ -1,5 +1,5 @@
 import { ISO_MILLIS_UTC, expectApiError, idemKey } from '../support/api-expectations';
-import { PaymentsApiHarness, paymentBody, type TestMerchant } from '../support/payments-api.harness';
+import { PaymentsApiHarness, paymentBody } from '../support/payments-api.harness';
 import { refundsClient } from '../support/refunds-client';
 import { RecordingLogger } from '../support/recording-logger';
 import { SmtpInbox } from '../support/smtp-inbox';
@@ -25,6 +25,8 @@ type Settlement = {
   payoutRule: string | null;
 };
 type Event = { id: string; type: string; data: Record<string, unknown> };
+/** Whoever calls with an API key. */
+type Caller = { key: string };
 
 const ESCROW_FIELDS = [
   'autoConfirmAt',
@@ -61,7 +63,7 @@ const seoulDate = (at: string | Date) =>
 describe('escrow', () => {
   let api: PaymentsApiHarness;
   let inbox: SmtpInbox;
-  let merchant: TestMerchant;
+  let merchant: Caller;
 
   beforeAll(async () => {
     inbox = await SmtpInbox.start();

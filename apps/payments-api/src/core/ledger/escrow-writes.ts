@@ -1,7 +1,7 @@
 import type { MerchantScope } from '@payhook/auth';
 import type { Sql } from '@payhook/persistence';
 import { escrowAutoConfirmAt } from './escrow-calendar';
-import { toNewEscrowEvent, type EventWriter } from './event-writer';
+import { escrowOutcomeEvent, toNewEvent, type EventWriter } from './event-writer';
 import { ESCROW_MOVES, movableFromSql } from './moves-table';
 import { PAYMENT_COLUMNS, toPaymentRecord, type PaymentRecord, type PaymentRow } from './payment-record';
 import type { ReviewCaseWrites } from './review-case-writes';
@@ -142,7 +142,7 @@ export class EscrowWrites {
     );
     const rejected = rows[0] ? toPaymentRecord(rows[0]) : null;
     if (!rejected) return null;
-    await this.events.record([toNewEscrowEvent(rejected)]);
+    await this.events.record([toNewEvent(rejected, escrowOutcomeEvent(rejected))]);
     await this.reviewCases.open({
       livemode: rejected.livemode,
       source: 'escrow',
@@ -180,7 +180,7 @@ export class EscrowWrites {
 
   /** What follows confirmations just made: their events and their held payouts scheduled. */
   private async recordConfirmations(confirmed: readonly PaymentRecord[]): Promise<void> {
-    await this.events.record(confirmed.map(toNewEscrowEvent));
+    await this.events.record(confirmed.map((payment) => toNewEvent(payment, escrowOutcomeEvent(payment))));
     await this.settlements.releaseHeld(
       confirmed.map((payment) => ({
         paymentId: payment.id,

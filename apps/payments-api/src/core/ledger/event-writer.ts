@@ -72,8 +72,8 @@ export function paymentOutcomeEvent(payment: PaymentRecord, outcome: PaymentOutc
   }
 }
 
-/** The events row of a payment's event. */
-export function toNewEvent(payment: PaymentRecord, event: PaymentEvent): NewEvent {
+/** The events row of a payment's event, or of its escrow's. */
+export function toNewEvent(payment: PaymentRecord, event: PaymentEvent | EscrowEvent): NewEvent {
   return {
     id: event.id,
     merchantId: payment.merchantId,
@@ -213,22 +213,6 @@ export function escrowOutcomeEvent(payment: PaymentRecord): EscrowEvent {
     };
   }
   throw new Error(`payment ${paymentId}'s escrow is ${escrow?.status ?? 'absent'}: no event announces it yet`);
-}
-
-/** The events row of an escrow's event: listed with its payment's other events. */
-export function toNewEscrowEvent(payment: PaymentRecord): NewEvent {
-  const event = escrowOutcomeEvent(payment);
-  return {
-    id: event.id,
-    merchantId: payment.merchantId,
-    livemode: payment.livemode,
-    type: event.type,
-    paymentId: payment.id,
-    refundId: null,
-    cashReceiptId: null,
-    body: JSON.stringify(event),
-    createdAt: new Date(event.createdAt),
-  };
 }
 
 /** Why an event of a mode without any endpoint was not sent: kept, redelivered once one is set. */
