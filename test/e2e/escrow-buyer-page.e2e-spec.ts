@@ -380,6 +380,14 @@ describe("escrow buyer's page /e/{token}", () => {
     }
   });
 
+  it('serves nothing at a path that differs from /e/ only in case (routing is case-sensitive)', async () => {
+    const escrow = await ship();
+    await api.http().get(`/E/${escrow.token}`).expect(404);
+    const { cookie, csrf } = await open(escrow.path);
+    await post(`/E/${escrow.token}/confirm`, { cookie, fields: { csrf } }).expect(404);
+    expect((await paymentOf(escrow.id)).escrow.status).toBe('shipped');
+  });
+
   it('never writes a token into a log line, while it logs the requests made with them', () => {
     expect(tokens.length).toBeGreaterThan(5);
     const pageLines = log.lines.filter((line) => line.includes('/e/:token'));
@@ -387,6 +395,7 @@ describe("escrow buyer's page /e/{token}", () => {
     expect(pageLines.some((line) => line.includes('"GET /e/:token 200"'))).toBe(true);
     expect(pageLines.some((line) => line.includes('"POST /e/:token/confirm 303"'))).toBe(true);
     expect(pageLines.some((line) => line.includes('"POST /e/:token/reject 400"'))).toBe(true);
+    expect(log.lines.some((line) => line.includes('"GET /E/:token 404"'))).toBe(true);
     for (const token of tokens) {
       expect(log.lines.filter((line) => line.includes(token))).toEqual([]);
     }
