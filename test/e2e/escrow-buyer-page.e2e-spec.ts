@@ -329,7 +329,7 @@ describe("escrow buyer's page /e/{token}", () => {
     const other = await ship();
     const { cookie, csrf } = await open(escrow.path);
     const elsewhere = await open(other.path);
-    const attempts = [
+    const attempts: { cookie?: string; fields: Record<string, string> }[] = [
       { cookie, fields: {} },
       { cookie, fields: { csrf: '' } },
       { fields: { csrf } },
