@@ -1,5 +1,5 @@
 /**
- * The part of payhook's wire contract a merchant's code needs: payment, refund, cash receipt and event
+ * The part of payhook's wire contract a merchant's code needs: payment, refund, cash receipt, escrow and event
  * shapes, error codes, webhook headers, the id format.
  *
  * Why copies instead of imports from libs/contracts: the SDK is published on its own as `@payhook/sdk`
@@ -247,6 +247,12 @@ export type CashReceiptEvent = CashReceiptIssuedEvent | CashReceiptFailedEvent;
 /** An escrow's life: the buyer's money waits until the buyer confirms the goods arrived. */
 export type EscrowStatus = 'awaiting_shipment' | 'shipped' | 'confirmed' | 'rejected';
 
+/** Create's `escrow` (구매안전서비스): the buyer's e-mail address, to which the confirmation link goes at the first shipment. */
+export interface EscrowRequest {
+  /** An e-mail address of 3 to 254 characters; never shown back. */
+  buyerEmail: string;
+}
+
 /** A payment's escrow as reads show it; each field null until it applies. The buyer's address is never shown. */
 export interface EscrowView {
   status: EscrowStatus;
@@ -422,8 +428,10 @@ export interface Settlement {
   vatAmount: number;
   netAmount: number;
   salesDate: string;
-  payoutDate: string;
-  payoutRule: 'kr_public_holidays' | 'weekdays_only';
+  /** `held` while the payment's escrow is not confirmed (payoutDate and payoutRule null), else `scheduled`. */
+  payoutStatus: 'scheduled' | 'held';
+  payoutDate: string | null;
+  payoutRule: 'kr_public_holidays' | 'weekdays_only' | null;
   completedAt: string;
 }
 

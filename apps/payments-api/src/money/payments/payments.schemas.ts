@@ -43,7 +43,8 @@ const createdPayment = {
 
 /**
  * A payment's response shapes, each with its example recorded from a real run of payhook (a test
- * payment created, then completed by the test helper).
+ * payment created, then completed by the test helper; the escrow's from a test escrow payment,
+ * completed, then shipped: 7 business days on, 00:00 Asia/Seoul).
  */
 export const PAYMENT_SCHEMAS: Record<string, Schema> = {
   Escrow: {
@@ -70,8 +71,8 @@ export const PAYMENT_SCHEMAS: Record<string, Schema> = {
         status: 'shipped',
         carrier: 'CJ대한통운',
         trackingNumber: '6901-2345-6789',
-        shippedAt: '2026-11-27T01:00:00.123Z',
-        autoConfirmAt: '2026-12-07T15:00:00.000Z',
+        shippedAt: '2026-11-29T15:53:43.687Z',
+        autoConfirmAt: '2026-12-08T15:00:00.000Z',
         confirmedAt: null,
         rejectedAt: null,
         rejectReason: null,

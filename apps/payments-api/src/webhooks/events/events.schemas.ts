@@ -61,7 +61,8 @@ const event = (type: string, data: Schema): Schema => {
  * example recorded from a real run of payhook: the payment events from a test merchant's payments
  * (completed, failed, canceled, expired), the refund events from a partial test refund and a live
  * refund the operator failed, the cash receipt events from two test payments asked for a receipt at
- * create (one with the failing test number 01000000000).
+ * create (one with the failing test number 01000000000), the escrow events from two ₩39,000 test
+ * escrow payments, shipped, then confirmed and rejected by the test helpers.
  */
 export const EVENT_SCHEMAS: Record<string, Schema> = {
   PaymentCompletedEvent: {
@@ -302,16 +303,16 @@ export const EVENT_SCHEMAS: Record<string, Schema> = {
       "An escrow was confirmed, by the buyer or (autoConfirmed) when autoConfirmAt passed: the payment's payout is scheduled.",
     examples: [
       {
-        id: 'evt_Qm3k9VxT2nLp8RwYc4Hd7sJa',
+        id: 'evt_5q0zDhMjm9PVJOhZYkywbh88',
         type: 'escrow.confirmed',
-        createdAt: '2026-11-29T16:20:31.417Z',
+        createdAt: '2026-11-29T15:53:43.836Z',
         data: {
-          paymentId: 'pay_Z8rTq2LmVx5Nc7Wk3Hp9Ys4d',
+          paymentId: 'pay_UpFvURgKxMOLEZqFRwByDNr3',
           orderId: 'order-1009',
           amount: 39000,
           currency: 'KRW',
           status: 'confirmed',
-          confirmedAt: '2026-11-29T16:20:31.417Z',
+          confirmedAt: '2026-11-29T15:53:43.836Z',
           rejectedAt: null,
           rejectReason: null,
           autoConfirmed: false,
@@ -325,17 +326,17 @@ export const EVENT_SCHEMAS: Record<string, Schema> = {
       "An escrow's buyer rejected the goods, with a reason: the payout stays held and the operator reviews the case; refunds work as on any completed payment.",
     examples: [
       {
-        id: 'evt_Vb6Hs1Kd8Wq3Lz5Nx2Tc9Rfm',
+        id: 'evt_yZm44Hh8ksbMdkgJVeIHoXUh',
         type: 'escrow.rejected',
-        createdAt: '2026-11-29T16:21:05.902Z',
+        createdAt: '2026-11-29T15:53:43.889Z',
         data: {
-          paymentId: 'pay_Ld4Wx7Qn2Zr9Kc5Tv8Hm3Jsp',
+          paymentId: 'pay_7jy7GwlHm7IFAZg3lw7iaMAQ',
           orderId: 'order-1010',
           amount: 39000,
           currency: 'KRW',
           status: 'rejected',
           confirmedAt: null,
-          rejectedAt: '2026-11-29T16:21:05.902Z',
+          rejectedAt: '2026-11-29T15:53:43.889Z',
           rejectReason: '상품이 파손되어 도착했습니다.',
           autoConfirmed: null,
         },
