@@ -136,6 +136,7 @@ export const en = {
   'money.reason.payment_canceled': 'Deposit after the payment had been canceled',
   'money.reason.payment_expired': 'Deposit after the payment had expired',
   'money.reason.voucher_over_cover': 'Vouchers worth more than the amount',
+  'money.reason.escrow_rejected': 'The buyer rejected the purchase (escrow)',
   'money.resolution.waiting': "Waiting for payhook's operators.",
   'money.resolution.complete': 'Completed by {by} on {time}',
   'money.resolution.completeOwed': 'Completed by {by} on {time}; refund of {amount} owed to the payer',

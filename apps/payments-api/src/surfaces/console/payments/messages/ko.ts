@@ -135,6 +135,7 @@ export const ko: Readonly<Record<ConsolePaymentsKey, string>> = {
   'money.reason.payment_canceled': '결제 취소 후 입금',
   'money.reason.payment_expired': '결제 만료 후 입금',
   'money.reason.voucher_over_cover': '결제 금액을 넘는 상품권',
+  'money.reason.escrow_rejected': '고객의 구매 거절(구매안전서비스)',
   'money.resolution.waiting': 'payhook 운영팀의 처리를 기다리고 있습니다.',
   'money.resolution.complete': '{time} {by} 님이 결제 완료 처리',
   'money.resolution.completeOwed': '{time} {by} 님이 결제 완료 처리 · 결제자에게 {amount} 환불 예정',
