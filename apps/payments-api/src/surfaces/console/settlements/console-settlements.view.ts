@@ -44,7 +44,7 @@ export function feeRate(feeBps: number): string {
  * the buyer confirms, when the date is set. The payment page says the same of its records.
  */
 export function payoutText(locale: Locale, record: Pick<SettlementView, 'payoutStatus' | 'payoutDate'>): SafeHtml {
-  if (record.payoutStatus === 'scheduled') return html`<span class="nowrap">${record.payoutDate}</span>`;
+  if (record.payoutStatus === 'scheduled') return html`${record.payoutDate}`;
   return html`${badge(locale, 'held')} <span class="muted">${settlementsT(locale)('list.payoutHeld')}</span>`;
 }
 
@@ -69,7 +69,9 @@ export function renderSettlementsList(nonce: string, model: SettlementsListModel
     const href = `/console/payments/${row.paymentId}?mode=${mode}${refund && row.refundId ? `#${row.refundId}` : ''}`;
     return html`<tr>
       <td data-label="${t('list.salesDate')}" class="nowrap">${row.salesDate}</td>
-      <td data-label="${t('list.payoutDate')}">${payoutText(session.locale, row)}</td>
+      <td data-label="${t('list.payoutDate')}" ${row.payoutStatus === 'scheduled' ? html`class="nowrap"` : null}>
+        ${payoutText(session.locale, row)}
+      </td>
       <td data-label="${t('list.type')}">${t(refund ? 'list.type.refund' : 'list.type.payment')}</td>
       <td data-label="${t('list.order')}"><a href="${href}">${row.orderId}</a></td>
       <td data-label="${t('list.gross')}" class="num">${signedWon(row.grossAmount)}</td>

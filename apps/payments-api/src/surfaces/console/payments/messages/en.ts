@@ -66,6 +66,8 @@ export const en = {
 
   'notice.redelivery': 'Redelivery queued: the new attempt shows here within seconds (reload to see it).',
   'notice.refunded': 'Refund made: it is listed under Refunds with its status.',
+  'notice.shipped': 'Shipment registered: payhook e-mails the buyer a link to confirm or reject the purchase.',
+  'notice.shipmentCorrected': 'Shipment corrected.',
 
   'events.title': 'Events',
   'events.none': 'No events yet: the payment sends one when it leaves pending.',
