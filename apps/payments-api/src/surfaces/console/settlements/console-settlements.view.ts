@@ -69,9 +69,11 @@ export function renderSettlementsList(nonce: string, model: SettlementsListModel
     const href = `/console/payments/${row.paymentId}?mode=${mode}${refund && row.refundId ? `#${row.refundId}` : ''}`;
     return html`<tr>
       <td data-label="${t('list.salesDate')}" class="nowrap">${row.salesDate}</td>
-      <td data-label="${t('list.payoutDate')}" ${row.payoutStatus === 'scheduled' ? html`class="nowrap"` : null}>
-        ${payoutText(session.locale, row)}
-      </td>
+      ${
+        row.payoutStatus === 'scheduled'
+          ? html`<td data-label="${t('list.payoutDate')}" class="nowrap">${row.payoutDate}</td>`
+          : html`<td data-label="${t('list.payoutDate')}">${payoutText(session.locale, row)}</td>`
+      }
       <td data-label="${t('list.type')}">${t(refund ? 'list.type.refund' : 'list.type.payment')}</td>
       <td data-label="${t('list.order')}"><a href="${href}">${row.orderId}</a></td>
       <td data-label="${t('list.gross')}" class="num">${signedWon(row.grossAmount)}</td>
