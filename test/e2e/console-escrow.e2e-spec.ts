@@ -176,6 +176,8 @@ describe('merchant console: an escrow payment', () => {
         expect(card).toContain(`name="csrf" value="${members[role].csrf}"`);
         expect(card).toContain('<button type="submit">Register shipment</button>');
       }
+      // A form of plain HTML: the page carries no script.
+      expect((await members.owner.get(pathOf(payment.id)).expect(200)).text).not.toContain('<script');
       const viewer = escrowCardOf((await members.viewer.get(pathOf(payment.id)).expect(200)).text);
       expect(viewer).toMatch(term('Escrow status', '<span class="badge awaiting_shipment">awaiting shipment</span>'));
       expect(viewer).not.toContain('<form');

@@ -4,7 +4,7 @@ import { PayhookError, isIdOf } from '@payhook/contracts';
 import { addLogFields } from '@payhook/observability';
 import type { AuditActor } from '../../../core/audit';
 import { EscrowService } from '../../../money/escrow';
-import { PaymentsRepository } from '../../../money/payments';
+import { PaymentException, PaymentsRepository } from '../../../money/payments';
 import { ConsolePaymentsService, type PaymentDetail } from '../payments/console-payments.service';
 import { parseShipmentForm, type ShipmentFormErrors, type ShipmentFormValues } from './console-shipment-form';
 import type { ConsoleEscrowT } from './messages';
@@ -38,10 +38,11 @@ export class ConsoleEscrowService {
     by: AuditActor,
     t: ConsoleEscrowT,
   ): Promise<ShipmentOutcome> {
+    // A malformed id names nothing, and odd bytes must not reach Postgres.
+    const before = isIdOf('payment', paymentId) ? await this.paymentRecords.findById(scope, paymentId) : null;
+    if (!before) throw new PaymentException('resource_not_found', `No such payment: ${paymentId}.`, 'id');
     const parsed = parseShipmentForm(values, t);
     if (parsed.kind === 'invalid') return refused(400, await this.payments.detail(scope, paymentId), parsed.errors);
-    // Only for the notice's words: the escrow service decides under the payment's lock whether it may ship.
-    const before = isIdOf('payment', paymentId) ? await this.paymentRecords.findById(scope, paymentId) : null;
     try {
       await this.escrow.ship(scope, paymentId, parsed.shipment, by);
     } catch (error) {
@@ -54,7 +55,8 @@ export class ConsoleEscrowService {
     }
     // The request's lines name the payment it shipped, as the API's route does.
     addLogFields({ paymentId });
-    return { kind: before?.escrow?.status === 'shipped' ? 'corrected' : 'shipped' };
+    // The state read before is only for the notice's words: the escrow service decided, under the payment's lock.
+    return { kind: before.escrow?.status === 'shipped' ? 'corrected' : 'shipped' };
   }
 }
 
