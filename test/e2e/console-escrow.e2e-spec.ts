@@ -132,6 +132,21 @@ describe('merchant console: an escrow payment', () => {
     await complete(shop, plain.id);
     expect(escrowCardOf((await members.owner.get(pathOf(plain.id)).expect(200)).text)).toBe('');
     expect(escrowCardOf((await korean(pathOf(plain.id))).text)).toBe('');
+    const refused = await ship(plain.id, { carrier: 'CJ대한통운', trackingNumber: '1234' }).expect(409);
+    expect(refused.text).toContain(
+      '<p class="error" role="alert">This payment was made without escrow: it has no shipment to register.</p>',
+    );
+  });
+
+  it('answers a payment that is not there, or another merchant’s, with the not-found page', async () => {
+    const other = await approvedMerchant(api, { name: '다른 상점' });
+    const theirs = await createPayment(other);
+    await complete(other, theirs.id);
+    for (const id of [theirs.id, 'pay_000000000000000000000000', 'not-an-id', "pay_'; --"]) {
+      const answer = await ship(id, { carrier: 'CJ대한통운', trackingNumber: '1234' }).expect(404);
+      expect(answer.text).toContain('There is nothing here, or it belongs to another account or mode.');
+    }
+    expect((await escrowOf(other, theirs.id)).status).toBe('awaiting_shipment');
   });
 
   it('shows a pending escrow payment awaiting shipment, with no form until it is paid; shipping it is refused', async () => {

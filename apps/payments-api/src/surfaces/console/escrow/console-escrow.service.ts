@@ -48,7 +48,13 @@ export class ConsoleEscrowService {
     } catch (error) {
       if (!(error instanceof PayhookError)) throw error;
       if (error.code === 'payment_state_conflict' || error.code === 'escrow_state_conflict') {
-        const message = t(error.code === 'payment_state_conflict' ? 'error.notCompleted' : 'error.notOpen');
+        const message = t(
+          error.code === 'payment_state_conflict'
+            ? 'error.notCompleted'
+            : before.escrow === null
+              ? 'error.noEscrow'
+              : 'error.notOpen',
+        );
         return refused(409, await this.payments.detail(scope, paymentId), {}, message);
       }
       throw error;

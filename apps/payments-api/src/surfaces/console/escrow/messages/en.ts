@@ -39,6 +39,7 @@ export const en = {
   'error.notPrintable':
     '{field, select, carrier {The carrier} other {The tracking number}} takes printable characters only: no tabs or line breaks.',
   'error.notCompleted': 'Only a completed payment can be shipped.',
+  'error.noEscrow': 'This payment was made without escrow: it has no shipment to register.',
   'error.notOpen':
     'This escrow no longer takes a shipment: the buyer confirmed or rejected the purchase (or it confirmed by itself).',
 } as const;

@@ -38,6 +38,7 @@ export const ko: Readonly<Record<ConsoleEscrowKey, string>> = {
   'error.notPrintable':
     '{field, select, carrier {택배사에는} other {운송장 번호에는}} 탭이나 줄바꿈 없이 화면에 표시되는 문자만 입력할 수 있습니다.',
   'error.notCompleted': '완료된 결제만 배송 등록을 할 수 있습니다.',
+  'error.noEscrow': '에스크로 없이 결제된 건이라 배송 정보를 등록할 수 없습니다.',
   'error.notOpen':
     '이 에스크로는 더 이상 배송 정보를 받지 않습니다. 고객이 구매를 확정 또는 거절했거나 자동으로 확정되었습니다.',
 };
