@@ -28,13 +28,18 @@ export interface SettlementFilter {
   limit: number;
 }
 
-/** What one sales date adds up to, over all of its records. */
-export interface SettlementTotals {
+/** Some settlement records added up. */
+export interface SettlementSums {
   count: number;
   grossAmount: number;
   feeAmount: number;
   vatAmount: number;
   netAmount: number;
+}
+
+/** What one sales date adds up to, over all of its records; `held`: those of them whose payout waits for a buyer (escrow). */
+export interface SettlementTotals extends SettlementSums {
+  held: SettlementSums;
 }
 
 interface SettlementRow {
@@ -119,10 +124,14 @@ export class SettlementsRepository {
    * the day, and no rows sent to the API.
    */
   async dayTotals(scope: MerchantScope, day: string): Promise<SettlementTotals> {
-    const [row] = await this.read.rows<Record<keyof SettlementTotals, string>>(
+    const held = `FILTER (WHERE payout_status = 'held')`;
+    const [row] = await this.read.rows<Record<string, string>>(
       `SELECT count(*) AS "count", coalesce(sum(gross_amount), 0) AS "grossAmount",
          coalesce(sum(fee_amount), 0) AS "feeAmount", coalesce(sum(vat_amount), 0) AS "vatAmount",
-         coalesce(sum(net_amount), 0) AS "netAmount"
+         coalesce(sum(net_amount), 0) AS "netAmount",
+         count(*) ${held} AS "heldCount", coalesce(sum(gross_amount) ${held}, 0) AS "heldGrossAmount",
+         coalesce(sum(fee_amount) ${held}, 0) AS "heldFeeAmount", coalesce(sum(vat_amount) ${held}, 0) AS "heldVatAmount",
+         coalesce(sum(net_amount) ${held}, 0) AS "heldNetAmount"
        FROM settlements WHERE merchant_id = $1 AND livemode = $2 AND sales_date = $3`,
       [scope.merchantId, scope.livemode, day],
     );
@@ -132,6 +141,13 @@ export class SettlementsRepository {
       feeAmount: Number(row.feeAmount),
       vatAmount: Number(row.vatAmount),
       netAmount: Number(row.netAmount),
+      held: {
+        count: Number(row.heldCount),
+        grossAmount: Number(row.heldGrossAmount),
+        feeAmount: Number(row.heldFeeAmount),
+        vatAmount: Number(row.heldVatAmount),
+        netAmount: Number(row.heldNetAmount),
+      },
     };
   }
 
