@@ -159,7 +159,7 @@ describe('settlement records: GET /v1/settlements', () => {
     );
     const [header, ...rows] = csv.text.trimEnd().split('\r\n');
     expect(header).toBe(
-      'payment_id,order_id,sales_date,payout_date,completed_at,currency,gross_amount,fee_bps,fee_amount,vat_amount,net_amount,type,refund_id',
+      'payment_id,order_id,sales_date,payout_date,completed_at,currency,gross_amount,fee_bps,fee_amount,vat_amount,net_amount,type,refund_id,payout_status',
     );
     expect(rows).toHaveLength(2);
     for (const row of rows) {
