@@ -55,6 +55,7 @@ describe('settlement records: GET /v1/settlements', () => {
       vatAmount: 37,
       netAmount: 14_588,
       salesDate,
+      payoutStatus: 'scheduled',
       payoutDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
       payoutRule: 'kr_public_holidays',
       completedAt: payment.completed_at.toISOString(),
