@@ -1,5 +1,5 @@
 import type { MerchantScope } from '@payhook/auth';
-import type { Sql } from '@payhook/persistence';
+import { together, type Sql } from '@payhook/persistence';
 import { newId } from '@payhook/contracts';
 import { cancelReceiptsSql, CashReceiptWrites } from './cash-receipt-writes';
 import { toCashReceiptRecord, type CashReceiptRow } from './cash-receipt-record';
@@ -282,11 +282,14 @@ export class RefundWrites {
     const cancelReceipts = rows.flatMap(({ cancel_receipt }) =>
       cancel_receipt ? [toCashReceiptRecord(cancel_receipt)] : [],
     );
-    await this.events.record([
-      ...succeeded.map(({ refund }) => toNewRefundEvent(refund, refundOutcomeEvent(refund))),
-      ...CashReceiptWrites.announced(cancelReceipts).map(toNewCashReceiptEvent),
+    // Both follow from the move and neither from the other: sent together, a round trip for the two.
+    await together([
+      this.events.record([
+        ...succeeded.map(({ refund }) => toNewRefundEvent(refund, refundOutcomeEvent(refund))),
+        ...CashReceiptWrites.announced(cancelReceipts).map(toNewCashReceiptEvent),
+      ]),
+      this.settlements.recordRefunds(succeeded),
     ]);
-    await this.settlements.recordRefunds(succeeded);
     return succeeded.map(({ refund }) => refund);
   }
 
