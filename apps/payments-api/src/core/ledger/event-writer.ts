@@ -249,6 +249,7 @@ export class EventWriter {
         NO_ENDPOINT_REASON,
         column('cashReceiptId'),
       ],
+      'record-events',
     );
     await this.outbox.enqueue(
       deliveries.map((delivery) => ({
