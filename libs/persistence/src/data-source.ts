@@ -31,6 +31,9 @@ export function dataSourceOptions(config: DataSourceConfig): DataSourceOptions {
       // A Postgres that does not answer fails a request in bounded time (503), instead of holding it.
       connectionTimeoutMillis: 10_000,
       onConnect: listenForLostConnection,
+      // A transaction's statements that wait on none of each other's answers go out together (sql.ts,
+      // together): one round trip, not one each. Statements awaited one by one run as before.
+      pipeline: true,
     },
   };
 }

@@ -18,6 +18,11 @@ export function isRowError(error: unknown): boolean {
   return typeof code === 'string' && ['21', '22', '23', '40'].includes(code.slice(0, 2));
 }
 
+/** 25P02: a statement sent after another of its transaction failed; the other's error says why. */
+export function isTransactionAborted(error: unknown): boolean {
+  return (error as PgError | null)?.code === '25P02';
+}
+
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {
   const pg = error as PgError;
   return pg?.code === UNIQUE_VIOLATION && (constraint === undefined || pg.constraint === constraint);

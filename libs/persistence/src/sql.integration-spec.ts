@@ -4,7 +4,7 @@ import { testDatabaseUrl } from '../../../test/support/test-env';
 import { dataSourceOptions } from './data-source';
 import type { PoolClient, Pool } from 'pg';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
-import { inTransaction, sqlRows } from './sql';
+import { inTransaction, sqlRows, together } from './sql';
 
 /** A database restart in the middle of a transaction must fail the transaction, not the process. */
 describe('inTransaction when the connection is lost mid-transaction', () => {
@@ -65,5 +65,48 @@ describe('inTransaction when the connection is lost mid-transaction', () => {
     client.release();
     const served = await Promise.all(Array.from({ length: 12 }, () => sqlRows<{ one: number }>(db, 'SELECT 1 AS one')));
     expect(served).toEqual(Array.from({ length: 12 }, () => [{ one: 1 }]));
+  });
+});
+
+/** Statements of one transaction sent together (the pool's clients are pipelined). */
+describe('together, on a transaction of the pool', () => {
+  let db: DataSource;
+
+  beforeAll(async () => {
+    db = await new DataSource(
+      dataSourceOptions({ url: testDatabaseUrl(), entities: [], applicationName: 'payhook-sql-spec' }),
+    ).initialize();
+    await sqlRows(db, 'CREATE TABLE IF NOT EXISTS sql_spec_together (n int PRIMARY KEY)');
+  });
+  afterAll(async () => {
+    await sqlRows(db, 'DROP TABLE IF EXISTS sql_spec_together');
+    await db.destroy();
+  });
+
+  it('runs them in the order they were called, in the transaction, each with its own rows', async () => {
+    const [inserted, seen, total] = await inTransaction(db, (sql) =>
+      together([
+        sql<{ n: number }>('INSERT INTO sql_spec_together (n) VALUES (1), (2) RETURNING n'),
+        // Sent before the insert answered, yet it sees the insert's rows: same transaction, called after.
+        sql<{ n: number }>('SELECT n FROM sql_spec_together ORDER BY n'),
+        sql<{ total: string }>('SELECT sum(n) AS total FROM sql_spec_together'),
+      ]),
+    );
+    expect(inserted).toEqual([{ n: 1 }, { n: 2 }]);
+    expect(seen).toEqual([{ n: 1 }, { n: 2 }]);
+    expect(total).toEqual([{ total: '3' }]);
+    await expect(sqlRows(db, 'SELECT n FROM sql_spec_together ORDER BY n')).resolves.toEqual([{ n: 1 }, { n: 2 }]);
+  });
+
+  it("rejects with the failing statement's error, not the aborted transaction's, and rolls back", async () => {
+    const transaction = inTransaction(db, (sql) =>
+      together([
+        sql('INSERT INTO sql_spec_together (n) VALUES (10)'),
+        sql('INSERT INTO sql_spec_together (n) VALUES (10)'),
+        sql('INSERT INTO sql_spec_together (n) VALUES (11)'),
+      ]),
+    );
+    await expect(transaction).rejects.toMatchObject({ code: '23505' });
+    await expect(sqlRows(db, 'SELECT n FROM sql_spec_together WHERE n >= 10')).resolves.toEqual([]);
   });
 });

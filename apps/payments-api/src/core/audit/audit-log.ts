@@ -72,6 +72,7 @@ export class AuditLog {
         column('target'),
         column('clientAddress'),
       ],
+      'record-audit-entries',
     );
   }
 

@@ -292,6 +292,7 @@ export class EventWriter {
         NO_ENDPOINT_REASON,
         column('cashReceiptId'),
       ],
+      'record-events',
     );
     await this.outbox.enqueue(
       deliveries.map((delivery) => ({

@@ -54,6 +54,7 @@ export class IdempotencyClaims {
         column('body'),
         column('ttlHours'),
       ],
+      'claim-idempotency-keys',
     );
     const claimed = new Set(rows.map((row) => keyOf(row.merchant_id, row.livemode, row.key)));
     return claims.map(({ scope, claim }) => claimed.has(keyOf(scope.merchantId, scope.livemode, claim.key)));

@@ -1,5 +1,5 @@
 import type { MerchantScope } from '@payhook/auth';
-import type { Sql } from '@payhook/persistence';
+import { together, type Sql } from '@payhook/persistence';
 import { newId } from '@payhook/contracts';
 import { cancelReceiptsSql, CashReceiptWrites } from './cash-receipt-writes';
 import { toCashReceiptRecord, type CashReceiptRow } from './cash-receipt-record';
@@ -258,7 +258,9 @@ export class RefundWrites {
                               vat = split.vat, supplied_amount = r.amount - r.tax_free_amount - split.vat
          FROM unnest($1::text[], $2::text[]) AS i (id, bank_transaction_id), split
          WHERE r.id = ANY ($1::text[]) AND r.id = i.id AND split.id = r.id
-           AND r.status IN (${movableFromSql(REFUND_MOVES, 'succeeded', 'operator')})
+           -- A test of the row found by id, never an index condition: refunds_queue_idx's pending range
+           -- keeps an entry of every refund moved since the last vacuum, and walking it read ~70 pages a refund.
+           AND (r.status IN (${movableFromSql(REFUND_MOVES, 'succeeded', 'operator')})) IS TRUE
          RETURNING ${qualified(REFUND_COLUMNS, 'r')}
        ), counted AS (
          UPDATE payments p SET refunded_amount = p.refunded_amount + moved.amount
@@ -280,11 +282,14 @@ export class RefundWrites {
     const cancelReceipts = rows.flatMap(({ cancel_receipt }) =>
       cancel_receipt ? [toCashReceiptRecord(cancel_receipt)] : [],
     );
-    await this.events.record([
-      ...succeeded.map(({ refund }) => toNewRefundEvent(refund, refundOutcomeEvent(refund))),
-      ...CashReceiptWrites.announced(cancelReceipts).map(toNewCashReceiptEvent),
+    // Both follow from the move and neither from the other: sent together, a round trip for the two.
+    await together([
+      this.events.record([
+        ...succeeded.map(({ refund }) => toNewRefundEvent(refund, refundOutcomeEvent(refund))),
+        ...CashReceiptWrites.announced(cancelReceipts).map(toNewCashReceiptEvent),
+      ]),
+      this.settlements.recordRefunds(succeeded),
     ]);
-    await this.settlements.recordRefunds(succeeded);
     return succeeded.map(({ refund }) => refund);
   }
 
