@@ -1,4 +1,4 @@
-import { CommonEnv, IsDurationFromOneMinute, parseDuration, ToInteger } from '@payhook/config';
+import { CommonEnv, IsDurationFromOneMinute, IsPostgresUrl, parseDuration, ToInteger } from '@payhook/config';
 import { Expose } from 'class-transformer';
 import { IsInt, IsIP, IsOptional, Matches, Max, Min, ValidateBy } from 'class-validator';
 import { isIP, isIPv4 } from 'node:net';
@@ -33,7 +33,7 @@ export class PaymentsApiEnv extends CommonEnv {
    */
   @Expose()
   @IsOptional()
-  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'must be a postgres:// URL' })
+  @IsPostgresUrl('DATABASE_READ_URL')
   DATABASE_READ_URL?: string;
 
   @Expose()
