@@ -3,6 +3,7 @@ import type { ClientBase } from 'pg';
 import type { DataSource, DataSourceOptions, EntitySchema, QueryRunner } from 'typeorm';
 // Relative: this also runs from jest's global setup, where the @payhook/* paths are not mapped.
 import { startupProgress } from '../../config/src/startup-progress';
+import { connectionOptions } from './database-client';
 import { MIGRATIONS } from './migrations';
 
 export interface DataSourceConfig {
@@ -16,9 +17,11 @@ export interface DataSourceConfig {
 
 /** One place that decides how the apps talk to Postgres: explicit migrations, never synchronize. */
 export function dataSourceOptions(config: DataSourceConfig): DataSourceOptions {
+  // With a list of hosts, the pool's clients find the primary themselves (database-client.ts).
+  const { url, Client } = connectionOptions(config.url);
   return {
     type: 'postgres',
-    url: config.url,
+    url,
     entities: config.entities,
     migrations: MIGRATIONS,
     migrationsTableName: 'schema_migrations',
@@ -31,6 +34,7 @@ export function dataSourceOptions(config: DataSourceConfig): DataSourceOptions {
       // A Postgres that does not answer fails a request in bounded time (503), instead of holding it.
       connectionTimeoutMillis: 10_000,
       onConnect: listenForLostConnection,
+      ...(Client && { Client }),
     },
   };
 }

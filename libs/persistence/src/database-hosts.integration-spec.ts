@@ -1,0 +1,178 @@
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { pollUntil } from '../../../test/support/poll-until';
+import { throwawayClusters, type Cluster, type ThrowawayClusters } from '../../../test/support/throwaway-clusters';
+import { dataSourceOptions } from './data-source';
+import { NoDatabaseHostError } from './database-hosts';
+import { ensureDatabase } from './ensure-database';
+import { NotificationListener } from './notification-listener';
+import { isDatabaseUnavailable } from './pg-errors';
+
+/**
+ * A DATABASE_URL that lists several hosts, on clusters of the spec's own: a primary and a streaming
+ * standby of it, the standby listed first. The pool must find the primary, and after the primary
+ * crashes and the standby is promoted, the new one, with the statements in between failing as a
+ * database outage does (503), never hanging.
+ */
+describe('a database URL that lists several hosts', () => {
+  let clusters: ThrowawayClusters;
+  let primary: Cluster;
+  let standby: Cluster;
+  const openedSources: DataSource[] = [];
+  const openedClients: { end(): Promise<unknown> }[] = [];
+
+  beforeAll(async () => {
+    clusters = throwawayClusters('failover');
+    primary = await clusters.primary('primary');
+    standby = await clusters.standby('standby', primary);
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const source of openedSources) if (source.isInitialized) await source.destroy().catch(() => undefined);
+    for (const client of openedClients) await client.end().catch(() => undefined);
+    clusters?.remove();
+  });
+
+  const hostList = (database: string, ...hosts: Cluster[]) =>
+    `postgres://postgres@${hosts.map((host) => `127.0.0.1:${host.port}`).join(',')}/${database}`;
+
+  async function open(url: string, applicationName = 'payhook-failover-spec'): Promise<DataSource> {
+    const source = await new DataSource(
+      dataSourceOptions({ url, entities: [], applicationName, poolSize: 4 }),
+    ).initialize();
+    openedSources.push(source);
+    return source;
+  }
+
+  async function serverPort(source: DataSource): Promise<number> {
+    const [{ port }] = await source.query<{ port: number }[]>('SELECT inet_server_port() AS port');
+    return port;
+  }
+
+  /** A client of one cluster, bypassing the host list. */
+  async function direct(cluster: Cluster, database: string): Promise<Client> {
+    const client = new Client({ connectionString: `${cluster.url}/${database}` });
+    client.on('error', () => undefined);
+    await client.connect();
+    openedClients.push(client);
+    return client;
+  }
+
+  /** Runs `statement` until it succeeds; every failure before must be a database outage. */
+  async function untilItSucceeds(source: DataSource, statement: string): Promise<unknown[]> {
+    const failures: unknown[] = [];
+    await pollUntil(
+      () =>
+        source.query(statement).then(
+          () => true,
+          (error: unknown) => {
+            failures.push(error);
+            return false;
+          },
+        ),
+      (succeeded) => succeeded,
+    );
+    return failures;
+  }
+
+  it('reads go to a standby with prefer-standby, to the first host that answers with any', async () => {
+    const reads = await open(`${hostList('postgres', primary, standby)}?target_session_attrs=prefer-standby`);
+    expect(await serverPort(reads)).toBe(standby.port);
+    const any = await open(`${hostList('postgres', standby, primary)}?target_session_attrs=any`);
+    expect(await serverPort(any)).toBe(standby.port);
+  });
+
+  it('finds the primary behind a standby listed first, and the promoted standby after the primary crashes', async () => {
+    const url = hostList('payhook_failover', standby, primary);
+    // CREATE DATABASE goes to the primary too: a standby refuses it.
+    await ensureDatabase(url);
+    const db = await open(url);
+    expect(await serverPort(db)).toBe(primary.port);
+    await db.query('CREATE TABLE written (id serial PRIMARY KEY, at text NOT NULL)');
+    await db.query("INSERT INTO written (at) VALUES ('before')");
+
+    const notified: string[] = [];
+    const listener = new NotificationListener({
+      url,
+      channel: 'failover_spec',
+      applicationName: 'payhook-failover-spec-listener',
+      onNotify: () => notified.push('notified'),
+      retryMs: 100,
+    });
+    openedClients.push({ end: () => listener.stop() });
+    await listener.start();
+    await pollUntil(
+      () => db.query('NOTIFY failover_spec').then(() => notified.length),
+      (count) => count > 0,
+    );
+
+    // The standby has replayed the row before the primary goes (replication here is asynchronous).
+    const onStandby = await direct(standby, 'payhook_failover');
+    await pollUntil(
+      () =>
+        onStandby.query('SELECT count(*)::int AS rows FROM written').then((result) => result.rows[0].rows as number),
+      (rows) => rows === 1,
+    );
+    await onStandby.end();
+
+    clusters.stop(primary, 'immediate');
+    // With no host taking writes, statements fail as an outage (503), promptly.
+    const meanwhile = await db.query("INSERT INTO written (at) VALUES ('meanwhile')").then(
+      () => 'written',
+      (error: unknown) => error,
+    );
+    expect(isDatabaseUnavailable(meanwhile)).toBe(true);
+    // Once the pool has let go of the crashed host, a connect asks every host and says what it found.
+    const noHost = await pollUntil(
+      () =>
+        db.query('SELECT 1').then(
+          () => new Error('answered'),
+          (error: Error) => error,
+        ),
+      (error) => error instanceof NoDatabaseHostError,
+    );
+    expect(noHost.message).toBe(
+      `no PostgreSQL host of the list takes writes: 127.0.0.1:${standby.port} (standby), 127.0.0.1:${primary.port} (ECONNREFUSED)`,
+    );
+    expect(isDatabaseUnavailable(noHost)).toBe(true);
+
+    clusters.promote(standby);
+    const failures = await untilItSucceeds(db, "INSERT INTO written (at) VALUES ('after')");
+    expect(failures.filter((error) => !isDatabaseUnavailable(error))).toEqual([]);
+    expect(await serverPort(db)).toBe(standby.port);
+    expect(await db.query('SELECT at FROM written ORDER BY id')).toEqual([{ at: 'before' }, { at: 'after' }]);
+
+    // LISTEN moved too: a NOTIFY on the new primary reaches the listener.
+    const before = notified.length;
+    await pollUntil(
+      () => db.query('NOTIFY failover_spec').then(() => notified.length),
+      (count) => count > before,
+    );
+  }, 120_000);
+
+  it('leaves a primary that stops taking writes, and comes back when it takes them again', async () => {
+    // The promoted standby of the test before is the only primary now.
+    const url = hostList('payhook_failover', primary, standby);
+    const db = await open(url, 'payhook-failover-spec-read-only');
+    expect(await serverPort(db)).toBe(standby.port);
+    const admin = await direct(standby, 'postgres');
+
+    await admin.query('ALTER SYSTEM SET default_transaction_read_only = on');
+    await admin.query('SELECT pg_reload_conf()');
+    // A statement refused as read-only (25006) is an outage too, and so are the connects that follow.
+    const refusals = await pollUntil(
+      () =>
+        db.query("INSERT INTO written (at) VALUES ('read-only')").then(
+          () => 'written',
+          (error: unknown) => error,
+        ),
+      (outcome) => outcome !== 'written',
+    );
+    expect(isDatabaseUnavailable(refusals)).toBe(true);
+
+    await admin.query('ALTER SYSTEM RESET default_transaction_read_only');
+    await admin.query('SELECT pg_reload_conf()');
+    const failures = await untilItSucceeds(db, "INSERT INTO written (at) VALUES ('writable again')");
+    expect(failures.filter((error) => !isDatabaseUnavailable(error))).toEqual([]);
+  }, 60_000);
+});
