@@ -2,6 +2,7 @@ import { Client, type ClientConfig } from 'pg';
 // Relative: jest's global setup loads this library, and the @payhook/* paths are not mapped there.
 import { formatHost } from '../../config/src/postgres-url';
 import { DatabaseHosts, NoDatabaseHostError, sessionRole, watchParameterStatuses } from './database-hosts';
+import { isDatabaseUnavailable } from './pg-errors';
 
 /**
  * The one way payhook opens PostgreSQL connections, a pool's or a client of its own: with a URL of
@@ -35,7 +36,13 @@ function hostListClient(hosts: DatabaseHosts): typeof Client {
       if (this.connection.stream.destroyed) throw new Error('Connection terminated due to connection timeout');
       this.host = host.host;
       this.port = host.port;
-      await super.connect();
+      try {
+        await super.connect();
+      } catch (error) {
+        // Refused, dropped or shutting down: the chosen host is gone, and the next connect walks.
+        if (isDatabaseUnavailable(error)) hosts.leave(host);
+        throw error;
+      }
       hosts.hold(this, host);
       if (hosts.mode === 'read-write' && (await sessionRole(this, this.statuses)) !== 'primary') {
         // Chosen as the primary, it is one no more (a failover since): the next connect walks again.

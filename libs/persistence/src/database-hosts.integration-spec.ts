@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { pollUntil } from '../../../test/support/poll-until';
 import { throwawayClusters, type Cluster, type ThrowawayClusters } from '../../../test/support/throwaway-clusters';
 import { dataSourceOptions } from './data-source';
+import { databaseClient } from './database-client';
 import { NoDatabaseHostError } from './database-hosts';
 import { ensureDatabase } from './ensure-database';
 import { NotificationListener } from './notification-listener';
@@ -58,6 +59,21 @@ describe('a database URL that lists several hosts', () => {
     return client;
   }
 
+  /** How many rows a cluster's table has, or -1 while it has no such database or table yet. */
+  async function rowsOn(cluster: Cluster, database: string, table: string): Promise<number> {
+    const client = new Client({ connectionString: `${cluster.url}/${database}` });
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      const { rows } = await client.query<{ rows: number }>(`SELECT count(*)::int AS rows FROM ${table}`);
+      return rows[0].rows;
+    } catch {
+      return -1;
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  }
+
   /** Runs `statement` until it succeeds; every failure before must be a database outage. */
   async function untilItSucceeds(source: DataSource, statement: string): Promise<unknown[]> {
     const failures: unknown[] = [];
@@ -73,6 +89,28 @@ describe('a database URL that lists several hosts', () => {
       (succeeded) => succeeded,
     );
     return failures;
+  }
+
+  /** Connects a client of its own until it succeeds; every failure before must be a database outage. */
+  async function untilConnected(url: string): Promise<Client> {
+    const failures: unknown[] = [];
+    const client = await pollUntil(
+      async () => {
+        const attempt = databaseClient(url);
+        attempt.on('error', () => undefined);
+        return attempt.connect().then(
+          () => attempt,
+          (error: unknown) => {
+            failures.push(error);
+            return undefined;
+          },
+        );
+      },
+      (connected) => connected !== undefined,
+    );
+    openedClients.push(client!);
+    expect(failures.filter((error) => !isDatabaseUnavailable(error))).toEqual([]);
+    return client!;
   }
 
   it('reads go to a standby with prefer-standby, to the first host that answers with any', async () => {
@@ -106,14 +144,18 @@ describe('a database URL that lists several hosts', () => {
       (count) => count > 0,
     );
 
-    // The standby has replayed the row before the primary goes (replication here is asynchronous).
-    const onStandby = await direct(standby, 'payhook_failover');
+    // The standby has replayed the database and the row before the primary goes (replication here
+    // is asynchronous).
     await pollUntil(
-      () =>
-        onStandby.query('SELECT count(*)::int AS rows FROM written').then((result) => result.rows[0].rows as number),
+      () => rowsOn(standby, 'payhook_failover', 'written'),
       (rows) => rows === 1,
     );
-    await onStandby.end();
+
+    // A client of its own that connected once and ended: nothing is held on the primary when it goes.
+    const lone = `${url}?application_name=payhook-failover-spec-lone`;
+    const first = databaseClient(lone);
+    await first.connect();
+    await first.end();
 
     clusters.stop(primary, 'immediate');
     // With no host taking writes, statements fail as an outage (503), promptly.
@@ -141,6 +183,10 @@ describe('a database URL that lists several hosts', () => {
     expect(failures.filter((error) => !isDatabaseUnavailable(error))).toEqual([]);
     expect(await serverPort(db)).toBe(standby.port);
     expect(await db.query('SELECT at FROM written ORDER BY id')).toEqual([{ at: 'before' }, { at: 'after' }]);
+
+    // The host it knew refuses connections; the next connect after that walks the list again.
+    const lonely = await untilConnected(lone);
+    expect((await lonely.query<{ port: number }>('SELECT inet_server_port() AS port')).rows[0].port).toBe(standby.port);
 
     // LISTEN moved too: a NOTIFY on the new primary reaches the listener.
     const before = notified.length;
