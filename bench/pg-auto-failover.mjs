@@ -67,6 +67,12 @@ export async function queryOnce(url, text, values) {
  * primary's commits wait for the standby.
  */
 export async function startAutoFailover({ label = 'failover' } = {}) {
+  try {
+    execFileSync('pg_autoctl', ['--version'], { stdio: 'ignore' });
+  } catch {
+    const major = execFileSync(join(bin, 'pg_config'), ['--version'], { encoding: 'utf8' }).match(/\d+/)?.[0];
+    throw new Error(`pg_autoctl is not installed: apt-get install postgresql-${major}-auto-failover`);
+  }
   const dir = mkdtempSync(join(tmpdir(), `payhook-${label}-`));
   if (asRoot) execFileSync('chown', ['postgres', dir]);
   // pg_autoctl keeps its configuration, state and pid files under the XDG directories: here, not in
