@@ -39,6 +39,8 @@ const RETRY_EVERY_MS = 100;
 /** Writes must resume this soon after the promotion. */
 const RESUME_LIMIT_MS = 10_000;
 const GIVE_UP_AFTER_MS = 60_000;
+/** FAILOVER_FAULT=freeze: the primary stops answering (SIGSTOP) instead of dying (kill -9). */
+const FAULT = process.env.FAILOVER_FAULT ?? 'kill';
 const API_PORT = await freePort();
 const DISPATCHER_PORT = await freePort();
 const API = `http://127.0.0.1:${API_PORT}`;
@@ -142,7 +144,7 @@ async function missingOn(url, created, completed) {
  * the kill, or for a switchover from the first create it refused (the old primary takes writes until
  * it drains), to that 201.
  */
-async function measureSwitch({ formation, load, to, brokeAt, label }) {
+async function measureSwitch({ formation, load, to, brokeAt, label, graceful = false }) {
   const promotedAt = await until(
     `${to.name} taking writes`,
     async () => (await formation.takesWrites(to)) && Date.now(),
@@ -156,7 +158,7 @@ async function measureSwitch({ formation, load, to, brokeAt, label }) {
     { everyMs: 50, timeoutMs: 60_000 },
   );
   const refused = load.createsSince(brokeAt).find((attempt) => attempt.status !== 201);
-  const outageFrom = label === 'kill -9' ? brokeAt : (refused?.sent ?? resumed.sent);
+  const outageFrom = graceful ? (refused?.sent ?? resumed.sent) : brokeAt;
   const figures = {
     label,
     promotedMs: promotedAt - brokeAt,
@@ -230,14 +232,24 @@ async function main() {
     };
     await until('payments flowing', async () => load.completed.size >= 100, { everyMs: 100, timeoutMs: 30_000 });
 
-    log(`1. kill -9 ${node1.name} (the primary: its pg_autoctl keeper and Postgres)`);
+    log(
+      `1. ${FAULT === 'freeze' ? 'SIGSTOP to' : 'kill -9'} ${node1.name} (the primary: its pg_autoctl keeper and Postgres)`,
+    );
     const killedAt = Date.now();
-    formation.kill(node1);
-    const crash = await measureSwitch({ formation, load, to: node2, brokeAt: killedAt, label: 'kill -9' });
+    if (FAULT === 'freeze') formation.freeze(node1);
+    else formation.kill(node1);
+    const crash = await measureSwitch({
+      formation,
+      load,
+      to: node2,
+      brokeAt: killedAt,
+      label: FAULT === 'freeze' ? 'SIGSTOP' : 'kill -9',
+    });
     await sleep(2_000);
     await checkOn(node2, 'after the failover');
 
     log(`2. ${node1.name} started again: it rejoins as a standby`);
+    if (FAULT === 'freeze') formation.kill(node1);
     formation.rejoin(node1);
     const rejoinedSince = Date.now();
     const primary = await formation.steady();
@@ -248,7 +260,14 @@ async function main() {
     const switchedAt = Date.now();
     // It returns once the old primary is a standby again; the apps need not wait for that.
     const switching = formation.switchover();
-    const switchover = await measureSwitch({ formation, load, to: node1, brokeAt: switchedAt, label: 'switchover' });
+    const switchover = await measureSwitch({
+      formation,
+      load,
+      to: node1,
+      brokeAt: switchedAt,
+      label: 'switchover',
+      graceful: true,
+    });
     await sleep(2_000);
     await load.stop();
     await checkOn(node1, 'after the switchover');

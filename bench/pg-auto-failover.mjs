@@ -5,7 +5,7 @@
 // postgresql-<version>-auto-failover provides pg_autoctl and the monitor's extension. As root, every
 // pg_autoctl and Postgres runs as the user postgres (the server refuses root).
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -37,6 +37,31 @@ const QUICK_FAILOVER = {
   'pgautofailover.startup_grace_period': 2000,
 };
 const READY_TIMEOUT_MS = 90_000;
+
+/** The pids of every process under `pid` (children, theirs, …), from /proc. */
+function descendants(pid) {
+  const children = new Map();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // The parent pid is the 2nd field after the command, which is in parentheses (and may hold some).
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  const found = [];
+  const visit = (parent) => {
+    for (const child of children.get(parent) ?? []) {
+      found.push(child);
+      visit(child);
+    }
+  };
+  visit(pid);
+  return found;
+}
 
 /** Polls `check` (truthy ends it) every `everyMs` until `timeoutMs`; throws `what` after that. */
 export async function until(what, check, { timeoutMs = READY_TIMEOUT_MS, everyMs = 250 } = {}) {
@@ -117,13 +142,21 @@ export async function startAutoFailover({ label = 'failover' } = {}) {
     running.set(name, child);
     return child;
   };
-  const killGroup = (child) => {
-    try {
-      process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      // already gone
+  /**
+   * `signal` to a service and everything under it. Postgres puts each child (backends, background
+   * workers, the logger) in a session of its own, so a signal to the process group reaches only
+   * pg_autoctl and the postmaster: the tree is read from /proc first.
+   */
+  const signalTree = (child, signal) => {
+    for (const pid of [child.pid, ...descendants(child.pid)]) {
+      try {
+        process.kill(pid, signal);
+      } catch {
+        // already gone
+      }
     }
   };
+  const killGroup = (child) => signalTree(child, 'SIGKILL');
 
   const monitorPort = await freePort();
   const monitorData = join(dir, 'monitor');
@@ -176,11 +209,18 @@ export async function startAutoFailover({ label = 'failover' } = {}) {
       );
       return row.writes;
     },
-    /** kill -9 of the node's keeper and its Postgres (postmaster; the backends end with it): a crash. */
+    /** kill -9 of the node's keeper and its Postgres, every process of it at once: its machine's crash. */
     kill(node) {
       const child = running.get(node.name);
       running.delete(node.name);
       if (child) killGroup(child);
+    },
+    /**
+     * SIGSTOP to the node's keeper and Postgres: a host that stops answering without closing a
+     * connection (the kernel still accepts new ones, nothing answers on them). kill() ends it.
+     */
+    freeze(node) {
+      signalTree(running.get(node.name), 'SIGSTOP');
     },
     /** Starts a node again that was killed: its keeper asks the monitor, and it rejoins as a standby. */
     rejoin(node) {

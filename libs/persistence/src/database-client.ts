@@ -29,6 +29,14 @@ function hostListClient(hosts: DatabaseHosts): typeof Client {
       );
     }
 
+    override end(): Promise<void>;
+    override end(callback: (error: Error) => void): void;
+    override end(callback?: (error: Error) => void): Promise<void> | void {
+      // Ending (the pool's idle timeout, a shutdown): not a connection held there any more.
+      hosts.release(this);
+      return callback ? super.end(callback) : super.end();
+    }
+
     private async connectToChosenHost(): Promise<Client> {
       const host = await hosts.choose();
       // The pool's connect timeout ends a client by destroying its socket, and it may have while

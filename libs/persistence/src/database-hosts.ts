@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import { Client, type ClientBase } from 'pg';
 // Relative: jest's global setup loads this library, and the @payhook/* paths are not mapped there.
 import {
@@ -13,11 +14,29 @@ import {
  * standby), or it is shutting down or not yet accepting connections (a failover in progress).
  */
 const HOST_LEFT_SQLSTATES = new Set(['25006', '57P01', '57P02', '57P03']);
-/** A walk that found no host waits this long before the next, doubling up to the maximum. */
+/**
+ * A walk that found no host waits this long before the next, doubling up to the maximum: a standby
+ * promoted during an outage is found within about a second of it.
+ */
 const FIRST_BACKOFF_MS = 100;
-const MAX_BACKOFF_MS = 2_000;
-/** How long a walk waits for one host: a host that does not answer must not hold the others up. */
-const PROBE_TIMEOUT_MS = 5_000;
+const MAX_BACKOFF_MS = 1_000;
+/** How long a walk waits for one host to connect and say what it is (milliseconds on a healthy one). */
+const PROBE_TIMEOUT_MS = 2_000;
+/**
+ * Once a host that fits has answered, how long a walk still waits for hosts listed before it that
+ * have not: a host that stops answering must not hold every walk for the whole probe timeout.
+ */
+const LIST_ORDER_GRACE_MS = 300;
+/** The chosen host is asked whether it still fits this often, on a connection of its own… */
+const HEARTBEAT_EVERY_MS = 1_000;
+/**
+ * …and left when it does not answer within this: a host that hangs (a frozen machine, a network
+ * that drops packets) closes nothing, and without it the connections held there would wait for
+ * ever. Long enough that a busy but healthy server is never taken for a hung one.
+ */
+const HEARTBEAT_STALL_MS = 5_000;
+/** SQLSTATE of a server out of connection slots: busy, not gone. */
+const TOO_MANY_CONNECTIONS = '53300';
 
 /**
  * No host of the list is one to connect to now. Its SQLSTATE, 08001 (unable to establish a
@@ -77,9 +96,10 @@ export async function sessionRole(
  * A connection lost, or a statement refused because its host is read-only or shutting down,
  * makes that host one to leave: every connection held on it is dropped (its holder's statement
  * fails as a lost connection does, the pool replaces it) and the next connect walks the list
- * again. While a walk finds no host, connects fail at once with NoDatabaseHostError until a
- * back-off (0.1 s doubling to 2 s) has passed, so an outage answers fast and costs the hosts
- * one walk at a time.
+ * again. So does a host that stops answering: a heartbeat asks the chosen host every second, on a
+ * connection of its own, and a host silent for 5 s (or no longer the primary) is left. While a walk
+ * finds no host, connects fail at once with NoDatabaseHostError until a back-off (0.1 s doubling
+ * to 1 s) has passed, so an outage answers fast and costs the hosts one walk at a time.
  */
 export class DatabaseHosts {
   private static readonly byUrl = new Map<string, DatabaseHosts>();
@@ -103,6 +123,7 @@ export class DatabaseHosts {
   private lastFailure?: NoDatabaseHostError;
   /** Connections made to the chosen host, to drop when it is left. */
   private readonly held = new Map<Client, PostgresHost>();
+  private heartbeat?: HostHeartbeat;
 
   private constructor(readonly url: PostgresUrl) {}
 
@@ -144,6 +165,16 @@ export class DatabaseHosts {
    */
   hold(client: Client, host: PostgresHost): void {
     this.held.set(client, host);
+    if (!this.heartbeat && this.chosen === host) {
+      const heartbeat = new HostHeartbeat(this.url.forHost(host), this.mode, {
+        inUse: () => [...this.held.values()].includes(host),
+        gone: () => this.leave(host),
+        idle: () => {
+          if (this.heartbeat === heartbeat) this.heartbeat = undefined;
+        },
+      });
+      this.heartbeat = heartbeat;
+    }
     client.on('error', () => this.leave(host));
     client.connection.on('errorMessage', (message: { code?: string }) => {
       if (message.code !== undefined && HOST_LEFT_SQLSTATES.has(message.code)) this.leave(host);
@@ -151,11 +182,18 @@ export class DatabaseHosts {
     client.once('end', () => this.held.delete(client));
   }
 
+  /** A client being ended by its holder: no longer one to watch or drop. */
+  release(client: Client): void {
+    this.held.delete(client);
+  }
+
   /** Stops using `host`: the next connect walks the list, and connections held on it are dropped. */
   leave(host: PostgresHost): void {
     if (this.chosen === host) {
       this.chosen = undefined;
       this.target = undefined;
+      this.heartbeat?.stop();
+      this.heartbeat = undefined;
     }
     for (const [client, on] of this.held) {
       if (on !== host) continue;
@@ -165,24 +203,163 @@ export class DatabaseHosts {
     }
   }
 
-  /** Asks every host at once and takes the first listed that fits the mode. */
+  /**
+   * Asks every host at once and takes the first listed that fits the mode, not waiting more than
+   * LIST_ORDER_GRACE_MS for a host listed before it that has not answered yet.
+   */
   private async walk(): Promise<PostgresHost> {
-    const states = this.url.hosts.map((host) => probe(this.url.forHost(host), host));
-    const seen: HostState[] = [];
-    let firstAnswering: PostgresHost | undefined;
-    for (const pending of states) {
-      const state = await pending;
-      seen.push(state);
-      if (!('role' in state)) continue;
-      firstAnswering ??= state.host;
-      if (this.mode === 'any') return state.host;
-      if (this.mode === 'read-write' && state.role === 'primary') return state.host;
-      if (this.mode === 'prefer-standby' && state.role === 'standby') return state.host;
+    const states: (HostState | undefined)[] = this.url.hosts.map(() => undefined);
+    const pending = new Map(
+      this.url.hosts.map((host, index) => [
+        index,
+        probe(this.url.forHost(host), host).then((state) => {
+          states[index] = state;
+          pending.delete(index);
+        }),
+      ]),
+    );
+    let graceOver = false;
+    let graceTimer: NodeJS.Timeout | undefined;
+    let endGrace = (): void => undefined;
+    const graceEnded = new Promise<void>((resolve) => (endGrace = resolve));
+    try {
+      for (;;) {
+        const decision = this.decide(states, graceOver);
+        if (decision.host) return decision.host;
+        if (pending.size === 0) break;
+        if (decision.fitLater && !graceTimer) {
+          graceTimer = setTimeout(() => {
+            graceOver = true;
+            endGrace();
+          }, LIST_ORDER_GRACE_MS);
+        }
+        await Promise.race([...pending.values(), graceEnded]);
+      }
+    } finally {
+      clearTimeout(graceTimer);
     }
-    if (this.mode === 'prefer-standby' && firstAnswering) return firstAnswering;
     const wanted = this.mode === 'read-write' ? 'takes writes' : 'answers';
-    const found = seen.map((state) => `${formatHost(state.host)} (${'role' in state ? state.role : state.failure})`);
+    const found = (states as HostState[]).map(
+      (state) => `${formatHost(state.host)} (${'role' in state ? state.role : state.failure})`,
+    );
     throw new NoDatabaseHostError(`no PostgreSQL host of the list ${wanted}: ${found.join(', ')}`);
+  }
+
+  /**
+   * The host a walk takes from what it knows so far: the first listed that fits with every host
+   * before it known (or, once `graceOver`, skipped); else whether one that fits waits on those.
+   */
+  private decide(states: (HostState | undefined)[], graceOver: boolean): { host?: PostgresHost; fitLater?: boolean } {
+    let waiting = false;
+    for (const state of states) {
+      if (state === undefined) {
+        waiting ||= !graceOver;
+        continue;
+      }
+      if (!('role' in state) || !fits(state.role, this.mode)) continue;
+      return waiting ? { fitLater: true } : { host: state.host };
+    }
+    // prefer-standby with no standby: the first that answers, once every host has said what it is.
+    if (this.mode === 'prefer-standby' && states.every((state) => state !== undefined)) {
+      const answering = states.find((state) => 'role' in state);
+      if (answering) return { host: answering.host };
+    }
+    return {};
+  }
+}
+
+/** Whether a host of `role` is one to connect to for `mode` (prefer-standby's fallback aside). */
+function fits(role: 'primary' | 'read-only' | 'standby', mode: TargetSessionAttrs): boolean {
+  if (mode === 'any') return true;
+  if (mode === 'read-write') return role === 'primary';
+  return role === 'standby';
+}
+
+/**
+ * Asks the chosen host every HEARTBEAT_EVERY_MS, on one connection of its own, what it is, while
+ * connections are held there (`inUse`; else it ends and says `idle`); calls `gone` once when the
+ * host does not answer within HEARTBEAT_STALL_MS, drops the connection or refuses it, or
+ * (read-write) no longer takes writes. Its timers and socket never keep a process alive.
+ */
+interface HeartbeatListener {
+  inUse(): boolean;
+  gone(): void;
+  idle(): void;
+}
+
+class HostHeartbeat {
+  private client?: Client;
+  private timer?: NodeJS.Timeout;
+  private stopped = false;
+
+  constructor(
+    private readonly url: string,
+    private readonly mode: TargetSessionAttrs,
+    private readonly listener: HeartbeatListener,
+  ) {
+    this.next();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.client?.connection.stream.destroy();
+    this.client = undefined;
+  }
+
+  private next(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => void this.beat(), HEARTBEAT_EVERY_MS);
+    this.timer.unref();
+  }
+
+  private async beat(): Promise<void> {
+    if (!this.listener.inUse()) {
+      this.stop();
+      this.listener.idle();
+      return;
+    }
+    const stall = setTimeout(() => this.fail(), HEARTBEAT_STALL_MS);
+    stall.unref();
+    try {
+      const client = this.client ?? (await this.connect());
+      if (this.stopped) return;
+      // Asked, not taken from the parameter statuses: those say what the host was at connect.
+      const role = await sessionRole(client, new Map());
+      if (this.mode === 'read-write' && role !== 'primary') return this.fail();
+      this.next();
+    } catch (error) {
+      // Out of connection slots is a busy host, not a gone one: ask again at the next beat.
+      if ((error as { code?: string }).code === TOO_MANY_CONNECTIONS) {
+        this.client = undefined;
+        this.next();
+      } else {
+        this.fail();
+      }
+    } finally {
+      clearTimeout(stall);
+    }
+  }
+
+  private async connect(): Promise<Client> {
+    const client = new Client({
+      connectionString: this.url,
+      connectionTimeoutMillis: HEARTBEAT_STALL_MS,
+      application_name: 'payhook-host-heartbeat',
+    });
+    // A connection lost between beats: the next beat's statement fails, and that leaves the host.
+    client.on('error', () => undefined);
+    await client.connect();
+    (client.connection.stream as Socket).unref();
+    if (this.stopped) client.connection.stream.destroy();
+    else this.client = client;
+    return client;
+  }
+
+  private fail(): void {
+    if (this.stopped) return;
+    this.stop();
+    this.listener.gone();
   }
 }
 
