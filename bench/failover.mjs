@@ -176,6 +176,15 @@ async function main() {
   const failures = [];
   const apps = [];
   let formation;
+  // Stopped from outside (a CI run cancelled, ^C): nothing it started may stay behind.
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.once(signal, () => {
+      for (const app of apps) app.kill('SIGKILL');
+      formation?.destroy();
+      process.exit(1);
+    });
+  }
+  process.once('exit', () => formation?.destroy());
   let receiver;
   let client;
   let load;
