@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +27,12 @@ export interface ThrowawayClusters {
   stop(cluster: Cluster, mode?: 'fast' | 'immediate'): void;
   /** `pg_ctl promote`: the standby leaves recovery and takes writes. */
   promote(cluster: Cluster): void;
+  /**
+   * SIGSTOP to the server and every process of it: a host that stops answering and closes nothing
+   * (a frozen machine). `resume` (SIGCONT) undoes it; `remove` needs it undone.
+   */
+  pause(cluster: Cluster): void;
+  resume(cluster: Cluster): void;
   /** Stops what still runs and deletes the directory. */
   remove(): void;
 }
@@ -49,6 +55,24 @@ function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/** `signal` to a cluster's postmaster (its postmaster.pid) and each of its children (from /proc). */
+function signalServer(cluster: Cluster, signal: NodeJS.Signals): void {
+  const postmaster = Number(readFileSync(join(cluster.data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const children = readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        // The parent pid: the 2nd field after the command, which is in parentheses.
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === postmaster;
+      } catch {
+        return false; // ended meanwhile
+      }
+    })
+    .map(Number);
+  for (const pid of [postmaster, ...children]) process.kill(pid, signal);
 }
 
 export function throwawayClusters(label: string): ThrowawayClusters {
@@ -89,6 +113,8 @@ export function throwawayClusters(label: string): ThrowawayClusters {
     promote(cluster) {
       pgTool('pg_ctl', '-D', cluster.data, '-w', 'promote');
     },
+    pause: (cluster) => signalServer(cluster, 'SIGSTOP'),
+    resume: (cluster) => signalServer(cluster, 'SIGCONT'),
     remove() {
       for (const cluster of [...running].reverse()) {
         try {

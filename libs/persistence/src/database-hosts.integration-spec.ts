@@ -221,4 +221,27 @@ describe('a database URL that lists several hosts', () => {
     const failures = await untilItSucceeds(db, "INSERT INTO written (at) VALUES ('writable again')");
     expect(failures.filter((error) => !isDatabaseUnavailable(error))).toEqual([]);
   }, 60_000);
+
+  it('leaves a primary that stops answering (nothing closed, nothing refused) for its promoted standby', async () => {
+    const frozen = await clusters.primary('frozen');
+    const successor = await clusters.standby('successor', frozen);
+    const db = await open(hostList('postgres', frozen, successor), 'payhook-failover-spec-frozen');
+    expect(await serverPort(db)).toBe(frozen.port);
+    clusters.pause(frozen);
+    try {
+      // The statement is sent and never answered: the heartbeat gives the host up, and the statement
+      // fails as an outage does (503) instead of waiting for ever.
+      const stalled = await db.query('SELECT 1').then(
+        () => 'answered',
+        (error: unknown) => error,
+      );
+      expect(isDatabaseUnavailable(stalled)).toBe(true);
+      clusters.promote(successor);
+      const failures = await untilItSucceeds(db, 'SELECT 1');
+      expect(failures.filter((error) => !isDatabaseUnavailable(error))).toEqual([]);
+      expect(await serverPort(db)).toBe(successor.port);
+    } finally {
+      clusters.resume(frozen);
+    }
+  }, 60_000);
 });
