@@ -161,7 +161,8 @@ export class DatabaseHosts {
 
   /**
    * Watches a client connected to `host`: when its connection is lost or its host refuses a
-   * statement as read-only or shutting down, the host is left.
+   * statement as read-only or shutting down, the host is left. While clients are held on the
+   * chosen host, a heartbeat asks it whether it still answers and fits.
    */
   hold(client: Client, host: PostgresHost): void {
     this.held.set(client, host);
