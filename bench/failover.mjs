@@ -12,7 +12,8 @@
 // every acknowledged completion's payment.completed must have reached the receiver, no answer may be
 // other than 2xx, 409 or 503, and both apps must still run. Prints the write outage (the kill → the
 // first create answered 201) and the time from the promotion to that create, which must be ≤ 10 s.
-// Everything it started is stopped and its directory deleted, also on failure.
+// Everything it started is stopped and its directory deleted, also on failure. FAILOVER_FAULT=freeze
+// stops the primary (SIGSTOP: a host that hangs and closes nothing) instead of killing it.
 import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import {
