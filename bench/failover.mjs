@@ -325,7 +325,7 @@ async function main() {
         failures.push(`${figures.label}: writes resumed ${figures.afterPromotionMs} ms after the promotion (> 10 s)`);
     }
     log(
-      `figures: kill → promotion ${crash.promotedMs} ms, write outage ${crash.outageMs} ms, ` +
+      `figures: ${crash.label} → promotion ${crash.promotedMs} ms, write outage ${crash.outageMs} ms, ` +
         `promotion → first create ${crash.afterPromotionMs} ms; switchover → promotion ${switchover.promotedMs} ms, ` +
         `write outage ${switchover.outageMs} ms, promotion → first create ${switchover.afterPromotionMs} ms`,
     );
