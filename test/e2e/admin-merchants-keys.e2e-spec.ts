@@ -243,5 +243,21 @@ describe('Operator API /admin/v1', () => {
       const elsewhere = calls(`Bearer ${ADMIN_TOKEN}`, '203.0.113.8')[1];
       expectApiError(await elsewhere(), { status: 404, code: 'resource_not_found' });
     });
+
+    it('counts 60 wrong tokens sent at once one by one: 20 refused as wrong, the rest paused', async () => {
+      const attacker = '198.51.100.42';
+      const answers = await Promise.all(
+        Array.from({ length: 60 }, (_, i) => Promise.resolve(calls(`Bearer burst-${i}`, attacker)[1]())),
+      );
+      expect(answers.filter((answer) => answer.status === 401)).toHaveLength(20);
+      expect(answers.filter((answer) => answer.status === 429)).toHaveLength(40);
+    });
+
+    it("never pauses an operator's tool for its own requests in flight: 60 at once with the right token all pass", async () => {
+      const answers = await Promise.all(
+        Array.from({ length: 60 }, () => Promise.resolve(calls(`Bearer ${ADMIN_TOKEN}`, '198.51.100.43')[1]())),
+      );
+      expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 404));
+    });
   });
 });

@@ -36,6 +36,8 @@ const ROUTES: Record<string, MemberRole | null> = {
   'POST /console/payments/:id/refunds/review': 'developer',
   'POST /console/payments/:id/refunds/edit': 'developer',
   'POST /console/payments/:id/refunds': 'developer',
+  'GET /console/payments/:id/escrow/shipment': 'developer',
+  'POST /console/payments/:id/escrow/shipment': 'developer',
   'GET /console/settlements': 'viewer',
   'GET /console/settlements/export': 'viewer',
   'GET /console/developers': 'viewer',

@@ -110,7 +110,7 @@ describe('merchant console in Korean: settlements and settings', () => {
       api.as(shop).get(`/v1/settlements/export?date=${DAY}`).expect(200),
     ]);
     expect(inKorean.text.split('\r\n')[0]).toBe(
-      'payment_id,order_id,sales_date,payout_date,completed_at,currency,gross_amount,fee_bps,fee_amount,vat_amount,net_amount,type,refund_id',
+      'payment_id,order_id,sales_date,payout_date,completed_at,currency,gross_amount,fee_bps,fee_amount,vat_amount,net_amount,type,refund_id,payout_status',
     );
     expect(inKorean.text.split('\r\n')).toHaveLength(RECORDS + 2);
     expect(inKorean.text).toBe(fromApi.text);

@@ -128,7 +128,7 @@ describe('merchant console /console/settlements', () => {
     expect(csv.headers['cache-control']).toBe('no-store');
     const lines = csv.text.split('\r\n');
     expect(lines[0]).toBe(
-      'payment_id,order_id,sales_date,payout_date,completed_at,currency,gross_amount,fee_bps,fee_amount,vat_amount,net_amount,type,refund_id',
+      'payment_id,order_id,sales_date,payout_date,completed_at,currency,gross_amount,fee_bps,fee_amount,vat_amount,net_amount,type,refund_id,payout_status',
     );
     expect(lines.slice(1, -1).map((line) => line.split(','))).toEqual(
       day9Ledger.map((p) => [
@@ -145,6 +145,7 @@ describe('merchant console /console/settlements', () => {
         String(p.netAmount),
         'payment',
         '',
+        'scheduled',
       ]),
     );
     expect(lines.at(-1)).toBe('');

@@ -255,4 +255,74 @@ describe('GET /v1/openapi.json', () => {
     // The operator's issue and fail answer the CashReceipt itself, masked, not the queue's view.
     for (const answer of answered) expect(checkAdmin('CashReceipt', answer.body.data)).toEqual([]);
   });
+
+  it('matches what the escrow routes answer: the shipment, its correction, confirm, reject, the escrow events and held settlements', async () => {
+    const check = openApiValidator(served);
+    const escrowPayment = () =>
+      completedPayment(api, merchant, 39_000, false, { escrow: { buyerEmail: 'buyer@example.com' } });
+    const [toConfirm, toReject] = [await escrowPayment(), await escrowPayment()];
+    const awaiting = (await api.as(merchant).get(`/v1/payments/${toConfirm}`)).body.data;
+    expect(awaiting.escrow).toMatchObject({ status: 'awaiting_shipment' });
+    expect(check('Payment', awaiting)).toEqual([]);
+    for (const paymentId of [toConfirm, toReject]) {
+      const shipped = await api
+        .as(merchant)
+        .post(`/v1/payments/${paymentId}/escrow/shipment`)
+        .send({ carrier: 'CJ대한통운', trackingNumber: '6901-2345-6789' })
+        .expect(200);
+      expect(check('Payment', shipped.body.data)).toEqual([]);
+      expect(check('Escrow', shipped.body.data.escrow)).toEqual([]);
+    }
+    const corrected = await api
+      .as(merchant)
+      .post(`/v1/payments/${toConfirm}/escrow/shipment`)
+      .send({ carrier: '우체국택배', trackingNumber: '6091-1234-5678' })
+      .expect(200);
+    expect(check('Payment', corrected.body.data)).toEqual([]);
+    const helper = (paymentId: string) => `/v1/test-helpers/payments/${paymentId}/escrow`;
+    const confirmed = await api
+      .as(merchant)
+      .post(`${helper(toConfirm)}/confirm`)
+      .expect(200);
+    expect(check('Payment', confirmed.body.data)).toEqual([]);
+    const rejected = await api
+      .as(merchant)
+      .post(`${helper(toReject)}/reject`)
+      .send({ reason: '상품이 파손되어 도착했습니다.' })
+      .expect(200);
+    expect(check('Payment', rejected.body.data)).toEqual([]);
+    const conflict = await api
+      .as(merchant)
+      .post(`${helper(toReject)}/confirm`)
+      .expect(409);
+    expect(check('Error', conflict.body)).toEqual([]);
+
+    const escrowEvents = [
+      { paymentId: toConfirm, type: 'escrow.confirmed', shape: 'EscrowConfirmedEvent', other: 'rejected' },
+      { paymentId: toReject, type: 'escrow.rejected', shape: 'EscrowRejectedEvent', other: 'confirmed' },
+    ];
+    for (const { paymentId, type, shape, other } of escrowEvents) {
+      const events = (await api.as(merchant).get(`/v1/events?paymentId=${paymentId}`)).body.data as { type: string }[];
+      const event = events.find((one) => one.type === type)!;
+      expect(check('EventSummary', event)).toEqual([]);
+      const { id, createdAt, data } = event as unknown as Record<string, unknown>;
+      expect(check(shape, { id, type, createdAt, data })).toEqual([]);
+      // The event's shape holds its escrow to the status it names.
+      expect(check(shape, { id, type, createdAt, data: { ...(data as object), status: other } })).not.toEqual([]);
+      expect(check('Event', (await api.as(merchant).get(`/v1/events/${id as string}`)).body.data)).toEqual([]);
+    }
+
+    // The rejected escrow's payment record stays held; the confirmed one's is scheduled.
+    const seoulDate = (ms: number) => new Date(ms + 9 * 3_600_000).toISOString().slice(0, 10);
+    const [from, to] = [seoulDate(Date.now() - 86_400_000), seoulDate(Date.now() + 86_400_000)];
+    const settlements = await api.as(merchant).get(`/v1/settlements?from=${from}&to=${to}&limit=100`).expect(200);
+    const records = (settlements.body.data as { paymentId: string; payoutStatus: string }[]).filter(({ paymentId }) =>
+      [toConfirm, toReject].includes(paymentId),
+    );
+    expect(Object.fromEntries(records.map(({ paymentId, payoutStatus }) => [paymentId, payoutStatus]))).toEqual({
+      [toConfirm]: 'scheduled',
+      [toReject]: 'held',
+    });
+    for (const record of records) expect(check('Settlement', record)).toEqual([]);
+  });
 });

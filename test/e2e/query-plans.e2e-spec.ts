@@ -8,10 +8,12 @@ import { OutboxPurger } from '../../apps/payments-api/src/webhooks/outbox/outbox
 import { WebhookAttemptsPurger } from '../../apps/webhook-dispatcher/src/attempts/webhook-attempts.purger';
 import { DeliveryStateSweeper } from '../../apps/webhook-dispatcher/src/deliveries/delivery-state.sweeper';
 import { WebhookNoticesSender } from '../../apps/payments-api/src/webhooks/notices/webhook-notices.sender';
+import { EscrowAutoConfirmTask } from '../../apps/payments-api/src/money/escrow/escrow-auto-confirm.task';
+import { EscrowService } from '../../apps/payments-api/src/money/escrow/escrow.service';
 import { approvedMerchant, ConsoleClient } from '../support/console-client';
 import { isolatedServices, type IsolatedServices } from '../support/isolated-services';
 import { pollUntil } from '../support/poll-until';
-import { PaymentsApiHarness } from '../support/payments-api.harness';
+import { PaymentsApiHarness, paymentBody } from '../support/payments-api.harness';
 import { startDispatcher } from '../support/webhook-dispatcher.harness';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { timeFor } from '../support/time-budget';
@@ -43,6 +45,7 @@ const SEEDED_REFUND_EVENTS = 2_500;
 const MAX_WASTED_ROWS = 2_000;
 const SEEDED_PAYMENTS = 200_000;
 /** Issue receipts of the big merchant's completed payments, one in ten pending (the operator's queue). */
+const SEEDED_ESCROWS = 20_000;
 const SEEDED_CASH_RECEIPTS = 30_000;
 /** A year and more of the big merchant's audit log (issue 29: its list stays index-bounded at 1M rows). */
 const SEEDED_AUDIT_ENTRIES = 1_000_000;
@@ -175,6 +178,17 @@ describe('query plans on a large database', () => {
        FROM (SELECT p.*, row_number() OVER (ORDER BY id DESC) AS n FROM payments p
              WHERE status = 'completed' AND completed_at IS NOT NULL AND refund_held_amount = 0 LIMIT $1) picked`,
       [SEEDED_CASH_RECEIPTS],
+    );
+    // Escrows of completed payments, shipped, each with its link's digest, confirming by themselves in the
+    // weeks ahead (none due yet): the auto-confirm task's range and the buyer's page's lookup stay narrow.
+    await seed.query(
+      `UPDATE payments SET escrow_status = 'shipped', escrow_buyer_email = 'buyer@example.com',
+         escrow_carrier = 'CJ', escrow_tracking_number = 'T-' || id, escrow_shipped_at = completed_at,
+         escrow_auto_confirm_at = now() + (1 + abs(hashtext(id)) % 30) * interval '1 day',
+         escrow_token_digest = sha256(convert_to(id, 'UTF8'))
+       WHERE id IN (SELECT id FROM payments WHERE status = 'completed' AND completed_at IS NOT NULL
+                    ORDER BY id LIMIT $1)`,
+      [SEEDED_ESCROWS],
     );
     // A year of notices already sent, and a few due: the sender's claim reads the unsent ones only.
     await seed.query(
@@ -449,6 +463,43 @@ describe('query plans on a large database', () => {
       ),
     );
     expect(testRefunds.map((answer) => answer.status)).toEqual([201, 201, 201]);
+    // Escrow: a test escrow payment of the big merchant shipped, corrected and confirmed, another
+    // rejected, a third made due and confirmed by the task; the buyer's page's lookup and moves by link.
+    const escrowIds: string[] = [];
+    for (let n = 0; n < 3; n++) {
+      const created = await api
+        .as(testMerchant)
+        .post('/v1/payments')
+        .set('Idempotency-Key', `plans-escrow-${n}`)
+        .send(paymentBody({ escrow: { buyerEmail: 'buyer@example.com' } }))
+        .expect(201);
+      escrowIds.push(created.body.data.id as string);
+      await api.as(testMerchant).post(`/v1/test-helpers/payments/${escrowIds[n]}/complete`).expect(200);
+      await api
+        .as(testMerchant)
+        .post(`/v1/payments/${escrowIds[n]}/escrow/shipment`)
+        .send({ carrier: 'CJ', trackingNumber: `T-${n}` })
+        .expect(200);
+    }
+    await api
+      .as(testMerchant)
+      .post(`/v1/payments/${escrowIds[0]}/escrow/shipment`)
+      .send({ carrier: 'CJ', trackingNumber: 'T-0b' })
+      .expect(200);
+    await api.as(testMerchant).post(`/v1/test-helpers/payments/${escrowIds[0]}/escrow/confirm`).expect(200);
+    await api
+      .as(testMerchant)
+      .post(`/v1/test-helpers/payments/${escrowIds[1]}/escrow/reject`)
+      .send({ reason: 'broken' })
+      .expect(200);
+    await api.sql(`UPDATE payments SET escrow_auto_confirm_at = now() WHERE id = $1`, [escrowIds[2]]);
+    await api.app.get(EscrowAutoConfirmTask).runOnce();
+    const escrows = api.app.get(EscrowService);
+    const strangerLink = 'A'.repeat(43);
+    expect(await escrows.findByLink(strangerLink)).toBeNull();
+    expect(await escrows.confirmByLink(strangerLink)).toBe('not_found');
+    expect(await escrows.rejectByLink(strangerLink, 'no')).toBe('not_found');
+    await api.as(testMerchant).get(`/v1/events?paymentId=${escrowIds[2]}`).expect(200);
     // A type's events: a range of events_type_list_idx; with a paymentId, that payment's few events.
     await api.as(merchant).get('/v1/events?type=refund.succeeded').expect(200);
     const [oldestRefunded] = await api.sql<{ payment_id: string }>(
@@ -552,6 +603,10 @@ describe('query plans on a large database', () => {
       /INSERT INTO cash_receipts[^]*'issue'/, // an issue receipt
       /cancels AS \(\s*INSERT INTO cash_receipts/, // a refund's cancel receipt, with its success
       /UPDATE cash_receipts\s+SET status/, // the operator's answer
+      /SET escrow_status = 'shipped'/, // a shipment
+      /escrow_auto_confirm_at <= now\(\)/, // the auto-confirm task's batch
+      /WHERE escrow_token_digest = \$1 AND escrow_status/, // a buyer's move by link
+      /UPDATE settlements s SET payout_status = 'scheduled'/, // held payouts released at confirmation
       /INSERT INTO settlements[^]*refund_id/, // a refund's settlement record
       /JOIN unnest\(\$1::text\[\], \$2::text\[\], \$3::boolean\[\]\) AS wanted/, // the locked read of refunds' payments
       /UPDATE vouchers v\s+SET status = CASE/, // held vouchers following their payment's move

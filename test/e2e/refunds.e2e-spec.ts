@@ -630,7 +630,7 @@ describe('refunds', () => {
       );
     };
 
-    it('adds a negative refund record per succeeded refund; a full refund nets to zero; the CSV ends with type and refund_id', async () => {
+    it('adds a negative refund record per succeeded refund; a full refund nets to zero; the CSV ends with type, refund_id and payout_status', async () => {
       const paymentId = await completedPayment(api, merchant, 15_000);
       const first = (await refunds.create(paymentId, { amount: 399 }).expect(201)).body.data;
       const second = (await refunds.create(paymentId, {}).expect(201)).body.data;
@@ -682,11 +682,11 @@ describe('refunds', () => {
       const salesDate = payment.salesDate as string;
       const csv = await api.as(merchant).get(`/v1/settlements/export?date=${salesDate}`).expect(200);
       const [header, ...lines] = csv.text.trim().split('\r\n');
-      expect(header.split(',').slice(-2)).toEqual(['type', 'refund_id']);
-      expect(lines.map((line) => line.split(',').slice(-2))).toEqual([
-        ['payment', ''],
-        ['refund', first.id],
-        ['refund', second.id],
+      expect(header.split(',').slice(-3)).toEqual(['type', 'refund_id', 'payout_status']);
+      expect(lines.map((line) => line.split(',').slice(-3))).toEqual([
+        ['payment', '', 'scheduled'],
+        ['refund', first.id, 'scheduled'],
+        ['refund', second.id, 'scheduled'],
       ]);
     });
 

@@ -55,6 +55,7 @@ describe('settlement records: GET /v1/settlements', () => {
       vatAmount: 37,
       netAmount: 14_588,
       salesDate,
+      payoutStatus: 'scheduled',
       payoutDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
       payoutRule: 'kr_public_holidays',
       completedAt: payment.completed_at.toISOString(),
@@ -159,7 +160,7 @@ describe('settlement records: GET /v1/settlements', () => {
     );
     const [header, ...rows] = csv.text.trimEnd().split('\r\n');
     expect(header).toBe(
-      'payment_id,order_id,sales_date,payout_date,completed_at,currency,gross_amount,fee_bps,fee_amount,vat_amount,net_amount,type,refund_id',
+      'payment_id,order_id,sales_date,payout_date,completed_at,currency,gross_amount,fee_bps,fee_amount,vat_amount,net_amount,type,refund_id,payout_status',
     );
     expect(rows).toHaveLength(2);
     for (const row of rows) {

@@ -17,6 +17,8 @@ const EVENT_TYPES = [
   'refund.failed',
   'cash_receipt.issued',
   'cash_receipt.failed',
+  'escrow.confirmed',
+  'escrow.rejected',
 ];
 
 /** The first build of the CLI (bin/payhook.js builds it when missing) on a busy two-core host. */
@@ -87,6 +89,7 @@ describe('the payhook CLI', () => {
     const { secret, sessionId } = await started(cli);
 
     const printedReceipts = new Map<string, string>();
+    const printedEscrows = new Map<string, string>();
     for (const type of EVENT_TYPES) {
       const triggered = await CliProcess.run(['trigger', type], env());
       expect({ code: triggered.code, stderr: triggered.stderr }).toEqual({ code: 0, stderr: [] });
@@ -107,8 +110,20 @@ describe('the payhook CLI', () => {
           expect.stringMatching(/^cash receipt crc_[0-9A-Za-z]{24} failed \(identity_rejected\)$/),
         );
       }
+      // An escrow payment is shipped, then confirmed or rejected as its buyer would.
+      if (type.startsWith('escrow.')) {
+        expect(triggered.stdout).toContainEqual(
+          expect.stringMatching(/^escrow of pay_[0-9A-Za-z]{24} shipped \(payhook CLI cli-[0-9a-f-]{36}\)$/),
+        );
+        const closed = type === 'escrow.confirmed' ? 'confirmed' : 'rejected \\(payhook trigger escrow\\.rejected\\)';
+        expect(triggered.stdout).toContainEqual(
+          expect.stringMatching(new RegExp(`^escrow of pay_[0-9A-Za-z]{24} ${closed}$`)),
+        );
+      }
       const receiptId = /^cash receipt (crc_\w+)/m.exec(triggered.stdout.join('\n'))?.[1];
       if (receiptId) printedReceipts.set(type, receiptId);
+      const escrowPaymentId = /^escrow of (pay_\w+)/m.exec(triggered.stdout.join('\n'))?.[1];
+      if (escrowPaymentId) printedEscrows.set(type, escrowPaymentId);
     }
 
     const deliveries = await pollUntil(
@@ -138,6 +153,23 @@ describe('the payhook CLI', () => {
       identityNumber: '*******0000',
       status: 'failed',
       failureReason: 'identity_rejected',
+    });
+    // The escrow events close the escrow of the payment the trigger printed.
+    const escrowOf = (type: string) => {
+      const delivery = deliveries.find((one) => eventOf(one).type === type)!;
+      return verifyWebhook(delivery.rawBody, delivery.headers, secret).data;
+    };
+    expect(escrowOf('escrow.confirmed')).toMatchObject({
+      paymentId: printedEscrows.get('escrow.confirmed'),
+      status: 'confirmed',
+      autoConfirmed: false,
+      rejectReason: null,
+    });
+    expect(escrowOf('escrow.rejected')).toMatchObject({
+      paymentId: printedEscrows.get('escrow.rejected'),
+      status: 'rejected',
+      rejectReason: 'payhook trigger escrow.rejected',
+      autoConfirmed: null,
     });
     // One line per event, with its id and the local answer.
     for (const delivery of deliveries) {
@@ -216,6 +248,24 @@ describe('the payhook CLI', () => {
     expect(listed.code).toBe(0);
     expect(JSON.parse(listed.stdout.join('\n'))).toEqual(
       expect.objectContaining({ data: [expect.objectContaining({ id: paymentId })], hasMore: false }),
+    );
+    // An escrow payment shows its escrow: shipped, then confirmed by the test helper.
+    const escrowTriggered = await CliProcess.run(['trigger', 'escrow.confirmed'], env());
+    expect(escrowTriggered.code).toBe(0);
+    const escrowPaymentId = /payment (pay_\w+) created/.exec(escrowTriggered.stdout.join('\n'))![1];
+    const gotEscrow = await CliProcess.run(['payments', 'get', escrowPaymentId], env());
+    expect(gotEscrow.code).toBe(0);
+    expect(JSON.parse(gotEscrow.stdout.join('\n')).data.escrow).toEqual(
+      expect.objectContaining({
+        status: 'confirmed',
+        carrier: 'payhook CLI',
+        trackingNumber: expect.stringMatching(/^cli-/),
+        shippedAt: expect.any(String),
+        autoConfirmAt: expect.any(String),
+        confirmedAt: expect.any(String),
+        rejectedAt: null,
+        rejectReason: null,
+      }),
     );
 
     const events = (await stack.api.as(merchant).get(`/v1/events?paymentId=${paymentId}`).expect(200)).body.data;

@@ -66,6 +66,8 @@ const TYPESCRIPT_CONSUMERS = {
   verifyWebhook,
   type CashReceiptView,
   type CreatedPaymentView,
+  type EscrowView,
+  type PaymentView,
   type WebhookEvent,
 } from '@payhook/sdk';
 const client = new PayhookClient({ apiKey: 'svc_test_x', baseUrl: 'http://127.0.0.1:1' });
@@ -93,6 +95,18 @@ export const receipt: Promise<CashReceiptView> = client.createCashReceipt('pay_x
 });
 // @ts-expect-error not a receipt type
 export const wrongReceipt = client.createCashReceipt('pay_x', { type: 'tax_refund', identityNumber: '0' });
+// Escrow events narrow to how the escrow closed: a confirmation says whether it was automatic, a rejection why.
+export function escrowAutoConfirmed(event: WebhookEvent): boolean | undefined {
+  return event.type === 'escrow.confirmed' ? event.data.autoConfirmed : undefined;
+}
+export function escrowRejectReason(event: WebhookEvent): string | undefined {
+  return event.type === 'escrow.rejected' ? event.data.rejectReason : undefined;
+}
+export const escrowCreated: Promise<CreatedPaymentView> = client.createPayment({ ...body, escrow: { buyerEmail: 'b@example.com' } });
+export const shipped: Promise<PaymentView> = client.shipEscrow('pay_x', { carrier: 'CJ', trackingNumber: '1' });
+export const escrowOf = async (id: string): Promise<EscrowView | null> => (await client.getPayment(id)).escrow;
+// @ts-expect-error a shipment names its tracking number
+export const noTracking = client.shipEscrow('pay_x', { carrier: 'CJ' });
 // A request's headers, as Node types them, in place of the signature header.
 export function fromRequest(rawBody: Buffer, headers: import('node:http').IncomingHttpHeaders): WebhookEvent {
   return verifyWebhook(rawBody, headers, 'whsec_x');

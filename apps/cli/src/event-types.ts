@@ -10,6 +10,8 @@ export const EVENT_TYPES: readonly EventType[] = [
   'refund.failed',
   'cash_receipt.issued',
   'cash_receipt.failed',
+  'escrow.confirmed',
+  'escrow.rejected',
 ];
 
 export const isEventType = (value: string): value is EventType => (EVENT_TYPES as readonly string[]).includes(value);

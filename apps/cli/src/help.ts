@@ -18,10 +18,11 @@ Options:
 
 export const TRIGGER_HELP = `Usage: payhook trigger <type>
 
-Makes a test payment (and refund, or cash receipt) that causes the event through the API and the
-test helpers, and prints the ids it made. A cash_receipt.* event comes from a payment that asked for a
-receipt when it was created: with a test mobile number for issued, with the failing test number
-01000000000 for failed. <type> is one of:
+Makes a test payment (and refund, cash receipt or escrow) that causes the event through the API and
+the test helpers, and prints the ids it made. A cash_receipt.* event comes from a payment that asked
+for a receipt when it was created: with a test mobile number for issued, with the failing test number
+01000000000 for failed. An escrow.* event comes from an escrow payment (buyer buyer@example.com),
+completed, shipped, then confirmed or rejected as its buyer would. <type> is one of:
   ${EVENT_TYPES.join('\n  ')}
 
 Options:
@@ -34,7 +35,8 @@ export const PAYMENTS_HELP = `Usage: payhook payments list [options]
        payhook payments get <pay_id>
 
 Thin calls of GET /v1/payments and GET /v1/payments/{id}; prints the API's JSON, each
-payment with its VAT split (taxFreeAmount, vat, suppliedAmount) and metadata.
+payment with its VAT split (taxFreeAmount, vat, suppliedAmount), metadata and escrow (null
+unless it is an escrow payment: its status, carrier, tracking number and dates).
 
 Options of list:
   --status <s,…>        pending, completed, failed, canceled, expired (comma list)
@@ -65,7 +67,7 @@ PAYHOOK_API_URL (default http://localhost:3000).
 
 Commands:
   listen --forward-to <url>   forward your test mode's events, signed, to a local handler
-  trigger <type>              make a test payment (and refund or receipt) that causes an event
+  trigger <type>              make a test payment (and refund, receipt or escrow) that causes an event
   payments list|get           read payments
   events resend <evt_id>      send an event again
 

@@ -26,6 +26,7 @@ import { PayScreenModule } from './surfaces/pay-screen/pay-screen.module';
 import { PaymentsModule } from './money/payments';
 import { RefundsModule } from './money/refunds';
 import { CashReceiptsModule } from './money/cash-receipts';
+import { EscrowModule } from './money/escrow';
 import { SettlementsModule } from './money/settlements';
 import { DepositsModule } from './money/deposits';
 import { ReviewsModule } from './money/reviews';
@@ -62,6 +63,7 @@ export class PaymentsApiModule {
         PaymentsModule,
         RefundsModule,
         CashReceiptsModule,
+        EscrowModule,
         AuthThrottleModule,
         MerchantsAdminModule,
         WebhookEndpointsModule,

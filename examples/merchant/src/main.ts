@@ -24,6 +24,8 @@ function loadConfig() {
     payhookDataDir: env.PAYHOOK_DATA_DIR || '.payhook',
     port,
     publicUrl: env.MERCHANT_PUBLIC_URL ?? `http://localhost:${port}`,
+    // Staff routes (an escrow order's shipment) answer 403 without it.
+    staffToken: env.MERCHANT_STAFF_TOKEN || undefined,
   };
 }
 

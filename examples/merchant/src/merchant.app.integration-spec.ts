@@ -13,7 +13,9 @@ import {
   newId,
   type CashReceiptEvent,
   type CashReceiptView,
+  type EscrowEvent,
   type PaymentCompletedEvent,
+  type PaymentView,
   type RefundEvent,
   type WebhookEvent,
 } from '@payhook/contracts';
@@ -25,17 +27,36 @@ import { POSTGRES_URL } from '../../../test/support/test-env';
 import { createMerchantApp, type MerchantApp } from './merchant.app';
 
 const SECRET = 'whsec_example_merchant_test';
+const STAFF_TOKEN = 'staff-token-for-tests';
 const PUBLIC_URL = 'http://shop.example';
 const silent = { log: () => undefined, warn: () => undefined, error: () => undefined };
 
 interface PaymentRequest {
   headers: IncomingHttpHeaders;
-  body: { orderId: string; customerId: string; amount: number; currency: string; returnUrl: string };
+  body: {
+    orderId: string;
+    customerId: string;
+    amount: number;
+    currency: string;
+    returnUrl: string;
+    escrow?: { buyerEmail: string };
+  };
 }
 
-/** Plays payhook's POST /v1/payments: records what it was sent and answers like the real API. */
+interface ShipmentRequest {
+  paymentId: string;
+  body: { carrier: string; trackingNumber: string };
+}
+
+const SHIPMENT_PATH = /^\/v1\/payments\/(pay_[0-9A-Za-z]+)\/escrow\/shipment$/;
+
+/**
+ * Plays payhook's POST /v1/payments and POST /v1/payments/{id}/escrow/shipment: records what it was sent and
+ * answers like the real API.
+ */
 class FakePayhook {
   readonly requests: PaymentRequest[] = [];
+  readonly shipments: ShipmentRequest[] = [];
   /** Set to make the next create answer with this error instead. */
   failNext: { status: number; code: string } | undefined;
   private server: Server | undefined;
@@ -45,15 +66,23 @@ class FakePayhook {
       let raw = '';
       req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
       req.on('end', () => {
-        if (req.method !== 'POST' || req.url !== '/v1/payments') {
+        const shipment = SHIPMENT_PATH.exec(req.url ?? '');
+        if (req.method !== 'POST' || (req.url !== '/v1/payments' && !shipment)) {
           res.writeHead(404).end();
           return;
         }
-        const body = JSON.parse(raw) as PaymentRequest['body'];
-        this.requests.push({ headers: req.headers, body });
         const failure = this.failNext;
         this.failNext = undefined;
         res.setHeader('Content-Type', 'application/json');
+        if (!failure && shipment) {
+          const body = JSON.parse(raw) as ShipmentRequest['body'];
+          this.shipments.push({ paymentId: shipment[1], body });
+          res.writeHead(200).end(JSON.stringify({ data: shippedPayment(shipment[1], body) }));
+          return;
+        }
+        if (!shipment) {
+          this.requests.push({ headers: req.headers, body: JSON.parse(raw) as PaymentRequest['body'] });
+        }
         if (failure) {
           res.writeHead(failure.status).end(
             JSON.stringify({
@@ -62,6 +91,7 @@ class FakePayhook {
           );
           return;
         }
+        const body = this.requests.at(-1)!.body;
         const id = newId('payment');
         res.writeHead(201).end(
           JSON.stringify({
@@ -85,6 +115,37 @@ class FakePayhook {
   async stop(): Promise<void> {
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
+}
+
+/** The payment as the shipment answers it: completed, its escrow shipped. */
+function shippedPayment(id: string, shipment: ShipmentRequest['body']): PaymentView {
+  const now = new Date().toISOString();
+  return {
+    id,
+    orderId: 'ord_fake',
+    amount: 39000,
+    currency: 'KRW',
+    status: 'completed',
+    payUrl: `http://pay.example/p/${id.slice(4)}`,
+    expiresAt: now,
+    createdAt: now,
+    completedAt: now,
+    livemode: false,
+    refundedAmount: 0,
+    taxFreeAmount: 0,
+    vat: 3545,
+    suppliedAmount: 35455,
+    metadata: {},
+    escrow: {
+      status: 'shipped',
+      ...shipment,
+      shippedAt: now,
+      autoConfirmAt: now,
+      confirmedAt: null,
+      rejectedAt: null,
+      rejectReason: null,
+    },
+  };
 }
 
 function withDatabase(url: string, database: string): string {
@@ -137,6 +198,48 @@ function refundEventFor(
   return outcome === 'succeeded'
     ? { id, type: 'refund.succeeded', createdAt: now, data: { ...data, status: 'succeeded', succeededAt: now } }
     : { id, type: 'refund.failed', createdAt: now, data: { ...data, status: 'failed', failedAt: now } };
+}
+
+/** How a buyer closed an escrow, as payhook announces it. */
+function escrowEventFor(
+  order: { orderId: string; paymentId: string; amount: number },
+  outcome: 'confirmed' | 'rejected',
+): EscrowEvent {
+  const now = new Date().toISOString();
+  const data = {
+    paymentId: order.paymentId,
+    orderId: order.orderId,
+    amount: order.amount,
+    currency: 'KRW' as const,
+  };
+  const id = newId('event');
+  return outcome === 'confirmed'
+    ? {
+        id,
+        type: 'escrow.confirmed',
+        createdAt: now,
+        data: {
+          ...data,
+          status: 'confirmed',
+          confirmedAt: now,
+          rejectedAt: null,
+          rejectReason: null,
+          autoConfirmed: false,
+        },
+      }
+    : {
+        id,
+        type: 'escrow.rejected',
+        createdAt: now,
+        data: {
+          ...data,
+          status: 'rejected',
+          confirmedAt: null,
+          rejectedAt: now,
+          rejectReason: '상품이 파손되어 도착했습니다.',
+          autoConfirmed: null,
+        },
+      };
 }
 
 /** A test receipt as payhook announces it: issued at once, or failed for the failing test number. */
@@ -201,6 +304,7 @@ describe('example merchant (createMerchantApp)', () => {
       webhookSecret: () => SECRET,
       databaseUrl,
       publicUrl: `${PUBLIC_URL}/`,
+      staffToken: STAFF_TOKEN,
       logger: silent,
     });
     db = new Client({ connectionString: databaseUrl });
@@ -596,6 +700,153 @@ describe('example merchant (createMerchantApp)', () => {
       await expect(receiptsOf(order.orderId)).resolves.toEqual([]);
       const page = await request(merchant.app).get(`/orders/${order.orderId}/return`).expect(200);
       expect(page.text).not.toContain('receipt');
+    });
+  });
+
+  describe('escrow orders', () => {
+    async function paidEscrowOrder(amount = 39000) {
+      await request(merchant.app).post('/orders').send({ amount, buyerEmail: 'buyer@example.com' }).expect(303);
+      const created = payhook.requests.at(-1)!;
+      const { rows } = await db.query<{ payment_id: string }>('SELECT payment_id FROM orders WHERE id = $1', [
+        created.body.orderId,
+      ]);
+      const order = { orderId: created.body.orderId, paymentId: rows[0].payment_id, amount };
+      await deliverSigned(eventFor(order)).expect(200);
+      return { ...order, created };
+    }
+
+    const ship = (orderId: string, body: object, token: string | null = STAFF_TOKEN) => {
+      const req = request(merchant.app).post(`/orders/${orderId}/shipment`);
+      if (token !== null) req.set('Authorization', `Bearer ${token}`);
+      return req.send(body);
+    };
+    const shipment = { carrier: 'CJ대한통운', trackingNumber: '6901-2345-6789' };
+
+    async function escrowOf(orderId: string) {
+      const { rows } = await db.query(
+        'SELECT escrow_status, carrier, tracking_number, escrow_reject_reason FROM orders WHERE id = $1',
+        [orderId],
+      );
+      return rows[0];
+    }
+
+    it("creates an escrow payment with the buyer's e-mail, from JSON or the shop page's form", async () => {
+      const order = await paidEscrowOrder();
+      expect(order.created.body.escrow).toEqual({ buyerEmail: 'buyer@example.com' });
+      await expect(escrowOf(order.orderId)).resolves.toMatchObject({ escrow_status: 'awaiting_shipment' });
+      const page = await request(merchant.app).get(`/orders/${order.orderId}/return`).expect(200);
+      expect(page.text).toContain('Paid into escrow');
+
+      await request(merchant.app)
+        .post('/orders')
+        .type('form')
+        .send('amount=700&buyerEmail=buyer%40example.com')
+        .expect(303);
+      expect(payhook.requests.at(-1)?.body.escrow).toEqual({ buyerEmail: 'buyer@example.com' });
+      // The shop page's empty field asks for no escrow.
+      await request(merchant.app).post('/orders').type('form').send('amount=700&buyerEmail=').expect(303);
+      expect(payhook.requests.at(-1)?.body).not.toHaveProperty('escrow');
+    });
+
+    it.each([['not-an-address'], ['a@'], [42], [`${'a'.repeat(250)}@b.kr`]])(
+      'refuses buyerEmail %p with 400 and creates nothing',
+      async (buyerEmail) => {
+        const before = payhook.requests.length;
+        await request(merchant.app).post('/orders').send({ amount: 1000, buyerEmail }).expect(400);
+        expect(payhook.requests).toHaveLength(before);
+      },
+    );
+
+    it('registers the shipment of a paid escrow order with payhook, and the return page shows it', async () => {
+      const order = await paidEscrowOrder();
+      const res = await ship(order.orderId, shipment).expect(200);
+      expect(payhook.shipments.at(-1)).toEqual({ paymentId: order.paymentId, body: shipment });
+      expect(res.body).toMatchObject({ orderId: order.orderId, escrow: { status: 'shipped', ...shipment } });
+      await expect(escrowOf(order.orderId)).resolves.toMatchObject({
+        escrow_status: 'shipped',
+        carrier: 'CJ대한통운',
+        tracking_number: '6901-2345-6789',
+      });
+      const page = await request(merchant.app).get(`/orders/${order.orderId}/return`).expect(200);
+      expect(page.text).toContain('Shipped with CJ대한통운, tracking number <code>6901-2345-6789</code>');
+    });
+
+    it('refuses a shipment without the staff token, of bad fields, of an order that is not a paid escrow order', async () => {
+      const order = await paidEscrowOrder();
+      const before = payhook.shipments.length;
+      await ship(order.orderId, shipment, null).expect(403);
+      await ship(order.orderId, shipment, 'guessed').expect(403);
+      await ship(order.orderId, { carrier: '', trackingNumber: '1' }).expect(400);
+      await ship(order.orderId, { carrier: 'CJ', trackingNumber: 'x'.repeat(65) }).expect(400);
+      await ship('ord_unknown', shipment).expect(404);
+      const ordinary = await placeOrder(1000);
+      await deliverSigned(eventFor(ordinary)).expect(200);
+      await ship(ordinary.orderId, shipment).expect(409);
+      await request(merchant.app).post('/orders').send({ amount: 1000, buyerEmail: 'b@example.com' }).expect(303);
+      await ship(payhook.requests.at(-1)!.body.orderId, shipment).expect(409);
+      expect(payhook.shipments).toHaveLength(before);
+    });
+
+    it("answers payhook's 409 escrow_state_conflict as its code", async () => {
+      const order = await paidEscrowOrder();
+      payhook.failNext = { status: 409, code: 'escrow_state_conflict' };
+      expect((await ship(order.orderId, shipment).expect(409)).body).toEqual({ error: 'escrow_state_conflict' });
+    });
+
+    it('records a confirmation once; the return page says so', async () => {
+      const order = await paidEscrowOrder();
+      await ship(order.orderId, shipment).expect(200);
+      const confirmed = escrowEventFor(order, 'confirmed');
+      expect((await deliverSigned(confirmed).expect(200)).body).toMatchObject({ outcome: 'escrow_confirmed' });
+      expect((await deliverSigned(confirmed).expect(200)).body).toMatchObject({ outcome: 'duplicate' });
+      await expect(escrowOf(order.orderId)).resolves.toMatchObject({ escrow_status: 'confirmed' });
+      const page = await request(merchant.app).get(`/orders/${order.orderId}/return`).expect(200);
+      expect(page.text).toContain('You confirmed the goods arrived');
+    });
+
+    it("records a rejection with the buyer's reason and logs it for a person", async () => {
+      const warnings: string[] = [];
+      const logging = await createMerchantApp({
+        payhookBaseUrl: 'http://127.0.0.1:9',
+        apiKey: 'svc_test_example',
+        webhookSecret: SECRET,
+        databaseUrl,
+        publicUrl: PUBLIC_URL,
+        logger: { ...silent, warn: (line: string) => warnings.push(line) },
+      });
+      try {
+        const order = await paidEscrowOrder();
+        const rejected = escrowEventFor(order, 'rejected');
+        const body = JSON.stringify(rejected);
+        const res = await request(logging.app)
+          .post('/webhooks')
+          .set('Content-Type', 'application/json')
+          .set('Service-Signature', signWebhook(SECRET, body))
+          .set('Service-Event-Id', rejected.id)
+          .send(body)
+          .expect(200);
+        expect(res.body).toMatchObject({ outcome: 'escrow_rejected' });
+        expect(warnings).toEqual([expect.stringContaining(`escrow of order ${order.orderId} rejected by the buyer`)]);
+        await expect(escrowOf(order.orderId)).resolves.toMatchObject({
+          escrow_status: 'rejected',
+          escrow_reject_reason: '상품이 파손되어 도착했습니다.',
+        });
+        // Without a staff token the shop's staff routes stay shut.
+        await request(logging.app).post(`/orders/${order.orderId}/shipment`).send(shipment).expect(403);
+      } finally {
+        await logging.close();
+      }
+    });
+
+    it("records nothing for another payment's escrow or an ordinary order", async () => {
+      const order = await paidEscrowOrder();
+      const other = escrowEventFor({ ...order, paymentId: newId('payment') }, 'confirmed');
+      expect((await deliverSigned(other).expect(200)).body).toMatchObject({ outcome: 'not_credited' });
+      const ordinary = await placeOrder(2000);
+      await deliverSigned(eventFor(ordinary)).expect(200);
+      const onOrdinary = escrowEventFor(ordinary, 'confirmed');
+      expect((await deliverSigned(onOrdinary).expect(200)).body).toMatchObject({ outcome: 'not_credited' });
+      await expect(escrowOf(order.orderId)).resolves.toMatchObject({ escrow_status: 'awaiting_shipment' });
     });
   });
 

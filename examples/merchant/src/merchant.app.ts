@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 import {
   PayhookApiError,
@@ -25,6 +25,11 @@ export interface MerchantAppOptions {
   databaseUrl: string;
   /** Where customers reach this server; the return URL sent to payhook is built from it. */
   publicUrl: string;
+  /**
+   * The shop staff's token for staff routes (registering an escrow order's shipment), sent as
+   * `Authorization: Bearer <token>`. Without one those routes answer 403.
+   */
+  staffToken?: string;
   /** Where the app writes one line per notable event; console by default. */
   logger?: Pick<Console, 'log' | 'warn' | 'error'>;
 }
@@ -62,9 +67,18 @@ const SCHEMA = `
     failure_reason text,
     recorded_at timestamptz NOT NULL DEFAULT now()
   );
+  -- Added with escrow (구매안전서비스): an escrow order's escrow as payhook reported it, and its shipment.
+  -- NULL escrow_status: an ordinary order.
+  ALTER TABLE orders ADD COLUMN IF NOT EXISTS escrow_status text;
+  ALTER TABLE orders ADD COLUMN IF NOT EXISTS carrier text;
+  ALTER TABLE orders ADD COLUMN IF NOT EXISTS tracking_number text;
+  ALTER TABLE orders ADD COLUMN IF NOT EXISTS escrow_reject_reason text;
 `;
 
 const MAX_AMOUNT = 10_000_000_000;
+/** payhook's limits: a buyer's e-mail address of 3–254 characters, a carrier and tracking number of 1–64. */
+const BUYER_EMAIL_MAX_CHARS = 254;
+const SHIPMENT_FIELD_MAX_CHARS = 64;
 
 interface OrderRow {
   id: string;
@@ -72,12 +86,16 @@ interface OrderRow {
   status: 'awaiting_payment' | 'paid' | 'failed' | 'canceled' | 'expired' | 'refunded';
   payment_id: string | null;
   refunded_amount: string;
+  escrow_status: 'awaiting_shipment' | 'shipped' | 'confirmed' | 'rejected' | null;
+  carrier: string | null;
+  tracking_number: string | null;
 }
 
 /**
  * What the webhook did: credited the order, marked it failed, canceled or expired, recorded a refund
  * (part of the order, or all of it), recorded a failed refund (the order is unchanged), recorded a cash
- * receipt issued or failed, recorded an event that changed no order, or saw a repeat.
+ * receipt issued or failed, recorded an escrow confirmed or rejected by the buyer, recorded an event that
+ * changed no order, or saw a repeat.
  */
 export type CreditOutcome =
   | 'credited'
@@ -89,14 +107,17 @@ export type CreditOutcome =
   | 'refund_failed'
   | 'receipt_issued'
   | 'receipt_failed'
+  | 'escrow_confirmed'
+  | 'escrow_rejected'
   | 'not_credited'
   | 'duplicate';
 
 /**
  * A small merchant server built on @payhook/sdk: it sells orders, sends the customer to payhook's payment
  * screen, and marks an order paid when a verified payment.completed webhook arrives (failed, canceled or
- * expired for the other outcomes), records refunds (refund.succeeded) and cash receipts (cash_receipt.issued,
- * cash_receipt.failed), once per event id.
+ * expired for the other outcomes), records refunds (refund.succeeded), cash receipts (cash_receipt.issued,
+ * cash_receipt.failed) and how an escrow order's buyer closed its escrow (escrow.confirmed, escrow.rejected),
+ * once per event id. An escrow order's shipment is registered by the shop's staff (POST /orders/{id}/shipment).
  */
 export async function createMerchantApp(options: MerchantAppOptions): Promise<MerchantApp> {
   const logger = options.logger ?? console;
@@ -122,7 +143,9 @@ export async function createMerchantApp(options: MerchantAppOptions): Promise<Me
       page(
         'Example shop',
         `<form method="post" action="/orders">
-           <label>Amount (KRW) <input name="amount" type="number" min="1" value="15000" required></label>
+           <p><label>Amount (KRW) <input name="amount" type="number" min="1" value="15000" required></label></p>
+           <p><label>Your e-mail, to pay into escrow (<span lang="ko">구매안전서비스</span>; optional)
+             <input name="buyerEmail" type="email" maxlength="${BUYER_EMAIL_MAX_CHARS}" autocomplete="email"></label></p>
            <button type="submit">Pay with payhook</button>
          </form>`,
       ),
@@ -143,16 +166,35 @@ export async function createMerchantApp(options: MerchantAppOptions): Promise<Me
       }
       const customerId =
         isRecord(body) && typeof body.customerId === 'string' && body.customerId !== '' ? body.customerId : 'guest';
+      // With the buyer's e-mail the order is paid into escrow: payhook e-mails the buyer at the shipment.
+      const buyerEmail = parseBuyerEmail(isRecord(body) ? body.buyerEmail : undefined);
+      if (buyerEmail === null) {
+        res
+          .status(400)
+          .json({ error: `buyerEmail must be an e-mail address of 3 to ${BUYER_EMAIL_MAX_CHARS} characters` });
+        return;
+      }
 
       // 1. The order exists in our database before payhook hears of it.
       const orderId = `ord_${randomBytes(12).toString('hex')}`;
-      await pool.query('INSERT INTO orders (id, amount) VALUES ($1, $2)', [orderId, amount]);
+      await pool.query('INSERT INTO orders (id, amount, escrow_status) VALUES ($1, $2, $3)', [
+        orderId,
+        amount,
+        buyerEmail === undefined ? null : 'awaiting_shipment',
+      ]);
 
       // 2. One payment per order: the key is derived from the order, so any retry replays, never pays twice.
       let payUrl: string;
       try {
         const payment = await payhook.createPayment(
-          { orderId, customerId, amount, currency: 'KRW', returnUrl: `${publicUrl}/orders/${orderId}/return` },
+          {
+            orderId,
+            customerId,
+            amount,
+            currency: 'KRW',
+            returnUrl: `${publicUrl}/orders/${orderId}/return`,
+            ...(buyerEmail === undefined ? {} : { escrow: { buyerEmail } }),
+          },
           { idempotencyKey: `order-${orderId}` },
         );
         await pool.query('UPDATE orders SET payment_id = $2 WHERE id = $1', [orderId, payment.id]);
@@ -176,10 +218,7 @@ export async function createMerchantApp(options: MerchantAppOptions): Promise<Me
   // Where payhook sends the customer back. The query (paymentId, status) is only a hint anyone can type:
   // the order is paid when our database says so, and only a verified webhook writes that.
   app.get('/orders/:id/return', async (req: Request<{ id: string }>, res: Response) => {
-    const { rows } = await pool.query<OrderRow>(
-      'SELECT id, amount, status, payment_id, refunded_amount FROM orders WHERE id = $1',
-      [req.params.id],
-    );
+    const { rows } = await pool.query<OrderRow>(`SELECT ${ORDER_COLUMNS} FROM orders WHERE id = $1`, [req.params.id]);
     const order = rows[0];
     res.set('Cache-Control', 'no-store');
     if (!order) {
@@ -202,8 +241,61 @@ export async function createMerchantApp(options: MerchantAppOptions): Promise<Me
            ${reported ? `<p>The payment screen reported: ${escapeHtml(reported)}.</p>` : ''}
            <p>This page refreshes until payhook confirms the payment.</p>`;
     const refresh = order.status === 'awaiting_payment' ? '<meta http-equiv="refresh" content="3">' : '';
-    res.type('html').send(page(`Order ${order.id}`, body + (await receiptNote(order.id)), refresh));
+    res.type('html').send(page(`Order ${order.id}`, body + escrowNote(order) + (await receiptNote(order.id)), refresh));
   });
+
+  // The shop's staff register an escrow order's shipment (again to correct the carrier or tracking number):
+  // payhook e-mails the buyer a link to confirm the goods arrived, or to reject them.
+  app.post(
+    '/orders/:id/shipment',
+    express.json({ limit: '16kb' }),
+    express.urlencoded({ extended: false, limit: '16kb' }),
+    async (req: Request<{ id: string }>, res: Response) => {
+      if (!isStaff(req.get('authorization'), options.staffToken)) {
+        res.status(403).json({ error: 'staff only: send Authorization: Bearer <MERCHANT_STAFF_TOKEN>' });
+        return;
+      }
+      const body: unknown = req.body;
+      const carrier = parseShipmentField(isRecord(body) ? body.carrier : undefined);
+      const trackingNumber = parseShipmentField(isRecord(body) ? body.trackingNumber : undefined);
+      if (carrier === undefined || trackingNumber === undefined) {
+        res
+          .status(400)
+          .json({ error: `carrier and trackingNumber must each be 1 to ${SHIPMENT_FIELD_MAX_CHARS} characters` });
+        return;
+      }
+      const { rows } = await pool.query<OrderRow>(`SELECT ${ORDER_COLUMNS} FROM orders WHERE id = $1`, [req.params.id]);
+      const order = rows[0];
+      if (!order) {
+        res.status(404).json({ error: 'unknown order' });
+        return;
+      }
+      if (order.escrow_status === null || order.payment_id === null || order.status !== 'paid') {
+        res.status(409).json({ error: 'only a paid escrow order ships through payhook' });
+        return;
+      }
+      try {
+        const payment = await payhook.shipEscrow(order.payment_id, { carrier, trackingNumber });
+        // A confirmation or rejection that arrived meanwhile stays: only an open escrow becomes shipped.
+        await pool.query(
+          `UPDATE orders SET carrier = $2, tracking_number = $3,
+             escrow_status = CASE WHEN escrow_status = 'awaiting_shipment' THEN 'shipped' ELSE escrow_status END
+            WHERE id = $1`,
+          [order.id, carrier, trackingNumber],
+        );
+        res.status(200).json({ orderId: order.id, escrow: payment.escrow });
+      } catch (error) {
+        if (error instanceof PayhookApiError && error.status === 409) {
+          // payment_state_conflict (not completed) or escrow_state_conflict (already confirmed or rejected).
+          res.status(409).json({ error: error.code });
+          return;
+        }
+        if (!(error instanceof PayhookApiError || error instanceof PayhookConnectionError)) throw error;
+        logger.error(`order ${order.id}: registering the shipment failed: ${error.message}`);
+        res.status(502).json({ error: 'The shipment could not be registered; please try again.' });
+      }
+    },
+  );
 
   /** The order's latest issue receipt, as the customer should hear of it: its number, or that it failed. */
   async function receiptNote(orderId: string): Promise<string> {
@@ -242,6 +334,13 @@ export async function createMerchantApp(options: MerchantAppOptions): Promise<Me
       logger.warn(
         `refund ${event.data.refundId} of ₩${event.data.amount} for order ${event.data.orderId} failed at ` +
           `${event.data.failedAt}: refund it again or contact the customer`,
+      );
+    }
+    if (event.type === 'escrow.rejected' && outcome === 'escrow_rejected') {
+      // The payout stays held and payhook's operator reviews the case; the shop refunds or settles with the buyer.
+      logger.warn(
+        `escrow of order ${event.data.orderId} rejected by the buyer at ${event.data.rejectedAt}: ` +
+          `"${event.data.rejectReason}"; refund the order or settle it with the customer`,
       );
     }
     if (event.type === 'cash_receipt.failed' && outcome === 'receipt_failed') {
@@ -352,7 +451,60 @@ async function applyEvent(client: PoolClient, event: WebhookEvent): Promise<Cred
       );
       return recorded.rowCount === 1 ? `receipt_${data.status}` : 'not_credited';
     }
+    case 'escrow.confirmed':
+    case 'escrow.rejected': {
+      // The escrow of the payment that paid the order: confirmed (the payout is scheduled) or rejected (held).
+      const { data } = event;
+      const closed = await client.query(
+        `UPDATE orders SET escrow_status = $3, escrow_reject_reason = $4
+          WHERE id = $1 AND payment_id = $2 AND escrow_status IN ('awaiting_shipment', 'shipped')`,
+        [data.orderId, data.paymentId, data.status, data.rejectReason],
+      );
+      return closed.rowCount === 1 ? `escrow_${data.status}` : 'not_credited';
+    }
   }
+}
+
+const ORDER_COLUMNS = 'id, amount, status, payment_id, refunded_amount, escrow_status, carrier, tracking_number';
+
+/** What the customer should know of an escrow order's escrow; nothing for an ordinary order. */
+function escrowNote(order: OrderRow): string {
+  const escrow = '<span lang="ko">구매안전서비스</span>';
+  switch (order.escrow_status) {
+    case null:
+      return '';
+    case 'awaiting_shipment':
+      return `<p>Paid into escrow (${escrow}): when we ship, payhook e-mails you a link to confirm the goods arrived.</p>`;
+    case 'shipped':
+      return (
+        `<p>Shipped with ${escapeHtml(order.carrier ?? '')}, tracking number <code>${escapeHtml(order.tracking_number ?? '')}</code>. ` +
+        'When the goods arrive, confirm them through the link payhook e-mailed you (or reject them, saying why).</p>'
+      );
+    case 'confirmed':
+      return `<p>You confirmed the goods arrived: the escrow (${escrow}) is closed.</p>`;
+    case 'rejected':
+      return '<p>You rejected the goods: we will contact you about a refund.</p>';
+  }
+}
+
+/** undefined: no escrow asked (absent or blank, as an empty form field sends it); null: not an address. */
+function parseBuyerEmail(value: unknown): string | undefined | null {
+  if (value === undefined || value === '') return undefined;
+  if (typeof value !== 'string' || value.length < 3 || value.length > BUYER_EMAIL_MAX_CHARS) return null;
+  return /^[^\s@]+@[^\s@]+$/.test(value) ? value : null;
+}
+
+function parseShipmentField(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' && [...value].length <= SHIPMENT_FIELD_MAX_CHARS
+    ? value
+    : undefined;
+}
+
+/** Compared as digests, in constant time: the header's length tells nothing about the token's. */
+function isStaff(authorization: string | undefined, staffToken: string | undefined): boolean {
+  if (!staffToken || authorization === undefined) return false;
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(authorization), digest(`Bearer ${staffToken}`));
 }
 
 function parseAmount(value: unknown): number | undefined {

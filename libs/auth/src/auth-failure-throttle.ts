@@ -19,15 +19,22 @@ export const AUTH_FAILURE_LIMITS: Record<AuthScope, { max: number; windowMinutes
 /** `failures`: in the window, this attempt included (it counts until released). */
 export type AuthAttempt = { kind: 'claimed'; id: string; failures: number } | { kind: 'throttled'; until: Date };
 
+/** How a credential checked under the subject's lock (AuthFailureThrottle.check) came out. */
+export type CheckedAttempt = { kind: 'right' } | { kind: 'wrong' } | { kind: 'throttled'; until: Date };
+
 /**
- * Counts failed authentication per client address, or per member for `second-step`. An attempt is
- * claimed (written as a failure) before the credential is checked and released when it was right,
- * so parallel guesses cannot slip past the count.
+ * Counts failed authentication per client address, or per member for `second-step`. A slow check
+ * (a password hash) is claimed (written as a failure) before it runs and released when it was right,
+ * so parallel guesses cannot slip past the count. A check that takes no time (a token compared to a
+ * digest) runs under the subject's lock instead, written only when wrong: parallel guesses still
+ * queue one by one behind the count, and parallel right attempts never count as failures.
  */
 export interface AuthFailureThrottle {
   /** `subject`: the client's address, or for `second-step` the member's id. */
   claim(scope: AuthScope, subject: string): Promise<AuthAttempt>;
   release(attempt: { id: string }): Promise<void>;
+  /** `isRight` runs under the subject's lock, after the count: it must be quick and synchronous. */
+  check(scope: AuthScope, subject: string, isRight: () => boolean): Promise<CheckedAttempt>;
 }
 
 export const AUTH_FAILURE_THROTTLE = Symbol('AUTH_FAILURE_THROTTLE');

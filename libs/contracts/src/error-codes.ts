@@ -21,6 +21,7 @@ export const ERROR_CODES = {
   refund_state_conflict: { status: 409, type: 'invalid_request_error' },
   cash_receipt_exists: { status: 409, type: 'invalid_request_error' },
   cash_receipt_state_conflict: { status: 409, type: 'invalid_request_error' },
+  escrow_state_conflict: { status: 409, type: 'invalid_request_error' },
   endpoint_limit_reached: { status: 409, type: 'invalid_request_error' },
   listen_session_limit_reached: { status: 409, type: 'invalid_request_error' },
   listen_session_ended: { status: 409, type: 'invalid_request_error' },

@@ -1,8 +1,9 @@
 import type { CashReceiptView } from './cash-receipt.contract';
+import type { EscrowStatus } from './escrow.contract';
 
 /**
- * One event per move out of `pending`, one per refund that succeeds or fails (§9) and one per cash
- * receipt issued or failed. Also what `enabledEvents` accepts.
+ * One event per move out of `pending`, one per refund that succeeds or fails, one per cash receipt
+ * issued or failed and one per escrow confirmed or rejected. Also what `enabledEvents` accepts.
  */
 export const EVENT_TYPES = [
   'payment.completed',
@@ -13,6 +14,8 @@ export const EVENT_TYPES = [
   'refund.failed',
   'cash_receipt.issued',
   'cash_receipt.failed',
+  'escrow.confirmed',
+  'escrow.rejected',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -120,8 +123,50 @@ export interface CashReceiptFailedEvent {
 
 export type CashReceiptEvent = CashReceiptIssuedEvent | CashReceiptFailedEvent;
 
+/** `data` of an escrow event: the escrow as it closed, on its payment; null where a field does not apply. */
+interface EscrowOutcome<Status extends EscrowStatus> {
+  paymentId: string;
+  orderId: string;
+  amount: number;
+  currency: 'KRW';
+  status: Status;
+  confirmedAt: string | null;
+  rejectedAt: string | null;
+  rejectReason: string | null;
+  /** Whether the auto-confirm day confirmed it (the buyer did not); null on a rejection. */
+  autoConfirmed: boolean | null;
+}
+
+/** The webhook body of escrow.confirmed: the buyer has the goods (or the auto-confirm day passed); the payout is scheduled. */
+export interface EscrowConfirmedEvent {
+  id: string;
+  type: 'escrow.confirmed';
+  createdAt: string;
+  data: EscrowOutcome<'confirmed'> & {
+    confirmedAt: string;
+    rejectedAt: null;
+    rejectReason: null;
+    autoConfirmed: boolean;
+  };
+}
+
+/** The webhook body of escrow.rejected: the buyer refused the goods; the payout stays held. */
+export interface EscrowRejectedEvent {
+  id: string;
+  type: 'escrow.rejected';
+  createdAt: string;
+  data: EscrowOutcome<'rejected'> & {
+    confirmedAt: null;
+    rejectedAt: string;
+    rejectReason: string;
+    autoConfirmed: null;
+  };
+}
+
+export type EscrowEvent = EscrowConfirmedEvent | EscrowRejectedEvent;
+
 /** Every webhook body, of every type in EVENT_TYPES: `switch (event.type)` narrows `event.data`. */
-export type WebhookEvent = PaymentEvent | RefundEvent | CashReceiptEvent;
+export type WebhookEvent = PaymentEvent | RefundEvent | CashReceiptEvent | EscrowEvent;
 
 export interface WebhookAttemptView {
   id: string;

@@ -1,6 +1,7 @@
 export * from './cash-receipt.contract';
 export * from './envelope.contract';
 export * from './error-codes';
+export * from './escrow.contract';
 export * from './event.contract';
 export * from './ids';
 export * from './integration-test.contract';

@@ -1,3 +1,5 @@
+import type { EscrowView } from './escrow.contract';
+
 export const PAYMENT_STATUSES = ['pending', 'completed', 'failed', 'canceled', 'expired'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
@@ -40,6 +42,6 @@ export interface PaymentView extends CreatedPaymentView {
   /** The taxable part less its VAT (공급가액). */
   suppliedAmount: number;
   metadata: Metadata;
-  /** Null: escrow payments come with the escrow issue. */
-  escrow: null;
+  /** The escrow of an escrow payment (구매안전서비스); null for any other. */
+  escrow: EscrowView | null;
 }

@@ -16,12 +16,15 @@ describe('what a log line may say', () => {
     expect(scrubSecrets('POST /v1/payments 201')).toBe('POST /v1/payments 201');
   });
 
-  it('logs a path without its query and without a payment screen suffix', () => {
+  it('logs a path without its query and without a payment screen suffix or an escrow link token', () => {
     expect(loggablePath('/v1/payments?orderId=1001&customerId=kim')).toBe('/v1/payments');
     expect(loggablePath('/p/Zk3_secretSuffix-123/vouchers?x=1')).toBe('/p/:suffix/vouchers');
     expect(loggablePath('/p/Zk3_secretSuffix-123')).toBe('/p/:suffix');
     expect(loggablePath('/P/Zk3_secretSuffix-123/vouchers')).toBe('/P/:suffix/vouchers');
     expect(loggablePath('/pay/keep')).toBe('/pay/keep');
+    expect(loggablePath('/e/q1uSecretTokenOfAnEscrowBuyer_-0123456789ab/confirm')).toBe('/e/:token/confirm');
+    expect(loggablePath('/E/q1uSecretTokenOfAnEscrowBuyer_-0123456789ab?lang=en')).toBe('/E/:token');
+    expect(loggablePath('/events/keep')).toBe('/events/keep');
     expect(loggablePath('/console/invite/c8VuaK7Gm-rGphrPQArjcjBHLAJv2kS3MpkvfuQVmlE')).toBe('/console/invite/:token');
     expect(loggablePath('/console/invites')).toBe('/console/invites');
   });

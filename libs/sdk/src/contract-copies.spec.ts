@@ -45,7 +45,15 @@ export const typesMatchContracts: [
   Same<copy.CashReceiptFailedEvent, contracts.CashReceiptFailedEvent>,
   Same<copy.CashReceiptEvent, contracts.CashReceiptEvent>,
   Same<copy.RefundEvent, contracts.RefundEvent>,
+  Same<copy.EscrowStatus, contracts.EscrowStatus>,
+  Same<copy.EscrowView, contracts.EscrowView>,
+  Same<copy.EscrowEvent, contracts.EscrowEvent>,
+  Same<copy.EscrowRequest, contracts.EscrowRequest>,
 ] = [
+  true,
+  true,
+  true,
+  true,
   true,
   true,
   true,
@@ -84,7 +92,7 @@ describe("the SDK's copies of libs/contracts", () => {
     expect(copy.METADATA_VALUE_MAX_CHARS).toBe(contracts.METADATA_VALUE_MAX_CHARS);
     expect(copy.WEBHOOK_HEADERS).toEqual(contracts.WEBHOOK_HEADERS);
     expect(copy.CASH_RECEIPT_TYPES).toEqual(contracts.CASH_RECEIPT_TYPES);
-    expect(Object.keys(contracts.ERROR_CODES).length).toBe(30); // ErrorCode's type check covers the names
+    expect(Object.keys(contracts.ERROR_CODES).length).toBe(31); // ErrorCode's type check covers the names
     expect(copy.ID_PREFIXES).toEqual({
       payment: contracts.ID_PREFIXES.payment,
       event: contracts.ID_PREFIXES.event,

@@ -5,10 +5,16 @@
  */
 export type PaymentEvent = PaymentCompletedEvent | PaymentFailedEvent | PaymentCanceledEvent | PaymentExpiredEvent;
 /**
- * Any webhook body: a payment outcome, a refund outcome or a cash receipt outcome.
+ * Any webhook body: a payment outcome, a refund outcome, a cash receipt outcome or an escrow outcome.
  */
 export type WebhookEvent =
-  PaymentEvent | RefundSucceededEvent | RefundFailedEvent | CashReceiptIssuedEvent | CashReceiptFailedEvent;
+  | PaymentEvent
+  | RefundSucceededEvent
+  | RefundFailedEvent
+  | CashReceiptIssuedEvent
+  | CashReceiptFailedEvent
+  | EscrowConfirmedEvent
+  | EscrowRejectedEvent;
 export type EventSummary = WebhookEvent & EventDelivery;
 export type Event = EventSummary & {
   deliveries: EndpointDelivery[];
@@ -20,10 +26,13 @@ export type Event = EventSummary & {
  */
 export interface OpenApiSchemas {
   CashReceiptRequestDto: CashReceiptRequestDto;
+  EscrowRequestDto: EscrowRequestDto;
   CreatePaymentRequestDto: CreatePaymentRequestDto;
   RefundAccountDto: RefundAccountDto;
   CreateRefundRequestDto: CreateRefundRequestDto;
   FailedTestRefundRequestDto: FailedTestRefundRequestDto;
+  ShipmentRequestDto: ShipmentRequestDto;
+  RejectEscrowRequestDto: RejectEscrowRequestDto;
   PutWebhookEndpointRequestDto: PutWebhookEndpointRequestDto;
   RotateSecretRequestDto: RotateSecretRequestDto;
   CreateWebhookEndpointRequestDto: CreateWebhookEndpointRequestDto;
@@ -36,6 +45,7 @@ export interface OpenApiSchemas {
   TestPaymentDepositRequestDto: TestPaymentDepositRequestDto;
   IssueTestVoucherRequestDto: IssueTestVoucherRequestDto;
   Error: Error;
+  Escrow: Escrow;
   CreatedPayment: CreatedPayment;
   Payment: Payment;
   Refund: Refund;
@@ -51,6 +61,8 @@ export interface OpenApiSchemas {
   RefundFailedEvent: RefundFailedEvent;
   CashReceiptIssuedEvent: CashReceiptIssuedEvent;
   CashReceiptFailedEvent: CashReceiptFailedEvent;
+  EscrowConfirmedEvent: EscrowConfirmedEvent;
+  EscrowRejectedEvent: EscrowRejectedEvent;
   WebhookEvent: WebhookEvent;
   EndpointDelivery: EndpointDelivery;
   EventSummary: EventSummary;
@@ -76,6 +88,12 @@ export interface CashReceiptRequestDto {
    * income_deduction: a mobile number (10 or 11 digits starting 01) or a cash receipt card number (13 to 19 digits); expense_proof: a business registration number (10 digits) or a cash receipt card number (13 to 19 digits). Hyphens and spaces are ignored. Shown back masked, every digit but the last four as *.
    */
   identityNumber: string;
+}
+export interface EscrowRequestDto {
+  /**
+   * where the buyer's confirmation link goes at the first shipment; never shown back
+   */
+  buyerEmail: string;
 }
 export interface CreatePaymentRequestDto {
   orderId: string;
@@ -103,6 +121,10 @@ export interface CreatePaymentRequestDto {
    * a cash receipt (현금영수증) asked for by the buyer: made when the payment completes; the number is never shown back whole
    */
   cashReceipt?: CashReceiptRequestDto;
+  /**
+   * escrow (구매안전서비스): the payout waits until the buyer confirms the goods arrived; the buyer's address is never shown back
+   */
+  escrow?: EscrowRequestDto;
 }
 export interface RefundAccountDto {
   /**
@@ -156,6 +178,19 @@ export interface FailedTestRefundRequestDto {
     [k: string]: string;
   };
 }
+export interface ShipmentRequestDto {
+  /**
+   * printable Unicode
+   */
+  carrier: string;
+  /**
+   * printable Unicode
+   */
+  trackingNumber: string;
+}
+export interface RejectEscrowRequestDto {
+  reason: string;
+}
 export interface PutWebhookEndpointRequestDto {
   url: string;
   /**
@@ -170,6 +205,8 @@ export interface PutWebhookEndpointRequestDto {
     | 'refund.failed'
     | 'cash_receipt.issued'
     | 'cash_receipt.failed'
+    | 'escrow.confirmed'
+    | 'escrow.rejected'
   )[];
 }
 export interface RotateSecretRequestDto {
@@ -192,6 +229,8 @@ export interface CreateWebhookEndpointRequestDto {
     | 'refund.failed'
     | 'cash_receipt.issued'
     | 'cash_receipt.failed'
+    | 'escrow.confirmed'
+    | 'escrow.rejected'
   )[];
   description?: string | null;
 }
@@ -209,6 +248,8 @@ export interface UpdateWebhookEndpointRequestDto {
     | 'refund.failed'
     | 'cash_receipt.issued'
     | 'cash_receipt.failed'
+    | 'escrow.confirmed'
+    | 'escrow.rejected'
   )[];
   description?: string | null;
 }
@@ -241,6 +282,8 @@ export interface CreateListenSessionRequestDto {
     | 'refund.failed'
     | 'cash_receipt.issued'
     | 'cash_receipt.failed'
+    | 'escrow.confirmed'
+    | 'escrow.rejected'
   )[];
 }
 export interface ReportListenAttemptRequestDto {
@@ -306,6 +349,7 @@ export interface Error {
       | 'refund_state_conflict'
       | 'cash_receipt_exists'
       | 'cash_receipt_state_conflict'
+      | 'escrow_state_conflict'
       | 'endpoint_limit_reached'
       | 'listen_session_limit_reached'
       | 'listen_session_ended'
@@ -322,6 +366,25 @@ export interface Error {
     param?: string;
     requestId: string;
   };
+}
+/**
+ * the buyer's e-mail address is never shown
+ */
+export interface Escrow {
+  /**
+   * awaiting_shipment until the merchant ships; shipped until the buyer confirms or rejects (or autoConfirmAt passes)
+   */
+  status: 'awaiting_shipment' | 'shipped' | 'confirmed' | 'rejected';
+  carrier: string | null;
+  trackingNumber: string | null;
+  shippedAt: string | null;
+  /**
+   * 00:00 Asia/Seoul of the day a shipped escrow confirms by itself
+   */
+  autoConfirmAt: string | null;
+  confirmedAt: string | null;
+  rejectedAt: string | null;
+  rejectReason: string | null;
 }
 export interface CreatedPayment {
   id: string;
@@ -372,9 +435,9 @@ export interface Payment {
     [k: string]: string;
   };
   /**
-   * null: escrow payments come later
+   * the escrow (구매안전서비스) of a payment created with one; null for any other
    */
-  escrow: null;
+  escrow: Escrow | null;
 }
 export interface Refund {
   id: string;
@@ -603,6 +666,53 @@ export interface CashReceiptFailedEvent {
   };
 }
 /**
+ * An escrow was confirmed, by the buyer or (autoConfirmed) when autoConfirmAt passed: the payment's payout is scheduled.
+ */
+export interface EscrowConfirmedEvent {
+  id: string;
+  type: 'escrow.confirmed';
+  createdAt: string;
+  data: {
+    paymentId: string;
+    orderId: string;
+    /**
+     * whole KRW
+     */
+    amount: number;
+    currency: 'KRW';
+    status: 'confirmed';
+    confirmedAt: string;
+    rejectedAt: null;
+    rejectReason: null;
+    /**
+     * true when autoConfirmAt passed without the buyer
+     */
+    autoConfirmed: boolean;
+  };
+}
+/**
+ * An escrow's buyer rejected the goods, with a reason: the payout stays held and the operator reviews the case; refunds work as on any completed payment.
+ */
+export interface EscrowRejectedEvent {
+  id: string;
+  type: 'escrow.rejected';
+  createdAt: string;
+  data: {
+    paymentId: string;
+    orderId: string;
+    /**
+     * whole KRW
+     */
+    amount: number;
+    currency: 'KRW';
+    status: 'rejected';
+    confirmedAt: null;
+    rejectedAt: string;
+    rejectReason: string;
+    autoConfirmed: null;
+  };
+}
+/**
  * What the event owes one endpoint that takes its type; deliveryStatus sums them up.
  */
 export interface EndpointDelivery {
@@ -647,10 +757,11 @@ export interface Settlement {
    */
   salesDate: string;
   /**
-   * a Korean banking day (ADR 0010)
+   * held: an escrow payment's record waiting for the buyer's confirmation, with no payout date yet
    */
-  payoutDate: string;
-  payoutRule: 'kr_public_holidays' | 'weekdays_only';
+  payoutStatus: 'scheduled' | 'held';
+  payoutDate: string | null;
+  payoutRule: ('kr_public_holidays' | 'weekdays_only') | null;
   completedAt: string;
 }
 export interface Deposit {
@@ -714,6 +825,8 @@ export interface WebhookEndpoint {
     | 'refund.failed'
     | 'cash_receipt.issued'
     | 'cash_receipt.failed'
+    | 'escrow.confirmed'
+    | 'escrow.rejected'
   )[];
   status: 'enabled' | 'disabled';
   failingSince: string | null;
@@ -737,6 +850,8 @@ export interface ListenSession {
         | 'refund.failed'
         | 'cash_receipt.issued'
         | 'cash_receipt.failed'
+        | 'escrow.confirmed'
+        | 'escrow.rejected'
       )[]
     | null;
   status: 'open' | 'ended';
@@ -759,6 +874,8 @@ export interface CreatedListenSession {
         | 'refund.failed'
         | 'cash_receipt.issued'
         | 'cash_receipt.failed'
+        | 'escrow.confirmed'
+        | 'escrow.rejected'
       )[]
     | null;
   status: 'open' | 'ended';
@@ -782,6 +899,8 @@ export interface WebhookEndpointResource {
     | 'refund.failed'
     | 'cash_receipt.issued'
     | 'cash_receipt.failed'
+    | 'escrow.confirmed'
+    | 'escrow.rejected'
   )[];
   signingSecret: string;
   livemode: boolean;

@@ -1,5 +1,5 @@
 /**
- * The part of payhook's wire contract a merchant's code needs: payment, refund, cash receipt and event
+ * The part of payhook's wire contract a merchant's code needs: payment, refund, cash receipt, escrow and event
  * shapes, error codes, webhook headers, the id format.
  *
  * Why copies instead of imports from libs/contracts: the SDK is published on its own as `@payhook/sdk`
@@ -52,8 +52,8 @@ export interface PaymentView extends CreatedPaymentView {
   suppliedAmount: number;
   /** As create gave it; `{}` when none. */
   metadata: Metadata;
-  /** Null: escrow payments come later. */
-  escrow: null;
+  /** The escrow of an escrow payment (구매안전서비스); null for any other. */
+  escrow: EscrowView | null;
 }
 
 /** One page of a list: pass `nextCursor` back as `cursor` while `hasMore`. */
@@ -86,6 +86,7 @@ export type ErrorCode =
   | 'refund_state_conflict'
   | 'cash_receipt_exists'
   | 'cash_receipt_state_conflict'
+  | 'escrow_state_conflict'
   | 'endpoint_limit_reached'
   | 'listen_session_limit_reached'
   | 'listen_session_ended'
@@ -243,8 +244,72 @@ export interface CashReceiptFailedEvent {
 
 export type CashReceiptEvent = CashReceiptIssuedEvent | CashReceiptFailedEvent;
 
+/** An escrow's life: the buyer's money waits until the buyer confirms the goods arrived. */
+export type EscrowStatus = 'awaiting_shipment' | 'shipped' | 'confirmed' | 'rejected';
+
+/** Create's `escrow` (구매안전서비스): the buyer's e-mail address, to which the confirmation link goes at the first shipment. */
+export interface EscrowRequest {
+  /** An e-mail address of 3 to 254 characters; never shown back. */
+  buyerEmail: string;
+}
+
+/** A payment's escrow as reads show it; each field null until it applies. The buyer's address is never shown. */
+export interface EscrowView {
+  status: EscrowStatus;
+  carrier: string | null;
+  trackingNumber: string | null;
+  shippedAt: string | null;
+  /** 00:00 Asia/Seoul of the day a shipped escrow confirms by itself. */
+  autoConfirmAt: string | null;
+  confirmedAt: string | null;
+  rejectedAt: string | null;
+  rejectReason: string | null;
+}
+
+/** `data` of an escrow event: the escrow as it closed, on its payment; null where a field does not apply. */
+interface EscrowOutcome<Status extends EscrowStatus> {
+  paymentId: string;
+  orderId: string;
+  amount: number;
+  currency: 'KRW';
+  status: Status;
+  confirmedAt: string | null;
+  rejectedAt: string | null;
+  rejectReason: string | null;
+  /** Whether the auto-confirm day confirmed it (the buyer did not); null on a rejection. */
+  autoConfirmed: boolean | null;
+}
+
+/** The webhook body of escrow.confirmed: the buyer has the goods (or the auto-confirm day passed); the payout is scheduled. */
+export interface EscrowConfirmedEvent {
+  id: string;
+  type: 'escrow.confirmed';
+  createdAt: string;
+  data: EscrowOutcome<'confirmed'> & {
+    confirmedAt: string;
+    rejectedAt: null;
+    rejectReason: null;
+    autoConfirmed: boolean;
+  };
+}
+
+/** The webhook body of escrow.rejected: the buyer refused the goods; the payout stays held. */
+export interface EscrowRejectedEvent {
+  id: string;
+  type: 'escrow.rejected';
+  createdAt: string;
+  data: EscrowOutcome<'rejected'> & {
+    confirmedAt: null;
+    rejectedAt: string;
+    rejectReason: string;
+    autoConfirmed: null;
+  };
+}
+
+export type EscrowEvent = EscrowConfirmedEvent | EscrowRejectedEvent;
+
 /** Every webhook body an endpoint can receive (it gets a type only when it enabled it). */
-export type WebhookEvent = PaymentEvent | RefundEvent | CashReceiptEvent;
+export type WebhookEvent = PaymentEvent | RefundEvent | CashReceiptEvent | EscrowEvent;
 
 /** Every event type, as an endpoint's `enabledEvents` names them. */
 export type EventType = WebhookEvent['type'];
@@ -363,8 +428,10 @@ export interface Settlement {
   vatAmount: number;
   netAmount: number;
   salesDate: string;
-  payoutDate: string;
-  payoutRule: 'kr_public_holidays' | 'weekdays_only';
+  /** `held` while the payment's escrow is not confirmed (payoutDate and payoutRule null), else `scheduled`. */
+  payoutStatus: 'scheduled' | 'held';
+  payoutDate: string | null;
+  payoutRule: 'kr_public_holidays' | 'weekdays_only' | null;
   completedAt: string;
 }
 

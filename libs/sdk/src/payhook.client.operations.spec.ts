@@ -36,6 +36,7 @@ const CALLS: Record<string, (client: PayhookClient) => Promise<unknown> | { url:
     c.createCashReceipt('pay_1', { type: 'income_deduction', identityNumber: '01012345678' }),
   CashReceipts_list: (c) => c.listCashReceipts({ paymentId: 'pay_1', status: 'issued' }),
   CashReceipts_get: (c) => c.getCashReceipt('crc_1'),
+  Escrow_ship: (c) => c.shipEscrow('pay_1', { carrier: 'CJ대한통운', trackingNumber: '6901-2345-6789' }),
   Events_list: (c) => c.listEvents({ type: 'payment.completed', paymentId: 'pay_1' }),
   Events_get: (c) => c.getEvent('evt_1'),
   Events_redeliver: (c) => c.redeliverEvent('evt_1', { endpointId: 'we_1' }),
@@ -72,6 +73,8 @@ const CALLS: Record<string, (client: PayhookClient) => Promise<unknown> | { url:
   RefundTestHelpers_failedRefund: (c) => c.createFailedTestRefund('pay_1'),
   DepositTestHelpers_deposit: (c) => c.createTestDeposit({ amount: 1, bankTransactionId: 'bank-1' }),
   DepositTestHelpers_depositForPayment: (c) => c.depositForTestPayment('pay_1'),
+  EscrowTestHelpers_confirm: (c) => c.confirmTestEscrow('pay_1'),
+  EscrowTestHelpers_reject: (c) => c.rejectTestEscrow('pay_1', 'damaged'),
   VoucherTestHelpers_issue: (c) => c.issueTestVoucher({ faceValue: 1000 }),
 };
 

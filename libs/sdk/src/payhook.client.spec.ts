@@ -423,6 +423,75 @@ describe('PayhookClient', () => {
     });
   });
 
+  describe('escrow', () => {
+    const SHIPPED: PaymentView = {
+      ...PAYMENT,
+      status: 'completed',
+      completedAt: '2030-01-01T00:01:00.000Z',
+      escrow: {
+        status: 'shipped',
+        carrier: 'CJ대한통운',
+        trackingNumber: '6901-2345-6789',
+        shippedAt: '2030-01-02T01:00:00.000Z',
+        autoConfirmAt: '2030-01-10T15:00:00.000Z',
+        confirmedAt: null,
+        rejectedAt: null,
+        rejectReason: null,
+      },
+    };
+    const shipment = { carrier: 'CJ대한통운', trackingNumber: '6901-2345-6789' };
+
+    it("makes one on create: create's body carries escrow as given", async () => {
+      const { fetch, calls } = fakeFetch(json(201, { data: CREATED }));
+      const escrow = { buyerEmail: 'buyer@example.com' };
+      await client(fetch).createPayment({ ...BODY, escrow });
+      expect(JSON.parse(calls[0].body ?? '')).toEqual({ ...BODY, escrow });
+    });
+
+    it('registers the shipment, and sends the same shipment again after a 503 (a correction to the same values)', async () => {
+      const { fetch, calls } = fakeFetch(apiError(503, 'service_unavailable'), json(200, { data: SHIPPED }));
+      await expect(client(fetch).shipEscrow(PAYMENT.id, shipment)).resolves.toEqual(SHIPPED);
+      expect(calls).toHaveLength(2);
+      for (const call of calls) {
+        expect(call).toMatchObject({
+          method: 'POST',
+          url: `http://localhost:3000/v1/payments/${PAYMENT.id}/escrow/shipment`,
+          body: JSON.stringify(shipment),
+        });
+      }
+    });
+
+    it("throws the API's 409 escrow_state_conflict as it is", async () => {
+      const { fetch } = fakeFetch(apiError(409, 'escrow_state_conflict'));
+      await expect(client(fetch).shipEscrow(PAYMENT.id, shipment)).rejects.toMatchObject({
+        name: 'PayhookApiError',
+        status: 409,
+        code: 'escrow_state_conflict',
+      });
+    });
+
+    it('confirms and rejects a test escrow as its buyer would, and does not send either again after a lost answer', async () => {
+      const confirmed = { ...SHIPPED, escrow: { ...SHIPPED.escrow!, status: 'confirmed' as const } };
+      const { fetch, calls } = fakeFetch(json(200, { data: confirmed }), json(200, { data: SHIPPED }));
+      await expect(client(fetch).confirmTestEscrow(PAYMENT.id)).resolves.toEqual(confirmed);
+      await client(fetch).rejectTestEscrow(PAYMENT.id, '상품이 파손되어 도착했습니다.');
+      const helper = `http://localhost:3000/v1/test-helpers/payments/${PAYMENT.id}/escrow`;
+      expect(calls.map(({ method, url, body }) => ({ method, url, body }))).toEqual([
+        { method: 'POST', url: `${helper}/confirm`, body: undefined },
+        { method: 'POST', url: `${helper}/reject`, body: JSON.stringify({ reason: '상품이 파손되어 도착했습니다.' }) },
+      ]);
+
+      for (const call of [
+        (c: PayhookClient) => c.confirmTestEscrow(PAYMENT.id),
+        (c: PayhookClient) => c.rejectTestEscrow(PAYMENT.id, 'late'),
+      ]) {
+        const again = fakeFetch(new TypeError('socket hang up'), json(200, { data: SHIPPED }));
+        await expect(rejection(call(client(again.fetch)))).resolves.toBeInstanceOf(PayhookConnectionError);
+        expect(again.calls).toHaveLength(1);
+      }
+    });
+  });
+
   it('uses globalThis.fetch by default', async () => {
     const spy = jest.spyOn(globalThis, 'fetch').mockResolvedValue(json(200, { data: PAYMENT }));
     await expect(new PayhookClient({ apiKey: 'svc_test_abc' }).getPayment(PAYMENT.id)).resolves.toEqual(PAYMENT);

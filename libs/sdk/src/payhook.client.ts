@@ -6,6 +6,7 @@ import {
   type CreatedListenSession,
   type CreatedPaymentView,
   type Deposit,
+  type EscrowRequest,
   type EventRedelivery,
   type EventsRecovery,
   type EventSummary,
@@ -64,6 +65,8 @@ export interface CreatePaymentBody {
   metadata?: Metadata;
   /** A cash receipt (현금영수증) the buyer asked for: made when the payment completes, its number shown back masked. */
   cashReceipt?: CashReceiptRequest;
+  /** An escrow payment (구매안전서비스): the payout waits until the buyer confirms the goods arrived. */
+  escrow?: EscrowRequest;
 }
 
 export interface CreatePaymentOptions {
@@ -145,6 +148,12 @@ export interface ListSettlementsQuery extends PageQuery {
   date?: string;
   from?: string;
   to?: string;
+}
+
+/** POST /v1/payments/{id}/escrow/shipment: each 1–64 printable characters. */
+export interface EscrowShipmentBody {
+  carrier: string;
+  trackingNumber: string;
 }
 
 /** POST /v1/test-helpers/deposits: a bank transfer as the bank would report it (test keys). */
@@ -431,6 +440,39 @@ export class PayhookClient {
       'GET',
       withQuery('/v1/cash-receipts', { paymentId, status, limit, cursor }),
     );
+  }
+
+  /**
+   * POST /v1/payments/{id}/escrow/shipment: the goods of a completed escrow payment are on their way. The first
+   * e-mails the buyer a link to confirm or reject; again while shipped it corrects the carrier and tracking
+   * number only (`shippedAt` and `autoConfirmAt` stay). 409 `payment_state_conflict` when the payment is not
+   * completed, `escrow_state_conflict` when it has no escrow or its escrow is confirmed or rejected.
+   */
+  async shipEscrow(paymentId: string, body: EscrowShipmentBody): Promise<PaymentView> {
+    const envelope = await this.request<{ data: PaymentView }>('POST', `${paymentPath(paymentId)}/escrow/shipment`, {
+      body: JSON.stringify(body),
+    });
+    return envelope.data;
+  }
+
+  /** POST /v1/test-helpers/payments/{id}/escrow/confirm (test keys): the buyer confirms a shipped escrow (escrow.confirmed). */
+  async confirmTestEscrow(paymentId: string): Promise<PaymentView> {
+    // Not retried after an answer that may have been lost: the retry would find the escrow closed (409).
+    const path = `/v1/test-helpers/payments/${encodeURIComponent(paymentId)}/escrow/confirm`;
+    return (await this.request<{ data: PaymentView }>('POST', path, { idempotent: false })).data;
+  }
+
+  /**
+   * POST /v1/test-helpers/payments/{id}/escrow/reject (test keys): the buyer rejects a shipped escrow with a
+   * reason of 1–500 characters (escrow.rejected); the payout stays held and the operator reviews the case.
+   */
+  async rejectTestEscrow(paymentId: string, reason: string): Promise<PaymentView> {
+    const path = `/v1/test-helpers/payments/${encodeURIComponent(paymentId)}/escrow/reject`;
+    const envelope = await this.request<{ data: PaymentView }>('POST', path, {
+      body: JSON.stringify({ reason }),
+      idempotent: false,
+    });
+    return envelope.data;
   }
 
   /** GET /v1/settlements: one page of settlement records, by sales date. */

@@ -252,6 +252,8 @@ describe('verifyWebhook for every outcome', () => {
       case 'refund.failed':
       case 'cash_receipt.issued':
       case 'cash_receipt.failed':
+      case 'escrow.confirmed':
+      case 'escrow.rejected':
         throw new Error('narrowed to the wrong type');
       case 'payment.failed':
         expect(event.data.failedAt).toBe('2023-11-14T22:13:20.100Z');
@@ -314,6 +316,8 @@ describe('verifyWebhook for refund events', () => {
       case 'payment.expired':
       case 'cash_receipt.issued':
       case 'cash_receipt.failed':
+      case 'escrow.confirmed':
+      case 'escrow.rejected':
         throw new Error('narrowed to the wrong type');
     }
     expect(event.data.refundId).toBe('rfd_7tY2wQ5nB8vK3mP9xL4cR1sD');
@@ -406,6 +410,8 @@ describe('verifyWebhook for cash receipt events', () => {
       case 'refund.succeeded':
       case 'refund.failed':
       case 'cash_receipt.failed':
+      case 'escrow.confirmed':
+      case 'escrow.rejected':
         throw new Error('narrowed to the wrong type');
     }
     expect(event).toEqual(issued());
@@ -456,6 +462,105 @@ describe('verifyWebhook for cash receipt events', () => {
     ['no livemode', issued({ livemode: undefined })],
     ['a payment id that is not one', issued({ paymentId: 'order-1001' })],
     ['a receipt of the other type', { ...failed(), type: 'cash_receipt.issued' }],
+  ])('refuses %s as body_invalid', (_what, event) => {
+    const body = JSON.stringify(event);
+    expect(verifyReason(body, sign(body))).toBe('body_invalid');
+  });
+});
+
+describe('verifyWebhook for escrow events', () => {
+  const CLOSED_AT = '2023-11-14T22:13:20.100Z';
+  /** A ₩39,000 test escrow payment, shipped, then confirmed by its buyer. */
+  const confirmed = (data: Record<string, unknown> = {}) => ({
+    id: EVENT.id,
+    type: 'escrow.confirmed',
+    createdAt: CLOSED_AT,
+    data: {
+      paymentId: EVENT.data.paymentId,
+      orderId: 'order-1009',
+      amount: 39000,
+      currency: 'KRW',
+      status: 'confirmed',
+      confirmedAt: CLOSED_AT,
+      rejectedAt: null,
+      rejectReason: null,
+      autoConfirmed: false,
+      ...data,
+    },
+  });
+  const rejected = (data: Record<string, unknown> = {}) => ({
+    ...confirmed(),
+    type: 'escrow.rejected',
+    data: {
+      ...confirmed().data,
+      status: 'rejected',
+      confirmedAt: null,
+      rejectedAt: CLOSED_AT,
+      rejectReason: '상품이 파손되어 도착했습니다.',
+      autoConfirmed: null,
+      ...data,
+    },
+  });
+  const verified = (event: object) => {
+    const body = JSON.stringify(event);
+    return verifyWebhook(body, sign(body), SECRET, { nowSeconds: NOW });
+  };
+
+  it('returns escrow.confirmed, narrowed to the confirmation and whether the auto-confirm day made it', () => {
+    const event = verified(confirmed());
+    switch (event.type) {
+      case 'escrow.confirmed': {
+        const { confirmedAt, autoConfirmed }: { confirmedAt: string; autoConfirmed: boolean } = event.data;
+        expect({ confirmedAt, autoConfirmed }).toEqual({ confirmedAt: CLOSED_AT, autoConfirmed: false });
+        const { rejectedAt, rejectReason }: { rejectedAt: null; rejectReason: null } = event.data;
+        expect({ rejectedAt, rejectReason }).toEqual({ rejectedAt: null, rejectReason: null });
+        break;
+      }
+      case 'payment.completed':
+      case 'payment.failed':
+      case 'payment.canceled':
+      case 'payment.expired':
+      case 'refund.succeeded':
+      case 'refund.failed':
+      case 'cash_receipt.issued':
+      case 'cash_receipt.failed':
+      case 'escrow.rejected':
+        throw new Error('narrowed to the wrong type');
+    }
+    expect(event).toEqual(confirmed());
+    expect(verified(confirmed({ autoConfirmed: true })).data).toMatchObject({ autoConfirmed: true });
+  });
+
+  it("returns escrow.rejected, narrowed to the rejection with the buyer's reason", () => {
+    const event = verified(rejected());
+    if (event.type !== 'escrow.rejected') throw new Error('narrowed to the wrong type');
+    const { rejectedAt, rejectReason }: { rejectedAt: string; rejectReason: string } = event.data;
+    expect({ rejectedAt, rejectReason }).toEqual({
+      rejectedAt: CLOSED_AT,
+      rejectReason: '상품이 파손되어 도착했습니다.',
+    });
+    const { confirmedAt, autoConfirmed }: { confirmedAt: null; autoConfirmed: null } = event.data;
+    expect({ confirmedAt, autoConfirmed }).toEqual({ confirmedAt: null, autoConfirmed: null });
+    expect(event).toEqual(rejected());
+  });
+
+  it.each([
+    ['a status that is not its type', confirmed({ status: 'shipped' })],
+    ['a confirmation without confirmedAt', confirmed({ confirmedAt: null })],
+    ['a confirmation that was also rejected', confirmed({ rejectedAt: CLOSED_AT })],
+    ['a confirmation with a reason', confirmed({ rejectReason: 'late' })],
+    ['a confirmation that does not say whether it was automatic', confirmed({ autoConfirmed: null })],
+    ['autoConfirmed as text', confirmed({ autoConfirmed: 'false' })],
+    ['a rejection without rejectedAt', rejected({ rejectedAt: 'yesterday' })],
+    ['a rejection without its reason', rejected({ rejectReason: null })],
+    ['a rejection with an empty reason', rejected({ rejectReason: '' })],
+    ['a rejection that was also confirmed', rejected({ confirmedAt: CLOSED_AT })],
+    ['a rejection that says it was automatic', rejected({ autoConfirmed: false })],
+    ['no autoConfirmed at all', rejected({ autoConfirmed: undefined })],
+    ['a payment id that is not one', confirmed({ paymentId: 'order-1009' })],
+    ['a zero amount', confirmed({ amount: 0 })],
+    ['another currency', confirmed({ currency: 'USD' })],
+    ['a rejection sent as the other type', { ...rejected(), type: 'escrow.confirmed' }],
   ])('refuses %s as body_invalid', (_what, event) => {
     const body = JSON.stringify(event);
     expect(verifyReason(body, sign(body))).toBe('body_invalid');

@@ -8,6 +8,7 @@ import {
   MIN_AMOUNT,
   WEBHOOK_HEADERS,
   type CashReceiptEvent,
+  type EscrowEvent,
   type WebhookEvent,
 } from './payhook-contract';
 import { standardSignatureProblem } from './standard-webhooks';
@@ -59,7 +60,7 @@ const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 /**
  * Verifies a payhook webhook delivery and returns its event (docs/merchant-guide.md, Webhooks): a
- * `WebhookEvent` (a payment's, a refund's or a cash receipt's), so `switch (event.type)` narrows
+ * `WebhookEvent` (a payment's, a refund's, a cash receipt's or an escrow's), so `switch (event.type)` narrows
  * `event.data` to that outcome's fields.
  *
  * The second argument is the `Service-Signature` header, or the request's headers (`req.headers`). Given the
@@ -149,7 +150,7 @@ function parseEvent(rawBody: Buffer | string): WebhookEvent {
   return parsed;
 }
 
-type PaymentOrRefundType = Exclude<WebhookEvent['type'], CashReceiptEvent['type']>;
+type PaymentOrRefundType = Exclude<WebhookEvent['type'], CashReceiptEvent['type'] | EscrowEvent['type']>;
 
 /** The instant field and the `status` of each payment or refund type's `data`; payment.completed has no `status`. */
 const OUTCOMES: Record<PaymentOrRefundType, { instant: string; status?: string; refund?: true }> = {
@@ -181,6 +182,12 @@ const RECEIPT_OUTCOMES: Record<
   },
 };
 
+/** An escrow event's `status`: what closed it fills its instant (and a rejection its reason), the rest is null. */
+const ESCROW_OUTCOMES: Record<EscrowEvent['type'], EscrowEvent['data']['status']> = {
+  'escrow.confirmed': 'confirmed',
+  'escrow.rejected': 'rejected',
+};
+
 function isWebhookEvent(value: unknown): value is WebhookEvent {
   if (!isRecord(value) || !isRecord(value.data) || typeof value.type !== 'string') return false;
   if (typeof value.id !== 'string' || !isIdOf('event', value.id) || !isTimestamp(value.createdAt)) return false;
@@ -188,6 +195,7 @@ function isWebhookEvent(value: unknown): value is WebhookEvent {
   if (Object.hasOwn(OUTCOMES, type)) return isOutcomeData(data, OUTCOMES[type as PaymentOrRefundType]);
   if (Object.hasOwn(RECEIPT_OUTCOMES, type))
     return isCashReceiptData(data, RECEIPT_OUTCOMES[type as CashReceiptEvent['type']]);
+  if (Object.hasOwn(ESCROW_OUTCOMES, type)) return isEscrowData(data, ESCROW_OUTCOMES[type as EscrowEvent['type']]);
   return false;
 }
 
@@ -252,6 +260,24 @@ function isCashReceiptData(
     typeof data.livemode === 'boolean' &&
     isTimestamp(data.createdAt)
   );
+}
+
+/**
+ * The escrow as it closed, on its payment: a confirmation has its instant and says whether the
+ * auto-confirm day made it; a rejection has its instant and the buyer's reason. The other side is null.
+ */
+function isEscrowData(data: Record<string, unknown>, status: EscrowEvent['data']['status']): boolean {
+  const closed =
+    status === 'confirmed'
+      ? isTimestamp(data.confirmedAt) &&
+        typeof data.autoConfirmed === 'boolean' &&
+        data.rejectedAt === null &&
+        data.rejectReason === null
+      : isTimestamp(data.rejectedAt) &&
+        isText(data.rejectReason) &&
+        data.confirmedAt === null &&
+        data.autoConfirmed === null;
+  return isPaymentReference(data) && data.currency === CURRENCY && data.status === status && closed;
 }
 
 function isText(value: unknown): value is string {

@@ -38,6 +38,7 @@ import { MemberLanguage1767100000000 } from './1767100000000-member-language';
 import { TaxBreakdownAndMetadata1767200000000 } from './1767200000000-tax-breakdown-and-metadata';
 import { RefundHeldTaxFree1767210000000 } from './1767210000000-refund-held-tax-free';
 import { CashReceipts1767300000000 } from './1767300000000-cash-receipts';
+import { Escrow1767400000000 } from './1767400000000-escrow';
 
 /** Listed explicitly: bundled builds cannot glob, and the order is the history. */
 export const MIGRATIONS = [
@@ -81,4 +82,5 @@ export const MIGRATIONS = [
   TaxBreakdownAndMetadata1767200000000,
   RefundHeldTaxFree1767210000000,
   CashReceipts1767300000000,
+  Escrow1767400000000,
 ];

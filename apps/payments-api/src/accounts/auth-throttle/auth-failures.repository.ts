@@ -6,8 +6,9 @@ import {
   type AuthAttempt,
   type AuthFailureThrottle,
   type AuthScope,
+  type CheckedAttempt,
 } from '@payhook/auth';
-import { inTransaction, sqlRows } from '@payhook/persistence';
+import { inTransaction, sqlRows, type Sql } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 
 /**
@@ -20,6 +21,32 @@ export class AuthFailuresRepository implements AuthFailureThrottle {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   claim(scope: AuthScope, subject: string): Promise<AuthAttempt> {
+    return this.underLock(scope, subject, async (sql, client, recent) => {
+      const [claimed] = await sql<{ id: string }>(
+        `INSERT INTO auth_failures (scope, client) VALUES ($1, $2) RETURNING id`,
+        [scope, client],
+      );
+      return { kind: 'claimed', id: claimed.id, failures: recent + 1 };
+    });
+  }
+
+  check(scope: AuthScope, subject: string, isRight: () => boolean): Promise<CheckedAttempt> {
+    return this.underLock(scope, subject, async (sql, client) => {
+      if (isRight()) return { kind: 'right' };
+      await sql(`INSERT INTO auth_failures (scope, client) VALUES ($1, $2)`, [scope, client]);
+      return { kind: 'wrong' };
+    });
+  }
+
+  /**
+   * `then` with the subject's advisory lock held and its failures in the window counted, unless it
+   * is throttled: while `max` failures fall within the window, until the oldest of them leaves it.
+   */
+  private underLock<T>(
+    scope: AuthScope,
+    subject: string,
+    then: (sql: Sql, client: string, recent: number) => Promise<T>,
+  ): Promise<T | { kind: 'throttled'; until: Date }> {
     const client = scope === 'second-step' ? subject : clientKey(subject);
     const { max, windowMinutes } = AUTH_FAILURE_LIMITS[scope];
     return inTransaction(this.db, async (sql) => {
@@ -30,15 +57,10 @@ export class AuthFailuresRepository implements AuthFailureThrottle {
          ORDER BY failed_at DESC LIMIT $4`,
         [scope, client, windowMinutes, max],
       );
-      // Throttled while `max` failures fall within the window: until the oldest of them leaves it.
       if (recent.length === max) {
         return { kind: 'throttled', until: new Date(recent[max - 1].failed_at.getTime() + windowMinutes * 60_000) };
       }
-      const [claimed] = await sql<{ id: string }>(
-        `INSERT INTO auth_failures (scope, client) VALUES ($1, $2) RETURNING id`,
-        [scope, client],
-      );
-      return { kind: 'claimed', id: claimed.id, failures: recent.length + 1 };
+      return then(sql, client, recent.length);
     });
   }
 

@@ -1,4 +1,4 @@
-/** What the audit log records: every change to keys, endpoints, secrets, members, refunds and cancels. */
+/** What the audit log records: every change to keys, endpoints, secrets, members, refunds, cancels and shipments. */
 export const AUDIT_ACTIONS = [
   'api_key.created',
   'api_key.rolled',
@@ -21,6 +21,7 @@ export const AUDIT_ACTIONS = [
   'member.password_reset',
   'refund.created',
   'payment.canceled',
+  'escrow.shipped',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

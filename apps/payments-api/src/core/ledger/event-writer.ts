@@ -2,6 +2,7 @@ import {
   DEFAULT_ENABLED_EVENTS,
   newId,
   type CashReceiptEvent,
+  type EscrowEvent,
   type EventType,
   type PaymentEvent,
   type RefundEvent,
@@ -28,7 +29,7 @@ export interface NewEvent {
   createdAt: Date;
 }
 
-// Every event type the payments-api writes is built in this file: payment.*, refund.* and cash_receipt.*.
+// Every event type the payments-api writes is built in this file: payment.*, refund.*, cash_receipt.* and escrow.*.
 
 /**
  * The webhook body announcing that `payment` left `pending` for `outcome` at `at`.
@@ -71,8 +72,8 @@ export function paymentOutcomeEvent(payment: PaymentRecord, outcome: PaymentOutc
   }
 }
 
-/** The events row of a payment's event. */
-export function toNewEvent(payment: PaymentRecord, event: PaymentEvent): NewEvent {
+/** The events row of a payment's event, or of its escrow's. */
+export function toNewEvent(payment: PaymentRecord, event: PaymentEvent | EscrowEvent): NewEvent {
   return {
     id: event.id,
     merchantId: payment.merchantId,
@@ -170,6 +171,48 @@ export function toNewCashReceiptEvent(receipt: CashReceiptRecord): NewEvent {
     body: JSON.stringify(event),
     createdAt: new Date(event.createdAt),
   };
+}
+
+/**
+ * The webhook body announcing that `payment`'s escrow closed: escrow.confirmed at its confirmedAt,
+ * escrow.rejected at its rejectedAt. An escrow still open has no event.
+ */
+export function escrowOutcomeEvent(payment: PaymentRecord): EscrowEvent {
+  const { id: paymentId, orderId, amount, currency, escrow } = payment;
+  const on = { paymentId, orderId, amount, currency };
+  if (escrow?.status === 'confirmed' && escrow.confirmedAt && escrow.autoConfirmed !== null) {
+    const at = escrow.confirmedAt.toISOString();
+    return {
+      id: newId('event'),
+      type: 'escrow.confirmed',
+      createdAt: at,
+      data: {
+        ...on,
+        status: 'confirmed',
+        confirmedAt: at,
+        rejectedAt: null,
+        rejectReason: null,
+        autoConfirmed: escrow.autoConfirmed,
+      },
+    };
+  }
+  if (escrow?.status === 'rejected' && escrow.rejectedAt && escrow.rejectReason !== null) {
+    const at = escrow.rejectedAt.toISOString();
+    return {
+      id: newId('event'),
+      type: 'escrow.rejected',
+      createdAt: at,
+      data: {
+        ...on,
+        status: 'rejected',
+        confirmedAt: null,
+        rejectedAt: at,
+        rejectReason: escrow.rejectReason,
+        autoConfirmed: null,
+      },
+    };
+  }
+  throw new Error(`payment ${paymentId}'s escrow is ${escrow?.status ?? 'absent'}: no event announces it yet`);
 }
 
 /** Why an event of a mode without any endpoint was not sent: kept, redelivered once one is set. */

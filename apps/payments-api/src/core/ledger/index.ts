@@ -45,3 +45,7 @@ export {
   type CashReceiptRecord,
   type CashReceiptRow,
 } from './cash-receipt-record';
+// Escrow (구매안전서비스): the shipment's refusals, a buyer's target, and the auto-confirm calendar.
+export type { EscrowTarget, Shipment, Shipped, ShipmentRefusal } from './escrow-writes';
+export { escrowAutoConfirmAt } from './escrow-calendar';
+export type { EscrowRecord } from './payment-record';

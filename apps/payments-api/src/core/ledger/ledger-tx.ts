@@ -1,6 +1,7 @@
 import type { Sql } from '@payhook/persistence';
 import { CashReceiptWrites } from './cash-receipt-writes';
 import { DepositWrites } from './deposit-writes';
+import { EscrowWrites } from './escrow-writes';
 import { EventWriter } from './event-writer';
 import { IdempotencyClaims } from './idempotency-claims';
 import { OutboxWriter } from './outbox-writer';
@@ -24,12 +25,13 @@ export class LedgerTx {
   readonly deposits: DepositWrites;
   readonly reviewCases: ReviewCaseWrites;
   readonly cashReceipts: CashReceiptWrites;
+  readonly escrows: EscrowWrites;
   readonly idempotency: IdempotencyClaims;
 
   /**
    * `sql`: the transaction's own statements, for the advisory locks and reads of the work and the
-   * rows a feature keeps beside a money move (PIN failures). Every money record (payments, refunds,
-   * cash receipts, deposits, review cases, voucher holds, settlements, events, the outbox) goes through the writers
+   * rows a feature keeps beside a money move (PIN failures). Every money record (payments and their
+   * escrows, refunds, cash receipts, deposits, review cases, voucher holds, settlements, events, the outbox) goes through the writers
    * above: lint rejects SQL that writes one of those tables outside src/core/ledger/ (ADR 0014).
    */
   constructor(readonly sql: Sql) {
@@ -42,6 +44,7 @@ export class LedgerTx {
     this.refunds = new RefundWrites(sql, this.events, this.settlements);
     this.deposits = new DepositWrites(sql);
     this.reviewCases = new ReviewCaseWrites(sql);
+    this.escrows = new EscrowWrites(sql, this.events, this.settlements, this.reviewCases);
     this.idempotency = new IdempotencyClaims(sql);
   }
 }

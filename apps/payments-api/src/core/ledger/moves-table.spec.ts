@@ -1,4 +1,4 @@
-import { PAYMENT_MOVES, REFUND_MOVES, movableFromSql } from './moves-table';
+import { ESCROW_MOVES, PAYMENT_MOVES, REFUND_MOVES, movableFromSql } from './moves-table';
 
 describe('the table of allowed payment moves', () => {
   it('lets anyone move a pending payment to each outcome, and nothing else move', () => {
@@ -27,5 +27,25 @@ describe('the table of allowed refund moves', () => {
     expect(() => movableFromSql(REFUND_MOVES, 'pending', 'operator')).toThrow(/no allowed move into pending/);
     expect(REFUND_MOVES.succeeded).toEqual({});
     expect(REFUND_MOVES.failed).toEqual({});
+  });
+});
+
+describe('the table of allowed escrow moves', () => {
+  it('lets the merchant ship (and correct) an escrow that is not closed, and no one else ship', () => {
+    expect(movableFromSql(ESCROW_MOVES, 'shipped', 'merchant')).toBe(`'awaiting_shipment', 'shipped'`);
+    expect(() => movableFromSql(ESCROW_MOVES, 'shipped', 'buyer')).toThrow(/no allowed move into shipped for buyer/);
+  });
+
+  it('lets the buyer close a shipped escrow either way, and the clock only confirm it', () => {
+    expect(movableFromSql(ESCROW_MOVES, 'confirmed', 'buyer')).toBe(`'shipped'`);
+    expect(movableFromSql(ESCROW_MOVES, 'rejected', 'buyer')).toBe(`'shipped'`);
+    expect(movableFromSql(ESCROW_MOVES, 'confirmed', 'clock')).toBe(`'shipped'`);
+    expect(() => movableFromSql(ESCROW_MOVES, 'rejected', 'clock')).toThrow(/no allowed move into rejected for clock/);
+    expect(() => movableFromSql(ESCROW_MOVES, 'confirmed', 'merchant')).toThrow(/for merchant/);
+  });
+
+  it('keeps a closed escrow closed', () => {
+    expect(ESCROW_MOVES.confirmed).toEqual({});
+    expect(ESCROW_MOVES.rejected).toEqual({});
   });
 });

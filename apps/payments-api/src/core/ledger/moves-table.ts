@@ -1,9 +1,9 @@
-import type { CashReceiptStatus, PaymentStatus, RefundStatus } from '@payhook/contracts';
+import type { CashReceiptStatus, EscrowStatus, PaymentStatus, RefundStatus } from '@payhook/contracts';
 
 /**
  * A stateful money record's allowed moves, from → to, each with who may make it. Every compare-and-set
  * of the record's writer reads its `status IN (…)` from its table through `movableFromSql`, so a move
- * missing from the table cannot happen. Disputes, receipts and escrow get a table of the same kind.
+ * missing from the table cannot happen.
  */
 export type MovesTable<Status extends string, Mover extends string> = Readonly<
   Record<Status, Partial<Record<Status, readonly Mover[]>>>
@@ -65,4 +65,18 @@ export const CASH_RECEIPT_MOVES: MovesTable<CashReceiptStatus, CashReceiptMover>
   pending: { issued: ['operator'], failed: ['operator'] },
   issued: {},
   failed: {},
+};
+
+/**
+ * Who moves an escrow: `merchant` registers the shipment (again while shipped: a correction of the
+ * carrier and tracking number); `buyer` confirms or rejects on the buyer's page (a test key's helpers
+ * act for the buyer); `clock`, the auto-confirm task, confirms a shipped escrow past its autoConfirmAt.
+ */
+export type EscrowMover = 'merchant' | 'buyer' | 'clock';
+
+export const ESCROW_MOVES: MovesTable<EscrowStatus, EscrowMover> = {
+  awaiting_shipment: { shipped: ['merchant'] },
+  shipped: { shipped: ['merchant'], confirmed: ['buyer', 'clock'], rejected: ['buyer'] },
+  confirmed: {},
+  rejected: {},
 };

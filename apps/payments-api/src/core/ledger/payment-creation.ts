@@ -13,11 +13,13 @@ export interface NewPayment {
   idempotencyTtlHours: number;
   /** The sealed side of `payment.cashReceiptAsked` (CashReceiptAsk), when create asked for a receipt. */
   cashReceiptSecret: { identityNumberSealed: string; testFailure: string | null } | null;
+  /** The buyer's address of an escrow payment (`payment.escrow`), kept in the row and never shown. */
+  escrowBuyerEmail: string | null;
 }
 
 /**
  * Claims the idempotency key of each create in $1 (a JSON array, one record per create) and inserts
- * the payments whose key it got, each with its tax-free part, metadata and cash receipt request; `RETURNING id`
+ * the payments whose key it got, each with its tax-free part, metadata, cash receipt request and escrow; `RETURNING id`
  * names them (ADR 0001, ADR 0013).
  */
 export const CREATE_PAYMENTS_STATEMENT = `
@@ -27,7 +29,7 @@ WITH input AS (
     ttl_hours integer, order_id text, customer_id text, amount bigint, currency text, return_url text,
     pay_suffix text, expires_at timestamptz, created_at timestamptz, tax_free_amount bigint, metadata jsonb,
     cash_receipt_type text, cash_receipt_identity_sealed text, cash_receipt_identity_masked text,
-    cash_receipt_test_failure text)
+    cash_receipt_test_failure text, escrow_buyer_email text)
 ), claim AS (
   INSERT INTO idempotency_keys AS k
     (merchant_id, livemode, key, fingerprint, response_status, response_body, created_at, expires_at)
@@ -43,10 +45,12 @@ WITH input AS (
 )
 INSERT INTO payments (id, merchant_id, livemode, order_id, customer_id, amount, currency, status,
                       return_url, pay_suffix, expires_at, created_at, tax_free_amount, metadata, cash_receipt_type,
-                      cash_receipt_identity_sealed, cash_receipt_identity_masked, cash_receipt_test_failure)
+                      cash_receipt_identity_sealed, cash_receipt_identity_masked, cash_receipt_test_failure,
+                      escrow_status, escrow_buyer_email)
 SELECT i.id, i.merchant_id, i.livemode, i.order_id, i.customer_id, i.amount, i.currency, 'pending',
        i.return_url, i.pay_suffix, i.expires_at, i.created_at, i.tax_free_amount, i.metadata, i.cash_receipt_type,
-       i.cash_receipt_identity_sealed, i.cash_receipt_identity_masked, i.cash_receipt_test_failure
+       i.cash_receipt_identity_sealed, i.cash_receipt_identity_masked, i.cash_receipt_test_failure,
+       CASE WHEN i.escrow_buyer_email IS NOT NULL THEN 'awaiting_shipment' END, i.escrow_buyer_email
 FROM input i JOIN claim c USING (merchant_id, livemode, key)
 RETURNING id
 `;
@@ -65,7 +69,15 @@ export async function createPayments(sql: Sql, inputs: readonly NewPayment[]): P
     [
       JSON.stringify(
         inputs.map(
-          ({ payment: p, idempotencyKey, fingerprint, responseBody, idempotencyTtlHours, cashReceiptSecret }) => ({
+          ({
+            payment: p,
+            idempotencyKey,
+            fingerprint,
+            responseBody,
+            idempotencyTtlHours,
+            cashReceiptSecret,
+            escrowBuyerEmail,
+          }) => ({
             id: p.id,
             merchant_id: p.merchantId,
             livemode: p.livemode,
@@ -93,6 +105,7 @@ export async function createPayments(sql: Sql, inputs: readonly NewPayment[]): P
                   cash_receipt_test_failure: cashReceiptSecret.testFailure,
                 }
               : {}),
+            ...(escrowBuyerEmail ? { escrow_buyer_email: escrowBuyerEmail } : {}),
           }),
         ),
       ),

@@ -1,4 +1,4 @@
-import type { CashReceiptType, Metadata, PaymentStatus } from '@payhook/contracts';
+import type { CashReceiptType, EscrowStatus, Metadata, PaymentStatus } from '@payhook/contracts';
 
 /** A payments row as the service sees it. */
 export interface PaymentRecord {
@@ -23,6 +23,22 @@ export interface PaymentRecord {
   metadata: Metadata;
   /** The cash receipt last asked for (create, the payment screen, the API), the number masked; null when none. */
   cashReceiptAsked: { type: CashReceiptType; identityNumber: string } | null;
+  /** Its escrow (구매안전서비스), null for a payment without one. The buyer's address and link stay in the row. */
+  escrow: EscrowRecord | null;
+}
+
+/** A payment's escrow as the ledger reads it. */
+export interface EscrowRecord {
+  status: EscrowStatus;
+  carrier: string | null;
+  trackingNumber: string | null;
+  shippedAt: Date | null;
+  autoConfirmAt: Date | null;
+  confirmedAt: Date | null;
+  /** Whether the auto-confirm day confirmed it; null unless confirmed. */
+  autoConfirmed: boolean | null;
+  rejectedAt: Date | null;
+  rejectReason: string | null;
 }
 
 /** Status as callers see it: a pending payment past expiresAt already counts as expired. */
@@ -33,7 +49,9 @@ export function effectiveStatus(payment: PaymentRecord, now = new Date()): Payme
 /** The columns every statement that returns payments selects; toPaymentRecord reads them. */
 export const PAYMENT_COLUMNS = `id, merchant_id, livemode, order_id, customer_id, amount, currency, status,
   return_url, pay_suffix, expires_at, created_at, completed_at, refunded_amount, tax_free_amount, metadata,
-  cash_receipt_type, cash_receipt_identity_masked`;
+  cash_receipt_type, cash_receipt_identity_masked, escrow_status, escrow_carrier, escrow_tracking_number,
+  escrow_shipped_at, escrow_auto_confirm_at, escrow_confirmed_at, escrow_auto_confirmed, escrow_rejected_at,
+  escrow_reject_reason`;
 
 /** A list of columns (PAYMENT_COLUMNS, REFUND_COLUMNS) each qualified by `alias`, for a statement that joins. */
 export function qualified(columns: string, alias: string): string {
@@ -63,6 +81,15 @@ export interface PaymentRow {
   metadata: Metadata;
   cash_receipt_type: CashReceiptType | null;
   cash_receipt_identity_masked: string | null;
+  escrow_status: EscrowStatus | null;
+  escrow_carrier: string | null;
+  escrow_tracking_number: string | null;
+  escrow_shipped_at: Date | null;
+  escrow_auto_confirm_at: Date | null;
+  escrow_confirmed_at: Date | null;
+  escrow_auto_confirmed: boolean | null;
+  escrow_rejected_at: Date | null;
+  escrow_reject_reason: string | null;
 }
 
 export function toPaymentRecord(row: PaymentRow): PaymentRecord {
@@ -88,5 +115,18 @@ export function toPaymentRecord(row: PaymentRow): PaymentRecord {
       row.cash_receipt_type && row.cash_receipt_identity_masked
         ? { type: row.cash_receipt_type, identityNumber: row.cash_receipt_identity_masked }
         : null,
+    escrow: row.escrow_status
+      ? {
+          status: row.escrow_status,
+          carrier: row.escrow_carrier,
+          trackingNumber: row.escrow_tracking_number,
+          shippedAt: row.escrow_shipped_at,
+          autoConfirmAt: row.escrow_auto_confirm_at,
+          confirmedAt: row.escrow_confirmed_at,
+          autoConfirmed: row.escrow_auto_confirmed,
+          rejectedAt: row.escrow_rejected_at,
+          rejectReason: row.escrow_reject_reason,
+        }
+      : null,
   };
 }

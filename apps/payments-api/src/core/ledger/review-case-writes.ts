@@ -1,8 +1,11 @@
 import { newId, type ReviewAction } from '@payhook/contracts';
 import type { Sql } from '@payhook/persistence';
 
-/** What brought the money to review: a bank deposit, or voucher PINs worth more than the amount. */
-export type ReviewSource = 'deposit' | 'vouchers';
+/**
+ * What brought the money to review: a bank deposit, voucher PINs worth more than the amount, or an
+ * escrow the buyer rejected (its payout held).
+ */
+export type ReviewSource = 'deposit' | 'vouchers' | 'escrow';
 
 export interface NewReviewCase {
   livemode: boolean;

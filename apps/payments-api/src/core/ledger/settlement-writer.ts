@@ -69,7 +69,12 @@ interface NewRecord {
   feeBps: number;
   /** The record's instant: the payment's completion, or the refund's success. */
   at: Date;
+  /** An escrow payment's record waits for the buyer's confirmation: no payout date until then. */
+  held: boolean;
 }
+
+/** Whether the records of a payment with this escrow status are held (an escrow not confirmed yet). */
+const heldBy = (escrowStatus: string | null | undefined): boolean => !!escrowStatus && escrowStatus !== 'confirmed';
 
 /** Writes settlement records inside the transaction of the money move they settle. */
 export class SettlementWriter {
@@ -95,6 +100,7 @@ export class SettlementWriter {
           amounts: settlementAmounts(payment.amount, terms.fee_bps),
           feeBps: terms.fee_bps,
           at: payment.completedAt,
+          held: heldBy(payment.escrow?.status),
         },
         sales,
         terms,
@@ -106,16 +112,21 @@ export class SettlementWriter {
    * The records of refunds that just succeeded (of distinct payments): negative amounts on the sales
    * date of each success, by difference of running totals from `refundedBefore` (R₀, read under the
    * payment's row lock), at the fee rate the payment was charged (its own record's fee_bps; 0 for a
-   * payment settled before records existed, see reportLegacyRefund), paid out by the payout rule.
+   * payment settled before records existed, see reportLegacyRefund), paid out by the payout rule, or
+   * held with the payment's own record while its escrow waits for the buyer (read after the payment's
+   * row lock, so a confirmation committed before is seen and one after sees this record).
    */
   async recordRefunds(succeeded: readonly { refund: RefundRecord; refundedBefore: number }[]): Promise<void> {
     const records: { record: NewRecord; sales: string; terms: PayoutTerms }[] = [];
     // Refunds that succeed together share a sales date: one read of terms per date.
     for (const [sales, ofDate] of groupBy(succeeded, ({ refund }) => salesDate(succeededAt(refund)))) {
-      const terms = await this.sql<PayoutTerms & { refund_id: string; fee_bps: number | null }>(
+      const terms = await this.sql<
+        PayoutTerms & { refund_id: string; fee_bps: number | null; escrow_status: string | null }
+      >(
         `SELECT i.refund_id, ${PAYOUT_TERMS_SQL},
            (SELECT s.fee_bps FROM settlements s
-             WHERE s.payment_id = i.payment_id AND COALESCE(s.refund_id, '') = '') AS fee_bps
+             WHERE s.payment_id = i.payment_id AND COALESCE(s.refund_id, '') = '') AS fee_bps,
+           (SELECT p.escrow_status FROM payments p WHERE p.id = i.payment_id) AS escrow_status
          FROM unnest($1::text[], $3::text[], $4::text[]) AS i (merchant_id, payment_id, refund_id)
          JOIN merchants m ON m.id = i.merchant_id`,
         [
@@ -141,6 +152,7 @@ export class SettlementWriter {
             amounts: refundSettlementAmounts(refundedBefore, refund.amount, feeBps),
             feeBps,
             at: succeededAt(refund),
+            held: heldBy(term.escrow_status),
           },
           sales,
           terms: term,
@@ -150,20 +162,50 @@ export class SettlementWriter {
     await this.insert(records);
   }
 
+  /**
+   * The held records of payments whose escrow the buyer just confirmed (or the auto-confirm task did):
+   * scheduled, paid out on the merchant's delay counted from the confirmation's date in Asia/Seoul.
+   */
+  async releaseHeld(confirmed: readonly { paymentId: string; merchantId: string; confirmedAt: Date }[]): Promise<void> {
+    const payouts: { paymentId: string; date: string; rule: PayoutRule }[] = [];
+    for (const { paymentId, merchantId, confirmedAt } of confirmed) {
+      const day = salesDate(confirmedAt);
+      const [terms] = await this.sql<PayoutTerms>(`SELECT ${PAYOUT_TERMS_SQL} FROM merchants m WHERE m.id = $1`, [
+        merchantId,
+        day,
+      ]);
+      payouts.push({ paymentId, ...payoutOf(day, terms) });
+    }
+    if (payouts.length === 0) return;
+    await this.sql(
+      `UPDATE settlements s SET payout_status = 'scheduled', payout_date = r.payout_date, payout_rule = r.payout_rule
+       FROM unnest($1::text[], $2::date[], $3::text[]) AS r (payment_id, payout_date, payout_rule)
+       WHERE s.payment_id = r.payment_id AND s.payout_status = 'held'`,
+      [payouts.map((one) => one.paymentId), payouts.map((one) => one.date), payouts.map((one) => one.rule)],
+    );
+  }
+
   /** The records in one statement. */
   private async insert(records: readonly { record: NewRecord; sales: string; terms: PayoutTerms }[]): Promise<void> {
     if (records.length === 0) return;
     const rows = records.map(({ record, sales, terms }) => {
-      const payout = payoutOf(sales, terms);
-      return { ...record, ...record.amounts, sales, payoutDate: payout.date, payoutRule: payout.rule };
+      const payout = record.held ? null : payoutOf(sales, terms);
+      return {
+        ...record,
+        ...record.amounts,
+        sales,
+        payoutStatus: record.held ? 'held' : 'scheduled',
+        payoutDate: payout?.date ?? null,
+        payoutRule: payout?.rule ?? null,
+      };
     });
     const column = <K extends keyof (typeof rows)[number]>(key: K) => rows.map((row) => row[key]);
     await this.sql(
       `INSERT INTO settlements (payment_id, merchant_id, livemode, order_id, gross_amount, fee_bps, fee_amount,
-         vat_amount, net_amount, sales_date, payout_date, payout_rule, completed_at, type, refund_id)
+         vat_amount, net_amount, sales_date, payout_date, payout_rule, completed_at, type, refund_id, payout_status)
        SELECT * FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[], $5::bigint[], $6::int[], $7::bigint[],
                             $8::bigint[], $9::bigint[], $10::date[], $11::date[], $12::text[], $13::timestamptz[],
-                            $14::text[], $15::text[])`,
+                            $14::text[], $15::text[], $16::text[])`,
       [
         column('paymentId'),
         column('merchantId'),
@@ -180,6 +222,7 @@ export class SettlementWriter {
         column('at'),
         column('type'),
         column('refundId'),
+        column('payoutStatus'),
       ],
     );
   }

@@ -16,7 +16,7 @@ export type {
 // What a payment's pages show, as the ledger decides it, and the payment screen's address they link to.
 export { effectiveStatus, paymentBreakdown } from '../../core/ledger';
 export type { PaymentRecord } from '../../core/ledger';
-export { payUrlOf } from './payment.view';
+export { payUrlOf, toEscrowView, toPaymentView } from './payment.view';
 // The list query's rules, which the console's payment filters are checked by too.
 export { ListPaymentsQueryDto } from './dto/list-payments.query.dto';
 export { CUSTOMER_ID_MAX_CHARS, ORDER_ID_MAX_CHARS, ORDER_ID_RULE } from './dto/create-payment.request.dto';

@@ -23,11 +23,13 @@ function newPayment(overrides: { key?: string; orderId?: string; merchantId?: st
       taxFreeAmount: 0,
       metadata: {},
       cashReceiptAsked: null,
+      escrow: null,
     },
     idempotencyKey: overrides.key ?? `key-${sequence}`,
     fingerprint: 'f',
     responseBody: '{}',
     idempotencyTtlHours: 24,
+    escrowBuyerEmail: null,
     cashReceiptSecret: null,
   };
 }

@@ -49,7 +49,9 @@ export interface RefundSettlementRecord {
   vatAmount: number;
   netAmount: number;
   salesDate: string;
-  payoutDate: string;
+  /** `held` while the payment's escrow waits for the buyer, with no payout date yet; else `scheduled`. */
+  payoutStatus: 'scheduled' | 'held';
+  payoutDate: string | null;
 }
 
 export interface PaymentMoneyRecords {
@@ -90,7 +92,8 @@ interface RefundSettlementRow {
   vat_amount: string;
   net_amount: string;
   sales_date: string;
-  payout_date: string;
+  payout_status: 'scheduled' | 'held';
+  payout_date: string | null;
 }
 
 interface ReviewCaseRow {
@@ -155,7 +158,8 @@ export class PaymentMoneyRecordsRepository {
       sqlRows<RefundSettlementRow>(
         this.db,
         `SELECT s.refund_id, s.gross_amount, s.fee_amount, s.vat_amount, s.net_amount,
-                to_char(s.sales_date, 'YYYY-MM-DD') AS sales_date, to_char(s.payout_date, 'YYYY-MM-DD') AS payout_date
+                to_char(s.sales_date, 'YYYY-MM-DD') AS sales_date, s.payout_status,
+                to_char(s.payout_date, 'YYYY-MM-DD') AS payout_date
            FROM settlements s JOIN payments p ON p.id = s.payment_id
           WHERE s.payment_id = $1 AND s.type = 'refund' AND s.merchant_id = $2 AND s.livemode = $3 AND ${IN_SCOPE}
           ORDER BY s.completed_at, s.refund_id`,
@@ -203,6 +207,7 @@ export class PaymentMoneyRecordsRepository {
         vatAmount: Number(row.vat_amount),
         netAmount: Number(row.net_amount),
         salesDate: row.sales_date,
+        payoutStatus: row.payout_status,
         payoutDate: row.payout_date,
       })),
     };

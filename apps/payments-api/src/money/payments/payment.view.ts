@@ -1,5 +1,5 @@
-import type { CreatedPaymentView, PaymentView } from '@payhook/contracts';
-import { effectiveStatus, paymentBreakdown, type PaymentRecord } from '../../core/ledger';
+import type { CreatedPaymentView, EscrowView, PaymentView } from '@payhook/contracts';
+import { effectiveStatus, paymentBreakdown, type EscrowRecord, type PaymentRecord } from '../../core/ledger';
 
 export function payUrlOf(payUrlBase: string, suffix: string): string {
   return `${payUrlBase.replace(/\/+$/, '')}/p/${suffix}`;
@@ -27,6 +27,20 @@ export function toPaymentView(payment: PaymentRecord, payUrlBase: string): Payme
     // The split of the whole amount, as created (refunds carry their own).
     ...paymentBreakdown(payment.amount, payment.taxFreeAmount),
     metadata: payment.metadata,
-    escrow: null,
+    escrow: payment.escrow && toEscrowView(payment.escrow),
+  };
+}
+
+/** A payment's escrow as every read shows it: no buyer's address, no link. */
+export function toEscrowView(escrow: EscrowRecord): EscrowView {
+  return {
+    status: escrow.status,
+    carrier: escrow.carrier,
+    trackingNumber: escrow.trackingNumber,
+    shippedAt: escrow.shippedAt?.toISOString() ?? null,
+    autoConfirmAt: escrow.autoConfirmAt?.toISOString() ?? null,
+    confirmedAt: escrow.confirmedAt?.toISOString() ?? null,
+    rejectedAt: escrow.rejectedAt?.toISOString() ?? null,
+    rejectReason: escrow.rejectReason,
   };
 }

@@ -4,9 +4,12 @@ import {
   METADATA_MAX_KEYS,
   METADATA_VALUE_MAX_CHARS,
   MIN_AMOUNT,
+  ESCROW_STATUSES,
   PAYMENT_STATUSES,
+  REJECT_REASON_MAX_CHARS,
+  SHIPMENT_FIELD_MAX_CHARS,
 } from '@payhook/contracts';
-import { instant, nullable, object, type Schema } from '../../platform/openapi/schema-builders';
+import { instant, nullable, object, ref, type Schema } from '../../platform/openapi/schema-builders';
 
 /** An amount a payment, a refund or an event carries. */
 export const krwAmount: Schema = {
@@ -40,9 +43,42 @@ const createdPayment = {
 
 /**
  * A payment's response shapes, each with its example recorded from a real run of payhook (a test
- * payment created, then completed by the test helper).
+ * payment created, then completed by the test helper; the escrow's from a test escrow payment,
+ * completed, then shipped: 7 business days on, 00:00 Asia/Seoul).
  */
 export const PAYMENT_SCHEMAS: Record<string, Schema> = {
+  Escrow: {
+    ...object({
+      status: {
+        enum: [...ESCROW_STATUSES],
+        description:
+          'awaiting_shipment until the merchant ships; shipped until the buyer confirms or rejects (or autoConfirmAt passes)',
+      },
+      carrier: nullable({ type: 'string', maxLength: SHIPMENT_FIELD_MAX_CHARS }),
+      trackingNumber: nullable({ type: 'string', maxLength: SHIPMENT_FIELD_MAX_CHARS }),
+      shippedAt: nullable(instant),
+      autoConfirmAt: {
+        ...nullable(instant),
+        description: '00:00 Asia/Seoul of the day a shipped escrow confirms by itself',
+      },
+      confirmedAt: nullable(instant),
+      rejectedAt: nullable(instant),
+      rejectReason: nullable({ type: 'string', maxLength: REJECT_REASON_MAX_CHARS }),
+    }),
+    description: "the buyer's e-mail address is never shown",
+    examples: [
+      {
+        status: 'shipped',
+        carrier: 'CJ대한통운',
+        trackingNumber: '6901-2345-6789',
+        shippedAt: '2026-11-29T15:53:43.687Z',
+        autoConfirmAt: '2026-12-08T15:00:00.000Z',
+        confirmedAt: null,
+        rejectedAt: null,
+        rejectReason: null,
+      },
+    ],
+  },
   CreatedPayment: {
     ...object(createdPayment),
     examples: [
@@ -68,7 +104,10 @@ export const PAYMENT_SCHEMAS: Record<string, Schema> = {
       vat: krwPart('VAT inside the taxable part (amount − taxFreeAmount): ⌊(taxable + 5) / 11⌋'),
       suppliedAmount: krwPart('the taxable part less its VAT (공급가액)'),
       metadata: metadataSchema,
-      escrow: { type: 'null', description: 'null: escrow payments come later' },
+      escrow: {
+        ...nullable(ref('Escrow')),
+        description: 'the escrow (구매안전서비스) of a payment created with one; null for any other',
+      },
     }),
     examples: [
       {

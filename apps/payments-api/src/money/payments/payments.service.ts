@@ -19,7 +19,7 @@ import { decodeCursor, encodeCursor } from '../../platform/http/keyset-cursor';
 import { PaymentException } from './payment.exception';
 import { PaymentTransitionsService } from './payment-transitions.service';
 import type { MerchantScope } from '@payhook/auth';
-import type { PaymentRecord } from '../../core/ledger';
+import type { EscrowRecord, PaymentRecord } from '../../core/ledger';
 import { toCreatedView, toPaymentView } from './payment.view';
 import { PaymentInsertBatcher } from './payment-insert.batcher';
 import { ONE_ACTIVE_PER_ORDER, PaymentsRepository, type PaymentFilter } from './payments.repository';
@@ -33,6 +33,19 @@ export interface CreatePaymentResult {
 }
 
 const DEFAULT_PAGE_SIZE = 20;
+
+/** An escrow as create makes it: waiting for the merchant's shipment. */
+const OPEN_ESCROW: EscrowRecord = {
+  status: 'awaiting_shipment',
+  carrier: null,
+  trackingNumber: null,
+  shippedAt: null,
+  autoConfirmAt: null,
+  confirmedAt: null,
+  autoConfirmed: null,
+  rejectedAt: null,
+  rejectReason: null,
+};
 
 @Injectable()
 export class PaymentsService {
@@ -54,15 +67,20 @@ export class PaymentsService {
     if (scope.livemode && !isHttpsUrl(request.returnUrl)) {
       throw new PaymentException('parameter_invalid', 'returnUrl must use https with a live key.', 'returnUrl');
     }
-    const { orderId, customerId, amount, currency, returnUrl, taxFreeAmount, metadata, cashReceipt } = request;
+    const { orderId, customerId, amount, currency, returnUrl, taxFreeAmount, metadata, cashReceipt, escrow } = request;
     // The body as given: an omitted field is left out of the canonical JSON (so keys claimed before
     // these fields existed still match), a given one is covered, whatever its value. A body with a
-    // buyer's number is fingerprinted under SECRETS_KEY (KeyedFingerprints), as a refund's account is:
-    // a bare SHA-256 could be tested against guessed phone numbers.
-    const body = { orderId, customerId, amount, currency, returnUrl, taxFreeAmount, metadata, cashReceipt };
-    const fingerprints: [string, ...string[]] = cashReceipt
-      ? this.keyedFingerprints.of({ ...body, cashReceipt: { ...cashReceipt } })
-      : [bodyFingerprint(body)];
+    // buyer's number or address is fingerprinted under SECRETS_KEY (KeyedFingerprints), as a refund's
+    // account is: a bare SHA-256 could be tested against guessed phone numbers and addresses.
+    const body = { orderId, customerId, amount, currency, returnUrl, taxFreeAmount, metadata, cashReceipt, escrow };
+    const fingerprints: [string, ...string[]] =
+      cashReceipt || escrow
+        ? this.keyedFingerprints.of({
+            ...body,
+            cashReceipt: cashReceipt && { ...cashReceipt },
+            escrow: escrow && { ...escrow },
+          })
+        : [bodyFingerprint(body)];
     const [fingerprint] = fingerprints;
 
     // Two tries: the first may find the order held by an overdue pending payment, which it expires.
@@ -80,6 +98,7 @@ export class PaymentsService {
             responseBody,
             idempotencyTtlHours: this.env.IDEMPOTENCY_TTL_HOURS,
             cashReceiptSecret: ask && { identityNumberSealed: ask.identityNumberSealed, testFailure: ask.testFailure },
+            escrowBuyerEmail: escrow?.buyerEmail ?? null,
           }),
         );
         if (inserted) {
@@ -162,6 +181,7 @@ export class PaymentsService {
       taxFreeAmount: request.taxFreeAmount ?? 0,
       metadata: request.metadata ?? {},
       cashReceiptAsked: null,
+      escrow: request.escrow ? OPEN_ESCROW : null,
     };
   }
 }

@@ -8,7 +8,8 @@ export { REVIEW_ACTIONS, type ReviewAction } from '@payhook/contracts';
 /**
  * Why money could not be matched on its own. Deposits: `deposit_code_missing`, `deposit_code_unknown`,
  * `amount_short`, `amount_over`, `payment_<status>` (the payment had already completed, failed, been canceled
- * or expired). Vouchers: `voucher_over_cover` (the PINs given were worth more than the amount).
+ * or expired). Vouchers: `voucher_over_cover` (the PINs given were worth more than the amount). Escrow:
+ * `escrow_rejected` (the buyer refused the goods; the payout stays held, the amount is what the escrow holds).
  */
 export type ReviewReason = string;
 

@@ -11,7 +11,7 @@ export const REVIEW_SCHEMAS: Record<string, Schema> = {
       id: id('rev'),
       status: { enum: ['open', 'resolved'] },
       livemode: { type: 'boolean' },
-      source: { enum: ['deposit', 'vouchers'] },
+      source: { enum: ['deposit', 'vouchers', 'escrow'] },
       reason: {
         type: 'string',
         description:

@@ -2,7 +2,7 @@
 // Its module, service and reads, for the console's settlements page, its CSV export and a payment's page.
 export { SettlementsModule } from './settlements.module';
 export { SettlementsService } from './settlements.service';
-export { SettlementsRepository, type SettlementTotals } from './settlements.repository';
+export { SettlementsRepository, type SettlementSums, type SettlementTotals } from './settlements.repository';
 export type { SettlementView } from './settlement.view';
 export { sendSettlementsCsv } from './settlements-csv.response';
 // The sales date's zone and the calendar check, as the ledger's settlement rules use them.

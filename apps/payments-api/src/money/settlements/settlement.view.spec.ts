@@ -15,6 +15,7 @@ const row: SettlementView = {
   vatAmount: 37,
   netAmount: 14_588,
   salesDate: '2026-11-21',
+  payoutStatus: 'scheduled',
   payoutDate: '2026-11-24',
   payoutRule: 'kr_public_holidays',
   completedAt: '2026-11-21T05:06:07.890Z',
@@ -23,8 +24,15 @@ const row: SettlementView = {
 describe('settlementsCsv', () => {
   it('writes a header and one CRLF line per record', () => {
     expect(settlementsCsv([row])).toBe(
-      'payment_id,order_id,sales_date,payout_date,completed_at,currency,gross_amount,fee_bps,fee_amount,vat_amount,net_amount,type,refund_id\r\n' +
-        'pay_AAAAAAAAAAAAAAAAAAAAAAAA,order-1,2026-11-21,2026-11-24,2026-11-21T05:06:07.890Z,KRW,15000,250,375,37,14588,payment,\r\n',
+      'payment_id,order_id,sales_date,payout_date,completed_at,currency,gross_amount,fee_bps,fee_amount,vat_amount,net_amount,type,refund_id,payout_status\r\n' +
+        'pay_AAAAAAAAAAAAAAAAAAAAAAAA,order-1,2026-11-21,2026-11-24,2026-11-21T05:06:07.890Z,KRW,15000,250,375,37,14588,payment,,scheduled\r\n',
+    );
+  });
+
+  it('writes a held record with no payout date and payout_status held', () => {
+    const held: SettlementView = { ...row, payoutStatus: 'held', payoutDate: null, payoutRule: null };
+    expect(settlementsCsv([held]).split('\r\n')[1]).toBe(
+      'pay_AAAAAAAAAAAAAAAAAAAAAAAA,order-1,2026-11-21,,2026-11-21T05:06:07.890Z,KRW,15000,250,375,37,14588,payment,,held',
     );
   });
 
@@ -39,7 +47,7 @@ describe('settlementsCsv', () => {
       netAmount: -4_862,
     };
     expect(settlementCsvLines([refund])).toBe(
-      'pay_AAAAAAAAAAAAAAAAAAAAAAAA,order-1,2026-11-21,2026-11-24,2026-11-21T05:06:07.890Z,KRW,-5000,250,-125,-13,-4862,refund,rfd_AAAAAAAAAAAAAAAAAAAAAAAA\r\n',
+      'pay_AAAAAAAAAAAAAAAAAAAAAAAA,order-1,2026-11-21,2026-11-24,2026-11-21T05:06:07.890Z,KRW,-5000,250,-125,-13,-4862,refund,rfd_AAAAAAAAAAAAAAAAAAAAAAAA,scheduled\r\n',
     );
   });
 

@@ -19,13 +19,18 @@ export interface SettlementView {
   netAmount: number;
   /** The date of completedAt in Asia/Seoul, `YYYY-MM-DD`. */
   salesDate: string;
-  /** The banking day the net amount is paid out, `YYYY-MM-DD`. */
-  payoutDate: string;
-  /** Which calendar dated it (ADR 0010): Korean public holidays known, or weekdays only. */
-  payoutRule: PayoutRule;
+  /** `held` while its payment's escrow waits for the buyer (no payout date yet); else `scheduled`. */
+  payoutStatus: PayoutStatus;
+  /** The banking day the net amount is paid out, `YYYY-MM-DD`; null while held. */
+  payoutDate: string | null;
+  /** Which calendar dated it (ADR 0010): Korean public holidays known, or weekdays only; null while held. */
+  payoutRule: PayoutRule | null;
   /** The payment's completion, or the refund's success on a refund record. */
   completedAt: string;
 }
+
+export const PAYOUT_STATUSES = ['scheduled', 'held'] as const;
+export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
 export const SETTLEMENT_CSV_COLUMNS = [
   'payment_id',
@@ -41,6 +46,7 @@ export const SETTLEMENT_CSV_COLUMNS = [
   'net_amount',
   'type',
   'refund_id',
+  'payout_status',
 ] as const;
 
 /** RFC 4180 CSV: this header row, then settlementCsvLines(), every field quoted only when it needs to be. */
@@ -55,7 +61,7 @@ export function settlementCsvLines(rows: SettlementView[]): string {
         row.paymentId,
         row.orderId,
         row.salesDate,
-        row.payoutDate,
+        row.payoutDate ?? '',
         row.completedAt,
         row.currency,
         row.grossAmount,
@@ -65,6 +71,7 @@ export function settlementCsvLines(rows: SettlementView[]): string {
         row.netAmount,
         row.type,
         row.refundId ?? '',
+        row.payoutStatus,
       ]
         .map(csvField)
         .join(','),

@@ -24,6 +24,7 @@ const row = (n: number): SettlementView => ({
   vatAmount: 25,
   netAmount: 9_725,
   salesDate: '2026-10-05',
+  payoutStatus: 'scheduled',
   payoutDate: '2026-10-07',
   payoutRule: 'kr_public_holidays',
   completedAt: '2026-10-04T16:00:00.000Z',

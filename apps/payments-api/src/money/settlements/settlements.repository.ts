@@ -4,7 +4,7 @@ import { ReadDatabase, sqlRows } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 import type { MerchantScope } from '@payhook/auth';
 import type { PayoutRule } from '../../core/ledger';
-import type { SettlementView } from './settlement.view';
+import type { PayoutStatus, SettlementView } from './settlement.view';
 
 /**
  * The last row of a page. Lists run in (salesDate, completedAt, paymentId, refundId or '') order, the
@@ -28,13 +28,18 @@ export interface SettlementFilter {
   limit: number;
 }
 
-/** What one sales date adds up to, over all of its records. */
-export interface SettlementTotals {
+/** Some settlement records added up. */
+export interface SettlementSums {
   count: number;
   grossAmount: number;
   feeAmount: number;
   vatAmount: number;
   netAmount: number;
+}
+
+/** What one sales date adds up to, over all of its records; `held`: those of them whose payout waits for a buyer (escrow). */
+export interface SettlementTotals extends SettlementSums {
+  held: SettlementSums;
 }
 
 interface SettlementRow {
@@ -49,13 +54,14 @@ interface SettlementRow {
   vat_amount: string;
   net_amount: string;
   sales_date: string;
-  payout_date: string;
-  payout_rule: PayoutRule;
+  payout_status: PayoutStatus;
+  payout_date: string | null;
+  payout_rule: PayoutRule | null;
   completed_at: Date;
 }
 
 const COLUMNS = `type, payment_id, refund_id, order_id, livemode, gross_amount, fee_bps, fee_amount, vat_amount, net_amount,
-  to_char(sales_date, 'YYYY-MM-DD') AS sales_date, to_char(payout_date, 'YYYY-MM-DD') AS payout_date, payout_rule, completed_at`;
+  to_char(sales_date, 'YYYY-MM-DD') AS sales_date, payout_status, to_char(payout_date, 'YYYY-MM-DD') AS payout_date, payout_rule, completed_at`;
 
 const toView = (row: SettlementRow): SettlementView => ({
   type: row.type,
@@ -70,6 +76,7 @@ const toView = (row: SettlementRow): SettlementView => ({
   vatAmount: Number(row.vat_amount),
   netAmount: Number(row.net_amount),
   salesDate: row.sales_date,
+  payoutStatus: row.payout_status,
   payoutDate: row.payout_date,
   payoutRule: row.payout_rule,
   completedAt: row.completed_at.toISOString(),
@@ -117,10 +124,14 @@ export class SettlementsRepository {
    * the day, and no rows sent to the API.
    */
   async dayTotals(scope: MerchantScope, day: string): Promise<SettlementTotals> {
-    const [row] = await this.read.rows<Record<keyof SettlementTotals, string>>(
+    const held = `FILTER (WHERE payout_status = 'held')`;
+    const [row] = await this.read.rows<Record<string, string>>(
       `SELECT count(*) AS "count", coalesce(sum(gross_amount), 0) AS "grossAmount",
          coalesce(sum(fee_amount), 0) AS "feeAmount", coalesce(sum(vat_amount), 0) AS "vatAmount",
-         coalesce(sum(net_amount), 0) AS "netAmount"
+         coalesce(sum(net_amount), 0) AS "netAmount",
+         count(*) ${held} AS "heldCount", coalesce(sum(gross_amount) ${held}, 0) AS "heldGrossAmount",
+         coalesce(sum(fee_amount) ${held}, 0) AS "heldFeeAmount", coalesce(sum(vat_amount) ${held}, 0) AS "heldVatAmount",
+         coalesce(sum(net_amount) ${held}, 0) AS "heldNetAmount"
        FROM settlements WHERE merchant_id = $1 AND livemode = $2 AND sales_date = $3`,
       [scope.merchantId, scope.livemode, day],
     );
@@ -130,6 +141,13 @@ export class SettlementsRepository {
       feeAmount: Number(row.feeAmount),
       vatAmount: Number(row.vatAmount),
       netAmount: Number(row.netAmount),
+      held: {
+        count: Number(row.heldCount),
+        grossAmount: Number(row.heldGrossAmount),
+        feeAmount: Number(row.heldFeeAmount),
+        vatAmount: Number(row.heldVatAmount),
+        netAmount: Number(row.heldNetAmount),
+      },
     };
   }
 

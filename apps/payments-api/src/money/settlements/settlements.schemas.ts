@@ -17,8 +17,16 @@ export const SETTLEMENT_SCHEMAS: Record<string, Schema> = {
       vatAmount: { type: 'integer' },
       netAmount: { type: 'integer' },
       salesDate: { type: 'string', format: 'date', description: 'the completion date in Asia/Seoul' },
-      payoutDate: { type: 'string', format: 'date', description: 'a Korean banking day (ADR 0010)' },
-      payoutRule: { enum: ['kr_public_holidays', 'weekdays_only'] },
+      payoutStatus: {
+        enum: ['scheduled', 'held'],
+        description: "held: an escrow payment's record waiting for the buyer's confirmation, with no payout date yet",
+      },
+      payoutDate: nullable({
+        type: 'string',
+        format: 'date',
+        description: 'a Korean banking day (ADR 0010); null while held',
+      }),
+      payoutRule: nullable({ enum: ['kr_public_holidays', 'weekdays_only'] }),
       completedAt: instant,
     }),
     examples: [
@@ -35,6 +43,7 @@ export const SETTLEMENT_SCHEMAS: Record<string, Schema> = {
         vatAmount: 37,
         netAmount: 14588,
         salesDate: '2026-11-24',
+        payoutStatus: 'scheduled',
         payoutDate: '2026-11-26',
         payoutRule: 'kr_public_holidays',
         completedAt: '2026-11-24T06:56:19.876Z',

@@ -1,4 +1,5 @@
 import { CommonEnv, IsDurationFromOneMinute, IsPostgresUrl, parseDuration, ToInteger } from '@payhook/config';
+import { DEFAULT_ESCROW_AUTO_CONFIRM_DAYS, MAX_ESCROW_AUTO_CONFIRM_DAYS } from '@payhook/contracts';
 import { Expose } from 'class-transformer';
 import { IsInt, IsIP, IsOptional, Matches, Max, Min, ValidateBy } from 'class-validator';
 import { isIP, isIPv4 } from 'node:net';
@@ -65,6 +66,14 @@ export class PaymentsApiEnv extends CommonEnv {
   @Min(60, { message: 'must be a whole number of seconds from 60 to 604,800' })
   @Max(604_800, { message: 'must be a whole number of seconds from 60 to 604,800' })
   PAYMENT_TTL_SECONDS = 1800;
+
+  /** Business days after a shipment until an escrow the buyer left open confirms by itself (0: the shipment's day). */
+  @Expose()
+  @ToInteger()
+  @IsInt({ message: 'must be a whole number of business days from 0 to 30' })
+  @Min(0, { message: 'must be a whole number of business days from 0 to 30' })
+  @Max(MAX_ESCROW_AUTO_CONFIRM_DAYS, { message: 'must be a whole number of business days from 0 to 30' })
+  ESCROW_AUTO_CONFIRM_DAYS = DEFAULT_ESCROW_AUTO_CONFIRM_DAYS;
 
   @Expose()
   @ToInteger()

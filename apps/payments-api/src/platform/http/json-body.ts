@@ -15,7 +15,7 @@ const parseJson = json({
   // Kept for the shape check once the body parsed: JSON.parse lets duplicate keys and any depth pass.
   verify: (request, _response, raw) => void ((request as WithBodyError)[RAW_BODY] = raw),
 });
-/** The payment screen's buttons and the merchant console's forms are plain HTML forms. */
+/** The payment screen's buttons, the escrow buyer's page and the merchant console's forms are plain HTML forms. */
 const parseForm = urlencoded({ limit: '8kb', extended: false, type: () => true });
 
 /**
@@ -25,7 +25,7 @@ const parseForm = urlencoded({ limit: '8kb', extended: false, type: () => true }
  */
 export function jsonBodyMiddleware(request: Request, response: Response, next: NextFunction): void {
   if (!hasBody(request)) return next();
-  if (request.path.startsWith('/p/') || request.path.startsWith('/console/')) {
+  if (request.path.startsWith('/p/') || request.path.startsWith('/e/') || request.path.startsWith('/console/')) {
     return parseForm(request, response, () => next());
   }
   if (!isJson(request.headers['content-type'])) {

@@ -29,6 +29,9 @@ import { ConsoleSettlementsController } from './settlements/console-settlements.
 import { ConsoleSettlementsService } from './settlements/console-settlements.service';
 import { AuditModule } from '../../core/audit';
 import { CashReceiptsModule } from '../../money/cash-receipts';
+import { EscrowModule } from '../../money/escrow';
+import { ConsoleEscrowController } from './escrow/console-escrow.controller';
+import { ConsoleEscrowService } from './escrow/console-escrow.service';
 import { AuthThrottleModule } from '../../accounts/auth-throttle';
 import { MerchantsModule } from '../../accounts/merchants';
 
@@ -39,6 +42,7 @@ import { MerchantsModule } from '../../accounts/merchants';
     PaymentsModule,
     RefundsModule,
     CashReceiptsModule,
+    EscrowModule,
     SettlementsModule,
     EventsModule,
     WebhookEndpointsModule,
@@ -54,6 +58,7 @@ import { MerchantsModule } from '../../accounts/merchants';
     ConsoleAuthController,
     ConsolePaymentsController,
     ConsoleRefundsController,
+    ConsoleEscrowController,
     ConsoleSettlementsController,
     ConsoleDevelopersController,
     ConsoleSettingsController,
@@ -70,6 +75,7 @@ import { MerchantsModule } from '../../accounts/merchants';
     ConsoleSessionGuard,
     ConsolePaymentsService,
     ConsoleRefundsService,
+    ConsoleEscrowService,
     ConsoleSettlementsService,
     ConsoleDevelopersService,
   ],

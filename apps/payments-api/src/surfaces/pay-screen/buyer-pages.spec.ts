@@ -11,6 +11,7 @@ import {
   type PayScreenPayment,
 } from './pay-screen.view';
 import { renderVoucherPage } from './voucher-page.view';
+import { renderEscrowPage, type BuyerEscrowPage, type EscrowPageNotice } from './escrow-page.view';
 import type { CashReceiptFormError } from './cash-receipt-form';
 
 /**
@@ -59,6 +60,38 @@ const VOUCHER_RESULTS: Record<string, RedemptionResult> = {
     completed: false,
   },
 };
+
+function escrow(overrides: Partial<BuyerEscrowPage> = {}): BuyerEscrowPage {
+  return {
+    merchantName: 'Gangnam Books',
+    orderId: 'order-2026-77',
+    amount: 15_000,
+    livemode: false,
+    status: 'shipped',
+    carrier: 'CJ',
+    trackingNumber: '6012-3456-7890',
+    autoConfirmAt: new Date('2026-11-30T15:00:00Z'), // 00:00 on 1 December in Seoul
+    confirmedAt: null,
+    autoConfirmed: null,
+    rejectedAt: null,
+    rejectReason: null,
+    ...overrides,
+  };
+}
+
+const CONFIRMED = { status: 'confirmed', confirmedAt: new Date('2026-11-22T05:04:00Z'), autoConfirmed: false } as const;
+const REJECTED = {
+  status: 'rejected',
+  rejectedAt: new Date('2026-11-22T05:04:00Z'),
+  rejectReason: '상자가 젖은 채로\n도착했습니다 <파손>',
+} as const;
+
+/** A page's text without its tags, white space as one space (visibleText would drop an English page's all). */
+const readText = (page: string) => page.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+
+function escrowPage(locale: Locale, overrides: Partial<BuyerEscrowPage> = {}, notice?: EscrowPageNotice): string {
+  return renderEscrowPage(escrow(overrides), { path: '/e/TOKEN', csrfToken: 'c', nonce: 'n', locale, notice });
+}
 
 const ASKED = { type: 'income_deduction', identityNumber: '*******5678' } as const;
 
@@ -114,15 +147,24 @@ function pages(locale: Locale): [string, string][] {
       `vouchers, ${name}`,
       renderVoucherPage(payment({ vouchersApplied: 10_000 }), 'csrf', 'n', locale, result),
     ]),
+    ['escrow, shipped', escrowPage(locale)],
+    ['escrow, shipped, live', escrowPage(locale, { livemode: true })],
+    ['escrow, shipped, a wrong reason', escrowPage(locale, {}, { kind: 'invalid_reason', reason: '   ' })],
+    ['escrow, confirmed', escrowPage(locale, CONFIRMED)],
+    ['escrow, confirmed by itself', escrowPage(locale, { ...CONFIRMED, autoConfirmed: true })],
+    ['escrow, rejected', escrowPage(locale, REJECTED)],
+    ['escrow, confirmed, a move refused', escrowPage(locale, CONFIRMED, { kind: 'refused' })],
+    ['escrow, rejected, a move refused', escrowPage(locale, REJECTED, { kind: 'refused' })],
     ['not found', renderNotFound('n', locale)],
     ['forbidden, form expired', renderForbidden('n', locale, 'forbidden.formExpired')],
     ['forbidden, live', renderForbidden('n', locale, 'forbidden.liveComplete')],
+    ['forbidden, escrow form expired', renderForbidden('n', locale, 'forbidden.escrowFormExpired')],
   ];
   return out;
 }
 
 /** The fixtures' own data: names, ids and codes are shown as they are. */
-const DATA = [account.bankName, account.holder, payment().merchantName, payment().orderId, 'ABCD-EFGH'];
+const DATA = [account.bankName, account.holder, payment().merchantName, payment().orderId, 'ABCD-EFGH', 'CJ'];
 
 describe('buyer pages in Korean and English', () => {
   const keys = Object.keys(CATALOGS.en);
@@ -173,5 +215,28 @@ describe('buyer pages in Korean and English', () => {
     expect(ko).toContain('테스트');
     for (const word of ['완료', '실패', '취소', '입금 확인', '무통장입금', '입금은행', '예금주'])
       expect(ko).toContain(word);
+  });
+
+  it("shows an escrow's days on the Korean clock: the auto-confirm day, the buyer's move with its time", () => {
+    expect(readText(escrowPage('ko'))).toContain('2026년 12월 1일 00:00(한국 시간)까지');
+    expect(readText(escrowPage('en'))).toContain('at 00:00 Korea time on December 1, 2026');
+    expect(readText(escrowPage('ko', CONFIRMED))).toContain('2026년 11월 22일 14:04(한국 시간)에 구매를 확정했습니다');
+    expect(readText(escrowPage('en', { ...CONFIRMED, autoConfirmed: true }))).toContain(
+      'The purchase confirmed by itself on November 22, 2026 at 14:04 Korea time',
+    );
+  });
+
+  it('keeps a wrong reason in its field, escaped, the error tied to it; a settled escrow has no form', () => {
+    const page = escrowPage('en', {}, { kind: 'invalid_reason', reason: '<script>x</script>\n ' });
+    expect(page).toMatch(/<title>Error: /);
+    expect(page).toContain('&lt;script&gt;x&lt;/script&gt;\n </textarea');
+    expect(page).toContain('aria-describedby="reject-reason-error reject-reason-hint"');
+    expect(page).toContain('aria-invalid="true"');
+    for (const settled of [CONFIRMED, REJECTED]) {
+      const html = escrowPage('en', settled, { kind: 'refused' });
+      expect(html).not.toContain('<form');
+      expect(html).toContain('role="alert"');
+    }
+    expect(escrowPage('ko', REJECTED)).toContain('상자가 젖은 채로\n도착했습니다 &lt;파손&gt;');
   });
 });

@@ -1,4 +1,4 @@
-import { formatWon, returnUrlWith } from './format';
+import { formatKoreanClock, formatKoreanDay, formatWon, returnUrlWith } from './format';
 
 describe('pay screen formatting', () => {
   it.each([
@@ -29,5 +29,13 @@ describe('pay screen formatting', () => {
     expect(url).toBe(
       'https://shop.example/orders/7?from=payhook&lang=ko&paymentId=pay_1&orderId=order+7&status=completed#top',
     );
+  });
+
+  it("shows an escrow's day and time on the Korean clock, whatever the server's zone", () => {
+    // 15:30 UTC on 7 December is 00:30 on 8 December in Seoul.
+    const instant = new Date('2026-12-07T15:30:00Z');
+    expect(formatKoreanDay(instant, 'ko')).toBe('2026년 12월 8일');
+    expect(formatKoreanDay(instant, 'en')).toBe('December 8, 2026');
+    expect(formatKoreanClock(instant)).toBe('00:30');
   });
 });

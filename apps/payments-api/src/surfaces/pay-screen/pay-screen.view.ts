@@ -95,7 +95,9 @@ legend{font-weight:600;padding:0;margin:0 0 .25rem}
 .choice input{flex:none;width:1.25rem;height:1.25rem;margin:0}
 .choice label{flex:1;font-weight:400;margin:0;padding:.625rem 0;min-height:44px}
 input[type=text]{display:block;width:100%;min-height:48px;padding:.5rem .75rem;border:1px solid #6b7280;border-radius:8px;font:inherit;font-family:ui-monospace,Menlo,Consolas,monospace;margin:0 0 .75rem}
-input[aria-invalid=true]{border:2px solid #b91c1c}
+input[aria-invalid=true],textarea[aria-invalid=true]{border:2px solid #b91c1c}
+textarea.prose{font-family:inherit}
+.reason{white-space:pre-wrap;font-weight:400}
 input:focus-visible,summary:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
 .field-error{color:#b91c1c;font-weight:600;margin:0 0 .25rem}
 .alert dl{margin:.5rem 0 0}
@@ -133,7 +135,7 @@ export function languageSwitch(t: PayScreenT, path: string): SafeHtml {
   </nav>`;
 }
 
-export function testBanner(t: PayScreenT, payment: PayScreenPayment): SafeHtml | null {
+export function testBanner(t: PayScreenT, payment: { livemode: boolean }): SafeHtml | null {
   return payment.livemode ? null : html`<p class="banner" role="note">${t.html('page.testBanner')}</p>`;
 }
 
@@ -313,7 +315,7 @@ export function renderNotFound(nonce: string, locale: Locale): string {
   return notFoundPages.get(locale)!(nonce);
 }
 
-const FORBIDDEN_REASONS = ['forbidden.formExpired', 'forbidden.liveComplete'] as const;
+const FORBIDDEN_REASONS = ['forbidden.formExpired', 'forbidden.liveComplete', 'forbidden.escrowFormExpired'] as const;
 export type ForbiddenReason = (typeof FORBIDDEN_REASONS)[number];
 
 const forbiddenPages = new Map(

@@ -32,6 +32,23 @@ const receiptReached = (status: string, set: Record<string, Schema>): Schema => 
   ],
 });
 
+/** An escrow that closed with `status`: the instant of that close, reason and auto-confirmation as it makes them. */
+const escrowOutcomeData = (status: 'confirmed' | 'rejected'): Schema =>
+  object({
+    paymentId: id('pay'),
+    orderId: text,
+    amount: krwAmount,
+    currency: { const: 'KRW' },
+    status: { const: status },
+    confirmedAt: status === 'confirmed' ? instant : { type: 'null' },
+    rejectedAt: status === 'rejected' ? instant : { type: 'null' },
+    rejectReason: status === 'rejected' ? text : { type: 'null' },
+    autoConfirmed:
+      status === 'confirmed'
+        ? { type: 'boolean', description: 'true when autoConfirmAt passed without the buyer' }
+        : { type: 'null' },
+  });
+
 /** Open at the top level: Event and EventSummary add their fields and close it (unevaluatedProperties). */
 const event = (type: string, data: Schema): Schema => {
   const schema = object({ id: { type: 'string', pattern: '^evt_' }, type: { const: type }, createdAt: instant, data });
@@ -44,7 +61,8 @@ const event = (type: string, data: Schema): Schema => {
  * example recorded from a real run of payhook: the payment events from a test merchant's payments
  * (completed, failed, canceled, expired), the refund events from a partial test refund and a live
  * refund the operator failed, the cash receipt events from two test payments asked for a receipt at
- * create (one with the failing test number 01000000000).
+ * create (one with the failing test number 01000000000), the escrow events from two ₩39,000 test
+ * escrow payments, shipped, then confirmed and rejected by the test helpers.
  */
 export const EVENT_SCHEMAS: Record<string, Schema> = {
   PaymentCompletedEvent: {
@@ -279,14 +297,62 @@ export const EVENT_SCHEMAS: Record<string, Schema> = {
       },
     ],
   },
+  EscrowConfirmedEvent: {
+    ...event('escrow.confirmed', escrowOutcomeData('confirmed')),
+    description:
+      "An escrow was confirmed, by the buyer or (autoConfirmed) when autoConfirmAt passed: the payment's payout is scheduled.",
+    examples: [
+      {
+        id: 'evt_5q0zDhMjm9PVJOhZYkywbh88',
+        type: 'escrow.confirmed',
+        createdAt: '2026-11-29T15:53:43.836Z',
+        data: {
+          paymentId: 'pay_UpFvURgKxMOLEZqFRwByDNr3',
+          orderId: 'order-1009',
+          amount: 39000,
+          currency: 'KRW',
+          status: 'confirmed',
+          confirmedAt: '2026-11-29T15:53:43.836Z',
+          rejectedAt: null,
+          rejectReason: null,
+          autoConfirmed: false,
+        },
+      },
+    ],
+  },
+  EscrowRejectedEvent: {
+    ...event('escrow.rejected', escrowOutcomeData('rejected')),
+    description:
+      "An escrow's buyer rejected the goods, with a reason: the payout stays held and the operator reviews the case; refunds work as on any completed payment.",
+    examples: [
+      {
+        id: 'evt_yZm44Hh8ksbMdkgJVeIHoXUh',
+        type: 'escrow.rejected',
+        createdAt: '2026-11-29T15:53:43.889Z',
+        data: {
+          paymentId: 'pay_7jy7GwlHm7IFAZg3lw7iaMAQ',
+          orderId: 'order-1010',
+          amount: 39000,
+          currency: 'KRW',
+          status: 'rejected',
+          confirmedAt: null,
+          rejectedAt: '2026-11-29T15:53:43.889Z',
+          rejectReason: '상품이 파손되어 도착했습니다.',
+          autoConfirmed: null,
+        },
+      },
+    ],
+  },
   WebhookEvent: {
-    description: 'Any webhook body: a payment outcome, a refund outcome or a cash receipt outcome.',
+    description: 'Any webhook body: a payment outcome, a refund outcome, a cash receipt outcome or an escrow outcome.',
     oneOf: [
       ref('PaymentEvent'),
       ref('RefundSucceededEvent'),
       ref('RefundFailedEvent'),
       ref('CashReceiptIssuedEvent'),
       ref('CashReceiptFailedEvent'),
+      ref('EscrowConfirmedEvent'),
+      ref('EscrowRejectedEvent'),
     ],
   },
   EndpointDelivery: {

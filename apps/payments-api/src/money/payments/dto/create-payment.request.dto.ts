@@ -9,6 +9,7 @@ import {
 import { Type } from 'class-transformer';
 import { Equals, IsDefined, IsObject, Matches, ValidateBy, ValidateIf, ValidateNested } from 'class-validator';
 import { CashReceiptRequestDto } from '../../cash-receipts/dto/cash-receipt-request.dto';
+import { EscrowRequestDto } from '../../escrow/dto/escrow-request.dto';
 import { IsHttpUrl, IsPrintableText, IsWholeWon } from '../../../platform/http/validators';
 import { IsMetadata, METADATA_RULE } from '../../../platform/http/metadata';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
@@ -107,4 +108,15 @@ export class CreatePaymentRequestDto {
   @ValidateNested()
   @Type(() => CashReceiptRequestDto)
   cashReceipt?: CashReceiptRequestDto;
+
+  @ApiPropertyOptional({
+    type: () => EscrowRequestDto,
+    description:
+      "escrow (구매안전서비스): the payout waits until the buyer confirms the goods arrived; the buyer's address is never shown back",
+  })
+  @IsOmittable()
+  @IsObject({ message: 'must be an object {buyerEmail}' })
+  @ValidateNested()
+  @Type(() => EscrowRequestDto)
+  escrow?: EscrowRequestDto;
 }

@@ -11,7 +11,7 @@ import type {
   RefundSettlementRecord,
 } from '../../../money/payments';
 import type { PaymentMoney } from './console-payments.service';
-import { feeRate, signedWon } from '../settlements/console-settlements.view';
+import { feeRate, payoutText, signedWon } from '../settlements/console-settlements.view';
 import type { ConsolePaymentsKey, ConsolePaymentsT } from './messages';
 
 const REASONS: Readonly<Record<string, ConsolePaymentsKey>> = {
@@ -24,6 +24,7 @@ const REASONS: Readonly<Record<string, ConsolePaymentsKey>> = {
   payment_canceled: 'money.reason.payment_canceled',
   payment_expired: 'money.reason.payment_expired',
   voucher_over_cover: 'money.reason.voucher_over_cover',
+  escrow_rejected: 'money.reason.escrow_rejected',
 };
 
 const VOUCHER_KINDS: Readonly<Record<VoucherKind, ConsolePaymentsKey>> = {
@@ -51,7 +52,7 @@ function refundRecord(t: ConsolePaymentsT, record: RefundSettlementRecord) {
       <dt>${t('money.salesDate')}</dt>
       <dd>${record.salesDate}</dd>
       <dt>${t('money.payoutDate')}</dt>
-      <dd>${record.payoutDate}</dd>
+      <dd>${payoutText(t.locale, record)}</dd>
     </dl>`;
 }
 
@@ -74,7 +75,7 @@ function settlementSection(
       <dt>${t('money.salesDate')}</dt>
       <dd>${settlement.salesDate}</dd>
       <dt>${t('money.payoutDate')}</dt>
-      <dd>${settlement.payoutDate}</dd>
+      <dd>${payoutText(t.locale, settlement)}</dd>
     </dl>
     ${
       refunds.length === 0

@@ -2,6 +2,8 @@ import type { EventView, Metadata, PaymentStatus, WebhookAttemptView } from '@pa
 import { html, type SafeHtml } from '../../../platform/html/html';
 import { formatWon } from '../../pay-screen/format';
 import { cashReceiptsCard } from '../cash-receipts/console-cash-receipts.view';
+import { escrowCard } from '../escrow/console-escrow.view';
+import type { ShipmentFormState } from '../escrow/console-shipment-form';
 import { badge, canUse, consolePage, csrfField, messages, timeIn } from '../shared/console-layout.view';
 import { paymentBreakdown } from '../../../money/payments';
 import { moneyCard } from './console-payment-money.view';
@@ -162,6 +164,8 @@ export interface PaymentPageModel {
   /** A refusal that is not about one field of the refund form (the payment cannot be refunded), in the page's language. */
   error: string | null;
   refundForm: RefundFormState;
+  /** The escrow's shipment form as typed, when it was refused; absent, as the escrow is now. */
+  shipmentForm?: ShipmentFormState;
 }
 
 /** The payment's own transitions and its refunds' steps, oldest first. */
@@ -216,7 +220,7 @@ export function renderPayment(nonce: string, model: PaymentPageModel): string {
             <dd><code>${payment.returnUrl}</code></dd>
           </dl>
         </div>
-        ${metadataCard(t, payment.metadata)} ${refundsCard(detail, session, mode, model.refundForm)}
+        ${escrowCard(detail, session, mode, model.shipmentForm)} ${metadataCard(t, payment.metadata)} ${refundsCard(detail, session, mode, model.refundForm)}
         ${cashReceiptsCard(t.locale, detail.cashReceipts, zone)}
         ${moneyCard(t, detail.money, zone)}
         <div class="card">

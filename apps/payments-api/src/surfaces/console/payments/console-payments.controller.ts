@@ -18,6 +18,8 @@ import { consolePaymentsT, type ConsolePaymentsKey } from './messages';
 const NOTICES = new Map<string, ConsolePaymentsKey>([
   ['redelivery', 'notice.redelivery'],
   ['refunded', 'notice.refunded'],
+  ['shipped', 'notice.shipped'],
+  ['shipmentCorrected', 'notice.shipmentCorrected'],
 ]);
 
 /** Payments of the session's merchant in one mode: the list, one payment, and redelivering its events. */

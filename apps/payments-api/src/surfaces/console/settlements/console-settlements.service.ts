@@ -4,6 +4,7 @@ import type { MerchantScope } from '@payhook/auth';
 import {
   SettlementsService,
   type ListSettlementsQueryDto,
+  type SettlementSums,
   type SettlementTotals,
   type SettlementView,
 } from '../../../money/settlements';
@@ -16,13 +17,22 @@ export type SettlementsPage =
   | { kind: 'page'; page: ListEnvelope<SettlementView>; totals: SettlementTotals | null }
   | { kind: 'invalid'; error: SettlementsError };
 
+const noSums = (): SettlementSums => ({ count: 0, grossAmount: 0, feeAmount: 0, vatAmount: 0, netAmount: 0 });
+
+function add(sums: SettlementSums, row: SettlementView): void {
+  sums.count += 1;
+  sums.grossAmount += row.grossAmount;
+  sums.feeAmount += row.feeAmount;
+  sums.vatAmount += row.vatAmount;
+  sums.netAmount += row.netAmount;
+}
+
+/** The same totals as SettlementsRepository.dayTotals, from rows already read. */
 function addUp(rows: SettlementView[]): SettlementTotals {
-  const totals: SettlementTotals = { count: rows.length, grossAmount: 0, feeAmount: 0, vatAmount: 0, netAmount: 0 };
+  const totals: SettlementTotals = { ...noSums(), held: noSums() };
   for (const row of rows) {
-    totals.grossAmount += row.grossAmount;
-    totals.feeAmount += row.feeAmount;
-    totals.vatAmount += row.vatAmount;
-    totals.netAmount += row.netAmount;
+    add(totals, row);
+    if (row.payoutStatus === 'held') add(totals.held, row);
   }
   return totals;
 }

@@ -1,8 +1,9 @@
 import type { ListEnvelope } from '@payhook/contracts';
-import { html } from '../../../platform/html/html';
+import { html, type SafeHtml } from '../../../platform/html/html';
+import type { Locale } from '../../../platform/i18n/locale';
 import { formatWon } from '../../pay-screen/format';
 import { SALES_TIME_ZONE, type SettlementView } from '../../../money/settlements';
-import { consolePage, messages, modeSwitch, timeIn } from '../shared/console-layout.view';
+import { badge, consolePage, messages, modeSwitch, timeIn } from '../shared/console-layout.view';
 import {
   NO_SETTLEMENT_FILTERS,
   settlementsExportHref,
@@ -38,6 +39,15 @@ export function feeRate(feeBps: number): string {
   return `${(feeBps / 100).toFixed(2)}%`;
 }
 
+/**
+ * When a record is paid out: its payout date, or (an escrow payment's record) that it is held until
+ * the buyer confirms, when the date is set. The payment page says the same of its records.
+ */
+export function payoutText(locale: Locale, record: Pick<SettlementView, 'payoutStatus' | 'payoutDate'>): SafeHtml {
+  if (record.payoutStatus === 'scheduled') return html`${record.payoutDate}`;
+  return html`${badge(locale, 'held')} <span class="muted">${settlementsT(locale)('list.payoutHeld')}</span>`;
+}
+
 export function renderSettlementsList(nonce: string, model: SettlementsListModel): string {
   const { session, mode, values, page, day, totals } = model;
   const t = settlementsT(session.locale);
@@ -59,7 +69,11 @@ export function renderSettlementsList(nonce: string, model: SettlementsListModel
     const href = `/console/payments/${row.paymentId}?mode=${mode}${refund && row.refundId ? `#${row.refundId}` : ''}`;
     return html`<tr>
       <td data-label="${t('list.salesDate')}" class="nowrap">${row.salesDate}</td>
-      <td data-label="${t('list.payoutDate')}" class="nowrap">${row.payoutDate}</td>
+      ${
+        row.payoutStatus === 'scheduled'
+          ? html`<td data-label="${t('list.payoutDate')}" class="nowrap">${row.payoutDate}</td>`
+          : html`<td data-label="${t('list.payoutDate')}">${payoutText(session.locale, row)}</td>`
+      }
       <td data-label="${t('list.type')}">${t(refund ? 'list.type.refund' : 'list.type.payment')}</td>
       <td data-label="${t('list.order')}"><a href="${href}">${row.orderId}</a></td>
       <td data-label="${t('list.gross')}" class="num">${signedWon(row.grossAmount)}</td>
@@ -85,6 +99,18 @@ export function renderSettlementsList(nonce: string, model: SettlementsListModel
             <td data-label="${t('list.net')}" class="num">${signedWon(totals.netAmount)}</td>
             <td></td>
           </tr>
+          ${
+            totals.held.count === 0
+              ? null
+              : html`<tr class="totals">
+                  <th scope="row" colspan="4">${t('list.heldTotal', { count: totals.held.count })}</th>
+                  <td data-label="${t('list.gross')}" class="num">${signedWon(totals.held.grossAmount)}</td>
+                  <td data-label="${t('list.fee')}" class="num">${signedWon(totals.held.feeAmount)}</td>
+                  <td data-label="${t('list.vat')}" class="num">${signedWon(totals.held.vatAmount)}</td>
+                  <td data-label="${t('list.net')}" class="num">${signedWon(totals.held.netAmount)}</td>
+                  <td></td>
+                </tr>`
+          }
         </tfoot>`;
   const empty = day ? t('list.emptyDay', { mode, day }) : t('list.empty', { mode });
   const table =

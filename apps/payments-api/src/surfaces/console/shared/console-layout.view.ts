@@ -42,8 +42,8 @@ th{color:#4b5563;font-weight:600;white-space:nowrap}
 .num{text-align:right;white-space:nowrap}
 .nowrap{white-space:nowrap}
 .badge{display:inline-block;padding:0 .5rem;border-radius:999px;font-size:.8125rem;font-weight:600;background:#e5e7eb;color:#374151;white-space:nowrap}
-.badge.completed,.badge.succeeded,.badge.passed,.badge.live,.badge.matched,.badge.redeemed,.badge.enabled,.badge.issued{background:#d1fae5;color:#065f46}
-.badge.failed,.badge.disabled{background:#fee2e2;color:#991b1b}
+.badge.completed,.badge.succeeded,.badge.passed,.badge.live,.badge.matched,.badge.redeemed,.badge.enabled,.badge.issued,.badge.confirmed{background:#d1fae5;color:#065f46}
+.badge.failed,.badge.disabled,.badge.rejected{background:#fee2e2;color:#991b1b}
 .badge.failing,.badge.expiring{background:#fef3c7;color:#92400e}
 .qr{max-width:14rem;background:#fff}
 .warning{padding:.625rem .875rem;border-radius:8px;margin:0 0 1rem;background:#fef3c7;color:#78350f}
@@ -51,7 +51,7 @@ th{color:#4b5563;font-weight:600;white-space:nowrap}
 .webhook-banner p{margin:0}
 .webhook-banner ul{margin:.25rem 0 0;padding-left:1.25rem}
 .webhook-banner a{color:#78350f;font-weight:600}
-.badge.pending,.badge.running,.badge.integrating,.badge.review,.badge.held,.badge.open{background:#fef3c7;color:#92400e}
+.badge.pending,.badge.running,.badge.integrating,.badge.review,.badge.held,.badge.open,.badge.awaiting_shipment,.badge.shipped{background:#fef3c7;color:#92400e}
 form{margin:0}
 .filters{display:grid;grid-template-columns:repeat(auto-fit,minmax(9.5rem,1fr));gap:.75rem;align-items:end}
 .inline{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end}
@@ -72,6 +72,7 @@ button:focus-visible,a:focus-visible,input:focus-visible,select:focus-visible,su
 .field-error{margin:.125rem 0 0;font-size:.875rem;font-weight:600;color:#991b1b}
 input[aria-invalid=true]{border:2px solid #b91c1c}
 ul.refunds,ul.receipts{list-style:none;margin:0;padding:0}
+.shipment-form{border-top:1px solid #e5e7eb;margin-top:.75rem}
 ul.refunds .event:first-child,ul.receipts .event:first-child{border-top:0;padding-top:0;margin-top:0}
 ul.choices{list-style:none;margin:0 0 1rem;padding:0}
 ul.choices li{margin:.5rem 0}

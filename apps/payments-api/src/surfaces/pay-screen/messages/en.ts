@@ -1,7 +1,8 @@
 /**
  * The payment screen's English: what a shopper reads on /p/{suffix} and its voucher, 404 and 403
- * pages. ICU MessageFormat (intl-messageformat); amounts and times come in formatted. Korean beside
- * it in ko.ts, with the same keys and placeholders (messages/catalog.spec.ts holds that).
+ * pages, and what an escrow's buyer reads on /e/{token}. ICU MessageFormat (intl-messageformat);
+ * amounts and times come in formatted. Korean beside it in ko.ts, with the same keys and placeholders
+ * (messages/catalog.spec.ts holds that).
  */
 export const en = {
   'page.testBanner': 'TEST MODE · no real money moves',
@@ -86,11 +87,52 @@ export const en = {
   'vouchers.tooManyPins': 'Enter 1 to {max} PINs at a time.',
   'vouchers.notPayable': 'This payment can no longer be paid.',
 
+  'escrow.title': 'Confirm your purchase · {merchant} · payhook',
+  'escrow.heading': 'Your order from {merchant}',
+  'escrow.amount': 'Amount paid',
+  'escrow.intro':
+    'Your payment is held in escrow (purchase protection): the seller is paid once you confirm that the goods arrived.',
+  'escrow.autoConfirm': 'If you do nothing, the purchase confirms by itself at 00:00 Korea time on {date}.',
+  'escrow.confirm.heading': 'Got the goods?',
+  'escrow.confirm.note': 'Confirming releases the payment to the seller. It cannot be undone.',
+  'escrow.confirm.button': 'Confirm the purchase',
+  'escrow.reject.heading': 'Something wrong?',
+  'escrow.reject.note':
+    'If the goods did not arrive or something is wrong with them, reject the purchase with a reason. The payment is not released to the seller; a person looks into it.',
+  'escrow.reject.reason': 'Reason for rejecting',
+  'escrow.reject.hint': '1 to {max} characters.',
+  'escrow.reject.button': 'Reject the purchase',
+  'escrow.reject.error': 'Write a reason of 1 to {max} characters, not only spaces.',
+  'escrow.errorTitle': 'Error: {title}',
+  'escrow.details.heading': 'Order details',
+  'escrow.details.merchant': 'Seller',
+  'escrow.details.order': 'Order',
+  'escrow.details.carrier': 'Carrier',
+  'escrow.details.trackingNumber': 'Tracking number',
+  'escrow.details.status': 'Status',
+  'escrow.details.autoConfirmAt': 'Confirms by itself',
+  'escrow.details.autoConfirmAtValue': '00:00 Korea time, {date}',
+  'escrow.status.awaiting_shipment': 'Waiting for shipment',
+  'escrow.status.shipped': 'Shipped · waiting for your confirmation',
+  'escrow.status.confirmed': 'Purchase confirmed',
+  'escrow.status.rejected': 'Purchase rejected',
+  'escrow.outcome.confirmed':
+    'You confirmed the purchase on {date} at {time} Korea time. The payment goes to the seller.',
+  'escrow.outcome.autoConfirmed':
+    'The purchase confirmed by itself on {date} at {time} Korea time. The payment goes to the seller.',
+  'escrow.outcome.rejected':
+    'You rejected the purchase on {date} at {time} Korea time. The payment is not released to the seller; a person looks into it.',
+  'escrow.outcome.reason': 'Your reason',
+  'escrow.conflict.confirmed': 'This purchase was already confirmed: nothing changed.',
+  'escrow.conflict.rejected': 'This purchase was already rejected: nothing changed.',
+  'escrow.conflict.other': 'This purchase cannot be confirmed or rejected now: nothing changed.',
+
   'notFound.heading': 'Payment not found',
   'notFound.body': 'This payment link is not valid. Go back to the shop and start the payment again.',
   'forbidden.heading': 'Not allowed',
   'forbidden.formExpired': 'This form has expired. Open the payment page again.',
   'forbidden.liveComplete': 'Live payments complete when the funds arrive.',
+  'forbidden.escrowFormExpired': 'This form has expired. Open the link in your e-mail again.',
 } as const;
 
 export type PayScreenKey = keyof typeof en;

@@ -42,6 +42,7 @@ export const en = {
   'action.member.password_reset': 'Password reset by e-mail',
   'action.refund.created': 'Refund made',
   'action.payment.canceled': 'Payment canceled',
+  'action.escrow.shipped': 'Escrow shipment registered',
 } as const;
 
 export type AuditKey = keyof typeof en;

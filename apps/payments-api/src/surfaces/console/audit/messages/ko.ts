@@ -41,4 +41,5 @@ export const ko: Readonly<Record<AuditKey, string>> = {
   'action.member.password_reset': '이메일로 비밀번호 재설정',
   'action.refund.created': '환불',
   'action.payment.canceled': '결제 취소',
+  'action.escrow.shipped': '에스크로 배송 등록',
 };

@@ -66,6 +66,8 @@ export const en = {
 
   'notice.redelivery': 'Redelivery queued: the new attempt shows here within seconds (reload to see it).',
   'notice.refunded': 'Refund made: it is listed under Refunds with its status.',
+  'notice.shipped': 'Shipment registered: payhook e-mails the buyer a link to confirm or reject the purchase.',
+  'notice.shipmentCorrected': 'Shipment corrected.',
 
   'events.title': 'Events',
   'events.none': 'No events yet: the payment sends one when it leaves pending.',
@@ -136,6 +138,7 @@ export const en = {
   'money.reason.payment_canceled': 'Deposit after the payment had been canceled',
   'money.reason.payment_expired': 'Deposit after the payment had expired',
   'money.reason.voucher_over_cover': 'Vouchers worth more than the amount',
+  'money.reason.escrow_rejected': 'The buyer rejected the purchase (escrow)',
   'money.resolution.waiting': "Waiting for payhook's operators.",
   'money.resolution.complete': 'Completed by {by} on {time}',
   'money.resolution.completeOwed': 'Completed by {by} on {time}; refund of {amount} owed to the payer',

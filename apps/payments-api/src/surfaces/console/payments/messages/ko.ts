@@ -64,6 +64,8 @@ export const ko: Readonly<Record<ConsolePaymentsKey, string>> = {
 
   'notice.redelivery': '재전송을 요청했습니다. 새 전송 시도는 몇 초 안에 여기에 표시됩니다(새로고침하여 확인하세요).',
   'notice.refunded': '환불을 접수했습니다. 환불 내역에서 상태를 확인할 수 있습니다.',
+  'notice.shipped': '배송 정보를 등록했습니다. 고객에게 구매 확정 또는 거절 링크를 이메일로 보냅니다.',
+  'notice.shipmentCorrected': '배송 정보를 수정했습니다.',
 
   'events.title': '이벤트',
   'events.none': '아직 이벤트가 없습니다. 결제가 대기 상태에서 바뀌면 이벤트가 생성됩니다.',
@@ -135,6 +137,7 @@ export const ko: Readonly<Record<ConsolePaymentsKey, string>> = {
   'money.reason.payment_canceled': '결제 취소 후 입금',
   'money.reason.payment_expired': '결제 만료 후 입금',
   'money.reason.voucher_over_cover': '결제 금액을 넘는 상품권',
+  'money.reason.escrow_rejected': '고객의 구매 거절(구매안전서비스)',
   'money.resolution.waiting': 'payhook 운영팀의 처리를 기다리고 있습니다.',
   'money.resolution.complete': '{time} {by} 님이 결제 완료 처리',
   'money.resolution.completeOwed': '{time} {by} 님이 결제 완료 처리 · 결제자에게 {amount} 환불 예정',

@@ -33,6 +33,8 @@ export const en = {
   'list.totalAllPages': 'Total of {day} ({count, plural, one {# record} other {# records}}, all pages)',
   'list.emptyDay': 'No {mode, select, live {live} other {test}} settlements on {day}.',
   'list.empty': 'No {mode, select, live {live} other {test}} settlements match.',
+  'list.payoutHeld': 'Held until the buyer confirms the purchase (escrow).',
+  'list.heldTotal': 'Of which held until buyers confirm ({count, plural, one {# record} other {# records}})',
   'list.download': 'Download CSV',
   'list.chooseDay': 'Choose one sales date to see its totals and download its CSV.',
   'list.pages': 'Pages',

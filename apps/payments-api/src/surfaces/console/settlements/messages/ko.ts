@@ -31,6 +31,8 @@ export const ko: Readonly<Record<SettlementsKey, string>> = {
   'list.totalAllPages': '{day} 합계 ({count, plural, other {#건}}, 전체 페이지)',
   'list.emptyDay': '{day}에 {mode, select, live {라이브} other {테스트}} 정산 내역이 없습니다.',
   'list.empty': '조건에 맞는 {mode, select, live {라이브} other {테스트}} 정산 내역이 없습니다.',
+  'list.payoutHeld': '고객이 구매를 확정할 때까지 지급이 보류됩니다(구매안전서비스).',
+  'list.heldTotal': '그중 구매 확정 전 지급 보류 ({count, plural, other {#건}})',
   'list.download': 'CSV 다운로드',
   'list.chooseDay': '매출일을 하나 선택하면 그날의 합계를 보고 CSV를 다운로드할 수 있습니다.',
   'list.pages': '페이지',

@@ -57,6 +57,10 @@ export const en = {
   'status.failing': 'failing',
   'status.expiring': 'expiring',
   'status.issued': 'issued',
+  'status.awaiting_shipment': 'awaiting shipment',
+  'status.shipped': 'shipped',
+  'status.confirmed': 'confirmed',
+  'status.rejected': 'rejected',
 
   'error.back': 'Back to the console',
   'error.notFound.title': 'Not found',

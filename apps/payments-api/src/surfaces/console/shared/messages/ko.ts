@@ -55,6 +55,10 @@ export const ko: Readonly<Record<ConsoleSharedKey, string>> = {
   'status.failing': '실패 중',
   'status.expiring': '만료 예정',
   'status.issued': '발급됨',
+  'status.awaiting_shipment': '배송 대기',
+  'status.shipped': '배송 중',
+  'status.confirmed': '구매 확정',
+  'status.rejected': '구매 거절',
 
   'error.back': '콘솔로 돌아가기',
   'error.notFound.title': '찾을 수 없음',
