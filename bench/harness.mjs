@@ -112,7 +112,11 @@ export async function stopApp(child, signal = 'SIGTERM', graceMs = 30_000) {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', () => resolve(true)));
   child.kill(signal);
-  const timely = await Promise.race([exited, sleep(graceMs).then(() => false)]);
+  // A timer of its own, cleared on exit: a pending one would keep the test script alive for graceMs.
+  let timer;
+  const late = new Promise((resolve) => (timer = setTimeout(() => resolve(false), graceMs)));
+  const timely = await Promise.race([exited, late]);
+  clearTimeout(timer);
   if (!timely) {
     console.error(`[bench] pid ${child.pid} did not exit within ${graceMs} ms of ${signal}; killing it`);
     child.kill('SIGKILL');
@@ -162,6 +166,8 @@ export async function startReceiver(requestedPort = 0, mode = 'ok') {
     stats: async () => (await fetch(`${base}/stats`)).json(),
     /** [first arrival ms, completion ms] of each event. */
     arrivals: async () => (await fetch(`${base}/arrivals`)).json(),
+    /** The payment ids of the payment.completed events that arrived. */
+    completedPayments: async () => (await fetch(`${base}/completed-payments`)).json(),
     reset: () => fetch(`${base}/reset`, { method: 'POST' }),
   };
 }

@@ -5,6 +5,7 @@ const MODE = process.env.RECEIVER_MODE ?? 'ok';
 import { createServer } from 'node:http';
 
 const arrivals = new Map(); // event id -> [arrival ms, completion ms from the body]
+const completedPayments = new Set(); // paymentId of every payment.completed event that arrived
 let deliveries = 0;
 let lastDelivery = null; // when the latest answered delivery came, a repeat of an event included
 
@@ -29,8 +30,14 @@ const server = createServer((request, response) => {
     response.end(JSON.stringify([...arrivals.values()]));
     return;
   }
+  // The payments whose payment.completed event arrived, for a test that checks each one it completed.
+  if (request.method === 'GET' && request.url === '/completed-payments') {
+    response.end(JSON.stringify([...completedPayments]));
+    return;
+  }
   if (request.method === 'POST' && request.url === '/reset') {
     arrivals.clear();
+    completedPayments.clear();
     deliveries = 0;
     lastDelivery = null;
     response.end('{}');
@@ -54,7 +61,9 @@ const server = createServer((request, response) => {
     if (id && !arrivals.has(id)) {
       let completedAt = now;
       try {
-        completedAt = Date.parse(JSON.parse(Buffer.concat(chunks).toString()).data.completedAt);
+        const event = JSON.parse(Buffer.concat(chunks).toString());
+        completedAt = Date.parse(event.data.completedAt);
+        if (event.type === 'payment.completed') completedPayments.add(event.data.paymentId);
       } catch {
         // not an event body (the ceiling loop): latency is not measured for it
       }

@@ -4,6 +4,7 @@
 // 15 s), so they run beside the scenario specs instead of after them; each line says whose it is.
 //   test:faults         crashes on a Postgres and a RabbitMQ node of its own
 //   test:cluster        a broker cluster's node lost
+//   test:failover       after test:faults: a pg_auto_failover primary killed, its standby promoted
 //   the scenario specs  (jest.scenarios.config.js), then the webhook specs on the Postgres queue
 import { spawn } from 'node:child_process';
 import { buildIfStale, root } from './build.mjs';
@@ -35,7 +36,8 @@ function run(script) {
 }
 
 const results = await Promise.all([
-  run('test:faults'),
+  // One after the other: each is shorter than the other two lanes, and together about as long.
+  run('test:faults').then(async (passed) => (await run('test:failover')) && passed),
   run('test:cluster'),
   run('test:scenario-specs').then(async (passed) => (await run('test:postgres-queue')) && passed),
 ]);

@@ -2,7 +2,8 @@ import type { INestApplication, LogLevel, LoggerService } from '@nestjs/common';
 import { loadEnv } from '@payhook/config';
 import type { ApiKeyMode } from '@payhook/contracts';
 import type { AddressInfo } from 'node:net';
-import { Client } from 'pg';
+import { databaseClient } from '@payhook/persistence';
+import type { Client } from 'pg';
 import type { DestinationStream } from 'pino';
 import request from 'supertest';
 import { createPaymentsApi } from '../../apps/payments-api/src/app.setup';
@@ -53,7 +54,8 @@ export class PaymentsApiHarness {
       app.use(responseConformance(document as never, violations));
     }
     await app.listen(0, '127.0.0.1');
-    const db = new Client({ connectionString: env.DATABASE_URL });
+    // On the host DATABASE_URL's list points to now, when it lists several.
+    const db = databaseClient(env.DATABASE_URL);
     // A spec that takes the database away must not crash the worker through this side connection.
     db.on('error', () => undefined);
     await db.connect();

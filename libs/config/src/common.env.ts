@@ -9,6 +9,7 @@ import {
   secretsKeyFrom,
 } from './secrets-key';
 import { ToBoolean, ToInteger } from './env-transforms';
+import { IsPostgresUrl } from './env-validators';
 
 /** Whether the URLs agree on vhost and user; an unparseable one is left to the format check. */
 function sameVhostAndUser(urls: string[]): boolean {
@@ -31,8 +32,9 @@ const LOG_LEVEL_NAMES = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'si
 
 /** Variables both apps read. */
 export class CommonEnv {
+  /** One host, or several in libpq's form: the apps use the one that takes writes and follow a failover. */
   @Expose()
-  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'must be a postgres:// URL' })
+  @IsPostgresUrl('DATABASE_URL')
   DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/payhook';
 
   /** One node, or several nodes of one cluster, comma separated: the apps move to another when one goes. */

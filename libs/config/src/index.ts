@@ -7,3 +7,4 @@ export * from './reachability';
 export * from './sealed-secret';
 export * from './secrets-key';
 export * from './startup-progress';
+export * from './postgres-url';

@@ -42,6 +42,12 @@ describe('loadEnv', () => {
     ['PORT', '0', 'PORT must be a whole number of 1 or more'],
     ['ALLOW', 'maybe', 'ALLOW must be true or false'],
     ['DATABASE_URL', 'mysql://x', 'DATABASE_URL must be a postgres:// URL'],
+    ['DATABASE_URL', 'postgres://u:p@a:5432,b:x/payhook', 'DATABASE_URL lists a port that is not 1-65535: b:x'],
+    [
+      'DATABASE_URL',
+      'postgres://a,b/payhook?target_session_attrs=prefer-standby',
+      'DATABASE_URL has target_session_attrs=prefer-standby: with several hosts it must be read-write',
+    ],
     ['AMQP_NAMESPACE', 'has space', 'AMQP_NAMESPACE must be'],
     ['AMQP_URL', 'amqp://a:5672,,amqp://b:5672', 'AMQP_URL must be an amqp:// or amqps:// URL, or several'],
     ['AMQP_URL', 'amqp://a:5672,http://b', 'AMQP_URL must be an amqp:// or amqps:// URL, or several'],

@@ -25,6 +25,22 @@ describe('unreachable', () => {
     expect(await unreachable(postgresAt(`postgres://postgres@127.0.0.1:${openPort}/payhook`))).toBeNull();
   });
 
+  it("is null when one host of DATABASE_URL's list answers, and names every host when none does", async () => {
+    const port = await closedPort();
+    expect(
+      await unreachable(postgresAt(`postgres://postgres:s3cret@127.0.0.1:${port},127.0.0.1:${openPort}/payhook`)),
+    ).toBeNull();
+    const other = await closedPort();
+    const reason = await unreachable(postgresAt(`postgres://postgres:s3cret@127.0.0.1:${port},[::1]:${other}/payhook`));
+    expect(reason).toMatch(
+      new RegExp(
+        `^payhook cannot start: PostgreSQL does not answer at 127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\), ::1:${other} \\(`,
+      ),
+    );
+    expect(reason).toContain('set DATABASE_URL to one that answers');
+    expect(reason).not.toContain('s3cret');
+  });
+
   it('names the service, where it looked and the variable to set, without the password', async () => {
     const port = await closedPort();
     const reason = await unreachable(rabbitmqAt([`amqp://guest:s3cret@127.0.0.1:${port}/payhook`]));

@@ -1,4 +1,5 @@
 import { connect } from 'node:net';
+import { parsePostgresUrl } from './postgres-url';
 
 /** A service a process needs before it boots, where it may answer, and the variable that points at it. */
 export interface Dependency {
@@ -9,12 +10,16 @@ export interface Dependency {
   defaultPort: number;
 }
 
-export const postgresAt = (url: string): Dependency => ({
-  name: 'PostgreSQL',
-  variable: 'DATABASE_URL',
-  urls: [url],
-  defaultPort: 5432,
-});
+/** Each host of a list is a node: one that answers is enough to start (the apps find the primary). */
+export const postgresAt = (url: string): Dependency => {
+  const parsed = parsePostgresUrl(url);
+  return {
+    name: 'PostgreSQL',
+    variable: 'DATABASE_URL',
+    urls: parsed.hosts.length > 1 ? parsed.hosts.map((host) => parsed.forHost(host)) : [url],
+    defaultPort: 5432,
+  };
+};
 
 export const rabbitmqAt = (urls: string[]): Dependency => ({
   name: 'RabbitMQ',

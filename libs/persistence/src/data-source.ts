@@ -3,6 +3,7 @@ import type { ClientBase } from 'pg';
 import type { DataSource, DataSourceOptions, EntitySchema, QueryRunner } from 'typeorm';
 // Relative: this also runs from jest's global setup, where the @payhook/* paths are not mapped.
 import { startupProgress } from '../../config/src/startup-progress';
+import { connectionOptions } from './database-client';
 import { MIGRATIONS } from './migrations';
 
 export interface DataSourceConfig {
@@ -16,9 +17,11 @@ export interface DataSourceConfig {
 
 /** One place that decides how the apps talk to Postgres: explicit migrations, never synchronize. */
 export function dataSourceOptions(config: DataSourceConfig): DataSourceOptions {
+  // With a list of hosts, the pool's clients find the primary themselves (database-client.ts).
+  const { url, Client } = connectionOptions(config.url);
   return {
     type: 'postgres',
-    url: config.url,
+    url,
     entities: config.entities,
     migrations: MIGRATIONS,
     migrationsTableName: 'schema_migrations',
@@ -34,6 +37,7 @@ export function dataSourceOptions(config: DataSourceConfig): DataSourceOptions {
       // A transaction's statements that wait on none of each other's answers go out together (sql.ts,
       // together): one round trip, not one each. Statements awaited one by one run as before.
       pipeline: true,
+      ...(Client && { Client }),
     },
   };
 }

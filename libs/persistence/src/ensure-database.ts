@@ -1,4 +1,4 @@
-import { Client } from 'pg';
+import { databaseClient } from './database-client';
 import { databaseName, withDatabase } from './database-url';
 
 const DUPLICATE_DATABASE = '42P04';
@@ -8,7 +8,7 @@ const UNIQUE_VIOLATION = '23505';
 /** Creates the database named in `url` when it does not exist yet. */
 export async function ensureDatabase(url: string): Promise<void> {
   const name = databaseName(url);
-  const admin = new Client({ connectionString: withDatabase(url, 'postgres') });
+  const admin = databaseClient(withDatabase(url, 'postgres'));
   // A connection lost meanwhile fails the running query; unheard, its 'error' event would end the process.
   admin.on('error', () => undefined);
   await admin.connect();

@@ -8,3 +8,5 @@ export * from './read-database';
 export * from './sql';
 export * from './typeorm-root.module';
 export * from './periodic-task';
+export * from './database-client';
+export { NoDatabaseHostError } from './database-hosts';

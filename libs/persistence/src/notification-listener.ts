@@ -1,4 +1,5 @@
-import { Client } from 'pg';
+import type { Client } from 'pg';
+import { databaseClient } from './database-client';
 
 /**
  * A dedicated connection that LISTENs on one channel and calls `onNotify` for each notification.
@@ -32,7 +33,7 @@ export class NotificationListener {
   private async connect(): Promise<void> {
     if (this.stopped) return;
     const { url, channel, applicationName, onNotify, retryMs } = this.options;
-    const client = new Client({ connectionString: url, application_name: applicationName });
+    const client = databaseClient(url, { application_name: applicationName });
     const retry = () => {
       client.removeAllListeners();
       // A dead connection may still report errors while it ends; unheard, one would end the process.

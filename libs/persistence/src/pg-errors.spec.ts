@@ -6,6 +6,8 @@ describe('isDatabaseUnavailable (503 with Retry-After, never 500)', () => {
     ['a server shutting down', { code: '57P01' }],
     ['a replica cancelling a query that conflicts with recovery', { code: '40001' }],
     ['a deadlock victim', { code: '40P01' }],
+    ['a primary that no longer takes writes (a failover under way)', { code: '25006' }],
+    ['no host of a DATABASE_URL list to connect to', { code: '08001' }],
     ['a dropped connection, in words only', { message: 'Connection terminated unexpectedly' }],
     ['TypeORM wrapping the driver error', { driverError: { code: '08006' } }],
     ['one of the addresses tried', { errors: [{ code: 'ECONNREFUSED' }] }],

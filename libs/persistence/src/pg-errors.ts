@@ -40,11 +40,12 @@ const UNREACHABLE_CODES = new Set([
   'ENETUNREACH',
 ]);
 /**
- * SQLSTATEs of a server that is going down, starting up or out of connections, and of a statement
- * that only needs running again: a deadlock victim, or a query a streaming replica cancelled to keep
+ * SQLSTATEs of a server that is going down, starting up or out of connections, or no longer takes
+ * writes (25006: a primary turned standby, a failover under way), and of a statement that only
+ * needs running again: a deadlock victim, or a query a streaming replica cancelled to keep
  * replaying the primary (40001, "conflict with recovery", on DATABASE_READ_URL).
  */
-const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '40001', '40P01']);
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '40001', '40P01', '25006']);
 /** node-postgres says these in words only. */
 const UNREACHABLE_MESSAGES = [
   'Connection terminated',

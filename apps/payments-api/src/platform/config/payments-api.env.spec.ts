@@ -31,6 +31,16 @@ describe('PaymentsApiEnv DATABASE_READ_URL', () => {
       new ConfigError('Invalid configuration: DATABASE_READ_URL must be a postgres:// URL'),
     );
   });
+
+  it('may list several hosts and prefer a standby among them, which DATABASE_URL may not', () => {
+    const url = 'postgres://reader@db-a:5432,db-b:5432/payhook?target_session_attrs=prefer-standby';
+    expect(loadEnv(PaymentsApiEnv, { DATABASE_READ_URL: url }).DATABASE_READ_URL).toBe(url);
+    expect(() => loadEnv(PaymentsApiEnv, { DATABASE_URL: url })).toThrow(
+      new ConfigError(
+        'Invalid configuration: DATABASE_URL has target_session_attrs=prefer-standby: with several hosts it must be read-write (the apps write there)',
+      ),
+    );
+  });
 });
 
 describe('PaymentsApiEnv TRUST_PROXY', () => {

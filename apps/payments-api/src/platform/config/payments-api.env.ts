@@ -1,4 +1,4 @@
-import { CommonEnv, IsDurationFromOneMinute, parseDuration, ToInteger } from '@payhook/config';
+import { CommonEnv, IsDurationFromOneMinute, IsPostgresUrl, parseDuration, ToInteger } from '@payhook/config';
 import { DEFAULT_ESCROW_AUTO_CONFIRM_DAYS, MAX_ESCROW_AUTO_CONFIRM_DAYS } from '@payhook/contracts';
 import { Expose } from 'class-transformer';
 import { IsInt, IsIP, IsOptional, Matches, Max, Min, ValidateBy } from 'class-validator';
@@ -34,7 +34,7 @@ export class PaymentsApiEnv extends CommonEnv {
    */
   @Expose()
   @IsOptional()
-  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'must be a postgres:// URL' })
+  @IsPostgresUrl('DATABASE_READ_URL')
   DATABASE_READ_URL?: string;
 
   @Expose()

@@ -1,0 +1,81 @@
+import { Client, type ClientConfig } from 'pg';
+// Relative: jest's global setup loads this library, and the @payhook/* paths are not mapped there.
+import { formatHost } from '../../config/src/postgres-url';
+import { DatabaseHosts, NoDatabaseHostError, sessionRole, watchParameterStatuses } from './database-hosts';
+import { isDatabaseUnavailable } from './pg-errors';
+
+/**
+ * The one way payhook opens PostgreSQL connections, a pool's or a client of its own: with a URL of
+ * one host, node-postgres as it is; with a list of hosts, a Client that connects to the host
+ * DatabaseHosts chooses and checks, on connect, that the host still fits (a failover may have
+ * moved it since the walk).
+ */
+
+type ConnectCallback = (error: Error | null, client?: Client) => void;
+
+/** A node-postgres Client class whose every connection goes to the host `hosts` chooses now. */
+function hostListClient(hosts: DatabaseHosts): typeof Client {
+  return class HostListClient extends Client {
+    private readonly statuses = watchParameterStatuses(this);
+
+    override connect(): Promise<Client>;
+    override connect(callback: ConnectCallback): void;
+    override connect(callback?: ConnectCallback): Promise<Client> | void {
+      const connected = this.connectToChosenHost();
+      if (!callback) return connected;
+      connected.then(
+        (client) => callback(null, client),
+        (error: Error) => callback(error),
+      );
+    }
+
+    override end(): Promise<void>;
+    override end(callback: (error: Error) => void): void;
+    override end(callback?: (error: Error) => void): Promise<void> | void {
+      // Ending (the pool's idle timeout, a shutdown): not a connection held there any more.
+      hosts.release(this);
+      return callback ? super.end(callback) : super.end();
+    }
+
+    private async connectToChosenHost(): Promise<Client> {
+      const host = await hosts.choose();
+      // The pool's connect timeout ends a client by destroying its socket, and it may have while
+      // the hosts were asked: connecting that socket now would undo it.
+      if (this.connection.stream.destroyed) throw new Error('Connection terminated due to connection timeout');
+      this.host = host.host;
+      this.port = host.port;
+      try {
+        await super.connect();
+      } catch (error) {
+        // Refused, dropped or shutting down: the chosen host is gone, and the next connect walks.
+        if (isDatabaseUnavailable(error)) hosts.leave(host);
+        throw error;
+      }
+      hosts.hold(this, host);
+      if (hosts.mode === 'read-write' && (await sessionRole(this, this.statuses)) !== 'primary') {
+        // Chosen as the primary, it is one no more (a failover since): the next connect walks again.
+        hosts.leave(host);
+        await this.end().catch(() => undefined);
+        throw new NoDatabaseHostError(`the PostgreSQL host ${formatHost(host)} no longer takes writes`);
+      }
+      return this;
+    }
+  };
+}
+
+const clientClasses = new WeakMap<DatabaseHosts, typeof Client>();
+
+/** What a pool or client of `url` is given: the URL itself, or a host of its list and the Client that moves. */
+export function connectionOptions(url: string): { url: string; Client?: typeof Client } {
+  const hosts = DatabaseHosts.of(url);
+  if (!hosts) return { url };
+  let ClientClass = clientClasses.get(hosts);
+  if (!ClientClass) clientClasses.set(hosts, (ClientClass = hostListClient(hosts)));
+  return { url: hosts.urlFor(hosts.url.hosts[0]), Client: ClientClass };
+}
+
+/** A client of its own (not pooled) on `url`, to `connect()`. */
+export function databaseClient(url: string, config: Omit<ClientConfig, 'connectionString'> = {}): Client {
+  const { url: connectionString, Client: ClientClass = Client } = connectionOptions(url);
+  return new ClientClass({ ...config, connectionString });
+}
