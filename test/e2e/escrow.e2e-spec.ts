@@ -415,6 +415,23 @@ describe('escrow', () => {
       expectApiError(await confirm(shipped.id), { status: 409, code: 'escrow_state_conflict' });
     });
 
+    it('is too late once autoConfirmAt has passed: refused, and the escrow confirmed by itself as of that instant', async () => {
+      const shipped = await shippedEscrow();
+      const [due] = await api.sql<{ at: Date }>(
+        // Shipped a day ago, due ten minutes ago: the task has not come since.
+        `UPDATE payments SET escrow_shipped_at = escrow_shipped_at - interval '1 day',
+           escrow_auto_confirm_at = date_trunc('milliseconds', now()) - interval '10 minutes'
+         WHERE id = $1 RETURNING escrow_auto_confirm_at AS at`,
+        [shipped.id],
+      );
+      expectApiError(await reject(shipped.id, { reason: 'too late' }), { status: 409, code: 'escrow_state_conflict' });
+      await pollFor(async () => (await get(shipped.id)).escrow!.status === 'confirmed');
+      const confirmed = await get(shipped.id);
+      expect(confirmed.escrow).toMatchObject({ confirmedAt: due.at.toISOString(), rejectedAt: null });
+      const [event] = (await eventsOf(shipped.id)).filter((one) => one.type.startsWith('escrow.'));
+      expect(event.data).toMatchObject({ status: 'confirmed', autoConfirmed: true, confirmedAt: due.at.toISOString() });
+    });
+
     it.each([
       [{}, 'parameter_missing'],
       [{ reason: '' }, 'parameter_invalid'],

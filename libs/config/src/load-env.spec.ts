@@ -42,7 +42,11 @@ describe('loadEnv', () => {
     ['PORT', '0', 'PORT must be a whole number of 1 or more'],
     ['ALLOW', 'maybe', 'ALLOW must be true or false'],
     ['DATABASE_URL', 'mysql://x', 'DATABASE_URL must be a postgres:// URL'],
-    ['DATABASE_URL', 'postgres://u:p@a:5432,b:x/payhook', 'DATABASE_URL lists a port that is not 1-65535: b:x'],
+    [
+      'DATABASE_URL',
+      'postgres://u:p@a:5432,b:x/payhook',
+      'DATABASE_URL lists a port that is not 1-65535 (host number 2; a password with / ? # @ must be percent-encoded)',
+    ],
     [
       'DATABASE_URL',
       'postgres://a,b/payhook?target_session_attrs=prefer-standby',

@@ -47,9 +47,15 @@ describe('a postgres:// URL with one host or several', () => {
   it.each([
     ['mysql://db-a,db-b/payhook', 'must be a postgres:// URL'],
     ['postgres://db-a,,db-b/payhook', 'lists an empty host'],
-    ['postgres://db-a:5432,db-b:54x2/payhook', 'lists a port that is not 1-65535: db-b:54x2'],
-    ['postgres://db-a,db-b:70000/payhook', 'lists a port that is not 1-65535: db-b:70000'],
-    ['postgres://db-a,[::1/payhook', 'lists a host that is not host[:port]: [::1'],
+    [
+      'postgres://db-a:5432,db-b:54x2/payhook',
+      'lists a port that is not 1-65535 (host number 2; a password with / ? # @ must be percent-encoded)',
+    ],
+    [
+      'postgres://db-a,db-b:70000/payhook',
+      'lists a port that is not 1-65535 (host number 2; a password with / ? # @ must be percent-encoded)',
+    ],
+    ['postgres://db-a,[::1/payhook', 'lists a host (number 2) that is not host[:port]'],
     [
       'postgres://db-a,db-b/payhook?target_session_attrs=standby',
       'has target_session_attrs=standby: it must be read-write, any, prefer-standby',
@@ -70,5 +76,13 @@ describe('a postgres:// URL with one host or several', () => {
     const reason = postgresUrlProblem('postgres://app:hunter2@db-a,db-b:x/payhook', 'DATABASE_URL');
     expect(reason).not.toBeNull();
     expect(reason).not.toContain('hunter2');
+    // A password with an unescaped / spills into the host part: the message still holds none of it.
+    const spilled = postgresUrlProblem('postgres://app:se/cr3t@db1/payhook', 'DATABASE_URL');
+    expect(spilled).not.toBeNull();
+    expect(spilled).not.toMatch(/cr3t|app:se/);
+  });
+
+  it('leaves target_session_attrs of one host as node-postgres did: it chooses nothing there', () => {
+    expect(postgresUrlProblem('postgres://db-a/payhook?target_session_attrs=primary', 'DATABASE_URL')).toBeNull();
   });
 });

@@ -44,7 +44,9 @@ export function parsePostgresUrl(url: string): PostgresUrl {
   // One empty host is node-postgres's default (localhost), as before host lists; in a list it is a slip.
   const hosts = hostList === '' ? [{ host: '', port: DEFAULT_PORT }] : hostList.split(',').map(parseHost);
   const params = new URLSearchParams(query);
-  const attrs = params.get('target_session_attrs') ?? 'read-write';
+  const given = params.get('target_session_attrs') ?? 'read-write';
+  // With one host the attribute chooses nothing, and node-postgres ignored it before host lists.
+  const attrs = hosts.length === 1 && !isTargetSessionAttrs(given) ? 'read-write' : given;
   if (!isTargetSessionAttrs(attrs)) {
     throw new PostgresUrlError(`has target_session_attrs=${attrs}: it must be ${TARGET_SESSION_ATTRS.join(', ')}`);
   }
@@ -91,15 +93,25 @@ export function postgresUrlProblem(url: string, variable: 'DATABASE_URL' | 'DATA
   }
 }
 
-function parseHost(text: string): PostgresHost {
+/**
+ * A host of the list. Its text is never quoted in a message: a password with an unescaped / ? or #
+ * spills into the host part, and the message would show it.
+ */
+function parseHost(text: string, index: number): PostgresHost {
   const match = BRACKETED_HOST.exec(text) ?? NAMED_HOST.exec(text);
   if (!match) {
-    throw new PostgresUrlError(text === '' ? 'lists an empty host' : `lists a host that is not host[:port]: ${text}`);
+    throw new PostgresUrlError(
+      text === '' ? 'lists an empty host' : `lists a host (number ${index + 1}) that is not host[:port]`,
+    );
   }
   const [, host, port] = match;
   if (port === undefined || port === '') return { host, port: DEFAULT_PORT };
   const number = /^\d{1,5}$/.test(port) ? Number(port) : NaN;
-  if (!(number >= 1 && number <= 65_535)) throw new PostgresUrlError(`lists a port that is not 1-65535: ${text}`);
+  if (!(number >= 1 && number <= 65_535)) {
+    throw new PostgresUrlError(
+      `lists a port that is not 1-65535 (host number ${index + 1}; a password with / ? # @ must be percent-encoded)`,
+    );
+  }
   return { host, port: number };
 }
 

@@ -13,6 +13,12 @@ import { isDatabaseUnavailable } from './pg-errors';
 
 type ConnectCallback = (error: Error | null, client?: Client) => void;
 
+/** Whether a failed connect says its host is gone (refused, unreachable, shutting down), not only full or slow. */
+function isHostGone(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: string; message?: string };
+  return isDatabaseUnavailable(error) && code !== '53300' && !/timeout/i.test(message ?? '');
+}
+
 /** A node-postgres Client class whose every connection goes to the host `hosts` chooses now. */
 function hostListClient(hosts: DatabaseHosts): typeof Client {
   return class HostListClient extends Client {
@@ -47,12 +53,21 @@ function hostListClient(hosts: DatabaseHosts): typeof Client {
       try {
         await super.connect();
       } catch (error) {
-        // Refused, dropped or shutting down: the chosen host is gone, and the next connect walks.
-        if (isDatabaseUnavailable(error)) hosts.leave(host);
+        // Refused, dropped or shutting down: the chosen host is gone, and the next connect walks. A host
+        // that is only full (53300) or slow to answer is still the primary: this connect alone fails.
+        if (isHostGone(error)) hosts.leave(host);
         throw error;
       }
       hosts.hold(this, host);
-      if (hosts.mode === 'read-write' && (await sessionRole(this, this.statuses)) !== 'primary') {
+      let role;
+      try {
+        role = hosts.mode === 'read-write' ? await sessionRole(this, this.statuses) : 'primary';
+      } catch (error) {
+        // The pool never ends a client whose connect failed: end it here, or its socket stays open.
+        await this.end().catch(() => undefined);
+        throw error;
+      }
+      if (role !== 'primary') {
         // Chosen as the primary, it is one no more (a failover since): the next connect walks again.
         hosts.leave(host);
         await this.end().catch(() => undefined);

@@ -51,13 +51,16 @@ export class Escrow1767400000000 implements MigrationInterface {
           AND (escrow_confirmed_at IS NULL) = (escrow_auto_confirmed IS NULL)
           AND (escrow_status IS NOT DISTINCT FROM 'rejected') = (escrow_rejected_at IS NOT NULL)
           AND (escrow_rejected_at IS NULL) = (escrow_reject_reason IS NULL)) NOT VALID`);
-    // The buyer's page: one payment per link.
+    // The buyer's page: one payment per link. Dropped first: a build that stopped half-way leaves an
+    // invalid index that IF NOT EXISTS would keep.
+    await db.query(`DROP INDEX CONCURRENTLY IF EXISTS payments_escrow_token_idx`);
     await db.query(`
-      CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS payments_escrow_token_idx ON payments (escrow_token_digest)
+      CREATE UNIQUE INDEX CONCURRENTLY payments_escrow_token_idx ON payments (escrow_token_digest)
       WHERE escrow_token_digest IS NOT NULL`);
     // The auto-confirm task: shipped escrows by when they confirm by themselves.
+    await db.query(`DROP INDEX CONCURRENTLY IF EXISTS payments_escrow_due_idx`);
     await db.query(`
-      CREATE INDEX CONCURRENTLY IF NOT EXISTS payments_escrow_due_idx ON payments (escrow_auto_confirm_at)
+      CREATE INDEX CONCURRENTLY payments_escrow_due_idx ON payments (escrow_auto_confirm_at)
       WHERE escrow_status = 'shipped'`);
     await db.query(`ALTER TABLE payments VALIDATE CONSTRAINT payments_escrow_check`);
 

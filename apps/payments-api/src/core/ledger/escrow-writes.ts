@@ -4,6 +4,7 @@ import { escrowAutoConfirmAt } from './escrow-calendar';
 import { escrowOutcomeEvent, toNewEvent, type EventWriter } from './event-writer';
 import { ESCROW_MOVES, movableFromSql } from './moves-table';
 import { PAYMENT_COLUMNS, toPaymentRecord, type PaymentRecord, type PaymentRow } from './payment-record';
+import { paymentRemainderSql } from './refundable-remainder';
 import type { ReviewCaseWrites } from './review-case-writes';
 import type { SettlementWriter } from './settlement-writer';
 
@@ -125,18 +126,21 @@ export class EscrowWrites {
   }
 
   /**
-   * The buyer's rejection of a shipped escrow, with its event and a review case `escrow_rejected` for
-   * the operator; the payout stays held. Null when the target's escrow is not shipped.
+   * The buyer's rejection of a shipped escrow still open (before its autoConfirmAt: from then on it
+   * is confirmed, whether or not the task has come yet), with its event and a review case
+   * `escrow_rejected` for the operator, of what the escrow still holds; the payout stays held. Null
+   * when the target's escrow is not shipped or its day has come.
    */
   async reject(target: EscrowTarget, reason: string): Promise<PaymentRecord | null> {
     const { where, params, named } = targetSql(target);
     const reasonParam = `$${params.length + 1}`;
-    const rows = await this.sql<PaymentRow>(
+    const rows = await this.sql<PaymentRow & { refundable: string }>(
       `UPDATE payments
        SET escrow_status = 'rejected', escrow_rejected_at = date_trunc('milliseconds', now()),
            escrow_reject_reason = ${reasonParam}, updated_at = now()
        WHERE ${where} AND escrow_status IN (${movableFromSql(ESCROW_MOVES, 'rejected', 'buyer')})
-       RETURNING ${PAYMENT_COLUMNS}`,
+         AND escrow_auto_confirm_at > now()
+       RETURNING ${PAYMENT_COLUMNS}, ${paymentRemainderSql('', 'id')} AS refundable`,
       [...params, reason],
       `reject-escrow-${named}`,
     );
@@ -147,8 +151,8 @@ export class EscrowWrites {
       livemode: rejected.livemode,
       source: 'escrow',
       reason: 'escrow_rejected',
-      // The money the escrow still holds: what was paid and not refunded.
-      amount: rejected.amount - rejected.refundedAmount,
+      // What the escrow still holds: paid, not refunded or held by a pending refund, not vouchers.
+      amount: Number(rows[0].refundable),
       merchantId: rejected.merchantId,
       paymentId: rejected.id,
     });
@@ -158,13 +162,15 @@ export class EscrowWrites {
   /**
    * The auto-confirm task's batch: shipped escrows past autoConfirmAt are confirmed (`clock`), each
    * with its event and its payout scheduled, several instances sharing the work (SKIP LOCKED: a row
-   * another instance is confirming is left to it; the compare-and-set confirms each once).
+   * another instance is confirming is left to it; the compare-and-set confirms each once). Confirmed
+   * at autoConfirmAt, however late the task came (never before the shipment itself: a day of 0
+   * business days began before it).
    */
   async confirmDue(batchSize: number): Promise<PaymentRecord[]> {
     const from = movableFromSql(ESCROW_MOVES, 'confirmed', 'clock');
     const rows = await this.sql<PaymentRow>(
       `UPDATE payments
-       SET escrow_status = 'confirmed', escrow_confirmed_at = date_trunc('milliseconds', now()),
+       SET escrow_status = 'confirmed', escrow_confirmed_at = GREATEST(escrow_auto_confirm_at, escrow_shipped_at),
            escrow_auto_confirmed = true, updated_at = now()
        WHERE id = ANY (ARRAY(SELECT id FROM payments WHERE escrow_status IN (${from}) AND escrow_auto_confirm_at <= now()
                              ORDER BY escrow_auto_confirm_at LIMIT $1 FOR UPDATE SKIP LOCKED))

@@ -168,12 +168,18 @@ export class SettlementWriter {
    */
   async releaseHeld(confirmed: readonly { paymentId: string; merchantId: string; confirmedAt: Date }[]): Promise<void> {
     const payouts: { paymentId: string; date: string; rule: PayoutRule }[] = [];
+    // A batch's confirmations share a few merchants and days: one read of terms each.
+    const termsOf = new Map<string, PayoutTerms>();
     for (const { paymentId, merchantId, confirmedAt } of confirmed) {
       const day = salesDate(confirmedAt);
-      const [terms] = await this.sql<PayoutTerms>(`SELECT ${PAYOUT_TERMS_SQL} FROM merchants m WHERE m.id = $1`, [
-        merchantId,
-        day,
-      ]);
+      let terms = termsOf.get(`${merchantId} ${day}`);
+      if (!terms) {
+        [terms] = await this.sql<PayoutTerms>(`SELECT ${PAYOUT_TERMS_SQL} FROM merchants m WHERE m.id = $1`, [
+          merchantId,
+          day,
+        ]);
+        termsOf.set(`${merchantId} ${day}`, terms);
+      }
       payouts.push({ paymentId, ...payoutOf(day, terms) });
     }
     if (payouts.length === 0) return;
