@@ -166,6 +166,8 @@ export async function startReceiver(requestedPort = 0, mode = 'ok') {
     stats: async () => (await fetch(`${base}/stats`)).json(),
     /** [first arrival ms, completion ms] of each event. */
     arrivals: async () => (await fetch(`${base}/arrivals`)).json(),
+    /** The first arrival (ms) of each event, by event id. */
+    arrivalsByEvent: async () => (await fetch(`${base}/arrivals-by-event`)).json(),
     /** The payment ids of the payment.completed events that arrived. */
     completedPayments: async () => (await fetch(`${base}/completed-payments`)).json(),
     reset: () => fetch(`${base}/reset`, { method: 'POST' }),

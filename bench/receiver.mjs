@@ -30,6 +30,11 @@ const server = createServer((request, response) => {
     response.end(JSON.stringify([...arrivals.values()]));
     return;
   }
+  // Each event's first arrival by its id, for the bench's stage timestamps of a sample of events.
+  if (request.method === 'GET' && request.url === '/arrivals-by-event') {
+    response.end(JSON.stringify(Object.fromEntries([...arrivals].map(([id, [arrived]]) => [id, arrived]))));
+    return;
+  }
   // The payments whose payment.completed event arrived, for a test that checks each one it completed.
   if (request.method === 'GET' && request.url === '/completed-payments') {
     response.end(JSON.stringify([...completedPayments]));
