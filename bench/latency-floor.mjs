@@ -3,8 +3,9 @@
 // the body's data.completedAt). A minimal pipeline at the same rate for the same seconds: a row
 // inserted in its own transaction, whose trigger NOTIFYs → a relay process LISTENing publishes it
 // with a confirm to a quorum queue and marks it published → a consumer process (the dispatcher's
-// prefetch) signs it, POSTs it with undici to a receiver like the product's, records the attempt and
-// only then acks. No step the product must take is skipped, and none is batched that it does not batch.
+// prefetch and requests in flight per endpoint) signs it, POSTs it with undici to a receiver like the
+// product's, records the attempt and only then acks. No step the product must take to deliver an event
+// is skipped, and none is batched that it does not batch.
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -174,6 +175,7 @@ export async function latencyFloor({
   try {
     stages.push(await startStage('latency-floor-relay.mjs', env));
     stages.push(await startStage('latency-floor-consumer.mjs', env));
+    log(`latency floor: ${WARM_UP_SECONDS} s warm-up, then ${rate}/s for ${seconds} s`);
     if (WARM_UP_SECONDS > 0) {
       await insertEvents(databaseUrl, rate, rate * WARM_UP_SECONDS);
       await receivedLatency(receiver, rate * WARM_UP_SECONDS);
@@ -182,7 +184,6 @@ export async function latencyFloor({
         db.query('TRUNCATE latency_floor_outbox, latency_floor_attempts RESTART IDENTITY'),
       );
     }
-    log(`latency floor: ${rate}/s for ${seconds} s`);
     await insertEvents(databaseUrl, rate, total);
     const latency = await receivedLatency(receiver, total);
     const samples = await onDatabase(databaseUrl, (db) => floorStages(db, receiver));

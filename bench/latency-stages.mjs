@@ -16,7 +16,7 @@ export const GAPS = [
   { label: 'completion → outbox row written (in the completion’s transaction)', from: 'completed', to: 'written' },
   { label: 'outbox row written → relay pass picks it up (commit, NOTIFY)', from: 'written', to: 'pickedUp' },
   {
-    label: 'relay pick-up → request start (publish, confirm, relay commit, broker, consume, sign)',
+    label: 'relay pick-up → request start (publish, confirm, broker, consume; the product reads the delivery too)',
     from: 'pickedUp',
     to: 'requestStarted',
   },
