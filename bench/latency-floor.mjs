@@ -23,7 +23,7 @@ const INSERT_CONNECTIONS = 10;
  * Seconds at the rate before the measured ones, not counted: the floor is of a warm pipeline, not of
  * processes that have just started and have their first connections to open and code to compile.
  */
-const WARM_UP_SECONDS = Number(process.env.BENCH_FLOOR_WARM_UP_SECONDS ?? 1);
+export const WARM_UP_SECONDS = Number(process.env.BENCH_FLOOR_WARM_UP_SECONDS ?? 5);
 
 const TABLES = `
   CREATE TABLE latency_floor_outbox (

@@ -40,7 +40,7 @@ import {
   alternatingRounds,
 } from './measure.mjs';
 import { REFUND_AMOUNT, REFUND_PAYMENTS, refundRequests, seedCompletedPayments } from './refunds.mjs';
-import { latencyFloor } from './latency-floor.mjs';
+import { WARM_UP_SECONDS as FLOOR_WARM_UP_SECONDS, latencyFloor } from './latency-floor.mjs';
 import { SAMPLE_EVERY, completionStages, stageGaps, stagesTable } from './latency-stages.mjs';
 
 // The create statement as the API sends it, from the build (npm run bench builds first).
@@ -601,8 +601,9 @@ run with NODE_ENV=production, so on quorum queues. Load is generated on the same
 latency floor is the least completion → webhook can take with these services on this machine: a row
 committed with a NOTIFY, a listener publishing it with a confirm to a quorum queue, a consumer POSTing
 it signed with undici to a receiver like the product's and recording the attempt before its ack, each
-a process of its own, measured right before completion → webhook at the same rate for as long (after a
-second's warm-up) and the same way (receiver arrival less the body's completedAt).
+a process of its own, measured right before completion → webhook at the same rate for as long (after
+${FLOOR_WARM_UP_SECONDS} s at that rate, not counted: the floor is of a warm pipeline) and the same way
+(receiver arrival less the body's completedAt).
 
 - Machine: ${machine()}
 - Command: \`npm run bench\` (${new Date().toISOString().slice(0, 10)})
