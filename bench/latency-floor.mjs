@@ -13,7 +13,7 @@ import amqp from 'amqplib';
 import pg from 'pg';
 import { sleep, stopApp } from './harness.mjs';
 import { LATENCY_RATE, LATENCY_SECONDS, log, receivedLatency } from './measure.mjs';
-import { SAMPLE_EVERY } from './latency-stages.mjs';
+import { SAMPLE_EVERY, epochMs } from './latency-stages.mjs';
 
 const NOTIFY_CHANNEL = 'latency_floor';
 const SIGNING_SECRET = `whsec_${randomBytes(24).toString('base64url')}`;
@@ -119,8 +119,6 @@ async function insertEvents(databaseUrl, rate, total) {
     await pool.end();
   }
 }
-
-const epochMs = (column) => `(extract(epoch FROM ${column}) * 1000)::float8`;
 
 /** The floor's stage timestamps of every SAMPLE_EVERY-th event, as completionStages reads the product's. */
 async function floorStages(db, receiver) {

@@ -12,9 +12,13 @@ export const SAMPLE_EVERY = 20;
  * row's write within the completion's transaction; `pickedUp` the relay pass that took the row (the
  * transaction start its published_at holds); `arrived` the receiver's first arrival.
  */
-export const GAPS = [
+const GAPS = [
   { label: 'completion → outbox row written (in the completion’s transaction)', from: 'completed', to: 'written' },
-  { label: 'outbox row written → relay pass picks it up (commit, NOTIFY)', from: 'written', to: 'pickedUp' },
+  {
+    label: 'outbox row written → relay pass picks it up (rest of the transaction, commit, NOTIFY, wake)',
+    from: 'written',
+    to: 'pickedUp',
+  },
   {
     label: 'relay pick-up → request start (publish, confirm, broker, consume; the product reads the delivery too)',
     from: 'pickedUp',
@@ -36,7 +40,8 @@ export function stageGaps(samples) {
   });
 }
 
-const epochMs = (column) => `(extract(epoch FROM ${column}) * 1000)::float8`;
+/** A timestamptz column as epoch milliseconds, the receiver's clock. */
+export const epochMs = (column) => `(extract(epoch FROM ${column}) * 1000)::float8`;
 
 /**
  * The stages of every SAMPLE_EVERY-th of the payments completed (in completion order), as the product
