@@ -5,7 +5,6 @@ import { dropDatabase } from '../../../../../test/support/drop-database';
 import { createFromTemplate } from '../../../../../test/support/template-database';
 import { testDatabaseUrl } from '../../../../../test/support/test-env';
 import { EventWriter } from './event-writer';
-import { OutboxWriter } from './outbox-writer';
 import { RefundWrites, type RefundWanted } from './refund-writes';
 import { SettlementWriter } from './settlement-writer';
 
@@ -65,7 +64,7 @@ describe('RefundWrites.hold without the CHECK backstop', () => {
   /** One hold in its own transaction on `client`, as Ledger.write runs it (a number: that amount, null: the remainder). */
   const holdOn = async (client: Client, paymentId: string, wanted: number | null | RefundWanted) => {
     const sql: Sql = async (text, params) => (await client.query(text, params)).rows;
-    const writes = new RefundWrites(sql, new EventWriter(sql, new OutboxWriter(sql)), new SettlementWriter(sql));
+    const writes = new RefundWrites(sql, new EventWriter(sql), new SettlementWriter(sql));
     await client.query('BEGIN');
     try {
       const hold = await writes.hold(
