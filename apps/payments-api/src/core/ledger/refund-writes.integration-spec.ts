@@ -137,6 +137,23 @@ describe('RefundWrites.hold without the CHECK backstop', () => {
     expect(await taxFreeHeldOf(paymentId)).toBe(3_000);
   });
 
+  it('throws, holding nothing, when the guard refuses an ask decideRefund did not make (a broken invariant)', async () => {
+    const paymentId = await completedPayment('pay_refundwritesguard0000006', 3_000);
+    const [client] = clients;
+    const sql: Sql = async (text, params) => (await client.query(text, params)).rows;
+    const writes = new RefundWrites(sql, new EventWriter(sql), new SettlementWriter(sql));
+    for (const ask of [
+      { amount: AMOUNT + 1, taxFreeAmount: 0 },
+      { amount: 4_000, taxFreeAmount: 3_001 },
+      { amount: AMOUNT - 2_000, taxFreeAmount: 0 },
+    ]) {
+      await client.query('BEGIN');
+      await expect(writes.holdAll([{ scope: SCOPE, paymentId, ...ask }])).rejects.toThrow(/guarded hold refused/);
+      await client.query('ROLLBACK');
+    }
+    expect(await heldOf(paymentId)).toBe(0);
+  });
+
   it('keeps racing refunds within the tax-free and the taxable part, explicit parts and default shares alike', async () => {
     const paymentId = await completedPayment('pay_refundwritesguard0000005', 3_000);
     const outcomes = await Promise.all(
