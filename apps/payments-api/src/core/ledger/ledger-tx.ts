@@ -36,7 +36,7 @@ export class LedgerTx {
    */
   constructor(readonly sql: Sql) {
     this.outbox = new OutboxWriter(sql);
-    this.events = new EventWriter(sql, this.outbox);
+    this.events = new EventWriter(sql);
     this.settlements = new SettlementWriter(sql);
     this.vouchers = new VoucherWrites(sql);
     this.cashReceipts = new CashReceiptWrites(sql, this.events);

@@ -18,11 +18,36 @@ import type { Sql } from '@payhook/persistence';
 export type DeliveryRequest = Omit<WebhookDeliveryRequestedV2, 'type' | 'requestedAt'>;
 
 /**
- * The one builder of the webhook.delivery-requested.v2 message (libs/contracts): every delivery
- * request the payments-api writes to its outbox carries a payload made here.
+ * The builder of the webhook.delivery-requested.v2 message (libs/contracts): every delivery request
+ * the payments-api writes to its outbox carries a payload made here, or by firstDeliveriesOutboxSql
+ * with the same fields and values (event-writer.integration-spec.ts holds the two together).
  */
 export function deliveryMessage(request: DeliveryRequest, requestedAt: Date): WebhookDeliveryRequestedV2 {
   return { type: WEBHOOK_DELIVERY_REQUESTED_V2, ...request, requestedAt: requestedAt.toISOString() };
+}
+
+/**
+ * The outbox row of each first automatic delivery selected from `deliveries` (event_id, endpoint_id),
+ * for a statement that fans events out to their deliveries and writes the rows itself (no round trip
+ * of their own): deliveryMessage's fields and values (retry step 0, not manual) built in SQL, with the
+ * correlation of the causing request. Placeholders from `$first` on, bound to `params` in order.
+ */
+export function firstDeliveriesOutboxSql(deliveries: string, first: number): { sql: string; params: unknown[] } {
+  const [routingKey, type, requestedAt, headers] = [0, 1, 2, 3].map((n) => `$${first + n}`);
+  return {
+    sql: `INSERT INTO outbox (routing_key, message_type, payload, headers)
+          SELECT ${routingKey}::text, ${type}::text,
+                 json_build_object('type', ${type}::text, 'eventId', d.event_id, 'endpointId', d.endpoint_id,
+                                   'retryStep', 0, 'manual', false, 'requestedAt', ${requestedAt}::text)::text,
+                 ${headers}::jsonb
+          FROM ${deliveries} d`,
+    params: [
+      WEBHOOK_DELIVER_ROUTING_KEY,
+      WEBHOOK_DELIVERY_REQUESTED_V2,
+      new Date().toISOString(),
+      outgoingMessageHeaders(),
+    ],
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { MerchantScope } from '@payhook/auth';
-import type { Sql } from '@payhook/persistence';
+import { together, type Sql } from '@payhook/persistence';
 import { amountDue, heldVoucherValue } from './amount-due';
 import { paymentOutcomeEvent, toNewEvent, type EventWriter } from './event-writer';
 import { PAYMENT_MOVES, movableFromSql, type PaymentOutcome } from './moves-table';
@@ -129,18 +129,19 @@ export class PaymentWrites {
       if (outcome === 'expired' && payment.expiresAt < now) return payment.expiresAt;
       return now;
     };
-    await this.vouchers.settleHolds(
-      moves.map(({ payment, outcome }) => ({ paymentId: payment.id, completed: outcome === 'completed' })),
-    );
-    await this.events.record(
-      moves.map((move) => toNewEvent(move.payment, paymentOutcomeEvent(move.payment, move.outcome, instant(move)))),
-    );
-    for (const move of moves) {
-      if (move.outcome === 'completed')
-        await this.settlements.recordPayment({ ...move.payment, completedAt: instant(move) });
-    }
-    await this.cashReceipts.issueAtCompletion(
-      moves.filter(({ outcome }) => outcome === 'completed').map(({ payment }) => payment),
-    );
+    const completed = moves.filter(({ outcome }) => outcome === 'completed');
+    // Each follows from the moves and none from another's answer: sent together (they run in this
+    // order, as they ran one after the other), so a completion waits on one round trip for them all,
+    // and one more for its settlement record, written once its terms are read.
+    await together([
+      this.vouchers.settleHolds(
+        moves.map(({ payment, outcome }) => ({ paymentId: payment.id, completed: outcome === 'completed' })),
+      ),
+      this.events.record(
+        moves.map((move) => toNewEvent(move.payment, paymentOutcomeEvent(move.payment, move.outcome, instant(move)))),
+      ),
+      ...completed.map((move) => this.settlements.recordPayment({ ...move.payment, completedAt: instant(move) })),
+      this.cashReceipts.issueAtCompletion(completed.map(({ payment }) => payment)),
+    ]);
   }
 }

@@ -5,7 +5,6 @@ import { dropDatabase } from '../../../../../test/support/drop-database';
 import { createFromTemplate } from '../../../../../test/support/template-database';
 import { testDatabaseUrl } from '../../../../../test/support/test-env';
 import { EventWriter } from './event-writer';
-import { OutboxWriter } from './outbox-writer';
 import { RefundWrites, type RefundWanted } from './refund-writes';
 import { SettlementWriter } from './settlement-writer';
 
@@ -65,7 +64,7 @@ describe('RefundWrites.hold without the CHECK backstop', () => {
   /** One hold in its own transaction on `client`, as Ledger.write runs it (a number: that amount, null: the remainder). */
   const holdOn = async (client: Client, paymentId: string, wanted: number | null | RefundWanted) => {
     const sql: Sql = async (text, params) => (await client.query(text, params)).rows;
-    const writes = new RefundWrites(sql, new EventWriter(sql, new OutboxWriter(sql)), new SettlementWriter(sql));
+    const writes = new RefundWrites(sql, new EventWriter(sql), new SettlementWriter(sql));
     await client.query('BEGIN');
     try {
       const hold = await writes.hold(
@@ -136,6 +135,23 @@ describe('RefundWrites.hold without the CHECK backstop', () => {
     ]);
     expect(outcomes.filter((outcome) => outcome === 'tax_free_amount_invalid')).toHaveLength(CLIENTS - 1);
     expect(await taxFreeHeldOf(paymentId)).toBe(3_000);
+  });
+
+  it('throws, holding nothing, when the guard refuses an ask decideRefund did not make (a broken invariant)', async () => {
+    const paymentId = await completedPayment('pay_refundwritesguard0000006', 3_000);
+    const [client] = clients;
+    const sql: Sql = async (text, params) => (await client.query(text, params)).rows;
+    const writes = new RefundWrites(sql, new EventWriter(sql), new SettlementWriter(sql));
+    for (const ask of [
+      { amount: AMOUNT + 1, taxFreeAmount: 0 },
+      { amount: 4_000, taxFreeAmount: 3_001 },
+      { amount: AMOUNT - 2_000, taxFreeAmount: 0 },
+    ]) {
+      await client.query('BEGIN');
+      await expect(writes.holdAll([{ scope: SCOPE, paymentId, ...ask }])).rejects.toThrow(/guarded hold refused/);
+      await client.query('ROLLBACK');
+    }
+    expect(await heldOf(paymentId)).toBe(0);
   });
 
   it('keeps racing refunds within the tax-free and the taxable part, explicit parts and default shares alike', async () => {

@@ -8,7 +8,7 @@ import { REFUND_MOVES, movableFromSql } from './moves-table';
 import { PAYMENT_COLUMNS, qualified, toPaymentRecord, type PaymentRecord, type PaymentRow } from './payment-record';
 import { REFUND_COLUMNS, toRefundRecord, type RefundRecord, type RefundRow } from './refund-record';
 import { paymentRemainderSql } from './refundable-remainder';
-import type { SettlementWriter } from './settlement-writer';
+import { refundSettlementTermsSql, type RefundSettlementTerms, type SettlementWriter } from './settlement-writer';
 import { defaultRefundTaxFree, refundTaxFreeFits, refundVatSql, type NotYetRefunded } from './tax-breakdown';
 
 /**
@@ -154,10 +154,13 @@ export class RefundWrites {
   }
 
   /**
-   * Reserves each amount and tax-free part on its payment (distinct payments), guarded by the
-   * remainder and by what is left tax-free and taxable; a refusal where it does not fit.
+   * Reserves each amount and tax-free part on its payment (distinct payments), as decideRefund
+   * decided them under this transaction's lockRefundable, guarded again by the remainder and by what
+   * is left tax-free and taxable. Under those locks the guard cannot refuse what decideRefund allowed:
+   * a refusal is a broken invariant and throws (the transaction rolls back), so the caller may send
+   * the statements that follow a hold (the insert, the move) with it, without waiting for its answer.
    */
-  async holdAll(asks: readonly RefundAsk[]): Promise<(RefundHold | HoldRefusal)[]> {
+  async holdAll(asks: readonly RefundAsk[]): Promise<RefundHold[]> {
     if (asks.length === 0) return [];
     // An UPDATE … FROM changes a row once however many inputs match it: one ask per payment.
     if (new Set(asks.map(({ paymentId }) => paymentId)).size < asks.length)
@@ -189,11 +192,13 @@ export class RefundWrites {
       'hold-refunds',
     );
     const held = new Map(rows.map((row) => [row.id, toPaymentRecord(row)]));
-    const refused = asks.filter(({ paymentId }) => !held.has(paymentId));
-    const why = refused.length > 0 ? await this.whyNotHeld(refused) : new Map<string, HoldRefusal>();
     return asks.map(({ paymentId, amount, taxFreeAmount }) => {
       const payment = held.get(paymentId);
-      return payment ? { payment, amount, taxFreeAmount } : why.get(paymentId)!;
+      if (!payment)
+        throw new Error(
+          `the guarded hold refused payment ${paymentId}'s refund, which decideRefund allowed under its lock`,
+        );
+      return { payment, amount, taxFreeAmount };
     });
   }
 
@@ -235,23 +240,37 @@ export class RefundWrites {
    * The money was sent (by the operator, or at once for a test refund): pending → succeeded, its VAT
    * and supplied value fixed by the payment's running totals (refundVatSql), the amount counted as
    * refunded, with each refund.succeeded event and settlement record, and in the same statement the
-   * cancel receipt of a refund whose payment has a cash receipt (cancelReceiptsSql). The refunds
-   * not (or no longer) pending are left out of the answer. The refund account has served its purpose:
-   * it is forgotten with the move (as on a failure).
+   * cancel receipt of a refund whose payment has a cash receipt (cancelReceiptsSql) and the terms of
+   * its settlement record (refundSettlementTermsSql). The refunds not (or no longer) pending are left
+   * out of the answer. The refund account has served its purpose: it is forgotten with the move (as
+   * on a failure).
    *
    * The running totals are a sum over the payment's refunds that succeeded before, read in the
    * statement's snapshot: the refunds' payments are locked first (lockPaymentsOf), so that the
    * statement starts after any other refund of the payment that succeeded before it has committed,
    * and none can succeed beside it. `paymentsLocked`: the caller's transaction holds those locks
    * already (the test refund batch, from lockRefundable), and the lock is not taken again.
+   *
+   * `alongside`: the caller's statements that follow from the moved refunds alone (a test refund's key
+   * claim and audit entry), sent with the events and settlement records, one round trip for all of
+   * them; it rejects to fail the move (the transaction rolls back).
    */
   async succeed(
     moves: readonly { id: string; bankTransactionId: string | null }[],
-    { paymentsLocked = false }: { paymentsLocked?: boolean } = {},
+    {
+      paymentsLocked = false,
+      alongside,
+    }: { paymentsLocked?: boolean; alongside?: (succeeded: RefundRecord[]) => Promise<void> } = {},
   ): Promise<RefundRecord[]> {
     if (moves.length === 0) return [];
     if (!paymentsLocked) await this.lockPaymentsOf(moves.map(({ id }) => id));
-    const rows = await this.sql<RefundRow & { refunded_before: string; cancel_receipt: CashReceiptRow | null }>(
+    const rows = await this.sql<
+      RefundRow & {
+        refunded_before: string;
+        cancel_receipt: CashReceiptRow | null;
+        settlement_terms: RefundSettlementTerms;
+      }
+    >(
       `WITH split AS (${refundVatSql('$1::text[]')}), moved AS (
          UPDATE refunds r SET status = 'succeeded', succeeded_at = GREATEST(now(), r.created_at),
                               bank_transaction_id = i.bank_transaction_id, refund_account_sealed = NULL,
@@ -265,10 +284,12 @@ export class RefundWrites {
        ), counted AS (
          UPDATE payments p SET refunded_amount = p.refunded_amount + moved.amount
          FROM moved WHERE p.id = moved.payment_id
-         RETURNING p.id AS payment_id, p.refunded_amount - moved.amount AS refunded_before
+         RETURNING p.id AS payment_id, p.refunded_amount - moved.amount AS refunded_before, p.escrow_status
        ), cancels AS (${cancelReceiptsSql('$1::text[]', '$3::text[]')})
-       SELECT moved.*, counted.refunded_before, row_to_json(cancels) AS cancel_receipt
-       FROM moved JOIN counted USING (payment_id) LEFT JOIN cancels ON cancels.refund_id = moved.id`,
+       SELECT moved.*, counted.refunded_before, row_to_json(cancels) AS cancel_receipt,
+              row_to_json(terms) AS settlement_terms
+       FROM moved JOIN counted USING (payment_id) LEFT JOIN cancels ON cancels.refund_id = moved.id
+       CROSS JOIN LATERAL (${refundSettlementTermsSql('moved', 'counted')}) terms`,
       [
         moves.map(({ id }) => id),
         moves.map(({ bankTransactionId }) => bankTransactionId),
@@ -278,19 +299,25 @@ export class RefundWrites {
     );
     if (new Set(rows.map((row) => row.payment_id)).size < rows.length)
       throw new Error('refunds of one payment succeed one at a time: its running total counts each');
-    const succeeded = rows.map((row) => ({ refund: toRefundRecord(row), refundedBefore: Number(row.refunded_before) }));
+    const succeeded = rows.map((row) => ({
+      refund: toRefundRecord(row),
+      refundedBefore: Number(row.refunded_before),
+      terms: row.settlement_terms,
+    }));
     const cancelReceipts = rows.flatMap(({ cancel_receipt }) =>
       cancel_receipt ? [toCashReceiptRecord(cancel_receipt)] : [],
     );
-    // Both follow from the move and neither from the other: sent together, a round trip for the two.
+    const refunds = succeeded.map(({ refund }) => refund);
+    // Each follows from the move and none from another: sent together, one round trip for them all.
     await together([
       this.events.record([
-        ...succeeded.map(({ refund }) => toNewRefundEvent(refund, refundOutcomeEvent(refund))),
+        ...refunds.map((refund) => toNewRefundEvent(refund, refundOutcomeEvent(refund))),
         ...CashReceiptWrites.announced(cancelReceipts).map(toNewCashReceiptEvent),
       ]),
       this.settlements.recordRefunds(succeeded),
+      alongside?.(refunds),
     ]);
-    return succeeded.map(({ refund }) => refund);
+    return refunds;
   }
 
   /**
@@ -334,36 +361,6 @@ export class RefundWrites {
        ORDER BY p.id FOR UPDATE OF p`,
       [refundIds],
       'lock-payments-of-refunds',
-    );
-  }
-
-  /** Why each ask was not held: a payment that is not there or not completed, an amount or else a tax-free part that does not fit. */
-  private async whyNotHeld(asks: readonly RefundAsk[]): Promise<Map<string, HoldRefusal>> {
-    const rows = await this.sql<{ id: string; status: string; remainder: string }>(
-      `SELECT p.id, p.status, ${paymentRemainderSql('p.', 'p.id')} AS remainder FROM payments p
-       JOIN unnest($1::text[], $2::text[], $3::boolean[]) AS wanted (id, merchant_id, livemode)
-         ON wanted.id = p.id AND wanted.merchant_id = p.merchant_id AND wanted.livemode = p.livemode
-       WHERE p.id = ANY ($1::text[])`,
-      [
-        asks.map(({ paymentId }) => paymentId),
-        asks.map(({ scope }) => scope.merchantId),
-        asks.map(({ scope }) => scope.livemode),
-      ],
-    );
-    const found = new Map(rows.map((row) => [row.id, row]));
-    return new Map(
-      asks.map(({ paymentId, amount }) => {
-        const payment = found.get(paymentId);
-        const why: HoldRefusal =
-          payment === undefined
-            ? 'payment_not_found'
-            : payment.status !== 'completed'
-              ? 'payment_not_completed'
-              : amount > Number(payment.remainder)
-                ? 'amount_exceeded'
-                : 'tax_free_amount_invalid';
-        return [paymentId, why];
-      }),
     );
   }
 }

@@ -25,12 +25,36 @@ export interface PayoutTerms {
 }
 
 /**
- * The merchant's delay and the non-banking days within PAYOUT_HORIZON_DAYS after the sales date `$2`,
- * of the merchant `$1` (a select list over `merchants m`).
+ * The merchant's delay and the non-banking days within PAYOUT_HORIZON_DAYS after the sales date `sales`
+ * (a date expression), a select list over `merchants m`.
  */
-const PAYOUT_TERMS_SQL = `m.settlement_delay_days,
+const payoutTermsSql = (sales: string) => `m.settlement_delay_days,
   ARRAY(SELECT to_char(date, 'YYYY-MM-DD') FROM non_banking_days
-        WHERE date > $2::date AND date <= $2::date + ${PAYOUT_HORIZON_DAYS}) AS extra_days`;
+        WHERE date > ${sales} AND date <= ${sales} + ${PAYOUT_HORIZON_DAYS}) AS extra_days`;
+
+/** What a refund's settlement record needs beside the refund: read by the statement that moves it (refundSettlementTermsSql). */
+export interface RefundSettlementTerms extends PayoutTerms {
+  /** The sales date the terms were read for: the success's date in Asia/Seoul, as salesDate() says. */
+  sales_date: string;
+  /** The fee rate of the payment's own record; null for a payment settled before records existed. */
+  fee_bps: number | null;
+  escrow_status: string | null;
+}
+
+/**
+ * The RefundSettlementTerms of each refund a statement moves to succeeded, so that its record is written
+ * in the round trip of its event instead of after a read of its own: a subquery (for a LATERAL join)
+ * over `moved` (the moved refunds: merchant_id, payment_id, succeeded_at) and `payment` (each refund's
+ * payment as the move left it, under its row lock: escrow_status), its rows selected as `terms`.
+ * The sales date is computed as salesDate() computes it (recordRefunds holds the two together).
+ */
+export const refundSettlementTermsSql = (moved: string, payment: string) =>
+  `SELECT to_char(sales.date, 'YYYY-MM-DD') AS sales_date, ${payoutTermsSql('sales.date')},
+          (SELECT s.fee_bps FROM settlements s
+            WHERE s.payment_id = ${moved}.payment_id AND COALESCE(s.refund_id, '') = '') AS fee_bps,
+          ${payment}.escrow_status
+   FROM merchants m, (SELECT (${moved}.succeeded_at AT TIME ZONE 'Asia/Seoul')::date AS date) sales
+   WHERE m.id = ${moved}.merchant_id`;
 
 /** The payout of a record on `sales`: its date and the rule that made it. */
 function payoutOf(sales: string, terms: PayoutTerms): { date: string; rule: PayoutRule } {
@@ -85,7 +109,7 @@ export class SettlementWriter {
     const sales = salesDate(payment.completedAt);
     // The terms and the operator's non-banking days ahead, in the one round trip the terms took alone.
     const [terms] = await this.sql<PayoutTerms & { fee_bps: number }>(
-      `SELECT m.fee_bps, ${PAYOUT_TERMS_SQL} FROM merchants m WHERE m.id = $1`,
+      `SELECT m.fee_bps, ${payoutTermsSql('$2::date')} FROM merchants m WHERE m.id = $1`,
       [payment.merchantId, sales],
     );
     await this.insert([
@@ -113,35 +137,21 @@ export class SettlementWriter {
    * date of each success, by difference of running totals from `refundedBefore` (R₀, read under the
    * payment's row lock), at the fee rate the payment was charged (its own record's fee_bps; 0 for a
    * payment settled before records existed, see reportLegacyRefund), paid out by the payout rule, or
-   * held with the payment's own record while its escrow waits for the buyer (read after the payment's
-   * row lock, so a confirmation committed before is seen and one after sees this record).
+   * held with the payment's own record while its escrow waits for the buyer. `terms` were read by the
+   * move itself (refundSettlementTermsSql), after the payment's row lock, so a confirmation committed
+   * before is seen and one after sees this record: one statement, no read.
    */
-  async recordRefunds(succeeded: readonly { refund: RefundRecord; refundedBefore: number }[]): Promise<void> {
-    const records: { record: NewRecord; sales: string; terms: PayoutTerms }[] = [];
-    // Refunds that succeed together share a sales date: one read of terms per date.
-    for (const [sales, ofDate] of groupBy(succeeded, ({ refund }) => salesDate(succeededAt(refund)))) {
-      const terms = await this.sql<
-        PayoutTerms & { refund_id: string; fee_bps: number | null; escrow_status: string | null }
-      >(
-        `SELECT i.refund_id, ${PAYOUT_TERMS_SQL},
-           (SELECT s.fee_bps FROM settlements s
-             WHERE s.payment_id = i.payment_id AND COALESCE(s.refund_id, '') = '') AS fee_bps,
-           (SELECT p.escrow_status FROM payments p WHERE p.id = i.payment_id) AS escrow_status
-         FROM unnest($1::text[], $3::text[], $4::text[]) AS i (merchant_id, payment_id, refund_id)
-         JOIN merchants m ON m.id = i.merchant_id`,
-        [
-          ofDate.map(({ refund }) => refund.merchantId),
-          sales,
-          ofDate.map(({ refund }) => refund.paymentId),
-          ofDate.map(({ refund }) => refund.id),
-        ],
-      );
-      const byRefund = new Map(terms.map((row) => [row.refund_id, row]));
-      for (const { refund, refundedBefore } of ofDate) {
-        const term = byRefund.get(refund.id)!;
-        if (term.fee_bps === null) reportLegacyRefund(refund.paymentId);
-        const feeBps = term.fee_bps ?? 0;
-        records.push({
+  async recordRefunds(
+    succeeded: readonly { refund: RefundRecord; refundedBefore: number; terms: RefundSettlementTerms }[],
+  ): Promise<void> {
+    await this.insert(
+      succeeded.map(({ refund, refundedBefore, terms }): { record: NewRecord; sales: string; terms: PayoutTerms } => {
+        const sales = salesDate(succeededAt(refund));
+        if (sales !== terms.sales_date)
+          throw new Error(`refund ${refund.id}: terms read for ${terms.sales_date}, its sales date is ${sales}`);
+        if (terms.fee_bps === null) reportLegacyRefund(refund.paymentId);
+        const feeBps = terms.fee_bps ?? 0;
+        return {
           record: {
             type: 'refund',
             paymentId: refund.paymentId,
@@ -152,14 +162,13 @@ export class SettlementWriter {
             amounts: refundSettlementAmounts(refundedBefore, refund.amount, feeBps),
             feeBps,
             at: succeededAt(refund),
-            held: heldBy(term.escrow_status),
+            held: heldBy(terms.escrow_status),
           },
           sales,
-          terms: term,
-        });
-      }
-    }
-    await this.insert(records);
+          terms,
+        };
+      }),
+    );
   }
 
   /**
@@ -174,7 +183,7 @@ export class SettlementWriter {
       const day = salesDate(confirmedAt);
       let terms = termsOf.get(`${merchantId} ${day}`);
       if (!terms) {
-        [terms] = await this.sql<PayoutTerms>(`SELECT ${PAYOUT_TERMS_SQL} FROM merchants m WHERE m.id = $1`, [
+        [terms] = await this.sql<PayoutTerms>(`SELECT ${payoutTermsSql('$2::date')} FROM merchants m WHERE m.id = $1`, [
           merchantId,
           day,
         ]);
@@ -237,13 +246,4 @@ export class SettlementWriter {
 function succeededAt(refund: RefundRecord): Date {
   if (!refund.succeededAt) throw new Error(`refund ${refund.id} has not succeeded: nothing to settle`);
   return refund.succeededAt;
-}
-
-function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const key = keyOf(item);
-    groups.set(key, [...(groups.get(key) ?? []), item]);
-  }
-  return groups;
 }

@@ -6,14 +6,7 @@ import { detached, inSpan, linkToCurrentSpan } from '@payhook/observability';
 import { MicroBatcher, isRowError, together } from '@payhook/persistence';
 import { AuditLog, type AuditActor } from '../../core/audit';
 import { PaymentsApiEnv } from '../../platform/config/payments-api.env';
-import {
-  Ledger,
-  decideRefund,
-  type HoldRefusal,
-  type LedgerTx,
-  type RefundAsk,
-  type RefundRecord,
-} from '../../core/ledger';
+import { Ledger, decideRefund, type HoldRefusal, type LedgerTx, type RefundRecord } from '../../core/ledger';
 import { pendingRefund } from './new-refund';
 import { toRefundView } from './refund.view';
 
@@ -62,7 +55,9 @@ class KeysTaken extends Error {
  * made by the same ledger writers: its payment locked (in id order, so two batches sharing payments
  * queue instead of deadlocking), its amount held, the refund inserted pending, then moved to
  * succeeded at once with its event and settlement record, its key claimed with the answer it
- * replays, and its audit entry, each writer taking the whole batch in one statement.
+ * replays, and its audit entry, each writer taking the whole batch in one statement. Four round
+ * trips a batch: BEGIN and the locked read; the hold, the insert and the move; the events, records,
+ * key claims and audit entries; COMMIT.
  *
  * No batch holds two refunds of one payment (a statement updates a row once) or two uses of one key
  * (a statement claims a key once). A refund whose key turns out taken rolls the batch back and the
@@ -134,59 +129,75 @@ export class TestRefundBatcher {
       tx.refunds.lockRefundable(requests),
     ]);
     const outcomes: TestRefundOutcome[] = [];
-    const asks: { position: number; ask: RefundAsk; orderId: string }[] = [];
+    const refunds: { position: number; refund: RefundRecord }[] = [];
+    const createdAt = new Date();
     requests.forEach((request, position) => {
       const payment = payments.get(request.paymentId);
       const decided = decideRefund(payment, request);
       if (typeof decided === 'string') outcomes[position] = decided;
-      else if (payment)
-        asks.push({
-          position,
-          ask: { scope: request.scope, paymentId: payment.id, ...decided },
+      else if (payment) {
+        const { scope, reason = null, metadata = {} } = request;
+        const newRefund = {
+          scope,
+          paymentId: payment.id,
           orderId: payment.orderId,
-        });
-    });
-    const holds = await tx.refunds.holdAll(asks.map(({ ask }) => ask));
-    const createdAt = new Date();
-    const refunds: { position: number; refund: RefundRecord }[] = [];
-    holds.forEach((hold, n) => {
-      const { position, ask, orderId } = asks[n];
-      if (typeof hold === 'string') {
-        outcomes[position] = hold;
-        return;
+          ...decided,
+          reason,
+          metadata,
+          createdAt,
+        };
+        refunds.push({ position, refund: pendingRefund(newRefund, () => null) });
       }
-      const { reason = null, metadata = {} } = requests[position];
-      const newRefund = {
-        scope: ask.scope,
-        paymentId: ask.paymentId,
-        orderId,
-        amount: hold.amount,
-        taxFreeAmount: hold.taxFreeAmount,
-        reason,
-        metadata,
-        createdAt,
-      };
-      refunds.push({ position, refund: pendingRefund(newRefund, () => null) });
     });
     if (refunds.length === 0) return outcomes;
 
-    // The move needs the inserted rows, not the insert's answer: the two go out together, in this order
-    // (each writer sends its statement when called; a move that found no pending row fails below).
-    const [, moved] = await together([
+    let bodies: string[] = [];
+    // Under lockRefundable's locks what decideRefund allowed is held (holdAll throws otherwise), and the
+    // move needs the inserted rows, not the insert's answer: the hold, the insert and the move go out
+    // together, in this order. The key claims and audit entries go out with the move's records.
+    await together([
+      tx.refunds.holdAll(
+        refunds.map(({ position, refund }) => ({
+          scope: requests[position].scope,
+          paymentId: refund.paymentId,
+          amount: refund.amount,
+          taxFreeAmount: refund.taxFreeAmount,
+        })),
+      ),
       tx.refunds.insertPending(refunds.map(({ refund }) => refund)),
       // The batch holds its payments' locks since lockRefundable: the running totals are read after them.
       tx.refunds.succeed(
         refunds.map(({ refund }) => ({ id: refund.id, bankTransactionId: null })),
-        { paymentsLocked: true },
+        {
+          paymentsLocked: true,
+          alongside: async (moved) => {
+            bodies = this.answers(refunds, moved);
+            await this.claimKeysAndAudit(tx, requests, refunds, bodies);
+          },
+        },
       ),
     ]);
+    refunds.forEach(({ position }, n) => (outcomes[position] = { body: bodies[n] }));
+    return outcomes;
+  }
+
+  /** Each refund's answer (the body its key replays), from its row as the move left it. */
+  private answers(refunds: readonly { refund: RefundRecord }[], moved: readonly RefundRecord[]): string[] {
     const succeeded = new Map(moved.map((refund) => [refund.id, refund]));
-    const bodies = refunds.map(({ refund }) => {
-      const moved = succeeded.get(refund.id);
-      if (!moved) throw new Error(`test refund ${refund.id}, inserted pending in this transaction, did not succeed`);
-      return JSON.stringify({ data: toRefundView(moved) });
+    return refunds.map(({ refund }) => {
+      const row = succeeded.get(refund.id);
+      if (!row) throw new Error(`test refund ${refund.id}, inserted pending in this transaction, did not succeed`);
+      return JSON.stringify({ data: toRefundView(row) });
     });
-    // The audit entries go out with the key claims: a key found taken rolls both back.
+  }
+
+  /** The key claims and the audit entries, sent together: a key found taken rolls both back (KeysTaken). */
+  private async claimKeysAndAudit(
+    tx: LedgerTx,
+    requests: readonly TestRefundRequest[],
+    refunds: readonly { position: number; refund: RefundRecord }[],
+    bodies: readonly string[],
+  ): Promise<void> {
     const [claimed] = await together([
       tx.idempotency.claimAll(
         refunds.map(({ position }, n) => ({
@@ -212,7 +223,5 @@ export class TestRefundBatcher {
     ]);
     const taken = new Set(refunds.flatMap(({ position }, n) => (claimed[n] ? [] : [position])));
     if (taken.size > 0) throw new KeysTaken(taken);
-    refunds.forEach(({ position }, n) => (outcomes[position] = { body: bodies[n] }));
-    return outcomes;
   }
 }
