@@ -12,18 +12,13 @@ import { join } from 'node:path';
 import amqp from 'amqplib';
 import pg from 'pg';
 import { sleep, stopApp } from './harness.mjs';
-import { LATENCY_RATE, LATENCY_SECONDS, log, receivedLatency } from './measure.mjs';
+import { LATENCY_RATE, LATENCY_SECONDS, LATENCY_WARM_UP_SECONDS, log, receivedLatency } from './measure.mjs';
 import { SAMPLE_EVERY, epochMs } from './latency-stages.mjs';
 
 const NOTIFY_CHANNEL = 'latency_floor';
 const SIGNING_SECRET = `whsec_${randomBytes(24).toString('base64url')}`;
 /** Connections the rows are inserted over, as many as the API's pool. */
 const INSERT_CONNECTIONS = 10;
-/**
- * Seconds at the rate before the measured ones, not counted: the floor is of a warm pipeline, not of
- * processes that have just started and have their first connections to open and code to compile.
- */
-export const WARM_UP_SECONDS = Number(process.env.BENCH_FLOOR_WARM_UP_SECONDS ?? 5);
 
 const TABLES = `
   CREATE TABLE latency_floor_outbox (
@@ -173,10 +168,10 @@ export async function latencyFloor({
   try {
     stages.push(await startStage('latency-floor-relay.mjs', env));
     stages.push(await startStage('latency-floor-consumer.mjs', env));
-    log(`latency floor: ${WARM_UP_SECONDS} s warm-up, then ${rate}/s for ${seconds} s`);
-    if (WARM_UP_SECONDS > 0) {
-      await insertEvents(databaseUrl, rate, rate * WARM_UP_SECONDS);
-      await receivedLatency(receiver, rate * WARM_UP_SECONDS);
+    log(`latency floor: ${LATENCY_WARM_UP_SECONDS} s warm-up, then ${rate}/s for ${seconds} s`);
+    if (LATENCY_WARM_UP_SECONDS > 0) {
+      await insertEvents(databaseUrl, rate, rate * LATENCY_WARM_UP_SECONDS);
+      await receivedLatency(receiver, rate * LATENCY_WARM_UP_SECONDS);
       await receiver.reset();
       await onDatabase(databaseUrl, (db) =>
         db.query('TRUNCATE latency_floor_outbox, latency_floor_attempts RESTART IDENTITY'),

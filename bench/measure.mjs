@@ -7,6 +7,12 @@ export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 export const LATENCY_RATE = 200; // completions per second
 export const LATENCY_SECONDS = Number(process.env.BENCH_LATENCY_SECONDS ?? 30);
+/**
+ * Seconds at the rate before the measured ones, not counted, for the completion → webhook row and its
+ * floor alike: both are of a warm pipeline, not of processes that have just started and have their
+ * first connections to open and their code to compile.
+ */
+export const LATENCY_WARM_UP_SECONDS = Number(process.env.BENCH_LATENCY_WARM_UP_SECONDS ?? 5);
 
 export const log = (line) => console.log(`[bench] ${line}`);
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
@@ -63,32 +69,52 @@ export async function alternatingRounds(measures) {
   return results.map(summary);
 }
 
-/** Completes payments at `rate` per second and measures completion → the receiver's first delivery. */
-export async function completionLatency(http, key, receiver, rate = LATENCY_RATE, seconds = LATENCY_SECONDS) {
+/**
+ * Completes payments at `rate` per second and measures completion → the receiver's first delivery;
+ * `warmUpSeconds` at the rate go first and are not counted.
+ */
+export async function completionLatency(
+  http,
+  key,
+  receiver,
+  rate = LATENCY_RATE,
+  seconds = LATENCY_SECONDS,
+  { warmUpSeconds = 0 } = {},
+) {
   await receiver.reset();
+  const warmUp = rate * warmUpSeconds;
   const total = rate * seconds;
   const auth = { authorization: `Bearer ${key}` };
-  log(`creating ${total} payments to complete`);
+  log(`creating ${warmUp + total} payments to complete`);
   const ids = [];
   const create = async () => {
-    while (ids.length < total) {
+    while (ids.length < warmUp + total) {
       const body = paymentBody();
       const { data } = await http('POST', '/v1/payments', body, { ...auth, 'idempotency-key': body.orderId });
       ids.push(data.id);
     }
   };
   await Promise.all(Array.from({ length: 20 }, create));
-  log(`completing ${rate}/s for ${seconds} s`);
-  const started = Date.now();
-  const inflight = [];
-  for (let i = 0; i < total; i++) {
-    const due = started + (i * 1000) / rate;
-    const wait = due - Date.now();
-    if (wait > 0) await sleep(wait);
-    inflight.push(http('POST', `/v1/test-helpers/payments/${ids[i]}/complete`, undefined, auth));
+  const completeAtRate = async (some) => {
+    const started = Date.now();
+    const inflight = [];
+    for (let i = 0; i < some.length; i++) {
+      const wait = started + (i * 1000) / rate - Date.now();
+      if (wait > 0) await sleep(wait);
+      inflight.push(http('POST', `/v1/test-helpers/payments/${some[i]}/complete`, undefined, auth));
+    }
+    await Promise.all(inflight);
+  };
+  if (warmUp > 0) {
+    log(`warming up: completing ${rate}/s for ${warmUpSeconds} s, not counted`);
+    await completeAtRate(ids.slice(0, warmUp));
+    await receivedLatency(receiver, warmUp);
+    await receiver.reset();
   }
-  await Promise.all(inflight);
-  return { ...(await receivedLatency(receiver, total)), paymentIds: ids };
+  const measured = ids.slice(warmUp);
+  log(`completing ${rate}/s for ${seconds} s`);
+  await completeAtRate(measured);
+  return { ...(await receivedLatency(receiver, total)), paymentIds: measured };
 }
 
 /**

@@ -27,6 +27,7 @@ import {
 import {
   LATENCY_RATE,
   LATENCY_SECONDS,
+  LATENCY_WARM_UP_SECONDS,
   ROUNDS,
   SECONDS,
   completionLatency,
@@ -40,7 +41,7 @@ import {
   alternatingRounds,
 } from './measure.mjs';
 import { REFUND_AMOUNT, REFUND_PAYMENTS, refundRequests, seedCompletedPayments } from './refunds.mjs';
-import { WARM_UP_SECONDS as FLOOR_WARM_UP_SECONDS, latencyFloor } from './latency-floor.mjs';
+import { latencyFloor } from './latency-floor.mjs';
 import { SAMPLE_EVERY, completionStages, stageGaps, stagesTable } from './latency-stages.mjs';
 
 // The create statement as the API sends it, from the build (npm run bench builds first).
@@ -412,7 +413,9 @@ async function main() {
       { ...commonEnv, DISPATCHER_PORT: '3101' },
       'http://127.0.0.1:3101/health',
     );
-    const latency = await completionLatency(http, key, receiver);
+    const latency = await completionLatency(http, key, receiver, LATENCY_RATE, LATENCY_SECONDS, {
+      warmUpSeconds: LATENCY_WARM_UP_SECONDS,
+    });
     const dispatcherRssLatency = peakRssMiB(dispatcher.pid);
     await stopApp(dispatcher);
     const stages = stagesTable(
@@ -602,8 +605,8 @@ latency floor is the least completion → webhook can take with these services o
 committed with a NOTIFY, a listener publishing it with a confirm to a quorum queue, a consumer POSTing
 it signed with undici to a receiver like the product's and recording the attempt before its ack, each
 a process of its own, measured right before completion → webhook at the same rate for as long (after
-${FLOOR_WARM_UP_SECONDS} s at that rate, not counted: the floor is of a warm pipeline) and the same way
-(receiver arrival less the body's completedAt).
+${LATENCY_WARM_UP_SECONDS} s at that rate, not counted, as completion → webhook has: both are of a warm
+pipeline) and the same way (receiver arrival less the body's completedAt).
 
 - Machine: ${machine()}
 - Command: \`npm run bench\` (${new Date().toISOString().slice(0, 10)})
