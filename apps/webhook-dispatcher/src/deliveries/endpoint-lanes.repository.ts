@@ -50,6 +50,7 @@ const LEASE_LANES = {
          SELECT w.id FROM lanes
          JOIN webhook_endpoints w ON w.id = lanes.endpoint_id
          WHERE lanes.lane_due_at <= now() AND (w.lane_lease_until IS NULL OR w.lane_lease_until < now())
+           AND w.id <> ALL ($3::text[])
          ORDER BY lanes.lane_due_at LIMIT $1
          FOR UPDATE OF w SKIP LOCKED
        )
@@ -85,7 +86,7 @@ const RELEASE_LANE = {
 
 /** The lane statements with input that matches nothing: warmPool prepares them with the delivery statements. */
 export const LANE_STATEMENTS: WarmUpStatement[] = [
-  { ...LEASE_LANES, values: [0, 0] },
+  { ...LEASE_LANES, values: [0, 0, []] },
   { ...CLAIM_DUE, values: ['', 0, 0] },
   { ...RELEASE_LANE, values: [''] },
 ];
@@ -110,9 +111,15 @@ export class EndpointLanesRepository {
    * Leases up to `limit` endpoints whose lanes have due work, the longest due first, for `leaseMs`.
    * The lanes are found by a loose scan of the lane index (one probe per endpoint with parked
    * deliveries), so the cost follows the number of troubled endpoints, not the number of deliveries.
+   * The `skipped` endpoints (no free slot on this instance) are left to the others.
    */
-  async leaseDueEndpoints(limit: number, leaseMs: number): Promise<LeasedEndpoint[]> {
-    const rows = await sqlRows<LeasedEndpointRow>(this.db, LEASE_LANES.text, [limit, leaseMs], LEASE_LANES.name);
+  async leaseDueEndpoints(limit: number, leaseMs: number, skipped: string[] = []): Promise<LeasedEndpoint[]> {
+    const rows = await sqlRows<LeasedEndpointRow>(
+      this.db,
+      LEASE_LANES.text,
+      [limit, leaseMs, skipped],
+      LEASE_LANES.name,
+    );
     return rows.map(toLeasedEndpoint);
   }
 

@@ -36,6 +36,8 @@ const LEASE_MARGIN_MS = 15_000;
 export class EndpointLanesWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(EndpointLanesWorker.name);
   private readonly active = new Map<string, Promise<void>>();
+  /** Endpoints whose work was parked here while their slots were all busy: woken for when one frees. */
+  private readonly awaitingSlot = new Set<string>();
   private readonly leaseMs: number;
   private timer?: NodeJS.Timeout;
   private polling?: Promise<void>;
@@ -65,6 +67,22 @@ export class EndpointLanesWorker implements OnApplicationBootstrap, BeforeApplic
     await Promise.all(this.active.values());
   }
 
+  /**
+   * Work of `endpointKey` was just parked: its lane is looked for as soon as this instance can work it.
+   * With a free slot (its circuit is open), now; with every slot busy, when one frees, not before: a
+   * lease taken then would be handed back at once, and an endpoint that hangs would cost a lease and a
+   * release for every park (docs/performance.md). A turn on the lane here claims it anyway.
+   */
+  parked(endpointKey: string): void {
+    if (this.active.has(endpointKey) || this.awaitingSlot.has(endpointKey)) return;
+    if (this.slots.free(endpointKey) > 0) return this.wake();
+    this.awaitingSlot.add(endpointKey);
+    this.slots.whenFree(endpointKey, () => {
+      this.awaitingSlot.delete(endpointKey);
+      this.wake();
+    });
+  }
+
   /** Looks for due lanes now (after a park, or when a slot frees up), not only on the next poll. */
   wake(): void {
     if (this.stopping) return;
@@ -88,7 +106,8 @@ export class EndpointLanesWorker implements OnApplicationBootstrap, BeforeApplic
   private async poll(): Promise<void> {
     const room = MAX_ACTIVE_LANES - this.active.size;
     if (room <= 0) return;
-    for (const endpoint of await this.lanes.leaseDueEndpoints(room, this.leaseMs)) {
+    // A lane whose endpoint has no free slot here would be handed back at once: another instance may take it.
+    for (const endpoint of await this.lanes.leaseDueEndpoints(room, this.leaseMs, this.slots.busy())) {
       const key = endpointKeyOf(endpoint.key);
       const turn = this.turn(endpoint)
         .catch((error: unknown) => this.logger.warn(`lane ${key} failed, will retry: ${String(error)}`))
