@@ -231,22 +231,27 @@ const RECORD_ATTEMPTS = {
   text: `WITH input AS (
      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::boolean[], $5::timestamptz[], $6::text[],
                           $7::int[], $8::int[], $9::text[], $10::text[], $11::text[], $12::timestamptz[], $13::int[])
-       AS i(attempt_id, event_id, endpoint_id, manual, started_at, url, duration_ms, response_status,
-            response_body, error, delivery_status, lane_due_at, lane_retry_step)
+       WITH ORDINALITY AS i(attempt_id, event_id, endpoint_id, manual, started_at, url, duration_ms,
+            response_status, response_body, error, delivery_status, lane_due_at, lane_retry_step, n)
+   ), counted AS (
+     -- An event's attempts to several of its endpoints may share the batch: counted together.
+     SELECT event_id, count(*)::int AS attempts, max(started_at) AS last_started FROM input GROUP BY event_id
    ), locked AS (
      SELECT id FROM events WHERE id IN (SELECT event_id FROM input) ORDER BY id FOR UPDATE
    ), event AS (
-     UPDATE events e SET attempt_count = e.attempt_count + 1, last_attempt_at = i.started_at
-     FROM input i JOIN locked ON locked.id = i.event_id
-     WHERE e.id = i.event_id
-     RETURNING e.id, e.attempt_count, e.merchant_id, e.livemode, e.created_at
+     UPDATE events e SET attempt_count = e.attempt_count + c.attempts, last_attempt_at = c.last_started
+     FROM counted c JOIN locked ON locked.id = c.event_id
+     WHERE e.id = c.event_id
+     RETURNING e.id, e.attempt_count, c.attempts, e.merchant_id, e.livemode, e.created_at
    ), attempt AS (
+     -- Numbered after the event's earlier attempts, in the batch's order.
      INSERT INTO webhook_attempts
        (id, event_id, endpoint_id, number, url, started_at, duration_ms, response_status, response_body, error)
-     SELECT i.attempt_id, i.event_id, i.endpoint_id, event.attempt_count, i.url, i.started_at, i.duration_ms,
-            i.response_status, i.response_body, i.error
+     SELECT i.attempt_id, i.event_id, i.endpoint_id,
+            event.attempt_count - event.attempts + (row_number() OVER (PARTITION BY i.event_id ORDER BY i.n))::int,
+            i.url, i.started_at, i.duration_ms, i.response_status, i.response_body, i.error
      FROM input i JOIN event ON event.id = i.event_id
-     RETURNING event_id, number
+     RETURNING event_id, endpoint_id, number
    ), delivery AS (
      -- A succeeded delivery stays succeeded, and one that ended failed meanwhile (its endpoint deleted
      -- or disabled) stays failed with its reason unless this attempt succeeded; a person's attempt
@@ -322,9 +327,9 @@ const RECORD_ATTEMPTS = {
      WHERE n.episode IS NOT NULL
      ON CONFLICT (endpoint_id, episode, kind) DO NOTHING
    )
-   SELECT 'attempt' AS kind, event_id AS id, number FROM attempt
+   SELECT 'attempt' AS kind, event_id AS id, endpoint_id, number FROM attempt
    UNION ALL
-   SELECT 'disabled', id, NULL FROM health WHERE disabled`,
+   SELECT 'disabled', id, NULL, NULL FROM health WHERE disabled`,
 };
 
 /** A batch of parks: each delivery into its endpoint's lane, due at its time. */
@@ -354,10 +359,11 @@ export class DeliveriesRepository {
   private readonly targets = new MicroBatcher((addresses: DeliveryAddress[]) => this.findTargetRows(addresses), {
     maxBatch: MAX_BATCH,
   });
-  // One attempt per event in a batch: its statement counts the event's attempts once per row.
+  // One attempt per delivery (event and endpoint) in a batch: its statement updates each delivery once.
+  // Attempts of one event to several endpoints go together (a merchant with several endpoints).
   private readonly attempts = new MicroBatcher((records: AttemptRecord[]) => this.recordAttempts(records), {
     maxBatch: MAX_BATCH,
-    keysOf: (record) => [record.eventId],
+    keysOf: (record) => [`${record.eventId}:${record.endpoint.id}`],
   });
   private readonly parks = new MicroBatcher((parked: ParkedEvent[]) => this.parkDeliveries(parked), {
     maxBatch: MAX_BATCH,
@@ -420,7 +426,7 @@ export class DeliveriesRepository {
   }
 
   /**
-   * One statement for a batch of attempts (each of a different event): the events' attempt counts
+   * One statement for a batch of attempts (each of a different delivery): the events' attempt counts
    * (which number the attempts), the attempt rows, the deliveries' state, and the health of the
    * endpoints they count for, applied on top of the stored health. The events are locked in id order
    * first: batches holding deliveries of the same events to other endpoints queue, never deadlock.
@@ -437,7 +443,12 @@ export class DeliveriesRepository {
           error: record.error,
         })),
     );
-    const rows = await sqlRows<{ kind: 'attempt' | 'disabled'; id: string; number: number | null }>(
+    const rows = await sqlRows<{
+      kind: 'attempt' | 'disabled';
+      id: string;
+      endpoint_id: string | null;
+      number: number | null;
+    }>(
       this.db,
       RECORD_ATTEMPTS.text,
       [
@@ -464,10 +475,12 @@ export class DeliveriesRepository {
       ],
       RECORD_ATTEMPTS.name,
     );
-    const numbers = new Map(rows.filter((row) => row.kind === 'attempt').map((row) => [row.id, row.number ?? 0]));
+    const numbers = new Map(
+      rows.filter((row) => row.kind === 'attempt').map((row) => [`${row.id}:${row.endpoint_id}`, row.number ?? 0]),
+    );
     const disabled = new Set(rows.filter((row) => row.kind === 'disabled').map((row) => row.id));
     return records.map((record) => ({
-      number: numbers.get(record.eventId) ?? 0,
+      number: numbers.get(`${record.eventId}:${record.endpoint.id}`) ?? 0,
       disabledEndpoint: record.countsForHealth && disabled.has(record.endpoint.id),
     }));
   }
