@@ -8,6 +8,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { WebhookQueue } from '@payhook/messaging';
 import type { WebhookDispatcherEnv } from './config/webhook-dispatcher.env';
 import { DeliveryMetrics } from './deliveries/delivery.metrics';
+import { DeliveryPoolWarmUp } from './deliveries/pool-warm-up';
 import { WebhookDispatcherModule } from './webhook-dispatcher.module';
 
 /** Unacknowledged messages one instance holds; more instances share the queue as competing consumers. */
@@ -80,6 +81,8 @@ export async function createWebhookDispatcher(
     },
     { inheritAppConfig: true },
   );
+  // Its database connections open, with the delivery statements prepared, before the first message.
+  await app.get(DeliveryPoolWarmUp).warm();
   await app.startAllMicroservices();
   return app;
 }

@@ -8,6 +8,7 @@ import { WebhookDispatcherEnv } from './config/webhook-dispatcher.env';
 import { WebhookAttemptsModule } from './attempts/webhook-attempts.purger';
 import { DeliveriesModule } from './deliveries/deliveries.module';
 import { HealthModule } from './health/health.module';
+import { WARM_CONNECTIONS } from './deliveries/pool-warm-up';
 
 @Module({})
 export class WebhookDispatcherModule {
@@ -31,6 +32,7 @@ export class WebhookDispatcherModule {
           url: env.DATABASE_URL,
           entities: [],
           applicationName: 'payhook-webhook-dispatcher',
+          minConnections: WARM_CONNECTIONS,
         }),
         WebhookQueueModule.forRoot(env, 'payhook-webhook-dispatcher'),
         DeliveriesModule,

@@ -12,6 +12,8 @@ export interface DataSourceConfig {
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own type for entity classes
   entities: (Function | EntitySchema)[];
   poolSize?: number;
+  /** Connections kept open while idle (opened on demand, or at once by warmPool); none by default. */
+  minConnections?: number;
   applicationName: string;
 }
 
@@ -31,6 +33,7 @@ export function dataSourceOptions(config: DataSourceConfig): DataSourceOptions {
     applicationName: config.applicationName,
     extra: {
       max: config.poolSize ?? 10,
+      min: config.minConnections ?? 0,
       // A Postgres that does not answer fails a request in bounded time (503), instead of holding it.
       connectionTimeoutMillis: 10_000,
       onConnect: listenForLostConnection,

@@ -4,7 +4,7 @@ import { testDatabaseUrl } from '../../../test/support/test-env';
 import { dataSourceOptions } from './data-source';
 import type { PoolClient, Pool } from 'pg';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
-import { inTransaction, sqlRows, together } from './sql';
+import { inTransaction, sqlRows, together, warmPool } from './sql';
 
 /** A database restart in the middle of a transaction must fail the transaction, not the process. */
 describe('inTransaction when the connection is lost mid-transaction', () => {
@@ -108,5 +108,48 @@ describe('together, on a transaction of the pool', () => {
     );
     await expect(transaction).rejects.toMatchObject({ code: '23505' });
     await expect(sqlRows(db, 'SELECT n FROM sql_spec_together WHERE n >= 10')).resolves.toEqual([]);
+  });
+});
+
+/** A process that starts warm: its connections open and its hot statements prepared before any work. */
+describe('warmPool', () => {
+  let db: DataSource;
+
+  beforeAll(async () => {
+    db = await new DataSource(
+      dataSourceOptions({
+        url: testDatabaseUrl(),
+        entities: [],
+        applicationName: 'payhook-warm-pool-spec',
+        minConnections: 3,
+      }),
+    ).initialize();
+  });
+  afterAll(() => db.destroy());
+
+  it('opens the connections at once, each with the statements prepared, and keeps them open', async () => {
+    const pool = (db.driver as PostgresDriver).master as Pool;
+    const statement = { name: 'warm-pool-spec', text: 'SELECT count(*) FROM unnest($1::text[])', values: [[]] };
+    await warmPool(db, 3, [statement]);
+    expect(pool.totalCount).toBe(3);
+    const clients: PoolClient[] = await Promise.all([pool.connect(), pool.connect(), pool.connect()]);
+    try {
+      expect(pool.totalCount).toBe(3); // none opened on demand
+      for (const client of clients) {
+        const { rows } = await client.query<{ name: string }>('SELECT name FROM pg_prepared_statements');
+        expect(rows.map((row) => row.name)).toContain('warm-pool-spec');
+      }
+    } finally {
+      for (const client of clients) client.release();
+    }
+  });
+
+  it('fails with the statement that failed, and drops the connections it ran on', async () => {
+    const pool = (db.driver as PostgresDriver).master as Pool;
+    const before = pool.totalCount;
+    await expect(
+      warmPool(db, 2, [{ name: 'warm-pool-broken', text: 'SELECT * FROM no_such_table', values: [] }]),
+    ).rejects.toThrow(/no_such_table/);
+    expect(pool.totalCount).toBeLessThanOrEqual(before);
   });
 });

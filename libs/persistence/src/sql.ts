@@ -31,6 +31,42 @@ export async function sqlRows<T>(
   return result.rows as T[];
 }
 
+/** A named statement for warmPool: its text and input that reads and writes nothing (empty arrays, say). */
+export interface WarmUpStatement {
+  name: string;
+  text: string;
+  values: unknown[];
+}
+
+/**
+ * Opens `connections` of the pool at once and prepares `statements` on each, before the work that
+ * needs them starts. A pool opens its connections on demand, so a process that has just started
+ * opens them in its first busy second, each on a new Postgres backend whose catalog caches are empty
+ * and which parses and plans each named statement anew, while the batches waiting on them queue
+ * (docs/performance.md). With the pool's `minConnections` they stay open when idle.
+ */
+export async function warmPool(db: DataSource, connections: number, statements: WarmUpStatement[]): Promise<void> {
+  const pool = poolOf(db);
+  const opened = await Promise.allSettled(Array.from({ length: connections }, () => pool.connect()));
+  const clients = opened.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+  const failures = new Map<PoolClient, Error>();
+  await Promise.all(
+    clients.map(async (client) => {
+      try {
+        for (const statement of statements) await client.query(statement);
+      } catch (error) {
+        failures.set(client, error instanceof Error ? error : new Error(String(error)));
+      }
+    }),
+  );
+  // A connection whose statement failed is dropped rather than kept.
+  for (const client of clients) client.release(failures.get(client));
+  const notOpened = opened.find((outcome) => outcome.status === 'rejected');
+  if (notOpened) throw notOpened.reason instanceof Error ? notOpened.reason : new Error(String(notOpened.reason));
+  const [failed] = failures.values();
+  if (failed) throw failed;
+}
+
 /** Runs `work` in one transaction on one pooled connection: committed if it resolves, else rolled back. */
 export async function inTransaction<R>(db: DataSource, work: (sql: Sql) => Promise<R>): Promise<R> {
   const client: PoolClient = await poolOf(db).connect();

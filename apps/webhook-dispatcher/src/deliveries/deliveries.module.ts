@@ -9,6 +9,7 @@ import { DeliveryStateSweeper } from './delivery-state.sweeper';
 import { EndpointLanesRepository } from './endpoint-lanes.repository';
 import { EndpointLanesWorker } from './endpoint-lanes.worker';
 import { EndpointSlots, MAX_IN_FLIGHT_PER_ENDPOINT, SLOT_WAIT } from './endpoint-slots';
+import { DeliveryPoolWarmUp } from './pool-warm-up';
 import { WebhookDeliveriesController } from './webhook-deliveries.controller';
 import { WebhookHttpClient } from '@payhook/webhook-http';
 
@@ -22,6 +23,7 @@ import { WebhookHttpClient } from '@payhook/webhook-http';
     DeliveryMetrics,
     EndpointLanesRepository,
     EndpointLanesWorker,
+    DeliveryPoolWarmUp,
     // Shared by the broker consumer and the lane worker: one limit per endpoint per instance.
     {
       provide: EndpointSlots,
@@ -36,7 +38,7 @@ import { WebhookHttpClient } from '@payhook/webhook-http';
         WebhookHttpClient.fromConfig(env, (inFlight) => metrics.webhookRequestsInFlight.observe(inFlight)),
     },
   ],
-  exports: [DeliveryMetrics],
+  exports: [DeliveryMetrics, DeliveryPoolWarmUp],
 })
 export class DeliveriesModule implements OnApplicationShutdown {
   constructor(@Inject(WebhookHttpClient) private readonly http: WebhookHttpClient) {}

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { SealedSecretError, signingSecretContext, type SecretsKeyring } from '@payhook/config';
 import { newId, type DeliveryStatus } from '@payhook/contracts';
-import { MicroBatcher, sqlRows } from '@payhook/persistence';
+import { MicroBatcher, sqlRows, type WarmUpStatement } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 import { WebhookDispatcherEnv } from '../config/webhook-dispatcher.env';
 import { healthChanges } from './endpoint-health';
@@ -210,6 +210,148 @@ function toTarget(row: TargetRow, keyring: SecretsKeyring): DeliveryTarget {
   };
 }
 
+/** Each address's event, its endpoint (the named one, or a v1 message's oldest) and their delivery. */
+const FIND_TARGETS = {
+  name: 'dispatcher-find-targets',
+  text: `SELECT a.n, e.id, e.payment_id, e.body, COALESCE(d.status, 'none') AS delivery_status, e.merchant_id,
+          e.livemode, w.id AS endpoint_id, w.url, w.signing_secret, ${PREVIOUS_SECRET_SQL}, w.status,
+          w.consecutive_failures
+   FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS a(event_id, endpoint_id, n)
+   JOIN events e ON e.id = a.event_id
+   LEFT JOIN LATERAL (SELECT * FROM webhook_endpoints w
+                      WHERE w.merchant_id = e.merchant_id AND w.livemode = e.livemode
+                        AND (a.endpoint_id IS NULL OR w.id = a.endpoint_id)
+                      ORDER BY w.created_at, w.id LIMIT 1) w ON true
+   LEFT JOIN webhook_deliveries d ON d.event_id = e.id AND d.endpoint_id = COALESCE(a.endpoint_id, w.id)`,
+};
+
+/** A batch of attempts: see recordAttempts. */
+const RECORD_ATTEMPTS = {
+  name: 'dispatcher-record-attempts',
+  text: `WITH input AS (
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::boolean[], $5::timestamptz[], $6::text[],
+                          $7::int[], $8::int[], $9::text[], $10::text[], $11::text[], $12::timestamptz[], $13::int[])
+       WITH ORDINALITY AS i(attempt_id, event_id, endpoint_id, manual, started_at, url, duration_ms,
+            response_status, response_body, error, delivery_status, lane_due_at, lane_retry_step, n)
+   ), counted AS (
+     -- An event's attempts to several of its endpoints may share the batch: counted together.
+     SELECT event_id, count(*)::int AS attempts, max(started_at) AS last_started FROM input GROUP BY event_id
+   ), locked AS (
+     SELECT id FROM events WHERE id IN (SELECT event_id FROM input) ORDER BY id FOR UPDATE
+   ), event AS (
+     UPDATE events e SET attempt_count = e.attempt_count + c.attempts, last_attempt_at = c.last_started
+     FROM counted c JOIN locked ON locked.id = c.event_id
+     WHERE e.id = c.event_id
+     RETURNING e.id, e.attempt_count, c.attempts, e.merchant_id, e.livemode, e.created_at
+   ), attempt AS (
+     -- Numbered after the event's earlier attempts, in the batch's order.
+     INSERT INTO webhook_attempts
+       (id, event_id, endpoint_id, number, url, started_at, duration_ms, response_status, response_body, error)
+     SELECT i.attempt_id, i.event_id, i.endpoint_id,
+            event.attempt_count - event.attempts + (row_number() OVER (PARTITION BY i.event_id ORDER BY i.n))::int,
+            i.url, i.started_at, i.duration_ms, i.response_status, i.response_body, i.error
+     FROM input i JOIN event ON event.id = i.event_id
+     RETURNING event_id, endpoint_id, number
+   ), delivery AS (
+     -- A succeeded delivery stays succeeded, and one that ended failed meanwhile (its endpoint deleted
+     -- or disabled) stays failed with its reason unless this attempt succeeded; a person's attempt
+     -- leaves the lane as it is.
+     UPDATE webhook_deliveries d SET
+       status = CASE WHEN d.status = 'succeeded' OR i.delivery_status = 'succeeded' THEN 'succeeded'
+                     WHEN d.status = 'failed' THEN 'failed' ELSE COALESCE(i.delivery_status, d.status) END,
+       undelivered_reason = CASE WHEN d.status = 'failed' AND i.delivery_status IS DISTINCT FROM 'succeeded'
+                                 THEN d.undelivered_reason END,
+       lane_due_at = CASE WHEN d.status = 'failed' THEN NULL WHEN i.manual THEN d.lane_due_at
+                          ELSE i.lane_due_at END,
+       lane_retry_step = CASE WHEN d.status = 'failed' THEN NULL WHEN i.manual THEN d.lane_retry_step
+                              ELSE i.lane_retry_step END
+     FROM input i JOIN event ON event.id = i.event_id
+     WHERE d.event_id = i.event_id AND d.endpoint_id = i.endpoint_id
+     RETURNING d.event_id
+   ), first_delivery AS (
+     -- An event the endpoint did not take (skipped), delivered by a person: now it has a delivery.
+     INSERT INTO webhook_deliveries (event_id, endpoint_id, merchant_id, livemode, status, lane_due_at,
+                                     lane_retry_step, created_at)
+     SELECT i.event_id, i.endpoint_id, event.merchant_id, event.livemode, i.delivery_status, i.lane_due_at,
+            i.lane_retry_step, event.created_at
+     FROM input i JOIN event ON event.id = i.event_id
+     WHERE i.delivery_status IS NOT NULL
+       AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = i.event_id AND d.endpoint_id = i.endpoint_id)
+     ON CONFLICT (event_id, endpoint_id) DO NOTHING
+   ), observed AS (
+     SELECT * FROM unnest($14::text[], $15::int[], $16::bool[], $17::timestamptz[], $18::text[])
+       AS h(endpoint_id, tail_failures, any_success, tail_failing_since, last_error)
+   ), endpoint_locked AS (
+     -- After the events (the attempt branch runs first), in id order: no cycle with another batch.
+     -- Locked, so failing_since is the latest: the episode a success ends, for its recovered notice.
+     SELECT id, failing_since AS was_failing_since FROM webhook_endpoints
+     WHERE id IN (SELECT endpoint_id FROM observed) ORDER BY id FOR UPDATE
+   ), health AS (
+     UPDATE webhook_endpoints w SET
+       consecutive_failures = CASE WHEN h.any_success THEN h.tail_failures
+                              ELSE w.consecutive_failures + h.tail_failures END,
+       failing_since = CASE WHEN h.tail_failures = 0 THEN NULL
+                       WHEN h.any_success THEN h.tail_failing_since
+                       ELSE COALESCE(w.failing_since, h.tail_failing_since) END,
+       last_error = COALESCE(h.last_error, w.last_error),
+       status = CASE WHEN h.tail_failures > 0 AND now() - CASE WHEN h.any_success THEN h.tail_failing_since
+                     ELSE COALESCE(w.failing_since, h.tail_failing_since) END >= make_interval(secs => $19 / 1000.0)
+                THEN 'disabled' ELSE w.status END,
+       disabled_at = CASE WHEN h.tail_failures > 0 AND w.status = 'enabled'
+                     AND now() - CASE WHEN h.any_success THEN h.tail_failing_since
+                         ELSE COALESCE(w.failing_since, h.tail_failing_since) END >= make_interval(secs => $19 / 1000.0)
+                     THEN now() ELSE w.disabled_at END
+     FROM observed h JOIN endpoint_locked ON endpoint_locked.id = h.endpoint_id
+     WHERE w.id = h.endpoint_id
+       -- A success on a healthy endpoint writes nothing: no hot row for a busy merchant.
+       AND (h.tail_failures > 0 OR w.consecutive_failures > 0 OR w.failing_since IS NOT NULL)
+     RETURNING w.id, w.merchant_id, w.livemode, w.url, w.status, w.failing_since, w.last_error,
+               endpoint_locked.was_failing_since, h.any_success,
+               w.status = 'disabled' AND w.disabled_at = now() AS disabled
+   ), notice AS (
+     -- The owners' notices, written with the health change that causes them, so none
+     -- is lost; the unique (endpoint, episode, kind) holds each to one, whoever sees it first. The
+     -- episode is the failing_since it is about. Recovered only ends an episode that was noticed.
+     INSERT INTO webhook_notices (endpoint_id, merchant_id, livemode, kind, episode, url, last_error)
+     SELECT health.id, health.merchant_id, health.livemode, n.kind, n.episode, health.url, health.last_error
+     FROM health CROSS JOIN LATERAL (VALUES
+       ('failing', CASE WHEN (health.status = 'enabled' OR health.disabled)
+                         AND now() - health.failing_since >= make_interval(secs => $20 / 1000.0)
+                        THEN health.failing_since END),
+       ('disabled', CASE WHEN health.disabled THEN health.failing_since END),
+       ('recovered', CASE WHEN health.any_success AND health.status = 'enabled' AND EXISTS (
+                            SELECT 1 FROM webhook_notices p WHERE p.endpoint_id = health.id
+                              AND p.episode = health.was_failing_since AND p.kind IN ('failing', 'disabled'))
+                          THEN health.was_failing_since END)
+     ) AS n(kind, episode)
+     WHERE n.episode IS NOT NULL
+     ON CONFLICT (endpoint_id, episode, kind) DO NOTHING
+   )
+   SELECT 'attempt' AS kind, event_id AS id, endpoint_id, number FROM attempt
+   UNION ALL
+   SELECT 'disabled', id, NULL, NULL FROM health WHERE disabled`,
+};
+
+/** A batch of parks: each delivery into its endpoint's lane, due at its time. */
+const PARK_DELIVERIES = {
+  name: 'dispatcher-park-deliveries',
+  text: `UPDATE webhook_deliveries d
+   SET lane_due_at = p.due_at, lane_retry_step = p.retry_step, lane_headers = p.headers
+   FROM unnest($1::text[], $2::text[], $3::int[], $4::timestamptz[], $5::jsonb[])
+        AS p(event_id, endpoint_id, retry_step, due_at, headers)
+   WHERE d.event_id = p.event_id AND d.endpoint_id = p.endpoint_id AND d.status = 'pending'`,
+};
+
+/**
+ * The batch statements every delivery runs, with input that reads and writes nothing: warmPool
+ * prepares them on each connection a dispatcher opens before it takes messages.
+ */
+export const DELIVERY_STATEMENTS: WarmUpStatement[] = [
+  { ...FIND_TARGETS, values: [[], []] },
+  { ...RECORD_ATTEMPTS, values: [...Array.from({ length: 18 }, () => []), 0, 0] },
+  { ...PARK_DELIVERIES, values: [[], [], [], [], []] },
+];
+
 @Injectable()
 export class DeliveriesRepository {
   // Every delivery reads its target and records its attempt, and parked work is written once per
@@ -217,10 +359,11 @@ export class DeliveriesRepository {
   private readonly targets = new MicroBatcher((addresses: DeliveryAddress[]) => this.findTargetRows(addresses), {
     maxBatch: MAX_BATCH,
   });
-  // One attempt per event in a batch: its statement counts the event's attempts once per row.
+  // One attempt per delivery (event and endpoint) in a batch: its statement updates each delivery once.
+  // Attempts of one event to several endpoints go together (a merchant with several endpoints).
   private readonly attempts = new MicroBatcher((records: AttemptRecord[]) => this.recordAttempts(records), {
     maxBatch: MAX_BATCH,
-    keysOf: (record) => [record.eventId],
+    keysOf: (record) => [`${record.eventId}:${record.endpoint.id}`],
   });
   private readonly parks = new MicroBatcher((parked: ParkedEvent[]) => this.parkDeliveries(parked), {
     maxBatch: MAX_BATCH,
@@ -274,25 +417,16 @@ export class DeliveriesRepository {
   private async findTargetRows(addresses: DeliveryAddress[]): Promise<(TargetRow | null)[]> {
     const rows = await sqlRows<TargetRow & { n: string }>(
       this.db,
-      `SELECT a.n, e.id, e.payment_id, e.body, COALESCE(d.status, 'none') AS delivery_status, e.merchant_id,
-              e.livemode, w.id AS endpoint_id, w.url, w.signing_secret, ${PREVIOUS_SECRET_SQL}, w.status,
-              w.consecutive_failures
-       FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS a(event_id, endpoint_id, n)
-       JOIN events e ON e.id = a.event_id
-       LEFT JOIN LATERAL (SELECT * FROM webhook_endpoints w
-                          WHERE w.merchant_id = e.merchant_id AND w.livemode = e.livemode
-                            AND (a.endpoint_id IS NULL OR w.id = a.endpoint_id)
-                          ORDER BY w.created_at, w.id LIMIT 1) w ON true
-       LEFT JOIN webhook_deliveries d ON d.event_id = e.id AND d.endpoint_id = COALESCE(a.endpoint_id, w.id)`,
+      FIND_TARGETS.text,
       [addresses.map((address) => address.eventId), addresses.map((address) => address.endpointId)],
-      'dispatcher-find-targets',
+      FIND_TARGETS.name,
     );
     const byPosition = new Map(rows.map((row) => [Number(row.n), row]));
     return addresses.map((_, index) => byPosition.get(index + 1) ?? null);
   }
 
   /**
-   * One statement for a batch of attempts (each of a different event): the events' attempt counts
+   * One statement for a batch of attempts (each of a different delivery): the events' attempt counts
    * (which number the attempts), the attempt rows, the deliveries' state, and the health of the
    * endpoints they count for, applied on top of the stored health. The events are locked in id order
    * first: batches holding deliveries of the same events to other endpoints queue, never deadlock.
@@ -309,105 +443,14 @@ export class DeliveriesRepository {
           error: record.error,
         })),
     );
-    const rows = await sqlRows<{ kind: 'attempt' | 'disabled'; id: string; number: number | null }>(
+    const rows = await sqlRows<{
+      kind: 'attempt' | 'disabled';
+      id: string;
+      endpoint_id: string | null;
+      number: number | null;
+    }>(
       this.db,
-      `WITH input AS (
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::boolean[], $5::timestamptz[], $6::text[],
-                              $7::int[], $8::int[], $9::text[], $10::text[], $11::text[], $12::timestamptz[], $13::int[])
-           AS i(attempt_id, event_id, endpoint_id, manual, started_at, url, duration_ms, response_status,
-                response_body, error, delivery_status, lane_due_at, lane_retry_step)
-       ), locked AS (
-         SELECT id FROM events WHERE id IN (SELECT event_id FROM input) ORDER BY id FOR UPDATE
-       ), event AS (
-         UPDATE events e SET attempt_count = e.attempt_count + 1, last_attempt_at = i.started_at
-         FROM input i JOIN locked ON locked.id = i.event_id
-         WHERE e.id = i.event_id
-         RETURNING e.id, e.attempt_count, e.merchant_id, e.livemode, e.created_at
-       ), attempt AS (
-         INSERT INTO webhook_attempts
-           (id, event_id, endpoint_id, number, url, started_at, duration_ms, response_status, response_body, error)
-         SELECT i.attempt_id, i.event_id, i.endpoint_id, event.attempt_count, i.url, i.started_at, i.duration_ms,
-                i.response_status, i.response_body, i.error
-         FROM input i JOIN event ON event.id = i.event_id
-         RETURNING event_id, number
-       ), delivery AS (
-         -- A succeeded delivery stays succeeded, and one that ended failed meanwhile (its endpoint deleted
-         -- or disabled) stays failed with its reason unless this attempt succeeded; a person's attempt
-         -- leaves the lane as it is.
-         UPDATE webhook_deliveries d SET
-           status = CASE WHEN d.status = 'succeeded' OR i.delivery_status = 'succeeded' THEN 'succeeded'
-                         WHEN d.status = 'failed' THEN 'failed' ELSE COALESCE(i.delivery_status, d.status) END,
-           undelivered_reason = CASE WHEN d.status = 'failed' AND i.delivery_status IS DISTINCT FROM 'succeeded'
-                                     THEN d.undelivered_reason END,
-           lane_due_at = CASE WHEN d.status = 'failed' THEN NULL WHEN i.manual THEN d.lane_due_at
-                              ELSE i.lane_due_at END,
-           lane_retry_step = CASE WHEN d.status = 'failed' THEN NULL WHEN i.manual THEN d.lane_retry_step
-                                  ELSE i.lane_retry_step END
-         FROM input i JOIN event ON event.id = i.event_id
-         WHERE d.event_id = i.event_id AND d.endpoint_id = i.endpoint_id
-         RETURNING d.event_id
-       ), first_delivery AS (
-         -- An event the endpoint did not take (skipped), delivered by a person: now it has a delivery.
-         INSERT INTO webhook_deliveries (event_id, endpoint_id, merchant_id, livemode, status, lane_due_at,
-                                         lane_retry_step, created_at)
-         SELECT i.event_id, i.endpoint_id, event.merchant_id, event.livemode, i.delivery_status, i.lane_due_at,
-                i.lane_retry_step, event.created_at
-         FROM input i JOIN event ON event.id = i.event_id
-         WHERE i.delivery_status IS NOT NULL
-           AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = i.event_id AND d.endpoint_id = i.endpoint_id)
-         ON CONFLICT (event_id, endpoint_id) DO NOTHING
-       ), observed AS (
-         SELECT * FROM unnest($14::text[], $15::int[], $16::bool[], $17::timestamptz[], $18::text[])
-           AS h(endpoint_id, tail_failures, any_success, tail_failing_since, last_error)
-       ), endpoint_locked AS (
-         -- After the events (the attempt branch runs first), in id order: no cycle with another batch.
-         -- Locked, so failing_since is the latest: the episode a success ends, for its recovered notice.
-         SELECT id, failing_since AS was_failing_since FROM webhook_endpoints
-         WHERE id IN (SELECT endpoint_id FROM observed) ORDER BY id FOR UPDATE
-       ), health AS (
-         UPDATE webhook_endpoints w SET
-           consecutive_failures = CASE WHEN h.any_success THEN h.tail_failures
-                                  ELSE w.consecutive_failures + h.tail_failures END,
-           failing_since = CASE WHEN h.tail_failures = 0 THEN NULL
-                           WHEN h.any_success THEN h.tail_failing_since
-                           ELSE COALESCE(w.failing_since, h.tail_failing_since) END,
-           last_error = COALESCE(h.last_error, w.last_error),
-           status = CASE WHEN h.tail_failures > 0 AND now() - CASE WHEN h.any_success THEN h.tail_failing_since
-                         ELSE COALESCE(w.failing_since, h.tail_failing_since) END >= make_interval(secs => $19 / 1000.0)
-                    THEN 'disabled' ELSE w.status END,
-           disabled_at = CASE WHEN h.tail_failures > 0 AND w.status = 'enabled'
-                         AND now() - CASE WHEN h.any_success THEN h.tail_failing_since
-                             ELSE COALESCE(w.failing_since, h.tail_failing_since) END >= make_interval(secs => $19 / 1000.0)
-                         THEN now() ELSE w.disabled_at END
-         FROM observed h JOIN endpoint_locked ON endpoint_locked.id = h.endpoint_id
-         WHERE w.id = h.endpoint_id
-           -- A success on a healthy endpoint writes nothing: no hot row for a busy merchant.
-           AND (h.tail_failures > 0 OR w.consecutive_failures > 0 OR w.failing_since IS NOT NULL)
-         RETURNING w.id, w.merchant_id, w.livemode, w.url, w.status, w.failing_since, w.last_error,
-                   endpoint_locked.was_failing_since, h.any_success,
-                   w.status = 'disabled' AND w.disabled_at = now() AS disabled
-       ), notice AS (
-         -- The owners' notices, written with the health change that causes them, so none
-         -- is lost; the unique (endpoint, episode, kind) holds each to one, whoever sees it first. The
-         -- episode is the failing_since it is about. Recovered only ends an episode that was noticed.
-         INSERT INTO webhook_notices (endpoint_id, merchant_id, livemode, kind, episode, url, last_error)
-         SELECT health.id, health.merchant_id, health.livemode, n.kind, n.episode, health.url, health.last_error
-         FROM health CROSS JOIN LATERAL (VALUES
-           ('failing', CASE WHEN (health.status = 'enabled' OR health.disabled)
-                             AND now() - health.failing_since >= make_interval(secs => $20 / 1000.0)
-                            THEN health.failing_since END),
-           ('disabled', CASE WHEN health.disabled THEN health.failing_since END),
-           ('recovered', CASE WHEN health.any_success AND health.status = 'enabled' AND EXISTS (
-                                SELECT 1 FROM webhook_notices p WHERE p.endpoint_id = health.id
-                                  AND p.episode = health.was_failing_since AND p.kind IN ('failing', 'disabled'))
-                              THEN health.was_failing_since END)
-         ) AS n(kind, episode)
-         WHERE n.episode IS NOT NULL
-         ON CONFLICT (endpoint_id, episode, kind) DO NOTHING
-       )
-       SELECT 'attempt' AS kind, event_id AS id, number FROM attempt
-       UNION ALL
-       SELECT 'disabled', id, NULL FROM health WHERE disabled`,
+      RECORD_ATTEMPTS.text,
       [
         records.map(() => newId('attempt')),
         records.map((r) => r.eventId),
@@ -430,12 +473,14 @@ export class DeliveriesRepository {
         this.env.disableAfterMs,
         this.env.noticeAfterMs,
       ],
-      'dispatcher-record-attempts',
+      RECORD_ATTEMPTS.name,
     );
-    const numbers = new Map(rows.filter((row) => row.kind === 'attempt').map((row) => [row.id, row.number ?? 0]));
+    const numbers = new Map(
+      rows.filter((row) => row.kind === 'attempt').map((row) => [`${row.id}:${row.endpoint_id}`, row.number ?? 0]),
+    );
     const disabled = new Set(rows.filter((row) => row.kind === 'disabled').map((row) => row.id));
     return records.map((record) => ({
-      number: numbers.get(record.eventId) ?? 0,
+      number: numbers.get(`${record.eventId}:${record.endpoint.id}`) ?? 0,
       disabledEndpoint: record.countsForHealth && disabled.has(record.endpoint.id),
     }));
   }
@@ -443,11 +488,7 @@ export class DeliveriesRepository {
   private async parkDeliveries(parked: ParkedEvent[]): Promise<void[]> {
     await sqlRows(
       this.db,
-      `UPDATE webhook_deliveries d
-       SET lane_due_at = p.due_at, lane_retry_step = p.retry_step, lane_headers = p.headers
-       FROM unnest($1::text[], $2::text[], $3::int[], $4::timestamptz[], $5::jsonb[])
-            AS p(event_id, endpoint_id, retry_step, due_at, headers)
-       WHERE d.event_id = p.event_id AND d.endpoint_id = p.endpoint_id AND d.status = 'pending'`,
+      PARK_DELIVERIES.text,
       [
         parked.map((p) => p.eventId),
         parked.map((p) => p.endpointId),
@@ -455,7 +496,7 @@ export class DeliveriesRepository {
         parked.map((p) => p.dueAt),
         parked.map((p) => JSON.stringify(p.headers)),
       ],
-      'dispatcher-park-deliveries',
+      PARK_DELIVERIES.name,
     );
     return parked.map(() => undefined);
   }

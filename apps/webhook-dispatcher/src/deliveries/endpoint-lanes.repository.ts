@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { SecretsKeyring } from '@payhook/config';
 import { messageHeadersFrom } from '@payhook/observability';
-import { sqlRows } from '@payhook/persistence';
+import { sqlRows, type WarmUpStatement } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 import { WebhookDispatcherEnv } from '../config/webhook-dispatcher.env';
 import type { DeliveryTarget, EndpointKey, EndpointState, TargetStatus } from './deliveries.repository';
@@ -35,6 +35,62 @@ const toLeasedEndpoint = (row: LeasedEndpointRow): LeasedEndpoint => ({
   consecutiveFailures: row.consecutive_failures,
 });
 
+/** Leases endpoints with due lanes: see leaseDueEndpoints. */
+const LEASE_LANES = {
+  name: 'lanes-lease',
+  text: `WITH RECURSIVE lanes AS (
+         (SELECT endpoint_id, lane_due_at FROM webhook_deliveries WHERE lane_due_at IS NOT NULL
+          ORDER BY endpoint_id, lane_due_at LIMIT 1)
+         UNION ALL
+         SELECT next.* FROM lanes CROSS JOIN LATERAL (
+           SELECT endpoint_id, lane_due_at FROM webhook_deliveries
+           WHERE lane_due_at IS NOT NULL AND endpoint_id > lanes.endpoint_id
+           ORDER BY endpoint_id, lane_due_at LIMIT 1) next
+       ), due AS (
+         SELECT w.id FROM lanes
+         JOIN webhook_endpoints w ON w.id = lanes.endpoint_id
+         WHERE lanes.lane_due_at <= now() AND (w.lane_lease_until IS NULL OR w.lane_lease_until < now())
+           AND w.id <> ALL ($3::text[])
+         ORDER BY lanes.lane_due_at LIMIT $1
+         FOR UPDATE OF w SKIP LOCKED
+       )
+       UPDATE webhook_endpoints w SET lane_lease_until = now() + make_interval(secs => $2 / 1000.0)
+       FROM due WHERE w.id = due.id
+       RETURNING w.id, w.merchant_id, w.livemode, w.url, w.status, w.consecutive_failures`,
+};
+
+/** Claims a lane's due deliveries with the endpoint's state: see claimDue. */
+const CLAIM_DUE = {
+  name: 'lanes-claim',
+  text: `WITH claimed AS (
+         UPDATE webhook_deliveries d SET lane_due_at = CASE WHEN d.status <> 'pending' THEN NULL
+                                                       ELSE now() + make_interval(secs => $3 / 1000.0) END
+         FROM (SELECT event_id FROM webhook_deliveries
+               WHERE endpoint_id = $1 AND lane_due_at <= now()
+               ORDER BY lane_due_at LIMIT $2 FOR UPDATE SKIP LOCKED) due
+         WHERE d.endpoint_id = $1 AND d.event_id = due.event_id AND $2 > 0
+         RETURNING d.event_id, d.status, d.lane_retry_step, d.lane_headers
+       )
+       SELECT w.id, w.merchant_id, w.livemode, w.url, w.signing_secret, ${PREVIOUS_SECRET_SQL}, w.status,
+              w.consecutive_failures, c.event_id, e.payment_id, e.body, c.status AS delivery_status, c.lane_retry_step,
+              c.lane_headers
+       FROM webhook_endpoints w LEFT JOIN claimed c ON true LEFT JOIN events e ON e.id = c.event_id
+       WHERE w.id = $1`,
+};
+
+/** Hands a lease back. */
+const RELEASE_LANE = {
+  name: 'lanes-release',
+  text: `UPDATE webhook_endpoints SET lane_lease_until = NULL WHERE id = $1`,
+};
+
+/** The lane statements with input that matches nothing: warmPool prepares them with the delivery statements. */
+export const LANE_STATEMENTS: WarmUpStatement[] = [
+  { ...LEASE_LANES, values: [0, 0, []] },
+  { ...CLAIM_DUE, values: ['', 0, 0] },
+  { ...RELEASE_LANE, values: [''] },
+];
+
 /**
  * The lanes: deliveries owed to an endpoint in trouble (circuit open, or every slot busy) wait here, in
  * Postgres, instead of in the shared broker queue. An endpoint's lane is worked by one dispatcher
@@ -55,30 +111,14 @@ export class EndpointLanesRepository {
    * Leases up to `limit` endpoints whose lanes have due work, the longest due first, for `leaseMs`.
    * The lanes are found by a loose scan of the lane index (one probe per endpoint with parked
    * deliveries), so the cost follows the number of troubled endpoints, not the number of deliveries.
+   * The `skipped` endpoints (no free slot on this instance) are left to the others.
    */
-  async leaseDueEndpoints(limit: number, leaseMs: number): Promise<LeasedEndpoint[]> {
+  async leaseDueEndpoints(limit: number, leaseMs: number, skipped: string[] = []): Promise<LeasedEndpoint[]> {
     const rows = await sqlRows<LeasedEndpointRow>(
       this.db,
-      `WITH RECURSIVE lanes AS (
-         (SELECT endpoint_id, lane_due_at FROM webhook_deliveries WHERE lane_due_at IS NOT NULL
-          ORDER BY endpoint_id, lane_due_at LIMIT 1)
-         UNION ALL
-         SELECT next.* FROM lanes CROSS JOIN LATERAL (
-           SELECT endpoint_id, lane_due_at FROM webhook_deliveries
-           WHERE lane_due_at IS NOT NULL AND endpoint_id > lanes.endpoint_id
-           ORDER BY endpoint_id, lane_due_at LIMIT 1) next
-       ), due AS (
-         SELECT w.id FROM lanes
-         JOIN webhook_endpoints w ON w.id = lanes.endpoint_id
-         WHERE lanes.lane_due_at <= now() AND (w.lane_lease_until IS NULL OR w.lane_lease_until < now())
-         ORDER BY lanes.lane_due_at LIMIT $1
-         FOR UPDATE OF w SKIP LOCKED
-       )
-       UPDATE webhook_endpoints w SET lane_lease_until = now() + make_interval(secs => $2 / 1000.0)
-       FROM due WHERE w.id = due.id
-       RETURNING w.id, w.merchant_id, w.livemode, w.url, w.status, w.consecutive_failures`,
-      [limit, leaseMs],
-      'lanes-lease',
+      LEASE_LANES.text,
+      [limit, leaseMs, skipped],
+      LEASE_LANES.name,
     );
     return rows.map(toLeasedEndpoint);
   }
@@ -109,22 +149,9 @@ export class EndpointLanesRepository {
     >(
       this.db,
       // A delivery that ended meanwhile (succeeded by a manual redelivery, or failed) just leaves the lane.
-      `WITH claimed AS (
-         UPDATE webhook_deliveries d SET lane_due_at = CASE WHEN d.status <> 'pending' THEN NULL
-                                                       ELSE now() + make_interval(secs => $3 / 1000.0) END
-         FROM (SELECT event_id FROM webhook_deliveries
-               WHERE endpoint_id = $1 AND lane_due_at <= now()
-               ORDER BY lane_due_at LIMIT $2 FOR UPDATE SKIP LOCKED) due
-         WHERE d.endpoint_id = $1 AND d.event_id = due.event_id AND $2 > 0
-         RETURNING d.event_id, d.status, d.lane_retry_step, d.lane_headers
-       )
-       SELECT w.id, w.merchant_id, w.livemode, w.url, w.signing_secret, ${PREVIOUS_SECRET_SQL}, w.status,
-              w.consecutive_failures, c.event_id, e.payment_id, e.body, c.status AS delivery_status, c.lane_retry_step,
-              c.lane_headers
-       FROM webhook_endpoints w LEFT JOIN claimed c ON true LEFT JOIN events e ON e.id = c.event_id
-       WHERE w.id = $1`,
+      CLAIM_DUE.text,
       [key.id, limit, leaseMs],
-      'lanes-claim',
+      CLAIM_DUE.name,
     );
     if (rows.length === 0) return { endpoint: null, deliveries: [] };
     const endpoint: EndpointState = {
@@ -150,11 +177,6 @@ export class EndpointLanesRepository {
 
   /** Gives the lease back, so any instance can take the lane on its next poll. */
   async release(key: EndpointKey): Promise<void> {
-    await sqlRows(
-      this.db,
-      `UPDATE webhook_endpoints SET lane_lease_until = NULL WHERE id = $1`,
-      [key.id],
-      'lanes-release',
-    );
+    await sqlRows(this.db, RELEASE_LANE.text, [key.id], RELEASE_LANE.name);
   }
 }

@@ -15,7 +15,7 @@ import {
   type EndpointState,
 } from './deliveries.repository';
 import { EndpointLanesRepository, type LaneDelivery, type LeasedEndpoint } from './endpoint-lanes.repository';
-import { EndpointSlots } from './endpoint-slots';
+import { EndpointSlots, type Slot } from './endpoint-slots';
 import { SealedSecretError } from '@payhook/config';
 import { detached, inSpan, causingRequestId, SpanKind, withLogFields } from '@payhook/observability';
 
@@ -36,6 +36,8 @@ const LEASE_MARGIN_MS = 15_000;
 export class EndpointLanesWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(EndpointLanesWorker.name);
   private readonly active = new Map<string, Promise<void>>();
+  /** Endpoints whose work was parked here while their slots were all busy: woken for when one frees. */
+  private readonly awaitingSlot = new Set<string>();
   private readonly leaseMs: number;
   private timer?: NodeJS.Timeout;
   private polling?: Promise<void>;
@@ -65,6 +67,22 @@ export class EndpointLanesWorker implements OnApplicationBootstrap, BeforeApplic
     await Promise.all(this.active.values());
   }
 
+  /**
+   * Work of `endpointKey` was just parked: its lane is looked for as soon as this instance can work it.
+   * With a free slot (its circuit is open), now; with every slot busy, when one frees, not before: a
+   * lease taken then would be handed back at once, and an endpoint that hangs would cost a lease and a
+   * release for every park (docs/performance.md). A turn on the lane here claims it anyway.
+   */
+  parked(endpointKey: string): void {
+    if (this.active.has(endpointKey) || this.awaitingSlot.has(endpointKey)) return;
+    if (this.slots.free(endpointKey) > 0) return this.wake();
+    this.awaitingSlot.add(endpointKey);
+    this.slots.whenFree(endpointKey, () => {
+      this.awaitingSlot.delete(endpointKey);
+      this.wake();
+    });
+  }
+
   /** Looks for due lanes now (after a park, or when a slot frees up), not only on the next poll. */
   wake(): void {
     if (this.stopping) return;
@@ -88,7 +106,8 @@ export class EndpointLanesWorker implements OnApplicationBootstrap, BeforeApplic
   private async poll(): Promise<void> {
     const room = MAX_ACTIVE_LANES - this.active.size;
     if (room <= 0) return;
-    for (const endpoint of await this.lanes.leaseDueEndpoints(room, this.leaseMs)) {
+    // A lane whose endpoint has no free slot here would be handed back at once: another instance may take it.
+    for (const endpoint of await this.lanes.leaseDueEndpoints(room, this.leaseMs, this.slots.busy())) {
       const key = endpointKeyOf(endpoint.key);
       const turn = this.turn(endpoint)
         .catch((error: unknown) => this.logger.warn(`lane ${key} failed, will retry: ${String(error)}`))
@@ -103,7 +122,9 @@ export class EndpointLanesWorker implements OnApplicationBootstrap, BeforeApplic
   /**
    * Attempts due events of one leased lane until it is empty or the turn is over: one at a time
    * while the endpoint's circuit is open, otherwise keeping its free slots busy, claiming more as
-   * half of them come free (one statement serves several attempts).
+   * half of them come free (one statement serves several attempts). The slots are taken before the
+   * work is claimed, and while the queue's messages hold them all the turn waits for the next one:
+   * the lane's work is older than theirs.
    */
   private async turn(leased: LeasedEndpoint): Promise<void> {
     const key = endpointKeyOf(leased.key);
@@ -120,12 +141,23 @@ export class EndpointLanesWorker implements OnApplicationBootstrap, BeforeApplic
           await Promise.race(running);
           continue;
         }
-        if (room <= 0) return;
-        const claim = await this.claimDue(leased.key, room);
+        if (room <= 0) {
+          // Handing the lane back here left a fast endpoint's parked work to a later poll, which
+          // found its slots busy again as often as not (docs/performance.md).
+          if (limit > 0 && running.size === 0 && (await this.slotFreed(key, endsAt))) continue;
+          return;
+        }
+        const taken = this.takeSlots(key, room);
+        const claim = await this.claimDue(leased.key, taken.length).catch((error: unknown) => {
+          for (const slot of taken) slot.release();
+          throw error;
+        });
+        // Whatever the lane had no work for goes back at once.
+        for (const unused of taken.splice(claim.deliveries.length)) unused.release();
         if (!claim.endpoint || claim.deliveries.length === 0) return;
         endpoint = claim.endpoint;
-        for (const delivery of claim.deliveries) {
-          const attempt = this.attemptOne(key, claim.endpoint, delivery);
+        for (const [index, delivery] of claim.deliveries.entries()) {
+          const attempt = this.attemptOne(key, claim.endpoint, delivery, taken[index]);
           running.add(attempt);
           void attempt.finally(() => running.delete(attempt));
         }
@@ -134,6 +166,28 @@ export class EndpointLanesWorker implements OnApplicationBootstrap, BeforeApplic
       // The lease is handed back only once every attempt of this turn is recorded.
       await Promise.all(running);
     }
+  }
+
+  /** Up to `room` slots of `key`, taken now. */
+  private takeSlots(key: string, room: number): Slot[] {
+    const taken: Slot[] = [];
+    while (taken.length < room) {
+      const slot = this.slots.tryTake(key);
+      if (!slot) break;
+      taken.push(slot);
+    }
+    return taken;
+  }
+
+  /** True once a slot of `key` comes free that no queued message takes; false at `until`. */
+  private slotFreed(key: string, until: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), Math.max(0, until - Date.now()));
+      this.slots.whenFree(key, () => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
   }
 
   /** The lane's due work; an endpoint whose secret does not open fails it all, with the reason, instead. */
@@ -149,7 +203,7 @@ export class EndpointLanesWorker implements OnApplicationBootstrap, BeforeApplic
   }
 
   /** Never rejects: whatever is not recorded stays claimed in the lane until its lease runs out. */
-  private attemptOne(key: string, endpoint: EndpointState, delivery: LaneDelivery): Promise<void> {
+  private attemptOne(key: string, endpoint: EndpointState, delivery: LaneDelivery, slot?: Slot): Promise<void> {
     // Its lines carry the request that caused it, as on the broker path.
     return withLogFields({ requestId: causingRequestId(delivery.headers), eventId: delivery.target.eventId }, () =>
       inSpan(
@@ -159,19 +213,19 @@ export class EndpointLanesWorker implements OnApplicationBootstrap, BeforeApplic
           parent: delivery.headers,
           attributes: { 'payhook.event_id': delivery.target.eventId },
         },
-        () => this.attemptInLane(key, endpoint, delivery),
+        () => this.attemptInLane(key, endpoint, delivery, slot ?? this.slots.tryTake(key)),
       ),
     );
   }
 
+  /** `slot` null: the claim brought more rows than the slots taken for it; the rest wait in the lane again. */
   private async attemptInLane(
     key: string,
     endpoint: EndpointState,
     { target, retryStep, headers }: LaneDelivery,
+    slot: Slot | null,
   ): Promise<void> {
-    const slot = this.slots.tryTake(key);
     try {
-      // Taken meanwhile by the broker path: back in the lane, due now.
       if (!slot) return await this.deliveries.park(target.eventId, endpoint.key.id, retryStep, new Date(), headers);
       await this.deliver.attempt({ retryStep, manual: false }, { ...target, endpoint }, 'lane', slot);
     } catch (error) {

@@ -47,6 +47,27 @@ describe('EndpointSlots', () => {
     expect(told).toEqual([1, 2, 3, 1, 2]);
   });
 
+  it('names the endpoints with no free slot', () => {
+    const slots = new EndpointSlots(1);
+    slots.tryTake('a');
+    const b = slots.tryTake('b')!;
+    expect(slots.busy().sort()).toEqual(['a', 'b']);
+    b.release();
+    expect(slots.busy()).toEqual(['a']);
+  });
+
+  it('tells once when a slot of a busy endpoint comes free, and at once when one is free', () => {
+    const slots = new EndpointSlots(1);
+    const told: string[] = [];
+    slots.whenFree('a', () => told.push('a free now'));
+    const running = slots.tryTake('a')!;
+    slots.whenFree('a', () => told.push('a freed'));
+    expect(told).toEqual(['a free now']);
+    running.release();
+    slots.tryTake('a')!.release();
+    expect(told).toEqual(['a free now', 'a freed']);
+  });
+
   it('rejects a limit that is not a whole number from 1', () => {
     expect(() => new EndpointSlots(0)).toThrow(RangeError);
     expect(() => new EndpointSlots(1.5)).toThrow(RangeError);
@@ -133,6 +154,18 @@ describe('EndpointSlots', () => {
       expect(await settled(waiting)).toBe('pending');
       redelivery.release();
       expect(await waiting).not.toBeNull();
+    });
+
+    it('tells of a freed slot only when no waiting message takes it', async () => {
+      const slots = slotsOf(1);
+      const running = (await slots.takeWaiting('a'))!;
+      const told: number[] = [];
+      slots.whenFree('a', () => told.push(slots.free('a')));
+      const waiting = slots.takeWaiting('a');
+      running.release(); // handed to the waiting message
+      expect(told).toEqual([]);
+      (await waiting)!.release();
+      expect(told).toEqual([1]);
     });
 
     it('never waits without a policy', async () => {

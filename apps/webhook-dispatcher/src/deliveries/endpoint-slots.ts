@@ -34,10 +34,14 @@ interface Waiter {
   readonly timer: NodeJS.Timeout;
 }
 
-/** One endpoint's requests in flight (their start times) and the messages waiting for one of them to end. */
+/**
+ * One endpoint's requests in flight (their start times), the messages waiting for one of them to end,
+ * and who is to be told when a slot comes free that no message takes.
+ */
 interface EndpointState {
   readonly startedAt: Set<{ readonly at: number }>;
   readonly waiters: Waiter[];
+  readonly whenFree: (() => void)[];
 }
 
 /**
@@ -107,6 +111,21 @@ export class EndpointSlots {
     return Math.max(0, this.perEndpoint - (this.endpoints.get(endpointKey)?.startedAt.size ?? 0));
   }
 
+  /** The endpoints with no free slot on this instance now. */
+  busy(): string[] {
+    return [...this.endpoints].filter(([key]) => this.free(key) === 0).map(([key]) => key);
+  }
+
+  /**
+   * Calls `then` once, as soon as `endpointKey` has a slot that no waiting message takes: now, when one
+   * is free, else when the next one is released to nobody.
+   */
+  whenFree(endpointKey: string, then: () => void): void {
+    const state = this.endpoints.get(endpointKey);
+    if (!state || this.free(endpointKey) > 0) return then();
+    state.whenFree.push(then);
+  }
+
   private answersFast(state: EndpointState): boolean {
     const oldestAllowed = this.now() - this.wait.fastMs;
     for (const request of state.startedAt) if (request.at < oldestAllowed) return false;
@@ -116,7 +135,7 @@ export class EndpointSlots {
   private take(endpointKey: string): Slot {
     let state = this.endpoints.get(endpointKey);
     if (!state) {
-      state = { startedAt: new Set(), waiters: [] };
+      state = { startedAt: new Set(), waiters: [], whenFree: [] };
       this.endpoints.set(endpointKey, state);
     }
     const request = { at: this.now() };
@@ -131,14 +150,19 @@ export class EndpointSlots {
         endpoint.startedAt.delete(request);
         // A redelivery may have gone past the limit: a waiter gets only a slot under it.
         const next = endpoint.startedAt.size < this.perEndpoint ? endpoint.waiters.shift() : undefined;
-        if (next) next.hand(this.take(endpointKey));
-        else this.forgetIfIdle(endpointKey, endpoint);
+        if (next) return next.hand(this.take(endpointKey));
+        if (endpoint.startedAt.size < this.perEndpoint) {
+          for (const then of endpoint.whenFree.splice(0)) then();
+        }
+        this.forgetIfIdle(endpointKey, endpoint);
       },
     };
   }
 
   /** The map holds only endpoints with requests running or waiting, so it stays as small as the work. */
   private forgetIfIdle(endpointKey: string, state: EndpointState): void {
-    if (state.startedAt.size === 0 && state.waiters.length === 0) this.endpoints.delete(endpointKey);
+    if (state.startedAt.size === 0 && state.waiters.length === 0 && state.whenFree.length === 0) {
+      this.endpoints.delete(endpointKey);
+    }
   }
 }

@@ -106,7 +106,7 @@ export class WebhookDeliveriesController {
   ): Promise<QueueDecision> {
     await this.deliveries.park(message.eventId, endpointId, message.retryStep, new Date(), headers);
     this.metrics.parked.inc();
-    this.lanes.wake();
+    this.lanes.parked(endpointId);
     return { kind: 'ack' };
   }
 }
