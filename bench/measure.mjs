@@ -111,7 +111,7 @@ export async function completionLatency(
     await receivedLatency(receiver, warmUp);
     await receiver.reset();
   }
-  const measured = ids.slice(warmUp);
+  const measured = ids.slice(warmUp, warmUp + total); // the creating workers may make a few more
   log(`completing ${rate}/s for ${seconds} s`);
   await completeAtRate(measured);
   return { ...(await receivedLatency(receiver, total)), paymentIds: measured };

@@ -31,6 +31,9 @@ export async function sqlRows<T>(
   return result.rows as T[];
 }
 
+/** How long warmPool lets each statement take before it gives up on that connection. */
+const WARM_UP_STATEMENT_TIMEOUT_MS = 5_000;
+
 /** A named statement for warmPool: its text and input that reads and writes nothing (empty arrays, say). */
 export interface WarmUpStatement {
   name: string;
@@ -53,7 +56,10 @@ export async function warmPool(db: DataSource, connections: number, statements: 
   await Promise.all(
     clients.map(async (client) => {
       try {
+        // Bounded: a statement held up by a lock (a migration's, say) must not hold the start up.
+        await client.query(`SET statement_timeout = ${WARM_UP_STATEMENT_TIMEOUT_MS}`);
         for (const statement of statements) await client.query(statement);
+        await client.query('RESET statement_timeout');
       } catch (error) {
         failures.set(client, error instanceof Error ? error : new Error(String(error)));
       }

@@ -43,6 +43,8 @@ export class EndpointLanesWorker implements OnApplicationBootstrap, BeforeApplic
   private polling?: Promise<void>;
   private pollAgain = false;
   private stopping = false;
+  /** Ends the turns waiting for a slot (slotFreed) when the dispatcher stops. */
+  private readonly stopped = new AbortController();
 
   constructor(
     private readonly lanes: EndpointLanesRepository,
@@ -61,6 +63,7 @@ export class EndpointLanesWorker implements OnApplicationBootstrap, BeforeApplic
 
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
+    this.stopped.abort();
     clearInterval(this.timer);
     await this.polling;
     // Running attempts finish and are recorded; a turn takes no new work once stopping.
@@ -179,13 +182,21 @@ export class EndpointLanesWorker implements OnApplicationBootstrap, BeforeApplic
     return taken;
   }
 
-  /** True once a slot of `key` comes free that no queued message takes; false at `until`. */
+  /** True once a slot of `key` comes free that no queued message takes; false at `until` or on stopping. */
   private slotFreed(key: string, until: number): Promise<boolean> {
     return new Promise((resolve) => {
-      const timer = setTimeout(() => resolve(false), Math.max(0, until - Date.now()));
+      if (this.stopped.signal.aborted) return resolve(false);
+      const gaveUp = () => {
+        clearTimeout(timer);
+        this.stopped.signal.removeEventListener('abort', gaveUp);
+        resolve(false);
+      };
+      const timer = setTimeout(gaveUp, Math.max(0, until - Date.now()));
+      this.stopped.signal.addEventListener('abort', gaveUp, { once: true });
       this.slots.whenFree(key, () => {
         clearTimeout(timer);
-        resolve(true);
+        this.stopped.signal.removeEventListener('abort', gaveUp);
+        resolve(!this.stopping);
       });
     });
   }

@@ -268,7 +268,7 @@ export class RefundWrites {
       RefundRow & {
         refunded_before: string;
         cancel_receipt: CashReceiptRow | null;
-        settlement_terms: RefundSettlementTerms;
+        settlement_terms: RefundSettlementTerms | null;
       }
     >(
       `WITH split AS (${refundVatSql('$1::text[]')}), moved AS (
@@ -289,7 +289,9 @@ export class RefundWrites {
        SELECT moved.*, counted.refunded_before, row_to_json(cancels) AS cancel_receipt,
               row_to_json(terms) AS settlement_terms
        FROM moved JOIN counted USING (payment_id) LEFT JOIN cancels ON cancels.refund_id = moved.id
-       CROSS JOIN LATERAL (${refundSettlementTermsSql('moved', 'counted')}) terms`,
+       -- LEFT: a refund whose terms are not found still comes back (and fails below), so that its move
+       -- is never committed without its event and record.
+       LEFT JOIN LATERAL (${refundSettlementTermsSql('moved', 'counted')}) terms ON true`,
       [
         moves.map(({ id }) => id),
         moves.map(({ bankTransactionId }) => bankTransactionId),
@@ -299,11 +301,10 @@ export class RefundWrites {
     );
     if (new Set(rows.map((row) => row.payment_id)).size < rows.length)
       throw new Error('refunds of one payment succeed one at a time: its running total counts each');
-    const succeeded = rows.map((row) => ({
-      refund: toRefundRecord(row),
-      refundedBefore: Number(row.refunded_before),
-      terms: row.settlement_terms,
-    }));
+    const succeeded = rows.map(({ settlement_terms: terms, ...row }) => {
+      if (!terms) throw new Error(`refund ${row.id} moved, but its merchant's settlement terms were not found`);
+      return { refund: toRefundRecord(row), refundedBefore: Number(row.refunded_before), terms };
+    });
     const cancelReceipts = rows.flatMap(({ cancel_receipt }) =>
       cancel_receipt ? [toCashReceiptRecord(cancel_receipt)] : [],
     );

@@ -4,6 +4,7 @@ import { addBusinessDays, type PayoutRule } from './business-days';
 import {
   refundSettlementAmounts,
   salesDate,
+  SALES_TIME_ZONE,
   settlementAmounts,
   type SettlementAmounts,
 } from './settlement-calculation';
@@ -53,7 +54,7 @@ export const refundSettlementTermsSql = (moved: string, payment: string) =>
           (SELECT s.fee_bps FROM settlements s
             WHERE s.payment_id = ${moved}.payment_id AND COALESCE(s.refund_id, '') = '') AS fee_bps,
           ${payment}.escrow_status
-   FROM merchants m, (SELECT (${moved}.succeeded_at AT TIME ZONE 'Asia/Seoul')::date AS date) sales
+   FROM merchants m, (SELECT (${moved}.succeeded_at AT TIME ZONE '${SALES_TIME_ZONE}')::date AS date) sales
    WHERE m.id = ${moved}.merchant_id`;
 
 /** The payout of a record on `sales`: its date and the rule that made it. */
