@@ -33,10 +33,10 @@ describe('DeliveriesRepository.recordAttempt', () => {
     repository = new DeliveriesRepository(db, env as unknown as WebhookDispatcherEnv);
     const pool = (db.driver as PostgresDriver).master as Pool;
     const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
-    jest.spyOn(pool, 'query').mockImplementation(((...args: unknown[]) => {
+    jest.spyOn(pool, 'query').mockImplementation((...args: unknown[]) => {
       if ((args[0] as { name?: string }).name === 'dispatcher-record-attempts') recordStatements += 1;
       return query(...args);
-    }));
+    });
     await db.query(
       `INSERT INTO merchants (id, name, status, time_zone, fee_bps, settlement_delay_days)
        VALUES ($1, 'Deliveries', 'live', 'Asia/Seoul', 250, 2)`,
