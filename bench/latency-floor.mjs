@@ -13,7 +13,7 @@ import amqp from 'amqplib';
 import pg from 'pg';
 import { sleep, stopApp } from './harness.mjs';
 import { LATENCY_RATE, LATENCY_SECONDS, LATENCY_WARM_UP_SECONDS, log, receivedLatency } from './measure.mjs';
-import { SAMPLE_EVERY, epochMs } from './latency-stages.mjs';
+import { SAMPLE_EVERY, epochMs, stagesOf } from './latency-stages.mjs';
 
 const NOTIFY_CHANNEL = 'latency_floor';
 const SIGNING_SECRET = `whsec_${randomBytes(24).toString('base64url')}`;
@@ -128,16 +128,7 @@ async function floorStages(db, receiver) {
      WHERE o.id % $1 = 1`,
     [SAMPLE_EVERY],
   );
-  const arrivals = await receiver.arrivalsByEvent();
-  return rows.map((row) => ({
-    completed: row.completed,
-    written: row.written,
-    pickedUp: row.picked_up,
-    requestStarted: row.request_started,
-    arrived: arrivals[row.event_id],
-    responded: row.responded,
-    recorded: row.recorded,
-  }));
+  return stagesOf(rows, await receiver.arrivalsByEvent());
 }
 
 /**

@@ -71,15 +71,7 @@ export async function completionStages(databaseUrl, receiver, paymentIds) {
        LEFT JOIN webhook_attempts a ON a.event_id = e.id AND a.number = 1`,
       [sample],
     );
-    const arrivals = await receiver.arrivalsByEvent();
-    return rows.map((row) => ({
-      completed: row.completed,
-      written: row.written,
-      pickedUp: row.picked_up,
-      requestStarted: row.request_started,
-      arrived: arrivals[row.event_id],
-      responded: row.responded,
-    }));
+    return stagesOf(rows, await receiver.arrivalsByEvent());
   } finally {
     await db.end();
   }
@@ -95,3 +87,15 @@ export function stagesTable(completion, floor) {
     ...completion.map((gap, index) => `| ${gap.label} | ${cell(gap)} | ${cell(floor[index])} |`),
   ].join('\n');
 }
+
+/** Each sampled event's stage times (epoch ms) from its database row and its arrival at the receiver. */
+export const stagesOf = (rows, arrivals) =>
+  rows.map((row) => ({
+    completed: row.completed,
+    written: row.written,
+    pickedUp: row.picked_up,
+    requestStarted: row.request_started,
+    arrived: arrivals[row.event_id],
+    responded: row.responded,
+    recorded: row.recorded,
+  }));
