@@ -4,7 +4,7 @@ import { testDatabaseUrl } from '../../../test/support/test-env';
 import { dataSourceOptions } from './data-source';
 import type { PoolClient, Pool } from 'pg';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
-import { inTransaction, sqlRows, together, warmPool } from './sql';
+import { inTransaction, LastStatement, sqlRows, together, warmPool } from './sql';
 
 /** A database restart in the middle of a transaction must fail the transaction, not the process. */
 describe('inTransaction when the connection is lost mid-transaction', () => {
@@ -108,6 +108,50 @@ describe('together, on a transaction of the pool', () => {
     );
     await expect(transaction).rejects.toMatchObject({ code: '23505' });
     await expect(sqlRows(db, 'SELECT n FROM sql_spec_together WHERE n >= 10')).resolves.toEqual([]);
+  });
+});
+
+/** A last statement that needs no answer goes out with the COMMIT: one round trip, the same guarantees. */
+describe('inTransaction with a LastStatement', () => {
+  let db: DataSource;
+
+  beforeAll(async () => {
+    db = await new DataSource(
+      dataSourceOptions({ url: testDatabaseUrl(), entities: [], applicationName: 'payhook-sql-spec' }),
+    ).initialize();
+    await sqlRows(db, 'CREATE TABLE IF NOT EXISTS sql_spec_last (n int PRIMARY KEY)');
+  });
+  afterAll(async () => {
+    await sqlRows(db, 'DROP TABLE IF EXISTS sql_spec_last');
+    await db.destroy();
+  });
+
+  it("commits the work's statements and the last one, and answers the work's result", async () => {
+    const result = await inTransaction(db, async (sql) => {
+      await sql('INSERT INTO sql_spec_last (n) VALUES (1)');
+      return new LastStatement('done', 'INSERT INTO sql_spec_last (n) VALUES ($1)', [2]);
+    });
+    expect(result).toBe('done');
+    await expect(sqlRows(db, 'SELECT n FROM sql_spec_last WHERE n < 10 ORDER BY n')).resolves.toEqual([
+      { n: 1 },
+      { n: 2 },
+    ]);
+  });
+
+  it('rolls everything back when the last statement fails, rejecting with its error; the pool goes on', async () => {
+    const transaction = inTransaction(db, async (sql) => {
+      await sql('INSERT INTO sql_spec_last (n) VALUES (10)');
+      return new LastStatement('done', 'INSERT INTO sql_spec_last (n) VALUES (10)');
+    });
+    await expect(transaction).rejects.toMatchObject({ code: '23505' });
+    await expect(sqlRows(db, 'SELECT n FROM sql_spec_last WHERE n >= 10')).resolves.toEqual([]);
+    // The connection it ran on is back in the pool out of any transaction: the next work commits.
+    for (const n of [11, 12, 13]) {
+      await inTransaction(db, async () => new LastStatement(n, 'INSERT INTO sql_spec_last (n) VALUES ($1)', [n]));
+    }
+    await expect(sqlRows(db, 'SELECT count(*)::int AS count FROM sql_spec_last WHERE n >= 10')).resolves.toEqual([
+      { count: 3 },
+    ]);
   });
 });
 

@@ -73,8 +73,22 @@ export async function warmPool(db: DataSource, connections: number, statements: 
   if (failed) throw failed;
 }
 
+/**
+ * What a transaction's work may return when its last statement needs no answer before COMMIT: it is
+ * sent with the COMMIT, one round trip for both. Sent by inTransaction after `work` has returned, so no
+ * statement of the work can follow it; if it fails, the COMMIT finds the transaction aborted and
+ * `inTransaction` rejects with the statement's error.
+ */
+export class LastStatement<R> {
+  constructor(
+    readonly result: R,
+    readonly text: string,
+    readonly params: unknown[] = [],
+  ) {}
+}
+
 /** Runs `work` in one transaction on one pooled connection: committed if it resolves, else rolled back. */
-export async function inTransaction<R>(db: DataSource, work: (sql: Sql) => Promise<R>): Promise<R> {
+export async function inTransaction<R>(db: DataSource, work: (sql: Sql) => Promise<R | LastStatement<R>>): Promise<R> {
   const client: PoolClient = await poolOf(db).connect();
   let broken: Error | undefined;
   // A checked-out client has no pool listener: a connection lost mid-transaction (a database
@@ -97,10 +111,14 @@ export async function inTransaction<R>(db: DataSource, work: (sql: Sql) => Promi
     return result.rows as T[];
   };
   try {
-    const result = await work(sql);
+    const outcome = await work(sql);
     await begun;
-    await client.query('COMMIT');
-    return result;
+    if (!(outcome instanceof LastStatement)) {
+      await client.query('COMMIT');
+      return outcome;
+    }
+    await together([client.query({ text: outcome.text, values: outcome.params }), client.query('COMMIT')]);
+    return outcome.result;
   } catch (error) {
     // A connection that cannot even roll back is destroyed rather than returned to the pool.
     await client.query('ROLLBACK').catch((rollbackError: unknown) => {

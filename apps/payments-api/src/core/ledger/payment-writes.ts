@@ -4,7 +4,7 @@ import { amountDue, heldVoucherValue } from './amount-due';
 import { paymentOutcomeEvent, toNewEvent, type EventWriter } from './event-writer';
 import { PAYMENT_MOVES, movableFromSql, type PaymentOutcome } from './moves-table';
 import { PAYMENT_COLUMNS, toPaymentRecord, type PaymentRecord, type PaymentRow } from './payment-record';
-import type { SettlementWriter } from './settlement-writer';
+import type { PaymentSettlementTerms, SettlementWriter } from './settlement-writer';
 import type { VoucherWrites } from './voucher-writes';
 import type { CashReceiptWrites } from './cash-receipt-writes';
 
@@ -53,16 +53,14 @@ export class PaymentWrites {
     const scoped = scope ? `AND merchant_id = $3 AND livemode = $4` : '';
     if (scope) params.push(scope.merchantId, scope.livemode);
     // The database clock decides expiry here as in every read and in the sweeper.
-    const rows = await this.sql<PaymentRow>(
+    const moved = this.sql<PaymentRow>(
       `UPDATE payments
        SET status = $2, completed_at = CASE WHEN $2 = 'completed' THEN now() END, updated_at = now()
        WHERE id = $1 ${scoped} AND status IN (${movableFromSql(PAYMENT_MOVES, to, 'anyone')}) AND ($2 = 'expired' OR expires_at > now())
        RETURNING ${PAYMENT_COLUMNS}`,
       params,
     );
-    const payment = rows[0] ? toPaymentRecord(rows[0]) : null;
-    if (payment) await this.recordOutcomes([{ payment, outcome: to }]);
-    return payment;
+    return this.recordMove(moved, to, id);
   }
 
   /**
@@ -71,14 +69,30 @@ export class PaymentWrites {
    * when the payment is in another state; a unique violation when its order has another active payment.
    */
   async completeAfterReview(id: string): Promise<PaymentRecord | null> {
-    const rows = await this.sql<PaymentRow>(
+    const moved = this.sql<PaymentRow>(
       `UPDATE payments SET status = 'completed', completed_at = now(), updated_at = now()
        WHERE id = $1 AND status IN (${movableFromSql(PAYMENT_MOVES, 'completed', 'review')})
        RETURNING ${PAYMENT_COLUMNS}`,
       [id],
     );
+    return this.recordMove(moved, 'completed', id);
+  }
+
+  /**
+   * What follows the move of payment `id` whose statement was just sent (`moved`, its answer not awaited):
+   * a completion's settlement terms are read in the same round trip, and its outcomes written in the next.
+   */
+  private async recordMove(
+    moved: Promise<PaymentRow[]>,
+    outcome: PaymentOutcome,
+    id: string,
+  ): Promise<PaymentRecord | null> {
+    const [rows, terms] = await together([
+      moved,
+      outcome === 'completed' ? this.settlements.completionTerms(id) : undefined,
+    ]);
     const payment = rows[0] ? toPaymentRecord(rows[0]) : null;
-    if (payment) await this.recordOutcomes([{ payment, outcome: 'completed' }]);
+    if (payment) await this.recordOutcomes([{ payment, outcome, terms }]);
     return payment;
   }
 
@@ -122,7 +136,9 @@ export class PaymentWrites {
    * announced at its completedAt; an expiry at expiresAt when the sweeper comes later (reads showed
    * it expired from then on); any other move now.
    */
-  private async recordOutcomes(moves: { payment: PaymentRecord; outcome: PaymentOutcome }[]): Promise<void> {
+  private async recordOutcomes(
+    moves: { payment: PaymentRecord; outcome: PaymentOutcome; terms?: PaymentSettlementTerms }[],
+  ): Promise<void> {
     const now = new Date();
     const instant = ({ payment, outcome }: (typeof moves)[number]): Date => {
       if (outcome === 'completed' && payment.completedAt) return payment.completedAt;
@@ -132,7 +148,7 @@ export class PaymentWrites {
     const completed = moves.filter(({ outcome }) => outcome === 'completed');
     // Each follows from the moves and none from another's answer: sent together (they run in this
     // order, as they ran one after the other), so a completion waits on one round trip for them all,
-    // and one more for its settlement record, written once its terms are read.
+    // its settlement record with them on the terms read with the move.
     await together([
       this.vouchers.settleHolds(
         moves.map(({ payment, outcome }) => ({ paymentId: payment.id, completed: outcome === 'completed' })),
@@ -140,8 +156,16 @@ export class PaymentWrites {
       this.events.record(
         moves.map((move) => toNewEvent(move.payment, paymentOutcomeEvent(move.payment, move.outcome, instant(move)))),
       ),
-      ...completed.map((move) => this.settlements.recordPayment({ ...move.payment, completedAt: instant(move) })),
+      ...completed.map((move) =>
+        this.settlements.recordPayment({ ...move.payment, completedAt: instant(move) }, termsOf(move)),
+      ),
       this.cashReceipts.issueAtCompletion(completed.map(({ payment }) => payment)),
     ]);
   }
+}
+
+/** A completion's terms, read with its move (recordMove): a completion without them is a bug, not a record without terms. */
+function termsOf(move: { payment: PaymentRecord; terms?: PaymentSettlementTerms }): PaymentSettlementTerms {
+  if (!move.terms) throw new Error(`payment ${move.payment.id} completed without its settlement terms read`);
+  return move.terms;
 }

@@ -57,6 +57,13 @@ export const refundSettlementTermsSql = (moved: string, payment: string) =>
    FROM merchants m, (SELECT (${moved}.succeeded_at AT TIME ZONE '${SALES_TIME_ZONE}')::date AS date) sales
    WHERE m.id = ${moved}.merchant_id`;
 
+/** What a completed payment's settlement record needs beside the payment: read in the round trip of its move. */
+export interface PaymentSettlementTerms extends PayoutTerms {
+  /** The sales date the terms were read for: the completion's date in Asia/Seoul, as salesDate() says. */
+  sales_date: string;
+  fee_bps: number;
+}
+
 /** The payout of a record on `sales`: its date and the rule that made it. */
 function payoutOf(sales: string, terms: PayoutTerms): { date: string; rule: PayoutRule } {
   const payout = addBusinessDays(sales, terms.settlement_delay_days, new Set(terms.extra_days));
@@ -105,14 +112,29 @@ const heldBy = (escrowStatus: string | null | undefined): boolean => !!escrowSta
 export class SettlementWriter {
   constructor(private readonly sql: Sql) {}
 
-  /** The record of a payment that just completed, with the merchant's terms as they are at that moment. */
-  async recordPayment(payment: PaymentRecord & { completedAt: Date }): Promise<void> {
-    const sales = salesDate(payment.completedAt);
-    // The terms and the operator's non-banking days ahead, in the one round trip the terms took alone.
-    const [terms] = await this.sql<PayoutTerms & { fee_bps: number }>(
-      `SELECT m.fee_bps, ${payoutTermsSql('$2::date')} FROM merchants m WHERE m.id = $1`,
-      [payment.merchantId, sales],
+  /**
+   * The terms of the payment `paymentId` as its completion left it (the merchant's as they are at that
+   * moment), or undefined when it is not completed. Sent right after the statement that completes it,
+   * without waiting for its answer: both go out in one round trip, and the record is written in the
+   * next with the completion's other writes.
+   */
+  async completionTerms(paymentId: string): Promise<PaymentSettlementTerms | undefined> {
+    const [terms] = await this.sql<PaymentSettlementTerms>(
+      `SELECT to_char(sales.date, 'YYYY-MM-DD') AS sales_date, m.fee_bps, ${payoutTermsSql('sales.date')}
+       FROM payments p JOIN merchants m ON m.id = p.merchant_id
+       CROSS JOIN LATERAL (SELECT (p.completed_at AT TIME ZONE '${SALES_TIME_ZONE}')::date AS date) sales
+       WHERE p.id = $1 AND p.status = 'completed'`,
+      [paymentId],
+      'payment-settlement-terms',
     );
+    return terms;
+  }
+
+  /** The record of a payment that just completed, on the terms completionTerms() read with its move. */
+  async recordPayment(payment: PaymentRecord & { completedAt: Date }, terms: PaymentSettlementTerms): Promise<void> {
+    const sales = salesDate(payment.completedAt);
+    if (sales !== terms.sales_date)
+      throw new Error(`payment ${payment.id}: terms read for ${terms.sales_date}, its sales date is ${sales}`);
     await this.insert([
       {
         record: {

@@ -11,6 +11,11 @@ const BATCH_SIZE = 200;
 /** Fallback when a notification is missed (listener reconnecting, notify lost). */
 const POLL_INTERVAL_MS = 1_000;
 const NOTIFY_CHANNEL = 'payhook_outbox';
+/**
+ * Passes running at once. A pass holds its rows until the broker confirms them; a row committed
+ * meanwhile is taken by a second pass at once instead of waiting for the first to end.
+ */
+const MAX_PASSES = 2;
 
 /**
  * Moves outbox rows to the webhook queue (RabbitMQ, or Postgres in local mode). Woken by
@@ -24,7 +29,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   private readonly listener: NotificationListener;
   private status?: Subscription;
   private pollTimer?: NodeJS.Timeout;
-  private running?: Promise<void>;
+  private readonly running = new Set<Promise<void>>();
   private wakeAgain = false;
   private stopped = false;
 
@@ -58,27 +63,28 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     this.stopped = true;
     clearInterval(this.pollTimer);
     this.status?.unsubscribe();
-    await this.running;
+    await Promise.all(this.running);
     await this.listener.stop();
     await this.client.close();
   }
 
-  /** Starts a pass, or asks the running one to go round again so no row waits for the poll. */
+  /** Starts a pass, or, with MAX_PASSES running, asks for one more as one ends, so no row waits for the poll. */
   wake(): void {
     if (this.stopped) return;
-    if (this.running) {
+    if (this.running.size >= MAX_PASSES) {
       this.wakeAgain = true;
       return;
     }
-    this.running = this.drain()
+    const pass: Promise<void> = this.drain()
       .catch((error: unknown) => this.logger.warn(`publishing the outbox failed, will retry: ${String(error)}`))
       .finally(() => {
-        this.running = undefined;
+        this.running.delete(pass);
         if (this.wakeAgain) {
           this.wakeAgain = false;
           this.wake();
         }
       });
+    this.running.add(pass);
   }
 
   private async drain(): Promise<void> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { inTransaction, sqlRows } from '@payhook/persistence';
+import { inTransaction, LastStatement, sqlRows } from '@payhook/persistence';
 import { DataSource } from 'typeorm';
 
 export interface OutboxRow {
@@ -29,8 +29,10 @@ export class OutboxRepository {
       );
       if (rows.length === 0) return 0;
       await publish(rows);
-      await sql(`UPDATE outbox SET published_at = now() WHERE id = ANY($1::bigint[])`, [rows.map((row) => row.id)]);
-      return rows.length;
+      // Needs no answer before the COMMIT: the two go out together.
+      return new LastStatement(rows.length, `UPDATE outbox SET published_at = now() WHERE id = ANY($1::bigint[])`, [
+        rows.map((row) => row.id),
+      ]);
     });
   }
 
