@@ -155,10 +155,14 @@ const statementForm = (words) =>
         .replace(/^x\b/, '[\\w.]+'),
     )
     .join('\\s+');
-/** Functions that send SQL: the statement is their argument (sql, sqlRows, tx.sql, db.query). */
+/**
+ * What sends SQL: the statement is its argument (sql, sqlRows, tx.sql, db.query, and a LastStatement,
+ * which inTransaction sends with the COMMIT).
+ */
 const SENDERS = [
   'CallExpression[callee.name=/^(sql|sqlRows)$/]',
   'CallExpression[callee.property.name=/^(sql|query)$/]',
+  'NewExpression[callee.name=LastStatement]',
 ];
 /**
  * In an allow-listed file, each allowed write is sent where it is written: the text is an argument of
