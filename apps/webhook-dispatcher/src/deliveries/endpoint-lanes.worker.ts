@@ -160,7 +160,7 @@ export class EndpointLanesWorker implements OnApplicationBootstrap, BeforeApplic
         if (!claim.endpoint || claim.deliveries.length === 0) return;
         endpoint = claim.endpoint;
         for (const [index, delivery] of claim.deliveries.entries()) {
-          const attempt = this.attemptOne(claim.endpoint, delivery, taken[index]);
+          const attempt = this.attemptOne(key, claim.endpoint, delivery, taken[index]);
           running.add(attempt);
           void attempt.finally(() => running.delete(attempt));
         }
@@ -214,7 +214,7 @@ export class EndpointLanesWorker implements OnApplicationBootstrap, BeforeApplic
   }
 
   /** Never rejects: whatever is not recorded stays claimed in the lane until its lease runs out. */
-  private attemptOne(endpoint: EndpointState, delivery: LaneDelivery, slot: Slot): Promise<void> {
+  private attemptOne(key: string, endpoint: EndpointState, delivery: LaneDelivery, slot?: Slot): Promise<void> {
     // Its lines carry the request that caused it, as on the broker path.
     return withLogFields({ requestId: causingRequestId(delivery.headers), eventId: delivery.target.eventId }, () =>
       inSpan(
@@ -224,19 +224,25 @@ export class EndpointLanesWorker implements OnApplicationBootstrap, BeforeApplic
           parent: delivery.headers,
           attributes: { 'payhook.event_id': delivery.target.eventId },
         },
-        () => this.attemptInLane(endpoint, delivery, slot),
+        () => this.attemptInLane(key, endpoint, delivery, slot ?? this.slots.tryTake(key)),
       ),
     );
   }
 
-  /** `slot` was taken for this delivery before its claim, which asks for no more rows than slots taken. */
-  private async attemptInLane(endpoint: EndpointState, { target, retryStep }: LaneDelivery, slot: Slot): Promise<void> {
+  /** `slot` null: the claim brought more rows than the slots taken for it; the rest wait in the lane again. */
+  private async attemptInLane(
+    key: string,
+    endpoint: EndpointState,
+    { target, retryStep, headers }: LaneDelivery,
+    slot: Slot | null,
+  ): Promise<void> {
     try {
+      if (!slot) return await this.deliveries.park(target.eventId, endpoint.key.id, retryStep, new Date(), headers);
       await this.deliver.attempt({ retryStep, manual: false }, { ...target, endpoint }, 'lane', slot);
     } catch (error) {
       this.logger.warn(`lane attempt of ${target.eventId} failed before it was recorded: ${String(error)}`);
     } finally {
-      slot.release();
+      slot?.release();
     }
   }
 }
