@@ -170,10 +170,12 @@ export class RefundWrites {
                              refund_held_tax_free_amount = p.refund_held_tax_free_amount + i.tax_free_amount
        FROM unnest($1::text[], $2::text[], $3::boolean[], $4::bigint[], $5::bigint[])
          AS i (payment_id, merchant_id, livemode, amount, tax_free_amount)
-       -- Read by primary key alone, whatever the planner guesses of the input.
+       -- Read by primary key alone, whatever the planner guesses of the input. The status is a test of
+       -- the row found, never an index condition: payments_one_active_per_order holds every completed
+       -- payment, and ANDing its bitmap with the ids' read ~300 pages a batch.
        WHERE p.id = ANY ($1::text[])
          AND p.id = i.payment_id AND p.merchant_id = i.merchant_id AND p.livemode = i.livemode
-         AND p.status = 'completed' AND i.amount <= ${paymentRemainderSql('p.', 'p.id')}
+         AND (p.status = 'completed') IS TRUE AND i.amount <= ${paymentRemainderSql('p.', 'p.id')}
          -- What is left tax-free and taxable, as decideRefund checked it (payments_refund_tax_free_check backs it;
          -- refunds_tax_free_check holds the part within the refund's amount when the refund is inserted). No
          -- condition on the input alone here: it lowered the planner's guess of the input to one row, and the
@@ -271,7 +273,9 @@ export class RefundWrites {
         settlement_terms: RefundSettlementTerms | null;
       }
     >(
-      `WITH split AS (${refundVatSql('$1::text[]')}), moved AS (
+      // Each CTE that feeds a join is MATERIALIZED, computed once: inlined, the planner may read it again
+      // for every row of the other side whenever it guesses the batch one row (n² reads for n refunds).
+      `WITH split AS MATERIALIZED (${refundVatSql('$1::text[]')}), moved AS (
          UPDATE refunds r SET status = 'succeeded', succeeded_at = GREATEST(now(), r.created_at),
                               bank_transaction_id = i.bank_transaction_id, refund_account_sealed = NULL,
                               vat = split.vat, supplied_amount = r.amount - r.tax_free_amount - split.vat
@@ -285,13 +289,19 @@ export class RefundWrites {
          UPDATE payments p SET refunded_amount = p.refunded_amount + moved.amount
          FROM moved WHERE p.id = moved.payment_id
          RETURNING p.id AS payment_id, p.refunded_amount - moved.amount AS refunded_before, p.escrow_status
-       ), cancels AS (${cancelReceiptsSql('$1::text[]', '$3::text[]')})
-       SELECT moved.*, counted.refunded_before, row_to_json(cancels) AS cancel_receipt,
-              row_to_json(terms) AS settlement_terms
+       ), cancels AS (${cancelReceiptsSql('$1::text[]', '$3::text[]')}
+       ), paired AS MATERIALIZED (
+         SELECT moved.id, moved.merchant_id, moved.payment_id, moved.succeeded_at, counted.escrow_status
+         FROM moved JOIN counted USING (payment_id)
+       ), terms AS MATERIALIZED (
+         SELECT paired.id AS refund_id, row_to_json(terms) AS settlement_terms
+         FROM paired CROSS JOIN LATERAL (${refundSettlementTermsSql('paired', 'paired')}) terms
+       )
+       SELECT moved.*, counted.refunded_before, row_to_json(cancels) AS cancel_receipt, terms.settlement_terms
        FROM moved JOIN counted USING (payment_id) LEFT JOIN cancels ON cancels.refund_id = moved.id
        -- LEFT: a refund whose terms are not found still comes back (and fails below), so that its move
        -- is never committed without its event and record.
-       LEFT JOIN LATERAL (${refundSettlementTermsSql('moved', 'counted')}) terms ON true`,
+       LEFT JOIN terms ON terms.refund_id = moved.id`,
       [
         moves.map(({ id }) => id),
         moves.map(({ bankTransactionId }) => bankTransactionId),

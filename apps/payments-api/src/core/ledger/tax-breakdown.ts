@@ -87,16 +87,20 @@ export function refundTaxFreeFits(refundAmount: number, taxFreeAmount: number, l
 export function refundVatSql(ids: string): string {
   return `
     SELECT r.id, ${vatInSql('before.taxable_left')} - ${vatInSql('before.taxable_left - (r.amount - r.tax_free_amount)')} AS vat
-    FROM refunds r, LATERAL (
+    -- Each refund by its id, one probe of the primary key each (OFFSET 0 keeps the subquery per id):
+    -- joined with the ids, a plan made while the table was small scanned all of it for every batch.
+    FROM unnest(${ids}) AS wanted (id)
+    CROSS JOIN LATERAL (SELECT * FROM refunds WHERE refunds.id = wanted.id OFFSET 0) r, LATERAL (
       SELECT p.amount - p.tax_free_amount - coalesce(sum(earlier.amount - earlier.tax_free_amount), 0)::bigint AS taxable_left
       FROM payments p
       -- The payment's own scope too: refunds_payment_status_idx leads with it (no walk of every refund).
+      -- The status is a test of the rows found, never an index condition: refunds_queue_idx's succeeded
+      -- range holds every refund, and the planner walked it when it guessed the table small.
       LEFT JOIN refunds earlier ON earlier.merchant_id = p.merchant_id AND earlier.livemode = p.livemode
-        AND earlier.payment_id = p.id AND earlier.status = 'succeeded'
+        AND earlier.payment_id = p.id AND (earlier.status = 'succeeded') IS TRUE
       WHERE p.id = r.payment_id
       GROUP BY p.id
-    ) before
-    WHERE r.id = ANY (${ids})`;
+    ) before`;
 }
 
 export function refundVatSplit(
