@@ -33,6 +33,8 @@ export class WebhookDispatcherModule {
           entities: [],
           applicationName: 'payhook-webhook-dispatcher',
           minConnections: WARM_CONNECTIONS,
+          // Its statements find deliveries, events and endpoints by their keys, batch after batch.
+          keyedReadsOnly: true,
         }),
         WebhookQueueModule.forRoot(env, 'payhook-webhook-dispatcher'),
         DeliveriesModule,

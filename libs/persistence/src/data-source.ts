@@ -15,6 +15,14 @@ export interface DataSourceConfig {
   /** Connections kept open while idle (opened on demand, or at once by warmPool); none by default. */
   minConnections?: number;
   applicationName: string;
+  /**
+   * Sequential scans off in the pool's sessions, for an app whose every statement reads by a key. A
+   * named statement is planned once per connection and the plan kept: made while a table was small
+   * (a fresh database, an app started before its tables grew), a scan of the whole table looked
+   * cheaper than a probe of the key, and every batch after paid for it as the table grew
+   * (docs/performance.md). Off, the plan probes the index whatever the table's size when it was made.
+   */
+  keyedReadsOnly?: boolean;
 }
 
 /** One place that decides how the apps talk to Postgres: explicit migrations, never synchronize. */
@@ -40,6 +48,7 @@ export function dataSourceOptions(config: DataSourceConfig): DataSourceOptions {
       // A transaction's statements that wait on none of each other's answers go out together (sql.ts,
       // together): one round trip, not one each. Statements awaited one by one run as before.
       pipeline: true,
+      ...(config.keyedReadsOnly && { options: '-c enable_seqscan=off' }),
       ...(Client && { Client }),
     },
   };
