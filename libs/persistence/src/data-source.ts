@@ -16,11 +16,12 @@ export interface DataSourceConfig {
   minConnections?: number;
   applicationName: string;
   /**
-   * Sequential scans off in the pool's sessions, for an app whose every statement reads by a key. A
-   * named statement is planned once per connection and the plan kept: made while a table was small
-   * (a fresh database, an app started before its tables grew), a scan of the whole table looked
-   * cheaper than a probe of the key, and every batch after paid for it as the table grew
-   * (docs/performance.md). Off, the plan probes the index whatever the table's size when it was made.
+   * For an app whose named statements all read by a key, batch after batch: each is planned once per
+   * connection (a generic plan, `plan_cache_mode`), not again for each batch's size, which Postgres
+   * otherwise did for most batches (planning the attempt record took longer than running it), and
+   * with sequential scans off (`enable_seqscan`), so that a plan made while a table was small (a
+   * fresh database, an app started before its tables grew) probes the key instead of scanning the
+   * table whole for every batch after as it grows (docs/performance.md).
    */
   keyedReadsOnly?: boolean;
 }
@@ -48,7 +49,7 @@ export function dataSourceOptions(config: DataSourceConfig): DataSourceOptions {
       // A transaction's statements that wait on none of each other's answers go out together (sql.ts,
       // together): one round trip, not one each. Statements awaited one by one run as before.
       pipeline: true,
-      ...(config.keyedReadsOnly && { options: '-c enable_seqscan=off' }),
+      ...(config.keyedReadsOnly && { options: '-c plan_cache_mode=force_generic_plan -c enable_seqscan=off' }),
       ...(Client && { Client }),
     },
   };
