@@ -59,6 +59,8 @@ export class PaymentWrites {
        WHERE id = $1 ${scoped} AND status IN (${movableFromSql(PAYMENT_MOVES, to, 'anyone')}) AND ($2 = 'expired' OR expires_at > now())
        RETURNING ${PAYMENT_COLUMNS}`,
       params,
+      // Named per text (the move and whether it is scoped): prepared once per connection.
+      `move-payment-${to}${scope ? '' : '-any-merchant'}`,
     );
     return this.recordMove(moved, to, id);
   }

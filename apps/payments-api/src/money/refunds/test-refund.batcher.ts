@@ -121,19 +121,8 @@ export class TestRefundBatcher {
   }
 
   private async writeIn(tx: LedgerTx, requests: TestRefundRequest[]): Promise<TestRefundOutcome[]> {
-    // A batch's statements are the same every time: each is planned once per connection (the plan for any
-    // batch size), not again for each batch's sizes, which Postgres does when it guesses a batch small
-    // (the move to succeeded took ~1 ms to plan). That plan outlives the table's size when it was made:
-    // planned while the table was small, a scan of the whole table looked cheaper than a probe of its
-    // key, and every batch after paid for it as the table grew. Every statement of the batch finds its
-    // rows by a key, so the plans are made with sequential scans off. Sent with the lock, so no round
-    // trip of its own.
-    const [, payments] = await together([
-      tx.sql(
-        `SELECT set_config('plan_cache_mode', 'force_generic_plan', true), set_config('enable_seqscan', 'off', true)`,
-      ),
-      tx.refunds.lockRefundable(requests),
-    ]);
+    // The batch's statements are planned once per connection, whatever its size (Ledger.write's plan settings).
+    const payments = await tx.refunds.lockRefundable(requests);
     const outcomes: TestRefundOutcome[] = [];
     const refunds: { position: number; refund: RefundRecord }[] = [];
     const createdAt = new Date();
