@@ -1,7 +1,7 @@
 import { Client } from 'pg';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
+import { specDataSource } from '../../../test/support/spec-data-source';
 import { testDatabaseUrl } from '../../../test/support/test-env';
-import { dataSourceOptions } from './data-source';
 import type { PoolClient, Pool } from 'pg';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { inTransaction, LastStatement, sqlRows, together, warmPool } from './sql';
@@ -12,9 +12,7 @@ describe('inTransaction when the connection is lost mid-transaction', () => {
   let admin: Client;
 
   beforeAll(async () => {
-    db = await new DataSource(
-      dataSourceOptions({ url: testDatabaseUrl(), entities: [], applicationName: 'payhook-sql-spec' }),
-    ).initialize();
+    db = await specDataSource('payhook-sql-spec');
     admin = new Client({ connectionString: testDatabaseUrl() });
     await admin.connect();
   });
@@ -73,9 +71,7 @@ describe('together, on a transaction of the pool', () => {
   let db: DataSource;
 
   beforeAll(async () => {
-    db = await new DataSource(
-      dataSourceOptions({ url: testDatabaseUrl(), entities: [], applicationName: 'payhook-sql-spec' }),
-    ).initialize();
+    db = await specDataSource('payhook-sql-spec');
     await sqlRows(db, 'CREATE TABLE IF NOT EXISTS sql_spec_together (n int PRIMARY KEY)');
   });
   afterAll(async () => {
@@ -116,9 +112,7 @@ describe('inTransaction with a LastStatement', () => {
   let db: DataSource;
 
   beforeAll(async () => {
-    db = await new DataSource(
-      dataSourceOptions({ url: testDatabaseUrl(), entities: [], applicationName: 'payhook-sql-spec' }),
-    ).initialize();
+    db = await specDataSource('payhook-sql-spec');
     await sqlRows(db, 'CREATE TABLE IF NOT EXISTS sql_spec_last (n int PRIMARY KEY)');
   });
   afterAll(async () => {
@@ -160,14 +154,7 @@ describe('warmPool', () => {
   let db: DataSource;
 
   beforeAll(async () => {
-    db = await new DataSource(
-      dataSourceOptions({
-        url: testDatabaseUrl(),
-        entities: [],
-        applicationName: 'payhook-warm-pool-spec',
-        minConnections: 3,
-      }),
-    ).initialize();
+    db = await specDataSource('payhook-warm-pool-spec', { minConnections: 3 });
   });
   afterAll(() => db.destroy());
 

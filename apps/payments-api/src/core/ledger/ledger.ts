@@ -10,7 +10,7 @@ import type { PaymentRecord } from './payment-record';
 /**
  * A ledger transaction's plan settings, for the transaction only. Its named statements all find their
  * rows by a key, batch after batch: each is planned once per connection (a generic plan), not again for
- * each call, which Postgres otherwise did for most (the event record's plan took longer than its run),
+ * each call, which Postgres otherwise did for most (planning the event record cost 0.4 ms, running it 0.5),
  * and with sequential scans off, so that a plan made while a table was small (a new deployment) probes
  * the key instead of scanning the table whole for every call after as it grows (docs/performance.md).
  */
