@@ -21,7 +21,8 @@ export interface DataSourceConfig {
    * otherwise did for most batches (planning the attempt record took longer than running it), and
    * with sequential scans off (`enable_seqscan`), so that a plan made while a table was small (a
    * fresh database, an app started before its tables grew) probes the key instead of scanning the
-   * table whole for every batch after as it grows (docs/performance.md).
+   * table whole for every batch after as it grows (docs/performance.md). And without JIT: a plan that
+   * can only scan is costed past jit_above_cost with scans off, and would be compiled on every call.
    */
   keyedReadsOnly?: boolean;
 }
@@ -49,7 +50,9 @@ export function dataSourceOptions(config: DataSourceConfig): DataSourceOptions {
       // A transaction's statements that wait on none of each other's answers go out together (sql.ts,
       // together): one round trip, not one each. Statements awaited one by one run as before.
       pipeline: true,
-      ...(config.keyedReadsOnly && { options: '-c plan_cache_mode=force_generic_plan -c enable_seqscan=off' }),
+      ...(config.keyedReadsOnly && {
+        options: '-c plan_cache_mode=force_generic_plan -c enable_seqscan=off -c jit=off',
+      }),
       ...(Client && { Client }),
     },
   };

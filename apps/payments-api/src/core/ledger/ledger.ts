@@ -13,8 +13,11 @@ import type { PaymentRecord } from './payment-record';
  * each call, which Postgres otherwise did for most (planning the event record cost 0.4 ms, running it 0.5),
  * and with sequential scans off, so that a plan made while a table was small (a new deployment) probes
  * the key instead of scanning the table whole for every call after as it grows (docs/performance.md).
+ * And without JIT: a plan that can only scan (a table with no index for it) is costed past
+ * jit_above_cost with scans off, and would be compiled on every call.
  */
-const KEYED_PLANS = `SELECT set_config('plan_cache_mode', 'force_generic_plan', true), set_config('enable_seqscan', 'off', true)`;
+const KEYED_PLANS = `SELECT set_config('plan_cache_mode', 'force_generic_plan', true),
+                            set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`;
 
 /**
  * The only way into a write transaction that moves money or state (ADR 0014): payments, events,
