@@ -175,6 +175,13 @@ describe('RefundWrites.hold without the CHECK backstop', () => {
     expect(await taxFreeHeldOf(paymentId)).toBe(sum('taxFreeAmount'));
     expect(sum('taxFreeAmount')).toBeLessThanOrEqual(3_000);
     expect(sum('amount') - sum('taxFreeAmount')).toBeLessThanOrEqual(AMOUNT - 3_000);
-    expect(outcomes.flat().filter((outcome) => outcome === 'tax_free_amount_invalid').length).toBeGreaterThan(0);
+    // Every ask refused was refused for a limit. Which limit each meets depends on the order the asks
+    // came in (the parts may run out before the whole or with it), so no count of either is asserted
+    // here; the race for the last tax-free won above holds the tax-free refusal to its count.
+    const refused = outcomes.flat().filter((outcome) => typeof outcome !== 'object');
+    expect(refused.length).toBeGreaterThan(0); // the asks add up to several times the payment
+    expect(refused.filter((outcome) => outcome !== 'amount_exceeded' && outcome !== 'tax_free_amount_invalid')).toEqual(
+      [],
+    );
   });
 });
