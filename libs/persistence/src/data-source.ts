@@ -15,17 +15,28 @@ export interface DataSourceConfig {
   /** Connections kept open while idle (opened on demand, or at once by warmPool); none by default. */
   minConnections?: number;
   applicationName: string;
-  /**
-   * For an app whose named statements all read by a key, batch after batch: each is planned once per
-   * connection (a generic plan, `plan_cache_mode`), not again for each batch's size, which Postgres
-   * otherwise did for most batches (planning the attempt record took longer than running it), and
-   * with sequential scans off (`enable_seqscan`), so that a plan made while a table was small (a
-   * fresh database, an app started before its tables grew) probes the key instead of scanning the
-   * table whole for every batch after as it grows (docs/performance.md). And without JIT: a plan that
-   * can only scan is costed past jit_above_cost with scans off, and would be compiled on every call.
-   */
+  /** KEYED_PLAN_SETTINGS for every session of the pool (the dispatcher's). */
   keyedReadsOnly?: boolean;
 }
+
+/**
+ * For statements that all read by a key, batch after batch: each named statement is planned once per
+ * connection (a generic plan), not again for each call, which Postgres otherwise did for most (the
+ * dispatcher's attempt record took longer to plan than to run), and with sequential scans off, so that
+ * a plan made while a table was small (a fresh database) probes the key instead of scanning the table
+ * whole for every call after as it grows (docs/performance.md). And without JIT: with scans off, a plan
+ * that can only scan is costed past jit_above_cost, and would be compiled on every call.
+ */
+export const KEYED_PLAN_SETTINGS: Readonly<Record<string, string>> = {
+  plan_cache_mode: 'force_generic_plan',
+  enable_seqscan: 'off',
+  jit: 'off',
+};
+
+/** KEYED_PLAN_SETTINGS for the transaction it runs in (the ledger's). */
+export const KEYED_PLANS_FOR_TRANSACTION = `SELECT ${Object.entries(KEYED_PLAN_SETTINGS)
+  .map(([name, value]) => `set_config('${name}', '${value}', true)`)
+  .join(', ')}`;
 
 /** One place that decides how the apps talk to Postgres: explicit migrations, never synchronize. */
 export function dataSourceOptions(config: DataSourceConfig): DataSourceOptions {
@@ -51,7 +62,9 @@ export function dataSourceOptions(config: DataSourceConfig): DataSourceOptions {
       // together): one round trip, not one each. Statements awaited one by one run as before.
       pipeline: true,
       ...(config.keyedReadsOnly && {
-        options: '-c plan_cache_mode=force_generic_plan -c enable_seqscan=off -c jit=off',
+        options: Object.entries(KEYED_PLAN_SETTINGS)
+          .map(([name, value]) => `-c ${name}=${value}`)
+          .join(' '),
       }),
       ...(Client && { Client }),
     },
