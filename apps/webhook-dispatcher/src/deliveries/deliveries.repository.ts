@@ -358,11 +358,13 @@ export class DeliveriesRepository {
   // event: batched, these are a few statements per round trip instead of one per delivery.
   private readonly targets = new MicroBatcher((addresses: DeliveryAddress[]) => this.findTargetRows(addresses), {
     maxBatch: MAX_BATCH,
+    gatherTurn: true,
   });
   // One attempt per delivery (event and endpoint) in a batch: its statement updates each delivery once.
   // Attempts of one event to several endpoints go together (a merchant with several endpoints).
   private readonly attempts = new MicroBatcher((records: AttemptRecord[]) => this.recordAttempts(records), {
     maxBatch: MAX_BATCH,
+    gatherTurn: true,
     keysOf: (record) => [`${record.eventId}:${record.endpoint.id}`],
   });
   private readonly parks = new MicroBatcher((parked: ParkedEvent[]) => this.parkDeliveries(parked), {
