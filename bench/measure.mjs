@@ -65,7 +65,13 @@ export async function alternatingRounds(measures) {
       const values = runs.map((r) => r[key]).filter((v) => v !== undefined);
       return values.length ? { median: median(values), min: Math.min(...values), max: Math.max(...values) } : undefined;
     };
-    return { rps: pick('rps'), p50: pick('p50'), p99: pick('p99') };
+    // A figure of several parts (a run's CPU per process) is the median of each part.
+    const pickEach = (key) => {
+      const parts = runs.map((r) => r[key]).filter((v) => v !== undefined);
+      if (parts.length === 0) return undefined;
+      return Object.fromEntries(Object.keys(parts[0]).map((name) => [name, median(parts.map((part) => part[name]))]));
+    };
+    return { rps: pick('rps'), p50: pick('p50'), p99: pick('p99'), cpu: pickEach('cpu') };
   };
   return results.map(summary);
 }

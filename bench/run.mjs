@@ -43,6 +43,7 @@ import {
 import { REFUND_AMOUNT, REFUND_PAYMENTS, refundRequests, seedCompletedPayments } from './refunds.mjs';
 import { latencyFloor } from './latency-floor.mjs';
 import { SAMPLE_EVERY, completionStages, stageGaps, stagesTable } from './latency-stages.mjs';
+import { cpuMeter, pidsNamed } from './cpu-meter.mjs';
 
 // The create statement as the API sends it, from the build (npm run bench builds first).
 const { CREATE_PAYMENTS_STATEMENT } = createRequire(import.meta.url)(
@@ -165,7 +166,8 @@ async function queueEvents(merchantId, count) {
 
 /**
  * QUEUED_EVENTS deliveries: `events` events of the merchant, each delivered to each of its endpoints
- * (all at `receiver`), drained by `instances` dispatchers; deliveries per second from the first to the last.
+ * (all at `receiver`), drained by `instances` dispatchers; deliveries per second from the first to the last,
+ * and the CPU per delivery of the dispatchers and the services they use, with the machine's busy share.
  */
 async function dispatcherThroughput(instances, merchantId, receiver, endpoints = 1) {
   const events = QUEUED_EVENTS / endpoints;
@@ -183,17 +185,24 @@ async function dispatcherThroughput(instances, merchantId, receiver, endpoints =
       ),
     );
   }
+  const cpu = cpuMeter({
+    dispatchers: () => dispatchers.map((dispatcher) => dispatcher.pid),
+    postgres: () => pidsNamed('postgres'),
+    rabbitmq: () => pidsNamed('beam.smp'),
+    receiver: () => [receiver.child.pid],
+  });
   let stats = await receiver.stats();
   const deadline = Date.now() + 300_000;
   while (stats.deliveries < QUEUED_EVENTS && Date.now() < deadline) {
     await sleep(250);
     stats = await receiver.stats();
   }
+  const cpuPerDelivery = cpu.stop(stats.deliveries);
   const rss = Math.max(...dispatchers.map((d) => peakRssMiB(d.pid)));
   log(`delivered ${stats.deliveries}; stopping the dispatcher(s)`);
   await Promise.all(dispatchers.map((dispatcher) => stopApp(dispatcher)));
   const seconds = (stats.lastDelivery - stats.first) / 1000;
-  return { rps: stats.deliveries / seconds, delivered: stats.deliveries, rss };
+  return { rps: stats.deliveries / seconds, delivered: stats.deliveries, rss, cpu: cpuPerDelivery };
 }
 
 const FAN_OUT_ENDPOINTS = 4;
@@ -369,6 +378,11 @@ function keptHistory() {
 }
 
 const verdict = (ok) => (ok ? 'met' : '**missed**');
+/** A dispatcher row's CPU per delivery (medians of its rounds) and how busy the machine was; '' without /proc. */
+const cpuNote = (cpu) =>
+  cpu
+    ? `; CPU per delivery: dispatcher(s) ${fmt(cpu.dispatchers)} µs, Postgres ${fmt(cpu.postgres)}, RabbitMQ ${fmt(cpu.rabbitmq)}, receiver ${fmt(cpu.receiver)}; machine ${fmt(cpu.busyPercent)} % busy`
+    : '';
 
 async function main() {
   await freshDatabase(DB);
@@ -559,13 +573,13 @@ async function main() {
       [
         `Dispatcher, 1 instance, ${QUEUED_EVENTS.toLocaleString('en-US')} queued (deliveries/s)`,
         range(one.rps),
-        `${fmt(oneRatio, 2)} × delivery ceiling`,
+        `${fmt(oneRatio, 2)} × delivery ceiling${cpuNote(one.cpu)}`,
         `≥ 0.7 × delivery ceiling: ${verdict(oneRatio >= 0.7)}`,
       ],
       [
         'Dispatcher, 2 instances (deliveries/s)',
         range(two.rps),
-        `${fmt(two.rps.median / ceiling.rps.median, 2)} × delivery ceiling; ${fmt(two.rps.median / one.rps.median, 2)} × 1 instance`,
+        `${fmt(two.rps.median / ceiling.rps.median, 2)} × delivery ceiling; ${fmt(two.rps.median / one.rps.median, 2)} × 1 instance${cpuNote(two.cpu)}`,
         `≥ 1 instance: ${verdict(two.rps.median >= one.rps.median)}`,
       ],
       [
