@@ -355,7 +355,10 @@ export const DELIVERY_STATEMENTS: WarmUpStatement[] = [
 @Injectable()
 export class DeliveriesRepository {
   // Every delivery reads its target and records its attempt, and parked work is written once per
-  // event: batched, these are a few statements per round trip instead of one per delivery.
+  // event: batched, these are a few statements per round trip instead of one per delivery. Reads and
+  // records gather for a turn of the event loop (the messages one read of the broker's socket hands
+  // over, the attempts one statement's answer finishes), so two instances' half-size flows still
+  // batch (docs/performance.md).
   private readonly targets = new MicroBatcher((addresses: DeliveryAddress[]) => this.findTargetRows(addresses), {
     maxBatch: MAX_BATCH,
     gatherTurn: true,
