@@ -624,7 +624,9 @@ ${fmt(REFUND_PAYMENTS)} completed payments seeded beforehand so that no two refu
 one payment's row lock (refunds of one payment queue on that lock, so a single payment refunded by 50
 connections at once takes them one at a time: History has a try); the delivery ceiling is
 a plain undici keep-alive POST loop to the same receiver with 10 requests in flight (the dispatcher's
-per-endpoint limit per instance), taking turns with the rounds of one dispatcher; creates with the
+per-endpoint limit per instance), taking turns with the rounds of one dispatcher, whose rows also give
+each process's CPU per delivery (Linux's /proc: the dispatchers, all of Postgres and RabbitMQ, the
+receiver) and how busy the machine's cores were; creates with the
 shared rate limit on are set against creates without it, the two taking turns (ADR 0017). The apps
 run with NODE_ENV=production, so on quorum queues. Load is generated on the same machine (autocannon,
 50 connections), so the load generator competes with the code under test for the same cores. The
