@@ -13,6 +13,7 @@ import {
   apiClient,
   appEnv,
   freePort,
+  dropDatabase,
   freshDatabase,
   root,
   sleep,
@@ -147,6 +148,8 @@ async function main() {
     receiver?.child.kill();
     await client?.close().catch(() => undefined);
     cluster.destroy({ failed: failures.length > 0 });
+    // The machine's Postgres keeps nothing of the run (the RabbitMQ nodes were the run's own).
+    await dropDatabase(DB).catch((error) => console.error(`[cluster] could not drop ${DB}: ${error}`));
   }
   if (failures.length > 0) {
     console.error(`[cluster] FAILED: ${failures.join('; ')}`);

@@ -14,12 +14,19 @@ export const root = join(import.meta.dirname, '..');
 export const PG = 'postgres://postgres@127.0.0.1:5432';
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function freshDatabase(name) {
+/** Drops `name` on the machine's Postgres, connections and all, if it is there. */
+export async function dropDatabase(name) {
   const admin = new pg.Client({ connectionString: `${PG}/postgres` });
   await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.end();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
 }
+
+/** A run's database starts from nothing: the first app to start creates it and migrates it. */
+export const freshDatabase = dropDatabase;
 
 export function freshVhost(vhost) {
   try {
