@@ -25,6 +25,20 @@ describe('Test refunds arriving together', () => {
   });
 
   /**
+   * Refund batches of the test's database waiting for a lock in their locked read of payments. Only
+   * theirs: another statement that happens to queue behind a test's row lock on a slow machine (an
+   * insert's foreign-key check, a periodic task) is not a batch taking a slot.
+   */
+  const refundBatchesWaiting = async () =>
+    (
+      await api.sql<{ waiting: number }>(
+        `SELECT count(*)::int AS waiting FROM pg_stat_activity
+         WHERE datname = current_database() AND cardinality(pg_blocking_pids(pid)) > 0
+           AND query LIKE 'SELECT p.id, p.order_id, p.status, %'`,
+      )
+    )[0].waiting;
+
+  /**
    * Sends `send`'s refunds while BATCHES_IN_FLIGHT batches wait on payments this test holds locked in an
    * open transaction: with every batch slot taken, the refunds gather into one batch, and they all go
    * once the locks are let go.
@@ -38,19 +52,11 @@ describe('Test refunds arriving together', () => {
     try {
       await holder.query('BEGIN');
       await holder.query('SELECT 1 FROM payments WHERE id = ANY ($1::text[]) FOR UPDATE', [heldPayments]);
-      const [{ pid }] = (await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows;
-      const waitingOnHolder = async () =>
-        (
-          await api.sql<{ waiting: number }>(
-            'SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))',
-            [pid],
-          )
-        )[0].waiting;
       // One at a time, so that each takes a batch slot of its own.
       const held: Promise<{ status: number }>[] = [];
       for (const paymentId of heldPayments) {
         held.push(Promise.resolve(refunds.create(paymentId, { amount: 1_000 })));
-        await pollUntil(waitingOnHolder, (waiting) => waiting === held.length);
+        await pollUntil(refundBatchesWaiting, (waiting) => waiting === held.length);
       }
       // Every request reached the API and waits for a slot behind the waiting batches.
       const answers = Promise.all(await queuedIn(api.app.get(TestRefundBatcher), send));
@@ -187,19 +193,12 @@ describe('Test refunds arriving together', () => {
     try {
       await holder.query('BEGIN');
       await holder.query('SELECT 1 FROM payments WHERE id = $1 FOR UPDATE', [paymentId]);
-      // The first waiter waits on the holder, the second on the first (in the row's queue).
-      const waitingOnLocks = async () =>
-        (
-          await api.sql<{ waiting: number }>(
-            `SELECT count(*)::int AS waiting FROM pg_stat_activity
-             WHERE datname = current_database() AND cardinality(pg_blocking_pids(pid)) > 0`,
-          )
-        )[0].waiting;
-      // Each refund's batch has read the whole 10,000 as the remainder and waits on the payment's lock.
+      // Each refund's batch has read the whole 10,000 as the remainder and waits on the payment's lock:
+      // the first on the holder, the second on the first (in the row's queue).
       const partial = Promise.resolve(refunds.create(paymentId, { amount: 3_000 }));
-      await pollUntil(waitingOnLocks, (waiting) => waiting === 1);
+      await pollUntil(refundBatchesWaiting, (waiting) => waiting === 1);
       const whole = Promise.resolve(refunds.create(paymentId, {}));
-      await pollUntil(waitingOnLocks, (waiting) => waiting === 2);
+      await pollUntil(refundBatchesWaiting, (waiting) => waiting === 2);
       await holder.query('ROLLBACK');
       expect((await partial).body.data).toMatchObject({ amount: 3_000, status: 'succeeded' });
       expect((await whole).body.data).toMatchObject({ amount: 7_000, status: 'succeeded' });
