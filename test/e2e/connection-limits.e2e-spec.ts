@@ -1,8 +1,10 @@
 import type { LoggerService } from '@nestjs/common';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { get } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { softFileLimit } from '../../apps/payments-api/src/platform/http/connection-limits';
+import { LISTEN_BACKLOG, softFileLimit } from '../../apps/payments-api/src/platform/http/connection-limits';
 import { PaymentsApiHarness } from '../support/payments-api.harness';
 import { pollUntil } from '../support/poll-until';
 
@@ -94,6 +96,15 @@ describe('connection limits (slowloris)', () => {
     it('takes no more connections than the process has file descriptors for', () => {
       const server = api.app.getHttpServer() as Server;
       expect(server.maxConnections).toBeLessThan(softFileLimit() ?? 1024);
+    });
+
+    it('queues as many new connections as the kernel allows, not Node’s 511, for a burst to wait in', () => {
+      // For a listening socket, ss reports the size of its accept queue as Send-Q.
+      const [, , acceptQueue] = execFileSync('ss', ['-Hltn', `sport = :${portOf(api)}`], { encoding: 'utf8' })
+        .trim()
+        .split(/\s+/);
+      const somaxconn = Number(readFileSync('/proc/sys/net/core/somaxconn', 'utf8'));
+      expect(Number(acceptQueue)).toBe(Math.min(somaxconn, LISTEN_BACKLOG));
     });
   });
 

@@ -10,6 +10,7 @@ import { createPaymentsApi } from '../../apps/payments-api/src/app.setup';
 import { OPENAPI_DOCUMENTS, type OpenApiDocuments } from '../../apps/payments-api/src/surfaces/docs/openapi.controller';
 import { responseConformance } from './openapi-validator';
 import { PaymentsApiEnv } from '../../apps/payments-api/src/platform/config/payments-api.env';
+import { listenWithBacklog } from '../../apps/payments-api/src/platform/http/connection-limits';
 import { testAmqpNamespace, testAmqpUrl, testDatabaseUrl, testWebhookQueue } from './test-env';
 
 export const ADMIN_TOKEN = 'test-admin-token';
@@ -53,7 +54,7 @@ export class PaymentsApiHarness {
     for (const document of [documents.merchant, documents.admin]) {
       app.use(responseConformance(document as never, violations));
     }
-    await app.listen(0, '127.0.0.1');
+    await listenWithBacklog(app, 0, '127.0.0.1');
     // On the host DATABASE_URL's list points to now, when it lists several.
     const db = databaseClient(env.DATABASE_URL);
     // A spec that takes the database away must not crash the worker through this side connection.

@@ -5,6 +5,7 @@ import { loadEnvOrExit, startupProgress } from '@payhook/config';
 import { resolve } from 'node:path';
 import { createPaymentsApi } from '../../payments-api/src/app.setup';
 import { PaymentsApiEnv } from '../../payments-api/src/platform/config/payments-api.env';
+import { listenWithBacklog } from '../../payments-api/src/platform/http/connection-limits';
 import { createWebhookDispatcher } from '../../webhook-dispatcher/src/app.setup';
 import { WebhookDispatcherEnv } from '../../webhook-dispatcher/src/config/webhook-dispatcher.env';
 import { announceWebhookDispatcher } from '../../webhook-dispatcher/src/listening';
@@ -77,7 +78,7 @@ async function main(): Promise<void> {
     apps.push(dispatcher);
     startupProgress.set(`starting HTTP on ports ${apiEnv.PORT} and ${dispatcherEnv.DISPATCHER_PORT}`);
     // The README's admin token is known to all and private webhook targets are allowed: this machine only.
-    await api.listen(apiEnv.PORT, apiEnv.HOST ?? '127.0.0.1');
+    await listenWithBacklog(api, apiEnv.PORT, apiEnv.HOST ?? '127.0.0.1');
     await dispatcher.listen(dispatcherEnv.DISPATCHER_PORT, dispatcherEnv.DISPATCHER_HOST);
     startFinished();
     announcePaymentsApi(api);

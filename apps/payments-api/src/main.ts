@@ -3,6 +3,7 @@ import 'reflect-metadata';
 import { exitUnlessReachable, loadEnvOrExit, postgresAt, rabbitmqAt, startupProgress } from '@payhook/config';
 import { createPaymentsApi } from './app.setup';
 import { PaymentsApiEnv } from './platform/config/payments-api.env';
+import { listenWithBacklog } from './platform/http/connection-limits';
 import { announcePaymentsApi } from './listening';
 
 async function main(): Promise<void> {
@@ -23,7 +24,7 @@ async function main(): Promise<void> {
   startupProgress.set('setting up the app');
   const app = await createPaymentsApi(env);
   startupProgress.set(`starting HTTP on port ${env.PORT}`);
-  await app.listen(env.PORT);
+  await listenWithBacklog(app, env.PORT);
   startFinished();
   announcePaymentsApi(app);
 }

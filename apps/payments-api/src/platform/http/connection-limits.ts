@@ -1,4 +1,4 @@
-import { Logger } from '@nestjs/common';
+import { Logger, type INestApplication } from '@nestjs/common';
 import { clientKey } from '@payhook/auth';
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -60,6 +60,22 @@ export function cappedPeerExemption(
   trustedAt: (address: string, hop: number) => boolean,
 ): (address: string) => boolean {
   return Array.isArray(trustProxy) ? (address) => trustedAt(address, 0) : () => false;
+}
+
+/**
+ * The accept queue the API asks for; the kernel caps it at net.core.somaxconn (4096 on Linux since
+ * 5.4). Node's default, 511, overflows when a burst of clients connects while the event loop is busy:
+ * each handshake the kernel then drops costs its client a retransmission a second later or more.
+ */
+export const LISTEN_BACKLOG = 65_535;
+
+/**
+ * `app.listen` with LISTEN_BACKLOG (Nest hands the arguments after the port to Node's `server.listen`,
+ * whose third is the backlog; its types stop at the host). No host: every interface, as `listen(port)`.
+ */
+export function listenWithBacklog(app: INestApplication, port: number, host?: string): Promise<unknown> {
+  const listen = app.listen.bind(app) as (port: number, host: string | undefined, backlog: number) => Promise<unknown>;
+  return listen(port, host, LISTEN_BACKLOG);
 }
 
 /**
