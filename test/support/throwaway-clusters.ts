@@ -72,7 +72,15 @@ function signalServer(cluster: Cluster, signal: NodeJS.Signals): void {
       }
     })
     .map(Number);
-  for (const pid of [postmaster, ...children]) process.kill(pid, signal);
+  process.kill(postmaster, signal);
+  for (const pid of children) {
+    try {
+      process.kill(pid, signal);
+    } catch (error) {
+      // A child that ended since /proc was read (a backend whose client left) has nothing to pause.
+      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+    }
+  }
 }
 
 export function throwawayClusters(label: string): ThrowawayClusters {
