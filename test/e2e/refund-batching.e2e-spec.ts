@@ -25,18 +25,27 @@ describe('Test refunds arriving together', () => {
   });
 
   /**
-   * Refund batches of the test's database waiting for a lock in their locked read of payments. Only
-   * theirs: another statement that happens to queue behind a test's row lock on a slow machine (an
-   * insert's foreign-key check, a periodic task) is not a batch taking a slot.
+   * Refund batches waiting behind the locks the test's `holder` session holds, directly or in a row's
+   * queue, counted by their locked read of payments. The run's database is shared with the spec files
+   * running beside this one, whose refunds wait on locks of their own; and another statement that
+   * queues behind the test's locks on a slow machine (an insert's foreign-key check, a periodic task)
+   * is not a batch taking a slot.
    */
-  const refundBatchesWaiting = async () =>
-    (
-      await api.sql<{ waiting: number }>(
-        `SELECT count(*)::int AS waiting FROM pg_stat_activity
-         WHERE datname = current_database() AND cardinality(pg_blocking_pids(pid)) > 0
-           AND query LIKE 'SELECT p.id, p.order_id, p.status, %'`,
-      )
-    )[0].waiting;
+  const refundBatchesBehind = (holderPid: number) => async () => {
+    const [{ waiting }] = await api.sql<{ waiting: number }>(
+      `WITH RECURSIVE behind (pid) AS (
+         SELECT $1::int
+         UNION
+         SELECT waiter.pid FROM pg_stat_activity waiter JOIN behind ON behind.pid = ANY (pg_blocking_pids(waiter.pid))
+       )
+       SELECT count(*)::int AS waiting FROM pg_stat_activity JOIN behind USING (pid)
+       WHERE query LIKE 'SELECT p.id, p.order_id, p.status, %'`,
+      [holderPid],
+    );
+    return waiting;
+  };
+  const backendPid = async (client: Client) =>
+    (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
 
   /**
    * Sends `send`'s refunds while BATCHES_IN_FLIGHT batches wait on payments this test holds locked in an
@@ -52,11 +61,12 @@ describe('Test refunds arriving together', () => {
     try {
       await holder.query('BEGIN');
       await holder.query('SELECT 1 FROM payments WHERE id = ANY ($1::text[]) FOR UPDATE', [heldPayments]);
+      const waitingBehindHolder = refundBatchesBehind(await backendPid(holder));
       // One at a time, so that each takes a batch slot of its own.
       const held: Promise<{ status: number }>[] = [];
       for (const paymentId of heldPayments) {
         held.push(Promise.resolve(refunds.create(paymentId, { amount: 1_000 })));
-        await pollUntil(refundBatchesWaiting, (waiting) => waiting === held.length);
+        await pollUntil(waitingBehindHolder, (waiting) => waiting === held.length);
       }
       // Every request reached the API and waits for a slot behind the waiting batches.
       const answers = Promise.all(await queuedIn(api.app.get(TestRefundBatcher), send));
@@ -193,12 +203,13 @@ describe('Test refunds arriving together', () => {
     try {
       await holder.query('BEGIN');
       await holder.query('SELECT 1 FROM payments WHERE id = $1 FOR UPDATE', [paymentId]);
+      const waitingBehindHolder = refundBatchesBehind(await backendPid(holder));
       // Each refund's batch has read the whole 10,000 as the remainder and waits on the payment's lock:
       // the first on the holder, the second on the first (in the row's queue).
       const partial = Promise.resolve(refunds.create(paymentId, { amount: 3_000 }));
-      await pollUntil(refundBatchesWaiting, (waiting) => waiting === 1);
+      await pollUntil(waitingBehindHolder, (waiting) => waiting === 1);
       const whole = Promise.resolve(refunds.create(paymentId, {}));
-      await pollUntil(refundBatchesWaiting, (waiting) => waiting === 2);
+      await pollUntil(waitingBehindHolder, (waiting) => waiting === 2);
       await holder.query('ROLLBACK');
       expect((await partial).body.data).toMatchObject({ amount: 3_000, status: 'succeeded' });
       expect((await whole).body.data).toMatchObject({ amount: 7_000, status: 'succeeded' });
