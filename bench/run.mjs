@@ -404,30 +404,32 @@ async function main() {
     await http('PUT', '/v1/webhook-endpoint', { url: receiver.url }, { authorization: `Bearer ${key}` });
     const auth = { authorization: `Bearer ${key}` };
 
-    log(`framework ceiling: POST /bench/echo, ${CONNECTIONS} connections, ${ROUNDS} × ${SECONDS} s`);
-    const echo = await rounds(() => cannon('/bench/echo', auth, paymentBody));
     log(`database ceiling: the create statement over plain pg, ${CONNECTIONS} concurrent`);
     const database = await rounds(() => databaseCeiling(merchant.id));
     // ADR 0017: the same load through a second API with the shared rate limit on, high enough that
-    // nothing is refused, so the difference is what taking tokens from the shared bucket costs. The
-    // two take turns, after a round that warms the second up as the first was by the ceiling.
+    // nothing is refused, so the difference is what taking tokens from the shared bucket costs.
     const limitedApi = await startApp(
       'payments-api',
       { ...commonEnv, PORT: String(LIMITED_API_PORT), ADMIN_TOKEN: ADMIN, RATE_LIMIT_PER_SECOND: String(LIMITED_RATE) },
       `${LIMITED_API}/health`,
     );
+    // The framework ceiling and the creates without and with the rate limit take turns, so that the
+    // figures set against each other see the same drift of a shared machine; each load runs a round
+    // first that is not counted, so that none is measured on code not yet compiled.
+    const loads = [
+      () => cannon('/bench/echo', auth, paymentBody),
+      () => cannon('/v1/payments', auth, paymentBody),
+      () => cannon('/v1/payments', auth, paymentBody, LIMITED_API),
+    ];
     const takingTurns = async () => {
-      await cannon('/v1/payments', auth, paymentBody, LIMITED_API);
+      for (const load of loads) await load();
       log(
-        `create: POST /v1/payments, ${CONNECTIONS} connections, taking turns without and with RATE_LIMIT_PER_SECOND=${LIMITED_RATE}`,
+        `framework ceiling (POST /bench/echo) and create (POST /v1/payments without and with RATE_LIMIT_PER_SECOND=${LIMITED_RATE}), ${CONNECTIONS} connections, taking turns, ${ROUNDS} × ${SECONDS} s each`,
       );
-      return alternatingRounds([
-        () => cannon('/v1/payments', auth, paymentBody),
-        () => cannon('/v1/payments', auth, paymentBody, LIMITED_API),
-      ]);
+      return alternatingRounds(loads);
     };
     // Stopped however the rounds end: a failed run must not leave the second API running.
-    const [create, limitedCreate] = await takingTurns().finally(() => stopApp(limitedApi));
+    const [echo, create, limitedCreate] = await takingTurns().finally(() => stopApp(limitedApi));
     // The floor right before the row it is the floor of: the same services, rate and seconds, a
     // receiver of its own, and a quorum queue of its own in the bench's vhost.
     const floorReceiver = await startReceiver(0);
@@ -453,15 +455,14 @@ async function main() {
     );
     log(`where the time goes (every ${SAMPLE_EVERY}th event):\n${stages}`);
 
-    // The ceiling and one dispatcher take turns, so that the two figures set against each other see
+    // The ceiling, one dispatcher and two take turns, so that the figures set against each other see
     // the same drift of a shared machine, as creates and refunds do.
-    log('delivery ceiling (an undici keep-alive POST loop, 10 at a time) taking turns with 1 dispatcher');
-    const [ceiling, one] = await alternatingRounds([
+    log('delivery ceiling (an undici keep-alive POST loop, 10 at a time) taking turns with 1 and 2 dispatchers');
+    const [ceiling, one, two] = await alternatingRounds([
       () => deliveryCeiling(receiver),
       () => dispatcherThroughput(1, merchant.id, receiver),
+      () => dispatcherThroughput(2, merchant.id, receiver),
     ]);
-    log('dispatcher throughput, 2 instances');
-    const two = await rounds(() => dispatcherThroughput(2, merchant.id, receiver));
     log(`dispatcher throughput, 1 instance, ${FAN_OUT_ENDPOINTS} endpoints per event`);
     const fanOutShop = await merchantWithEndpoints(
       'Four Endpoints Shop',
@@ -616,7 +617,8 @@ async function main() {
 
 Produced by \`npm run bench\` (${ROUNDS} rounds of ${SECONDS} s for the HTTP figures; medians with min–max).
 Every figure is set against a ceiling measured in the same run on the same machine: the framework
-ceiling is a bare JSON echo route in the same Nest/express app and middleware; the database ceiling
+ceiling is a bare JSON echo route in the same Nest/express app and middleware, taking turns with the
+creates (each load after a round not counted, which warms it up); the database ceiling
 is the create statement replayed over plain \`pg\` with the same concurrency; a refund is set against
 creates taking turns with it at the end of the run, on the database every phase before has grown
 (each the guarded hold on the payment, the refund, its event, its settlement record, its key and its
@@ -626,7 +628,7 @@ ${fmt(REFUND_PAYMENTS)} completed payments seeded beforehand so that no two refu
 one payment's row lock (refunds of one payment queue on that lock, so a single payment refunded by 50
 connections at once takes them one at a time: History has a try); the delivery ceiling is
 a plain undici keep-alive POST loop to the same receiver with 10 requests in flight (the dispatcher's
-per-endpoint limit per instance), taking turns with the rounds of one dispatcher, whose rows also give
+per-endpoint limit per instance), taking turns with the rounds of one and of two dispatchers, whose rows also give
 each process's CPU per delivery (Linux's /proc: the dispatchers, all of Postgres and RabbitMQ, the
 receiver) and how busy the machine's cores were; creates with the
 shared rate limit on are set against creates without it, the two taking turns (ADR 0017). The apps
