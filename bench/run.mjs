@@ -165,6 +165,23 @@ async function queueEvents(merchantId, count) {
 }
 
 /**
+ * VACUUM ANALYZE of the run's database, before each phase, as autovacuum would have done by then on a
+ * production Postgres (docker-compose.yml's runs it). This machine's Postgres runs without
+ * autovacuum: without this each phase would inherit every dead row and index entry of the phases
+ * before it (the relay's pick-up, for one, walks the outbox entries of every row published since the
+ * last vacuum: docs/performance.md).
+ */
+async function vacuumDatabase() {
+  const db = new pg.Client({ connectionString: `${PG}/${DB}` });
+  await db.connect();
+  try {
+    await db.query('VACUUM ANALYZE');
+  } finally {
+    await db.end();
+  }
+}
+
+/**
  * QUEUED_EVENTS deliveries: `events` events of the merchant, each delivered to each of its endpoints
  * (all at `receiver`), drained by `instances` dispatchers; deliveries per second from the first to the last,
  * and the CPU per delivery of the dispatchers and the services they use, with the machine's busy share.
@@ -173,6 +190,7 @@ async function dispatcherThroughput(instances, merchantId, receiver, endpoints =
   const events = QUEUED_EVENTS / endpoints;
   await receiver.reset();
   await queueEvents(merchantId, events);
+  await vacuumDatabase();
   log(`${events} events queued for ${endpoints} endpoint(s); starting ${instances} dispatcher(s)`);
   const dispatchers = [];
   for (let i = 0; i < instances; i++) {
@@ -222,6 +240,7 @@ async function merchantWithEndpoints(name, adminAuth, urls) {
  * each of the 3 healthy ones, with 1 dispatcher, at the isolation runs' rate.
  */
 async function fanOutLatency(adminAuth, port) {
+  await vacuumDatabase();
   const healthy = await Promise.all([0, 1, 2].map((n) => startReceiver(port + n)));
   const hanging = await startReceiver(port + 3, 'hang');
   const shop = await merchantWithEndpoints(
@@ -286,6 +305,7 @@ const ISOLATION_SETTLE_MS = 12_000;
  * hangs or answers 500 at once.
  */
 async function isolation(instances, mode, key, receiver, adminAuth, port) {
+  await vacuumDatabase();
   let troubled;
   let troubledReceiver;
   if (mode !== 'none') {
@@ -422,6 +442,7 @@ async function main() {
       () => cannon('/v1/payments', auth, paymentBody, LIMITED_API),
     ];
     const takingTurns = async () => {
+      await vacuumDatabase();
       for (const load of loads) await load();
       log(
         `framework ceiling (POST /bench/echo) and create (POST /v1/payments without and with RATE_LIMIT_PER_SECOND=${LIMITED_RATE}), ${CONNECTIONS} connections, taking turns, ${ROUNDS} × ${SECONDS} s each`,
@@ -432,6 +453,7 @@ async function main() {
     const [echo, create, limitedCreate] = await takingTurns().finally(() => stopApp(limitedApi));
     // The floor right before the row it is the floor of: the same services, rate and seconds, a
     // receiver of its own, and a quorum queue of its own in the bench's vhost.
+    await vacuumDatabase();
     const floorReceiver = await startReceiver(0);
     const floor = await latencyFloor({
       databaseUrl: commonEnv.DATABASE_URL,
@@ -494,6 +516,7 @@ async function main() {
     log(
       `refund: POST /v1/payments/{id}/refunds, ${CONNECTIONS} connections, a payment each, taking turns with POST /v1/payments`,
     );
+    await vacuumDatabase();
     const refunds = refundRequests(refundable);
     const [createBesideRefund, refund] = await alternatingRounds([
       () => cannon('/v1/payments', auth, paymentBody),
@@ -632,7 +655,8 @@ per-endpoint limit per instance), taking turns with the rounds of one and of two
 each process's CPU per delivery (Linux's /proc: the dispatchers, all of Postgres and RabbitMQ, the
 receiver) and how busy the machine's cores were; creates with the
 shared rate limit on are set against creates without it, the two taking turns (ADR 0017). The apps
-run with NODE_ENV=production, so on quorum queues. Load is generated on the same machine (autocannon,
+run with NODE_ENV=production, so on quorum queues; the run's database is vacuumed and analyzed
+before each phase, as autovacuum would have done by then. Load is generated on the same machine (autocannon,
 50 connections), so the load generator competes with the code under test for the same cores. The
 latency floor is the least completion → webhook can take with these services on this machine: a row
 committed with a NOTIFY, a listener publishing it with a confirm to a quorum queue, a consumer POSTing
