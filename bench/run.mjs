@@ -451,9 +451,9 @@ async function main() {
     };
     // Stopped however the rounds end: a failed run must not leave the second API running.
     const [echo, create, limitedCreate] = await takingTurns().finally(() => stopApp(limitedApi));
+    await vacuumDatabase();
     // The floor right before the row it is the floor of: the same services, rate and seconds, a
     // receiver of its own, and a quorum queue of its own in the bench's vhost.
-    await vacuumDatabase();
     const floorReceiver = await startReceiver(0);
     const floor = await latencyFloor({
       databaseUrl: commonEnv.DATABASE_URL,
@@ -513,10 +513,10 @@ async function main() {
     // the shared host, as the rate limit's row does (ADR 0017).
     log(`refund: seeding ${REFUND_PAYMENTS} completed payments`);
     const refundable = await seedCompletedPayments(`${PG}/${DB}`, merchant.id);
+    await vacuumDatabase();
     log(
       `refund: POST /v1/payments/{id}/refunds, ${CONNECTIONS} connections, a payment each, taking turns with POST /v1/payments`,
     );
-    await vacuumDatabase();
     const refunds = refundRequests(refundable);
     const [createBesideRefund, refund] = await alternatingRounds([
       () => cannon('/v1/payments', auth, paymentBody),
