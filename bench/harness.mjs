@@ -139,19 +139,52 @@ export function peakRssMiB(pid) {
   return Number(line.split(/\s+/)[1]) / 1024;
 }
 
-/**
- * A loopback port nobody listens on now, for an app that must be told its port: the test scripts
- * run beside other suites, where a fixed port may be taken.
- */
-export function freePort() {
-  return new Promise((resolve, reject) => {
+/** Where freePort looks: below the kernel's ephemeral range, whose ports are handed out unasked. */
+const FREE_PORTS_FROM = 10_000;
+const FREE_PORTS_BELOW = 20_000;
+
+/** The first port of the kernel's ephemeral range (net.ipv4.ip_local_port_range); none where there is no /proc. */
+function ephemeralPortsFrom() {
+  try {
+    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a loopback listener can bind `port` now (0: any); the port it got, or undefined. */
+function probePort(port) {
+  return new Promise((resolve) => {
     const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
+    probe.once('error', () => resolve(undefined));
+    probe.listen(port, '127.0.0.1', () => {
+      const bound = probe.address().port;
+      probe.close(() => resolve(bound));
     });
   });
+}
+
+/**
+ * A loopback port nobody listens on now, for an app or a server that must be told its port before it
+ * starts: the test scripts run beside other suites, where a fixed port may be taken. It is taken below
+ * the kernel's ephemeral range, from which the kernel hands out the port of every listener on port 0
+ * and of every outgoing connection, so none of those can take it before the app listens: test:cluster
+ * once lost its API's port so, to a test server of the suite beside it, while its broker cluster
+ * formed. Where the range cannot be read, the OS picks the port.
+ */
+export async function freePort() {
+  const ephemeralFrom = ephemeralPortsFrom();
+  if (ephemeralFrom === undefined || ephemeralFrom <= FREE_PORTS_FROM) {
+    const picked = await probePort(0);
+    if (picked === undefined) throw new Error('no loopback port could be bound');
+    return picked;
+  }
+  const below = Math.min(FREE_PORTS_BELOW, ephemeralFrom);
+  for (let tries = 0; tries < 100; tries++) {
+    const port = FREE_PORTS_FROM + Math.floor(Math.random() * (below - FREE_PORTS_FROM));
+    if ((await probePort(port)) !== undefined) return port;
+  }
+  throw new Error(`no free loopback port in ${FREE_PORTS_FROM}–${below - 1} after 100 tries`);
 }
 
 /** `mode`: 'ok' answers 200; 'fail' answers 500 at once; 'hang' accepts and never answers. Port 0: a free one. */

@@ -13,8 +13,8 @@
 // root, it runs them as the postgres user.
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { apiClient, sleep, startApp, stopApp } from './harness.mjs';
-import { freePort, pgTool, throwawayPostgres } from './throwaway-postgres.mjs';
+import { apiClient, freePort, sleep, startApp, stopApp } from './harness.mjs';
+import { pgTool, throwawayPostgres } from './throwaway-postgres.mjs';
 
 const PAYMENTS = Number(process.env.REPLICA_PAYMENTS ?? 200);
 const ADMIN = 'replica-admin-token-0123456789abcdef';

@@ -4,9 +4,9 @@
 // root, the tools run as the user postgres (the server refuses root).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './harness.mjs';
 
 const bin = process.env.PG_BIN ?? execFileSync('pg_config', ['--bindir'], { encoding: 'utf8' }).trim();
 const asRoot = process.getuid?.() === 0;
@@ -18,16 +18,6 @@ export function pgTool(tool, ...args) {
     : [join(bin, tool), args];
   // From the temp directory: as the user postgres, a checkout under a 0700 folder (mktemp -d) is out of reach.
   execFileSync(command, argv, { cwd: os.tmpdir(), stdio: ['ignore', 'ignore', 'inherit'] });
-}
-
-/** A port nothing listens on now (the OS picks it). */
-export function freePort() {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /**
