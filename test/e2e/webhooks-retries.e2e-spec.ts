@@ -17,6 +17,8 @@ import { timeFor } from '../support/time-budget';
 
 /** Starting its own database and two apps. */
 const START_MS = timeFor({ database: 1, app: 2 });
+/** Long enough that an endpoint answering at once on a loaded host is never taken for a hang. */
+const TIMEOUT_MS = 10_000;
 
 /** Failed attempts are retried by WEBHOOK_RETRY_SCHEDULE ('200ms,400ms' here) and all recorded. */
 describe('webhook retries', () => {
@@ -28,7 +30,7 @@ describe('webhook retries', () => {
   let signingSecret: string;
 
   beforeAll(async () => {
-    stack = await startWebhookStack('retries');
+    stack = await startWebhookStack('retries', { WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS) });
     ({ api, receiver } = stack);
     plans = respondPerPayment(receiver);
   }, START_MS);
@@ -145,12 +147,16 @@ describe('webhook retries', () => {
   });
 
   it('records an endpoint slower than WEBHOOK_TIMEOUT_MS as a timed-out, failed attempt and retries it', async () => {
-    // Attempt 1 is answered after 2.5 s, past the dispatcher's 2 s; attempt 2 at once.
+    // Attempt 1 is answered only once the event has succeeded, long past the timeout; attempt 2 at once.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
     const { eventId } = await completed((attempt) =>
-      attempt === 1 ? { status: 200, body: 'too late', delayMs: 2_500 } : { status: 200, body: 'ok' },
+      attempt === 1 ? { status: 200, body: 'too late', until: held } : { status: 200, body: 'ok' },
     );
 
-    const event = await eventUntil(api, merchant, eventId, (data) => data.deliveryStatus === 'succeeded');
+    const event = await eventUntil(api, merchant, eventId, (data) => data.deliveryStatus === 'succeeded').finally(
+      release,
+    );
     expect(event.attempts).toEqual([
       expect.objectContaining({
         number: 1,
@@ -160,7 +166,7 @@ describe('webhook retries', () => {
       }),
       expect.objectContaining({ number: 2, responseStatus: 200, responseBody: 'ok', error: null }),
     ]);
-    expect(event.attempts[0].durationMs).toBeGreaterThanOrEqual(1_900);
+    expect(event.attempts[0].durationMs).toBeGreaterThanOrEqual(TIMEOUT_MS - 100);
     expect(receiver.forEvent(eventId)).toHaveLength(2);
   });
 

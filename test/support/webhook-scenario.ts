@@ -3,12 +3,12 @@ import { verifyWebhookSignature, WebhookSignatureError } from '@payhook/signing'
 import { idemKey } from './api-expectations';
 import { paymentBody, type PaymentsApiHarness } from './payments-api.harness';
 import { pollUntil } from './poll-until';
-import type { ReceivedWebhook, WebhookReceiver } from './webhook-receiver';
+import type { ReceivedWebhook, Responder, WebhookReceiver } from './webhook-receiver';
 
 type Caller = { key: string };
 
 /** How the receiver answers the `attempt`-th delivery (1-based) of one payment's event. */
-export type PaymentResponder = (attempt: number) => { status: number; body?: string; delayMs?: number };
+export type PaymentResponder = (attempt: number) => ReturnType<Responder>;
 
 /**
  * Scripts a shared receiver per payment: a test sets how its own payment's event is answered and
