@@ -50,9 +50,19 @@ export function appEnv(database, vhost) {
   };
 }
 
-export async function waitHealthy(url, what, timeoutMs = 30_000) {
+/**
+ * How long an app may take to answer its health check. It starts in 1–2 s on an idle machine; on a
+ * loaded CI host, migrating a fresh database whose commits wait for a synchronous standby took
+ * more than 30 s. A crash does not wait for this: `child`'s exit ends the wait at once.
+ */
+const START_BUDGET_MS = 120_000;
+
+export async function waitHealthy(url, what, timeoutMs = START_BUDGET_MS, child = undefined) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
+    if (child && (child.exitCode !== null || child.signalCode !== null)) {
+      throw new Error(`${what} exited (${child.signalCode ?? `code ${child.exitCode}`}) before it became healthy`);
+    }
     const ok = await fetch(url).then(
       (response) => response.ok,
       () => false,
@@ -60,7 +70,7 @@ export async function waitHealthy(url, what, timeoutMs = 30_000) {
     if (ok) return;
     await sleep(100);
   }
-  throw new Error(`${what} did not become healthy at ${url}`);
+  throw new Error(`${what} did not become healthy at ${url} within ${timeoutMs} ms`);
 }
 
 /** Starts a built app (`npm run build` first) and waits for its health URL. */
@@ -104,7 +114,7 @@ export async function startApp(app, env, healthUrl, { main = 'main.js' } = {}) {
     unexpectedExits.push(`${app} (pid ${child.pid}) exited by itself (${how})`);
   });
   try {
-    await waitHealthy(healthUrl, app);
+    await waitHealthy(healthUrl, app, START_BUDGET_MS, child);
   } catch (error) {
     child.stopRequested = true;
     child.kill('SIGKILL'); // an app that never became healthy is not left running
