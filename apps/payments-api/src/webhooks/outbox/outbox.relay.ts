@@ -87,9 +87,15 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     this.running.add(pass);
   }
 
+  /**
+   * Goes on only while a pass comes back full: rows beyond its LIMIT are waiting. A row committed
+   * during a pass wakes the relay with its own NOTIFY (or the poll), so a pass that was not full
+   * ends, rather than run another that finds nothing: at 200 commits a second that was every
+   * other pass, each a transaction of the API's and of Postgres.
+   */
   private async drain(): Promise<void> {
-    while (!this.stopped && (await this.outbox.publishBatch(BATCH_SIZE, (rows) => this.publish(rows))) > 0) {
-      // keep going while there is work
+    while (!this.stopped && (await this.outbox.publishBatch(BATCH_SIZE, (rows) => this.publish(rows))) === BATCH_SIZE) {
+      // rows beyond the batch are waiting
     }
   }
 
