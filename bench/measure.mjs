@@ -81,6 +81,7 @@ export async function alternatingRounds(measures) {
  * `warmUpSeconds` at the rate go first and are not counted: each receiver of `warmed` (the measured
  * one and any others the events also reach) gets all of them and is reset before the measured
  * seconds. The warm-up's own figures (`warmUp`, the slowest receiver's) are those of a fresh pipeline.
+ * `afterWarmUp` runs between the two (the bench's ANALYZE).
  */
 export async function completionLatency(
   http,
@@ -88,7 +89,7 @@ export async function completionLatency(
   receiver,
   rate = LATENCY_RATE,
   seconds = LATENCY_SECONDS,
-  { warmUpSeconds = 0, warmed = [receiver] } = {},
+  { warmUpSeconds = 0, warmed = [receiver], afterWarmUp } = {},
 ) {
   for (const each of warmed) await each.reset();
   const warmUp = rate * warmUpSeconds;
@@ -126,6 +127,7 @@ export async function completionLatency(
       p99: Math.max(...received.map((run) => run.p99)),
     };
   }
+  await afterWarmUp?.();
   const measured = ids.slice(warmUp, warmUp + total); // the creating workers may make a few more
   log(`completing ${rate}/s for ${seconds} s`);
   await completeAtRate(measured);
