@@ -57,7 +57,7 @@ export function appEnv(database, vhost) {
  */
 const START_BUDGET_MS = 120_000;
 
-export async function waitHealthy(url, what, timeoutMs = START_BUDGET_MS, child = undefined) {
+export async function waitHealthy(url, what, timeoutMs = START_BUDGET_MS, child) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child && (child.exitCode !== null || child.signalCode !== null)) {

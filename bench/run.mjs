@@ -670,7 +670,7 @@ each process's CPU per delivery (Linux's /proc: the dispatchers, all of Postgres
 receiver) and how busy the machine's cores were; creates with the
 shared rate limit on are set against creates without it, the two taking turns (ADR 0017). The apps
 run with NODE_ENV=production, so on quorum queues; the run's database is vacuumed and analyzed
-before each phase, as autovacuum would have done by then. Load is generated on the same machine (autocannon,
+before each phase, and analyzed again after each latency row's warm-up, as autovacuum would have done by then. Load is generated on the same machine (autocannon,
 50 connections), so the load generator competes with the code under test for the same cores. The
 latency floor is the least completion → webhook can take with these services on this machine: a row
 committed with a NOTIFY, a listener publishing it with a confirm to a quorum queue, a consumer POSTing
