@@ -152,6 +152,10 @@ export function peakRssMiB(pid) {
 /** Where freePort looks: below the kernel's ephemeral range, whose ports are handed out unasked. */
 const FREE_PORTS_FROM = 10_000;
 const FREE_PORTS_BELOW = 20_000;
+/** The ports of one PAYHOOK_PORT_BLOCK (scripts/test-scenarios.mjs gives each script running beside the others its own). */
+const PORT_BLOCK_SIZE = 1_000;
+/** Ports this process handed out: one not listened on yet would still probe free. */
+const handedOut = new Set();
 
 /** The first port of the kernel's ephemeral range (net.ipv4.ip_local_port_range); none where there is no /proc. */
 function ephemeralPortsFrom() {
@@ -180,7 +184,9 @@ function probePort(port) {
  * the kernel's ephemeral range, from which the kernel hands out the port of every listener on port 0
  * and of every outgoing connection, so none of those can take it before the app listens: test:cluster
  * once lost its API's port so, to a test server of the suite beside it, while its broker cluster
- * formed. Where the range cannot be read, the OS picks the port.
+ * formed. Where the range cannot be read, the OS picks the port. Scripts run beside each other each
+ * take from a block of their own (PAYHOOK_PORT_BLOCK): test:faults once lost its dispatcher's port,
+ * picked at its start, to a script beside it.
  */
 export async function freePort() {
   const ephemeralFrom = ephemeralPortsFrom();
@@ -189,12 +195,17 @@ export async function freePort() {
     if (picked === undefined) throw new Error('no loopback port could be bound');
     return picked;
   }
-  const below = Math.min(FREE_PORTS_BELOW, ephemeralFrom);
+  const block = process.env.PAYHOOK_PORT_BLOCK;
+  const from = block === undefined ? FREE_PORTS_FROM : FREE_PORTS_FROM + Number(block) * PORT_BLOCK_SIZE;
+  const below = Math.min(block === undefined ? FREE_PORTS_BELOW : from + PORT_BLOCK_SIZE, ephemeralFrom);
   for (let tries = 0; tries < 100; tries++) {
-    const port = FREE_PORTS_FROM + Math.floor(Math.random() * (below - FREE_PORTS_FROM));
-    if ((await probePort(port)) !== undefined) return port;
+    const port = from + Math.floor(Math.random() * (below - from));
+    if (!handedOut.has(port) && (await probePort(port)) !== undefined) {
+      handedOut.add(port);
+      return port;
+    }
   }
-  throw new Error(`no free loopback port in ${FREE_PORTS_FROM}–${below - 1} after 100 tries`);
+  throw new Error(`no free loopback port in ${from}–${below - 1} after 100 tries`);
 }
 
 /** `mode`: 'ok' answers 200; 'fail' answers 500 at once; 'hang' accepts and never answers. Port 0: a free one. */

@@ -12,11 +12,15 @@ import { buildIfStale, root } from './build.mjs';
 const built = buildIfStale();
 if (built !== 0) process.exit(built);
 
+/** Each script's own block of ports for bench/harness.mjs's freePort: scripts running at once never pick the same one. */
+let portBlocks = 0;
+
 /** Runs an npm script with its lines prefixed; resolves to whether it passed. */
 function run(script) {
   return new Promise((resolve) => {
     const since = Date.now();
-    const child = spawn('npm', ['run', '-s', script], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const env = { ...process.env, PAYHOOK_PORT_BLOCK: String(portBlocks++) };
+    const child = spawn('npm', ['run', '-s', script], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     for (const stream of [child.stdout, child.stderr]) {
       let rest = '';
       stream.on('data', (chunk) => {
