@@ -1,3 +1,4 @@
+import { Socket } from 'node:net';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { specDataSource } from '../../../test/support/spec-data-source';
@@ -92,6 +93,21 @@ describe('together, on a transaction of the pool', () => {
     expect(seen).toEqual([{ n: 1 }, { n: 2 }]);
     expect(total).toEqual([{ total: '3' }]);
     await expect(sqlRows(db, 'SELECT n FROM sql_spec_together ORDER BY n')).resolves.toEqual([{ n: 1 }, { n: 2 }]);
+  });
+
+  // Each write wakes the connection's backend, which on a busy machine takes the writer's core.
+  it('sends BEGIN and the statements called together in one write to Postgres, and COMMIT in a second', async () => {
+    await sqlRows(db, 'SELECT 1'); // the pool's connection is open: no handshake among the writes counted
+    const writes = jest.spyOn(Socket.prototype as unknown as { _writeGeneric: () => void }, '_writeGeneric');
+    try {
+      const answers = await inTransaction(db, (sql) =>
+        together([sql('SELECT 1 AS n'), sql('SELECT 2 AS n'), sql('SELECT 3 AS n')]),
+      );
+      expect(answers).toEqual([[{ n: 1 }], [{ n: 2 }], [{ n: 3 }]]);
+      expect(writes).toHaveBeenCalledTimes(2);
+    } finally {
+      writes.mockRestore();
+    }
   });
 
   it("rejects with the failing statement's error, not the aborted transaction's, and rolls back", async () => {
