@@ -88,6 +88,18 @@ export class LastStatement<R> {
   ) {}
 }
 
+/**
+ * A batch statement's rows as one JSON parameter, read with `json_to_recordset($n::json) AS x (id text,
+ * "camelCase" text, …)`: the keys are the rows' own. pg sends an array parameter (the columns of
+ * `unnest($1::text[], …)`) as an array literal it builds in JavaScript, escaping each string with two
+ * regular expressions and each date by hand; for the JSON bodies of events and idempotency keys that
+ * was an eighth of what the API allocated under the refund load (docs/performance.md). JSON.stringify
+ * escapes natively, into one string.
+ */
+export function jsonRecords(rows: readonly object[]): string {
+  return JSON.stringify(rows);
+}
+
 /** Runs `work` in one transaction on one pooled connection: committed if it resolves, else rolled back. */
 export async function inTransaction<R>(db: DataSource, work: (sql: Sql) => Promise<R | LastStatement<R>>): Promise<R> {
   const client: PoolClient = await poolOf(db).connect();

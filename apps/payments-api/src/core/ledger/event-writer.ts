@@ -8,7 +8,7 @@ import {
   type RefundEvent,
 } from '@payhook/contracts';
 import { toCashReceiptView, type CashReceiptRecord } from './cash-receipt-record';
-import type { Sql } from '@payhook/persistence';
+import { jsonRecords, type Sql } from '@payhook/persistence';
 import { firstDeliveriesOutboxSql } from './outbox-writer';
 import type { PaymentOutcome } from './moves-table';
 import type { PaymentRecord } from './payment-record';
@@ -263,37 +263,25 @@ export class EventWriter {
    */
   async record(events: readonly NewEvent[]): Promise<void> {
     if (events.length === 0) return;
-    const column = <K extends keyof NewEvent>(key: K) => events.map((event) => event[key]);
-    const outbox = firstDeliveriesOutboxSql('delivered', 12);
+    const outbox = firstDeliveriesOutboxSql('delivered', 4);
     await this.sql(
       `WITH inserted AS (
          INSERT INTO events (id, merchant_id, livemode, type, payment_id, refund_id, cash_receipt_id, body, created_at,
                              delivery_status, undelivered_reason)
          SELECT e.id, e.merchant_id, e.livemode, e.type, e.payment_id, e.refund_id, e.cash_receipt_id, e.body, e.created_at,
-                ${initialDeliverySql('e', '$8', '$10')}
-         FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[], $5::text[], $6::text[], $7::timestamptz[],
-                     $9::text[], $11::text[])
-                AS e (id, merchant_id, livemode, type, payment_id, body, created_at, refund_id, cash_receipt_id)
+                ${initialDeliverySql('e', '$2', '$3')}
+         FROM (SELECT id, "merchantId" AS merchant_id, livemode, type, "paymentId" AS payment_id, "refundId" AS refund_id,
+                      "cashReceiptId" AS cash_receipt_id, body, "createdAt" AS created_at
+               FROM json_to_recordset($1::json)
+                      AS r (id text, "merchantId" text, livemode boolean, type text, "paymentId" text, "refundId" text,
+                            "cashReceiptId" text, body text, "createdAt" timestamptz)) e
          ${endpointsOfEventSql('e')}
          RETURNING id, type, merchant_id, livemode, created_at
        ), delivered AS (
          ${fanOutSql('inserted')}
        )
        ${outbox.sql}`,
-      [
-        column('id'),
-        column('merchantId'),
-        column('livemode'),
-        column('type'),
-        column('paymentId'),
-        column('body'),
-        column('createdAt'),
-        DEFAULT_ENABLED_EVENTS,
-        column('refundId'),
-        NO_ENDPOINT_REASON,
-        column('cashReceiptId'),
-        ...outbox.params,
-      ],
+      [jsonRecords(events), DEFAULT_ENABLED_EVENTS, NO_ENDPOINT_REASON, ...outbox.params],
       'record-events',
     );
   }

@@ -1,5 +1,5 @@
 import type { MerchantScope } from '@payhook/auth';
-import type { Sql } from '@payhook/persistence';
+import { jsonRecords, type Sql } from '@payhook/persistence';
 
 /** A key claimed together with the answer it will replay: the write it guards commits with it or not at all. */
 export interface IdempotencyClaim {
@@ -37,22 +37,17 @@ export class IdempotencyClaims {
 
   /** Several distinct keys in one statement: for each, whether it was claimed (false: held and not expired). */
   async claimAll(claims: readonly { scope: MerchantScope; claim: IdempotencyClaim }[]): Promise<boolean[]> {
-    const column = <K extends keyof IdempotencyClaim>(key: K) => claims.map(({ claim }) => claim[key]);
     const rows = await this.sql<{ merchant_id: string; livemode: boolean; key: string }>(
       `INSERT INTO idempotency_keys AS k ${IDEMPOTENCY_CLAIM_COLUMNS}
-       SELECT merchant_id, livemode, key, fingerprint, status, body, now(), now() + make_interval(hours => ttl_hours)
-       FROM unnest($1::text[], $2::boolean[], $3::text[], $4::text[], $5::int[], $6::text[], $7::int[])
-         AS i (merchant_id, livemode, key, fingerprint, status, body, ttl_hours)
+       SELECT "merchantId", livemode, key, fingerprint, status, body, now(), now() + make_interval(hours => "ttlHours")
+       FROM json_to_recordset($1::json)
+         AS i ("merchantId" text, livemode boolean, key text, fingerprint text, status int, body text, "ttlHours" int)
        ${IDEMPOTENCY_CLAIM_CONFLICT}
        RETURNING k.merchant_id, k.livemode, k.key`,
       [
-        claims.map(({ scope }) => scope.merchantId),
-        claims.map(({ scope }) => scope.livemode),
-        column('key'),
-        column('fingerprint'),
-        column('status'),
-        column('body'),
-        column('ttlHours'),
+        jsonRecords(
+          claims.map(({ scope, claim }) => ({ merchantId: scope.merchantId, livemode: scope.livemode, ...claim })),
+        ),
       ],
       'claim-idempotency-keys',
     );

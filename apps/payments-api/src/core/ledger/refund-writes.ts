@@ -1,5 +1,5 @@
 import type { MerchantScope } from '@payhook/auth';
-import { together, type Sql } from '@payhook/persistence';
+import { jsonRecords, together, type Sql } from '@payhook/persistence';
 import { newId } from '@payhook/contracts';
 import { cancelReceiptsSql, CashReceiptWrites } from './cash-receipt-writes';
 import { toCashReceiptRecord, type CashReceiptRow } from './cash-receipt-record';
@@ -211,29 +211,15 @@ export class RefundWrites {
   async insertPending(refunds: readonly RefundRecord[]): Promise<void> {
     const notPending = refunds.find((refund) => refund.status !== 'pending');
     if (notPending) throw new Error(`refund ${notPending.id} is ${notPending.status}: only pending is inserted`);
-    const column = <K extends keyof RefundRecord>(key: K) => refunds.map((refund) => refund[key]);
     await this.sql(
       `INSERT INTO refunds (${REFUND_COLUMNS})
-       SELECT r.id, r.payment_id, r.merchant_id, r.livemode, r.order_id, r.amount, r.currency, r.reason, 'pending',
-              r.refund_account_sealed, NULL, NULL, r.created_at, NULL, NULL, r.tax_free_amount, NULL, NULL, r.metadata
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::boolean[], $5::text[], $6::bigint[], $7::text[], $8::text[],
-                   $9::text[], $10::timestamptz[], $11::bigint[], $12::jsonb[])
-         AS r (id, payment_id, merchant_id, livemode, order_id, amount, currency, reason, refund_account_sealed,
-               created_at, tax_free_amount, metadata)`,
-      [
-        column('id'),
-        column('paymentId'),
-        column('merchantId'),
-        column('livemode'),
-        column('orderId'),
-        column('amount'),
-        column('currency'),
-        column('reason'),
-        column('refundAccountSealed'),
-        column('createdAt'),
-        column('taxFreeAmount'),
-        refunds.map(({ metadata }) => JSON.stringify(metadata)),
-      ],
+       SELECT r.id, r."paymentId", r."merchantId", r.livemode, r."orderId", r.amount, r.currency, r.reason, 'pending',
+              r."refundAccountSealed", NULL, NULL, r."createdAt", NULL, NULL, r."taxFreeAmount", NULL, NULL, r.metadata
+       FROM json_to_recordset($1::json)
+         AS r (id text, "paymentId" text, "merchantId" text, livemode boolean, "orderId" text, amount bigint,
+               currency text, reason text, "refundAccountSealed" text, "createdAt" timestamptz, "taxFreeAmount" bigint,
+               metadata jsonb)`,
+      [jsonRecords(refunds)],
       'insert-refunds',
     );
   }

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { Sql } from '@payhook/persistence';
+import { jsonRecords, type Sql } from '@payhook/persistence';
 import { addBusinessDays, type PayoutRule } from './business-days';
 import {
   refundSettlementAmounts,
@@ -237,31 +237,16 @@ export class SettlementWriter {
         payoutRule: payout?.rule ?? null,
       };
     });
-    const column = <K extends keyof (typeof rows)[number]>(key: K) => rows.map((row) => row[key]);
     await this.sql(
       `INSERT INTO settlements (payment_id, merchant_id, livemode, order_id, gross_amount, fee_bps, fee_amount,
          vat_amount, net_amount, sales_date, payout_date, payout_rule, completed_at, type, refund_id, payout_status)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[], $5::bigint[], $6::int[], $7::bigint[],
-                            $8::bigint[], $9::bigint[], $10::date[], $11::date[], $12::text[], $13::timestamptz[],
-                            $14::text[], $15::text[], $16::text[])`,
-      [
-        column('paymentId'),
-        column('merchantId'),
-        column('livemode'),
-        column('orderId'),
-        column('grossAmount'),
-        column('feeBps'),
-        column('feeAmount'),
-        column('vatAmount'),
-        column('netAmount'),
-        column('sales'),
-        column('payoutDate'),
-        column('payoutRule'),
-        column('at'),
-        column('type'),
-        column('refundId'),
-        column('payoutStatus'),
-      ],
+       SELECT "paymentId", "merchantId", livemode, "orderId", "grossAmount", "feeBps", "feeAmount", "vatAmount",
+              "netAmount", sales, "payoutDate", "payoutRule", at, type, "refundId", "payoutStatus"
+       FROM json_to_recordset($1::json)
+         AS r ("paymentId" text, "merchantId" text, livemode boolean, "orderId" text, "grossAmount" bigint,
+               "feeBps" int, "feeAmount" bigint, "vatAmount" bigint, "netAmount" bigint, sales date, "payoutDate" date,
+               "payoutRule" text, at timestamptz, type text, "refundId" text, "payoutStatus" text)`,
+      [jsonRecords(rows)],
     );
   }
 }
