@@ -1,7 +1,7 @@
 import { WEBHOOK_DELIVERY_REQUESTED_V2, newId, parseWebhookDeliveryRequest } from '@payhook/contracts';
 import { WEBHOOK_DELIVER_ROUTING_KEY } from '@payhook/messaging';
 import { REQUEST_ID_HEADER, withLogFields } from '@payhook/observability';
-import type { Sql } from '@payhook/persistence';
+import { KEYED_PLANS_FOR_TRANSACTION, type Sql } from '@payhook/persistence';
 import { Client } from 'pg';
 import { testDatabaseUrl } from '../../../../../test/support/test-env';
 import { EventWriter, type NewEvent } from './event-writer';
@@ -116,4 +116,40 @@ describe('EventWriter.record', () => {
     const { rows: events } = await db.query(`SELECT delivery_status FROM events WHERE id = $1`, [event.id]);
     expect(events).toEqual([{ delivery_status: 'skipped' }]);
   });
+  it("reads each event's own endpoints by the index, never every merchant's, as the ledger plans it", async () => {
+    await endpoint(['payment.completed']);
+    let statement: { text: string; params: unknown[] } | undefined;
+    const recorded: Sql = async (text, params = []) => {
+      statement = { text, params };
+      return [];
+    };
+    await new EventWriter(recorded).record([completedEvent()]);
+    if (!statement) throw new Error('record sent no statement');
+    // The plan the ledger's transaction gets (a generic one, scans off), with the statement's own values.
+    await db.query(KEYED_PLANS_FOR_TRANSACTION);
+    await db.query(`PREPARE record_events AS ${statement.text}`);
+    const literals: string[] = [];
+    for (const param of statement.params) {
+      const value = typeof param === 'object' && !Array.isArray(param) ? JSON.stringify(param) : param;
+      const { rows } = await db.query<{ literal: string }>('SELECT quote_literal($1::text) AS literal', [value]);
+      literals.push(rows[0].literal);
+    }
+    const { rows } = await db.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+      `EXPLAIN (FORMAT JSON) EXECUTE record_events(${literals.join(', ')})`,
+    );
+    await db.query('DEALLOCATE record_events');
+    const endpointReads = nodesOf(rows[0]['QUERY PLAN'][0].Plan).filter(
+      (node) => node['Relation Name'] === 'webhook_endpoints',
+    );
+    expect(endpointReads.length).toBeGreaterThan(0);
+    for (const read of endpointReads) expect(read['Index Cond']).toMatch(/merchant_id = /);
+  });
 });
+
+interface PlanNode {
+  'Relation Name'?: string;
+  'Index Cond'?: string;
+  Plans?: PlanNode[];
+}
+
+const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
