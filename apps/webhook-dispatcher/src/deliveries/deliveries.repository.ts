@@ -210,19 +210,24 @@ function toTarget(row: TargetRow, keyring: SecretsKeyring): DeliveryTarget {
   };
 }
 
-/** Each address's event, its endpoint (the named one, or a v1 message's oldest) and their delivery. */
+/**
+ * Each address's event, its endpoint (the named one, or a v1 message's oldest) and their delivery. Each
+ * read is a LATERAL probe by its key (`OFFSET 0` keeps it one): a plan made while the tables were empty
+ * otherwise joined the batch against a whole-index scan, kept as the tables grew (docs/performance.md).
+ */
 const FIND_TARGETS = {
   name: 'dispatcher-find-targets',
   text: `SELECT a.n, e.id, e.payment_id, e.body, COALESCE(d.status, 'none') AS delivery_status, e.merchant_id,
           e.livemode, w.id AS endpoint_id, w.url, w.signing_secret, ${PREVIOUS_SECRET_SQL}, w.status,
           w.consecutive_failures
    FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS a(event_id, endpoint_id, n)
-   JOIN events e ON e.id = a.event_id
+   CROSS JOIN LATERAL (SELECT * FROM events e WHERE e.id = a.event_id OFFSET 0) e
    LEFT JOIN LATERAL (SELECT * FROM webhook_endpoints w
                       WHERE w.merchant_id = e.merchant_id AND w.livemode = e.livemode
                         AND (a.endpoint_id IS NULL OR w.id = a.endpoint_id)
                       ORDER BY w.created_at, w.id LIMIT 1) w ON true
-   LEFT JOIN webhook_deliveries d ON d.event_id = e.id AND d.endpoint_id = COALESCE(a.endpoint_id, w.id)`,
+   LEFT JOIN LATERAL (SELECT d.status FROM webhook_deliveries d
+                      WHERE d.event_id = e.id AND d.endpoint_id = COALESCE(a.endpoint_id, w.id) OFFSET 0) d ON true`,
 };
 
 /** A batch of attempts: see recordAttempts. */
@@ -237,11 +242,13 @@ const RECORD_ATTEMPTS = {
      -- An event's attempts to several of its endpoints may share the batch: counted together.
      SELECT event_id, count(*)::int AS attempts, max(started_at) AS last_started FROM input GROUP BY event_id
    ), locked AS (
-     SELECT id FROM events WHERE id IN (SELECT event_id FROM input) ORDER BY id FOR UPDATE
+     -- In id order, each a probe by the key: the event updated below is the row version locked here.
+     SELECT e.id, e.ctid FROM (SELECT DISTINCT event_id FROM input ORDER BY event_id) i
+     CROSS JOIN LATERAL (SELECT id, ctid FROM events WHERE id = i.event_id OFFSET 0 FOR UPDATE) e
    ), event AS (
      UPDATE events e SET attempt_count = e.attempt_count + c.attempts, last_attempt_at = c.last_started
      FROM counted c JOIN locked ON locked.id = c.event_id
-     WHERE e.id = c.event_id
+     WHERE e.ctid = locked.ctid
      RETURNING e.id, e.attempt_count, c.attempts, e.merchant_id, e.livemode, e.created_at
    ), attempt AS (
      -- Numbered after the event's earlier attempts, in the batch's order.
@@ -332,14 +339,20 @@ const RECORD_ATTEMPTS = {
    SELECT 'disabled', id, NULL, NULL FROM health WHERE disabled`,
 };
 
-/** A batch of parks: each delivery into its endpoint's lane, due at its time. */
+/**
+ * A batch of parks: each pending delivery into its endpoint's lane, due at its time. Each delivery is
+ * locked by a probe of its key and updated by that row version's ctid: with `d.status = 'pending'` on
+ * the table itself, a plan made while it was empty read the whole pending index for every batch.
+ */
 const PARK_DELIVERIES = {
   name: 'dispatcher-park-deliveries',
   text: `UPDATE webhook_deliveries d
    SET lane_due_at = p.due_at, lane_retry_step = p.retry_step, lane_headers = p.headers
    FROM unnest($1::text[], $2::text[], $3::int[], $4::timestamptz[], $5::jsonb[])
         AS p(event_id, endpoint_id, retry_step, due_at, headers)
-   WHERE d.event_id = p.event_id AND d.endpoint_id = p.endpoint_id AND d.status = 'pending'`,
+   CROSS JOIN LATERAL (SELECT ctid, status FROM webhook_deliveries x
+                       WHERE x.event_id = p.event_id AND x.endpoint_id = p.endpoint_id OFFSET 0 FOR UPDATE) found
+   WHERE d.ctid = found.ctid AND found.status = 'pending'`,
 };
 
 /**

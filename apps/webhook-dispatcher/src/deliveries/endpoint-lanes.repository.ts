@@ -59,16 +59,20 @@ const LEASE_LANES = {
        RETURNING w.id, w.merchant_id, w.livemode, w.url, w.status, w.consecutive_failures`,
 };
 
-/** Claims a lane's due deliveries with the endpoint's state: see claimDue. */
+/**
+ * Claims a lane's due deliveries with the endpoint's state: see claimDue. Each is updated by the ctid
+ * of the row version locked for it: joined by its key, a plan made while the table was empty scanned
+ * the endpoint's whole lane for every claimed delivery.
+ */
 const CLAIM_DUE = {
   name: 'lanes-claim',
   text: `WITH claimed AS (
          UPDATE webhook_deliveries d SET lane_due_at = CASE WHEN d.status <> 'pending' THEN NULL
                                                        ELSE now() + make_interval(secs => $3 / 1000.0) END
-         FROM (SELECT event_id FROM webhook_deliveries
+         FROM (SELECT ctid FROM webhook_deliveries
                WHERE endpoint_id = $1 AND lane_due_at <= now()
                ORDER BY lane_due_at LIMIT $2 FOR UPDATE SKIP LOCKED) due
-         WHERE d.endpoint_id = $1 AND d.event_id = due.event_id AND $2 > 0
+         WHERE d.ctid = due.ctid AND $2 > 0
          RETURNING d.event_id, d.status, d.lane_retry_step, d.lane_headers
        )
        SELECT w.id, w.merchant_id, w.livemode, w.url, w.signing_secret, ${PREVIOUS_SECRET_SQL}, w.status,
