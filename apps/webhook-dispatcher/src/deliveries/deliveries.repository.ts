@@ -342,7 +342,8 @@ const RECORD_ATTEMPTS = {
 /**
  * A batch of parks: each pending delivery into its endpoint's lane, due at its time. Each delivery is
  * locked by a probe of its key and updated by that row version's ctid: with `d.status = 'pending'` on
- * the table itself, a plan made while it was empty read the whole pending index for every batch.
+ * the table itself, a plan made while few deliveries were pending read the whole pending index for
+ * every batch once many were.
  */
 const PARK_DELIVERIES = {
   name: 'dispatcher-park-deliveries',
