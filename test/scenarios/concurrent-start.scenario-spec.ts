@@ -2,7 +2,6 @@ import type { INestApplication } from '@nestjs/common';
 import { loadEnv } from '@payhook/config';
 import { assertTestDatabase, databaseName, openMigratedDataSource, withDatabase } from '@payhook/persistence';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
@@ -12,8 +11,9 @@ import { PaymentsApiEnv } from '../../apps/payments-api/src/platform/config/paym
 import { createWebhookDispatcher } from '../../apps/webhook-dispatcher/src/app.setup';
 import { WebhookDispatcherEnv } from '../../apps/webhook-dispatcher/src/config/webhook-dispatcher.env';
 import { dropDatabase } from '../support/drop-database';
+import { specDatabaseUrl } from '../support/spec-database';
 import { pollUntil } from '../support/poll-until';
-import { testAmqpNamespace, testAmqpUrl, testDatabaseUrl, testWebhookQueue } from '../support/test-env';
+import { testAmqpNamespace, testAmqpUrl, testWebhookQueue } from '../support/test-env';
 import { timeFor } from '../support/time-budget';
 
 const ROOT = resolve(__dirname, '../..');
@@ -277,8 +277,7 @@ class StartedApp {
 
 /** An empty database of this spec's own inside the run (its name ends in _test), dropped after. */
 async function freshDatabase(label: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const base = databaseName(testDatabaseUrl()).replace(/_test$/, '');
-  const url = withDatabase(testDatabaseUrl(), `${base}_${label}_${randomBytes(2).toString('hex')}_test`);
+  const url = specDatabaseUrl(label);
   assertTestDatabase(url);
   const admin = new Client({ connectionString: withDatabase(url, 'postgres') });
   await admin.connect();

@@ -1,9 +1,9 @@
-import { databaseName, withDatabase } from '@payhook/persistence';
 import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { dropDatabase } from './drop-database';
 import { createFromTemplate } from './template-database';
-import { testAmqpNamespace, testAmqpUrl, testDatabaseUrl } from './test-env';
+import { specDatabaseUrl } from './spec-database';
+import { testAmqpNamespace, testAmqpUrl } from './test-env';
 
 /** What to pass to PaymentsApiHarness.start() and startDispatcher() (or a spawned app's env). */
 export type IsolatedEnv = {
@@ -32,10 +32,7 @@ export interface IsolatedServices {
  */
 export async function isolatedServices(label: string, options: { ownVhost?: boolean } = {}): Promise<IsolatedServices> {
   const suffix = `${label}_${randomBytes(2).toString('hex')}`;
-  const databaseUrl = withDatabase(
-    testDatabaseUrl(),
-    `${databaseName(testDatabaseUrl()).replace(/_test$/, '')}_${suffix}_test`,
-  );
+  const databaseUrl = specDatabaseUrl(label);
   await createFromTemplate(databaseUrl);
 
   const amqpUrl = new URL(testAmqpUrl());

@@ -1,11 +1,11 @@
-import { databaseName, dataSourceOptions, withDatabase } from '@payhook/persistence';
+import { dataSourceOptions } from '@payhook/persistence';
 import type { Pool } from 'pg';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { dropDatabase } from '../../../../test/support/drop-database';
 import { createFromTemplate } from '../../../../test/support/template-database';
-import { testDatabaseUrl } from '../../../../test/support/test-env';
+import { specDatabaseUrl } from '../../../../test/support/spec-database';
 import type { WebhookDispatcherEnv } from '../config/webhook-dispatcher.env';
 import { DeliveriesRepository, type AttemptRecord } from './deliveries.repository';
 
@@ -14,10 +14,7 @@ import { DeliveriesRepository, type AttemptRecord } from './deliveries.repositor
  * several endpoints) are numbered apart and share one statement; two of one delivery never do.
  */
 describe('DeliveriesRepository.recordAttempt', () => {
-  const url = withDatabase(
-    testDatabaseUrl(),
-    `${databaseName(testDatabaseUrl()).replace(/_test$/, '')}_deliveries_${randomBytes(2).toString('hex')}_test`,
-  );
+  const url = specDatabaseUrl('deliveries');
   let db: DataSource;
   let repository: DeliveriesRepository;
   let recordStatements = 0;

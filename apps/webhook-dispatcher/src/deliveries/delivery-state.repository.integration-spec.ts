@@ -1,9 +1,9 @@
-import { databaseName, dataSourceOptions, withDatabase } from '@payhook/persistence';
+import { dataSourceOptions } from '@payhook/persistence';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { dropDatabase } from '../../../../test/support/drop-database';
 import { createFromTemplate } from '../../../../test/support/template-database';
-import { testDatabaseUrl } from '../../../../test/support/test-env';
+import { specDatabaseUrl } from '../../../../test/support/spec-database';
 import { DeliveryStateRepository } from './delivery-state.repository';
 
 const HEADERS = {
@@ -31,10 +31,7 @@ interface DeliveryRow {
  * more. In a database of its own (copied from the migrated template), so the rows seen are these only.
  */
 describe('DeliveryStateRepository', () => {
-  const url = withDatabase(
-    testDatabaseUrl(),
-    `${databaseName(testDatabaseUrl()).replace(/_test$/, '')}_delivery_state_${randomBytes(2).toString('hex')}_test`,
-  );
+  const url = specDatabaseUrl('delivery_state');
   let db: DataSource;
   let repository: DeliveryStateRepository;
   let serial = 0;

@@ -1,11 +1,10 @@
-import { databaseName, dataSourceOptions, withDatabase } from '@payhook/persistence';
+import { dataSourceOptions } from '@payhook/persistence';
 import type { Pool, PoolClient } from 'pg';
-import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { dropDatabase } from '../../../../test/support/drop-database';
 import { createFromTemplate } from '../../../../test/support/template-database';
-import { testDatabaseUrl } from '../../../../test/support/test-env';
+import { specDatabaseUrl } from '../../../../test/support/spec-database';
 import { DELIVERY_STATEMENTS } from './deliveries.repository';
 import { LANE_STATEMENTS } from './endpoint-lanes.repository';
 
@@ -21,10 +20,7 @@ const MERCHANT = 'mch_plansspec000000001';
  * every other merchant's webhooks queued behind them for most of a minute (docs/performance.md).
  */
 describe('the dispatcher statements planned on empty tables', () => {
-  const url = withDatabase(
-    testDatabaseUrl(),
-    `${databaseName(testDatabaseUrl()).replace(/_test$/, '')}_plans_${randomBytes(2).toString('hex')}_test`,
-  );
+  const url = specDatabaseUrl('plans');
   let db: DataSource;
   let client: PoolClient;
 

@@ -1,10 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { dropDatabase } from '../../../../test/support/drop-database';
-import { testDatabaseUrl } from '../../../../test/support/test-env';
+import { specDatabaseUrl } from '../../../../test/support/spec-database';
 import { dataSourceOptions } from '../data-source';
-import { databaseName, withDatabase } from '../database-url';
 import { ensureDatabase } from '../ensure-database';
 import { Refunds1765300000000 } from './1765300000000-refunds';
 import { MIGRATIONS } from './index';
@@ -42,10 +40,7 @@ async function undoThroughRefunds(url: string): Promise<void> {
  * and its event, written with the schema before it: the refund guards hold on old rows.
  */
 describe('the refunds migration', () => {
-  const url = withDatabase(
-    testDatabaseUrl(),
-    `${databaseName(testDatabaseUrl()).replace(/_test$/, '')}_refunds_${randomBytes(2).toString('hex')}_test`,
-  );
+  const url = specDatabaseUrl('refunds');
   let db: Client;
 
   beforeAll(async () => {

@@ -1,10 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { dropDatabase } from '../../../../test/support/drop-database';
-import { testDatabaseUrl } from '../../../../test/support/test-env';
+import { specDatabaseUrl } from '../../../../test/support/spec-database';
 import { dataSourceOptions } from '../data-source';
-import { databaseName, withDatabase } from '../database-url';
 import { ensureDatabase } from '../ensure-database';
 import { PaymentScopedReferences1765400000000 } from './1765400000000-payment-scoped-references';
 import { MIGRATIONS } from './index';
@@ -43,10 +41,7 @@ async function outcome(db: Client, text: string, params: unknown[]): Promise<str
  * record: they stay, and from then on a row's merchant and mode must be its payment's.
  */
 describe('the payment-scoped references migration', () => {
-  const url = withDatabase(
-    testDatabaseUrl(),
-    `${databaseName(testDatabaseUrl()).replace(/_test$/, '')}_scopedrefs_${randomBytes(2).toString('hex')}_test`,
-  );
+  const url = specDatabaseUrl('scopedrefs');
   let db: Client;
 
   beforeAll(async () => {

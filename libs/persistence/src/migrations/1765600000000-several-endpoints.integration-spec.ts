@@ -1,10 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { dropDatabase } from '../../../../test/support/drop-database';
-import { testDatabaseUrl } from '../../../../test/support/test-env';
+import { specDatabaseUrl } from '../../../../test/support/spec-database';
 import { dataSourceOptions } from '../data-source';
-import { databaseName, withDatabase } from '../database-url';
 import { ensureDatabase } from '../ensure-database';
 import { SeveralEndpoints1765600000000 } from './1765600000000-several-endpoints';
 import { MIGRATIONS } from './index';
@@ -33,10 +31,7 @@ async function migrate(url: string, migrations: typeof MIGRATIONS): Promise<void
  * reason, parked in its lane) becomes that event's delivery to it, with its attempts.
  */
 describe('the several-endpoints migration', () => {
-  const url = withDatabase(
-    testDatabaseUrl(),
-    `${databaseName(testDatabaseUrl()).replace(/_test$/, '')}_endpoints_${randomBytes(2).toString('hex')}_test`,
-  );
+  const url = specDatabaseUrl('endpoints');
   let db: Client;
   const laneDue = new Date('2026-11-25T09:00:00.000Z');
   const failingSince = new Date('2026-11-25T08:00:00.000Z');

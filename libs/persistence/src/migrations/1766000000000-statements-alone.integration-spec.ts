@@ -1,10 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { dropDatabase } from '../../../../test/support/drop-database';
-import { testDatabaseUrl } from '../../../../test/support/test-env';
+import { specDatabaseUrl } from '../../../../test/support/spec-database';
 import { dataSourceOptions } from '../data-source';
-import { databaseName, withDatabase } from '../database-url';
 import { ensureDatabase } from '../ensure-database';
 import { STATEMENT_ABORTED } from '../pg-errors';
 import { MIGRATIONS } from './index';
@@ -18,10 +16,7 @@ const insertOutboxRows = (rows: number) =>
  * its own writes (abort_statement), and its outbox INSERT wakes the relays only when it wrote rows.
  */
 describe('the statements-alone migration', () => {
-  const url = withDatabase(
-    testDatabaseUrl(),
-    `${databaseName(testDatabaseUrl()).replace(/_test$/, '')}_alone_${randomBytes(2).toString('hex')}_test`,
-  );
+  const url = specDatabaseUrl('alone');
   let db: Client;
 
   beforeAll(async () => {

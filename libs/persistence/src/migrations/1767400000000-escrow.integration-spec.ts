@@ -1,10 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { dropDatabase } from '../../../../test/support/drop-database';
-import { testDatabaseUrl } from '../../../../test/support/test-env';
+import { specDatabaseUrl } from '../../../../test/support/spec-database';
 import { dataSourceOptions } from '../data-source';
-import { databaseName, withDatabase } from '../database-url';
 import { ensureDatabase } from '../ensure-database';
 import { Escrow1767400000000 } from './1767400000000-escrow';
 import { MIGRATIONS } from './index';
@@ -50,10 +48,7 @@ const insertSettlement = (db: Client, paymentId: string, payout: string) =>
  * can be undone, a held record then due at once.
  */
 describe('the escrow migration', () => {
-  const url = withDatabase(
-    testDatabaseUrl(),
-    `${databaseName(testDatabaseUrl()).replace(/_test$/, '')}_escrow_${randomBytes(2).toString('hex')}_test`,
-  );
+  const url = specDatabaseUrl('escrow');
   let db: Client;
 
   beforeAll(async () => {

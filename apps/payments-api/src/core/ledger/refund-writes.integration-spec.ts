@@ -1,9 +1,8 @@
-import { databaseName, withDatabase, type Sql } from '@payhook/persistence';
-import { randomBytes } from 'node:crypto';
+import type { Sql } from '@payhook/persistence';
 import { Client } from 'pg';
 import { dropDatabase } from '../../../../../test/support/drop-database';
 import { createFromTemplate } from '../../../../../test/support/template-database';
-import { testDatabaseUrl } from '../../../../../test/support/test-env';
+import { specDatabaseUrl } from '../../../../../test/support/spec-database';
 import { EventWriter } from './event-writer';
 import { RefundWrites, type RefundWanted } from './refund-writes';
 import { SettlementWriter } from './settlement-writer';
@@ -22,10 +21,7 @@ const TRIES_PER_CLIENT = 12;
  * does. In a database of its own, since the constraints go.
  */
 describe('RefundWrites.hold without the CHECK backstop', () => {
-  const url = withDatabase(
-    testDatabaseUrl(),
-    `${databaseName(testDatabaseUrl()).replace(/_test$/, '')}_refund_guard_${randomBytes(2).toString('hex')}_test`,
-  );
+  const url = specDatabaseUrl('refund_guard');
   const clients: Client[] = [];
 
   beforeAll(async () => {
