@@ -13,6 +13,7 @@ import { requestIdMiddleware } from './platform/http/request-id.middleware';
 import { untrustedProxyWarning } from './platform/http/untrusted-proxy-warning';
 import { strictTransportSecurity } from './platform/http/strict-transport-security';
 import { RequestValidationPipe } from './platform/http/request-validation.pipe';
+import { cacheValidationRules } from './platform/http/validation-rules-cache';
 import { OPENAPI_DOCUMENTS, type OpenApiDocuments } from './surfaces/docs/openapi.controller';
 import { adminDocument, merchantDocument } from './surfaces/docs/openapi.document';
 import { PaymentsApiModule } from './payments-api.module';
@@ -95,6 +96,7 @@ export function setupApp(app: NestExpressApplication): NestExpressApplication {
   app.use(jsonBodyMiddleware);
   app.useGlobalFilters(new ApiExceptionFilter());
   app.useGlobalInterceptors(new BodyErrorInterceptor());
+  cacheValidationRules();
   app.useGlobalPipes(new RequestValidationPipe());
   return app;
 }
