@@ -1,5 +1,5 @@
 import { expectApiError, idemKey, rowCounts } from '../support/api-expectations';
-import { PaymentsApiHarness, paymentBody, type TestMerchant } from '../support/payments-api.harness';
+import { ADMIN_TOKEN, PaymentsApiHarness, paymentBody, type TestMerchant } from '../support/payments-api.harness';
 import { paymentsClient, type PaymentsClient } from '../support/payments-client';
 
 /** What POST /v1/payments refuses, and that a refusal leaves nothing behind. */
@@ -90,6 +90,36 @@ describe('POST /v1/payments validation', () => {
     const trailingComma = await payments.createRaw(`${JSON.stringify(paymentBody()).slice(0, -1)},}`);
     expectApiError(trailingComma, { status: 400, code: 'body_invalid_json' });
     await expectNothingStored();
+  });
+
+  it('judges the caller before the body: a body it cannot take is 401 without a valid key, 400 or 415 with one', async () => {
+    const post = (path: string, authorization: string | null, text: string, contentType = 'application/json') => {
+      const request = api.http().post(path).set('Idempotency-Key', idemKey()).set('Content-Type', contentType);
+      return (authorization === null ? request : request.set('Authorization', authorization)).send(text);
+    };
+    const unknownKey = `Bearer svc_test_${'x'.repeat(40)}`;
+    const merchantKey = `Bearer ${merchant.key}`;
+    expectApiError(await post('/v1/payments', null, '{"orderId":'), { status: 401, code: 'authentication_required' });
+    expectApiError(await post('/v1/payments', unknownKey, '{"orderId":'), { status: 401, code: 'api_key_invalid' });
+    expectApiError(await post('/v1/payments', unknownKey, 'hello', 'text/plain'), {
+      status: 401,
+      code: 'api_key_invalid',
+    });
+    expectApiError(await post('/v1/payments', merchantKey, '{"orderId":'), { status: 400, code: 'body_invalid_json' });
+    expectApiError(await post('/v1/payments', merchantKey, 'hello', 'text/plain'), {
+      status: 415,
+      code: 'unsupported_media_type',
+    });
+    await expectNothingStored();
+    // The operator API alike.
+    expectApiError(await post('/admin/v1/merchants', 'Bearer wrong-token', '{"name":'), {
+      status: 401,
+      code: 'api_key_invalid',
+    });
+    expectApiError(await post('/admin/v1/merchants', `Bearer ${ADMIN_TOKEN}`, '{"name":'), {
+      status: 400,
+      code: 'body_invalid_json',
+    });
   });
 
   it('refuses a body over 64 KiB with 413 payload_too_large', async () => {

@@ -6,7 +6,6 @@ import type { DestinationStream } from 'pino';
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import type { PaymentsApiEnv } from './platform/config/payments-api.env';
 import { ApiExceptionFilter } from './platform/errors/api-exception.filter';
-import { BodyErrorInterceptor } from './platform/http/body-error.interceptor';
 import { applyConnectionLimits, cappedPeerExemption } from './platform/http/connection-limits';
 import { jsonBodyMiddleware } from './platform/http/json-body';
 import { requestIdMiddleware } from './platform/http/request-id.middleware';
@@ -95,7 +94,6 @@ export function setupApp(app: NestExpressApplication): NestExpressApplication {
   app.use(requestIdMiddleware);
   app.use(jsonBodyMiddleware);
   app.useGlobalFilters(new ApiExceptionFilter());
-  app.useGlobalInterceptors(new BodyErrorInterceptor());
   cacheValidationRules();
   app.useGlobalPipes(new RequestValidationPipe());
   return app;

@@ -5,6 +5,7 @@ import { parseBearer } from './api-key';
 import { ADMIN_TOKEN } from './auth-context';
 import { AUTH_FAILURE_THROTTLE, throttledError, type AuthFailureThrottle } from './auth-failure-throttle';
 import { AuthException } from './auth.exception';
+import { raiseKeptBodyError } from './kept-body-error';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
@@ -44,6 +45,7 @@ export class AdminGuard implements CanActivate {
     );
     if (attempt.kind === 'throttled') throw throttledError(attempt.until, 'operator tokens');
     if (attempt.kind === 'wrong') throw new AuthException('api_key_invalid', 'The operator token is wrong.');
+    raiseKeptBodyError(request);
     return true;
   }
 }

@@ -4,6 +4,7 @@ import { apiKeyMode, parseBearer } from './api-key';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import type { AuthContext } from './auth-context';
 import { AuthException } from './auth.exception';
+import { raiseKeptBodyError } from './kept-body-error';
 import { TEST_MODE_ONLY } from './test-mode-only.decorator';
 import { addLogFields } from '@payhook/observability';
 
@@ -53,6 +54,7 @@ export class ApiKeyGuard implements CanActivate {
       });
     }
     request.auth = auth;
+    raiseKeptBodyError(request);
     return true;
   }
 }

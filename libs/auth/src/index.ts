@@ -11,3 +11,4 @@ export * from './test-mode-only.decorator';
 export * from './ttl-cache';
 export * from './auth-failure-throttle';
 export * from './client-address';
+export * from './kept-body-error';

@@ -1,27 +1,27 @@
+import { keepBodyError } from '@payhook/auth';
 import { PayhookError } from '@payhook/contracts';
 import { json, urlencoded, type NextFunction, type Request, type Response } from 'express';
 import { jsonShapeProblem, MAX_JSON_DEPTH } from './json-shape';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
-const BODY_ERROR = Symbol('bodyError');
 const RAW_BODY = Symbol('rawBody');
-type WithBodyError = Request & { [BODY_ERROR]?: PayhookError; [RAW_BODY]?: Buffer };
+type WithRawBody = Request & { [RAW_BODY]?: Buffer };
 
 const parseJson = json({
   limit: MAX_BODY_BYTES,
   strict: true,
   type: () => true,
   // Kept for the shape check once the body parsed: JSON.parse lets duplicate keys and any depth pass.
-  verify: (request, _response, raw) => void ((request as WithBodyError)[RAW_BODY] = raw),
+  verify: (request, _response, raw) => void ((request as WithRawBody)[RAW_BODY] = raw),
 });
 /** The payment screen's buttons, the escrow buyer's page and the merchant console's forms are plain HTML forms. */
 const parseForm = urlencoded({ limit: '8kb', extended: false, type: () => true });
 
 /**
- * Parses JSON bodies but does not answer on failure: the error is kept on the request and
- * raised by BodyErrorInterceptor after the guards, so a caller without a valid key learns
- * 401 before anything about its body.
+ * Parses JSON bodies but does not answer on failure: the error is kept on the request and raised by
+ * the guards once they have authenticated the caller (keepBodyError), so a caller without a valid key
+ * learns 401 before anything about its body.
  */
 export function jsonBodyMiddleware(request: Request, response: Response, next: NextFunction): void {
   if (!hasBody(request)) return next();
@@ -29,25 +29,21 @@ export function jsonBodyMiddleware(request: Request, response: Response, next: N
     return parseForm(request, response, () => next());
   }
   if (!isJson(request.headers['content-type'])) {
-    (request as WithBodyError)[BODY_ERROR] = new PayhookError(
-      'unsupported_media_type',
-      'Send the body as JSON with "Content-Type: application/json".',
+    keepBodyError(
+      request,
+      new PayhookError('unsupported_media_type', 'Send the body as JSON with "Content-Type: application/json".'),
     );
     // Drain the body so the connection can be reused.
     request.resume();
     return next();
   }
   parseJson(request, response, (error?: unknown) => {
-    const parsed = request as WithBodyError;
-    if (error) parsed[BODY_ERROR] = toBodyError(error);
-    else if (parsed[RAW_BODY]) parsed[BODY_ERROR] = shapeError(parsed[RAW_BODY].toString('utf8'));
+    const parsed = request as WithRawBody;
+    const bodyError = error ? toBodyError(error) : parsed[RAW_BODY] && shapeError(parsed[RAW_BODY].toString('utf8'));
+    if (bodyError) keepBodyError(request, bodyError);
     delete parsed[RAW_BODY];
     next();
   });
-}
-
-export function bodyErrorOf(request: Request): PayhookError | undefined {
-  return (request as WithBodyError)[BODY_ERROR];
 }
 
 function hasBody(request: Request): boolean {
