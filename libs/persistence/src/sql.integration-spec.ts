@@ -165,6 +165,32 @@ describe('inTransaction with a LastStatement', () => {
   });
 });
 
+/** The relay's mark goes out with its COMMIT on every pass: parsed once per connection, as Sql's names are. */
+describe('inTransaction with a named LastStatement', () => {
+  let db: DataSource;
+
+  beforeAll(async () => {
+    // One connection: the second transaction sees what the first left prepared on it.
+    db = await specDataSource('payhook-sql-spec-named', { poolSize: 1 });
+    await sqlRows(db, 'CREATE TABLE IF NOT EXISTS sql_spec_named (n int PRIMARY KEY)');
+  });
+  afterAll(async () => {
+    await sqlRows(db, 'DROP TABLE IF EXISTS sql_spec_named');
+    await db.destroy();
+  });
+
+  it('prepares it on the connection and runs it again by name, committed each time', async () => {
+    const insert = <R>(result: R, n: number) =>
+      new LastStatement(result, 'INSERT INTO sql_spec_named (n) VALUES ($1)', [n], 'sql-spec-named-insert');
+    await expect(inTransaction(db, async () => insert('first', 1))).resolves.toBe('first');
+    const prepared = await inTransaction(db, async (sql) =>
+      insert(await sql<{ name: string }>('SELECT name FROM pg_prepared_statements'), 2),
+    );
+    expect(prepared.map((row) => row.name)).toContain('sql-spec-named-insert');
+    await expect(sqlRows(db, 'SELECT n FROM sql_spec_named ORDER BY n')).resolves.toEqual([{ n: 1 }, { n: 2 }]);
+  });
+});
+
 /** A process that starts warm: its connections open and its hot statements prepared before any work. */
 describe('warmPool', () => {
   let db: DataSource;

@@ -85,6 +85,8 @@ export class LastStatement<R> {
     readonly result: R,
     readonly text: string,
     readonly params: unknown[] = [],
+    /** A name makes it a prepared statement, as `Sql`'s does. */
+    readonly name?: string,
   ) {}
 }
 
@@ -132,7 +134,13 @@ export async function inTransaction<R>(db: DataSource, work: (sql: Sql) => Promi
       return outcome;
     }
     await together([
-      send(() => client.query({ text: outcome.text, values: outcome.params })),
+      send(() =>
+        client.query(
+          outcome.name
+            ? { name: outcome.name, text: outcome.text, values: outcome.params }
+            : { text: outcome.text, values: outcome.params },
+        ),
+      ),
       send(() => client.query('COMMIT')),
     ]);
     return outcome.result;

@@ -23,8 +23,8 @@ export class Ledger {
   write<R>(work: (tx: LedgerTx) => Promise<R>): Promise<R> {
     return inTransaction(this.db, async (sql) => {
       // Every ledger statement finds its rows by a key or an index range (ADR 0014). Sent with BEGIN and
-      // the work's first statement: no round trip of its own.
-      const [, result] = await together([sql(KEYED_PLANS_FOR_TRANSACTION), work(new LedgerTx(sql))]);
+      // the work's first statement: no round trip of its own. Named, as it opens every ledger transaction.
+      const [, result] = await together([sql(KEYED_PLANS_FOR_TRANSACTION, [], 'keyed-plans'), work(new LedgerTx(sql))]);
       return result;
     });
   }

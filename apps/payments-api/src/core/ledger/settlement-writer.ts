@@ -247,6 +247,8 @@ export class SettlementWriter {
                "feeBps" int, "feeAmount" bigint, "vatAmount" bigint, "netAmount" bigint, sales date, "payoutDate" date,
                "payoutRule" text, at timestamptz, type text, "refundId" text, "payoutStatus" text)`,
       [jsonRecords(rows)],
+      // One for every completion and refund batch: parsed and planned once per connection.
+      'insert-settlements',
     );
   }
 }

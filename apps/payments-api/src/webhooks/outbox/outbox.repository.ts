@@ -26,13 +26,18 @@ export class OutboxRepository {
         `SELECT id, routing_key, message_type, payload, headers FROM outbox
          WHERE published_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
         [limit],
+        // A pass or two for every few commits: parsed and planned once per connection, not each pass.
+        'outbox-lock-unpublished',
       );
       if (rows.length === 0) return 0;
       await publish(rows);
       // Needs no answer before the COMMIT: the two go out together.
-      return new LastStatement(rows.length, `UPDATE outbox SET published_at = now() WHERE id = ANY($1::bigint[])`, [
-        rows.map((row) => row.id),
-      ]);
+      return new LastStatement(
+        rows.length,
+        `UPDATE outbox SET published_at = now() WHERE id = ANY($1::bigint[])`,
+        [rows.map((row) => row.id)],
+        'outbox-mark-published',
+      );
     });
   }
 
