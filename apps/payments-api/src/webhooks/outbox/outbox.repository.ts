@@ -26,7 +26,7 @@ export class OutboxRepository {
         `SELECT id, routing_key, message_type, payload, headers FROM outbox
          WHERE published_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
         [limit],
-        // A pass or two for every few commits: parsed and planned once per connection, not each pass.
+        // A pass for every few commits: parsed once per connection, and planned only for its first passes.
         'outbox-lock-unpublished',
       );
       if (rows.length === 0) return 0;
