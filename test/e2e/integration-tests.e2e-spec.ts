@@ -5,6 +5,7 @@ import { merchantEndpoint, type EndpointFlaw } from '../support/merchant-endpoin
 import { PaymentsApiHarness, paymentBody } from '../support/payments-api.harness';
 import { pollUntil } from '../support/poll-until';
 import { timeFor } from '../support/time-budget';
+import { STOPPED_DETAIL } from '../../apps/payments-api/src/webhooks/integration-tests/integration-test.runner';
 import { startDispatcher } from '../support/webhook-dispatcher.harness';
 import { standardWebhookHeaders, WebhookReceiver } from '../support/webhook-receiver';
 
@@ -144,6 +145,30 @@ describe('integration test (onboarding gate)', () => {
     const merchant = await api.merchantWithKey('live');
     const refused = await api.as(merchant).post('/v1/integration-tests').expect(403);
     expect(refused.body.error.code).toBe('test_mode_only');
+  });
+
+  it('ends a run in flight as failed when its API stops, so the merchant may start another at once', async () => {
+    // A second API on the same database, stopped while its run waits on the slow endpoint.
+    const stopping = await PaymentsApiHarness.start({ ...services.env, WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS) });
+    const { merchant, receiver } = await approvedMerchantWith('slow');
+    let runId: string;
+    try {
+      runId = (await stopping.as(merchant).post('/v1/integration-tests').expect(202)).body.data.id;
+    } finally {
+      await stopping.stop();
+    }
+    const run = (await api.as(merchant).get(`/v1/integration-tests/${runId}`).expect(200)).body.data as Awaited<
+      ReturnType<typeof runToEnd>
+    >;
+    expect(run.status).toBe('failed');
+    expect(run.finishedAt).toEqual(expect.any(String));
+    expect(run.scenarios.map((scenario) => scenario.status)).toEqual(['failed', 'failed', 'failed', 'failed']);
+    // Every request to the slow endpoint takes the sender's whole timeout: the last scenario was never reached.
+    expect(run.scenarios[3]).toMatchObject({ name: 'review', detail: STOPPED_DETAIL });
+
+    const again = await api.as(merchant).post('/v1/integration-tests').expect(202);
+    expect(again.body.data).toEqual({ id: expect.not.stringMatching(runId), status: 'running' });
+    await receiver.stop();
   });
 
   it('fails completion with a clear reason when no test endpoint is set', async () => {

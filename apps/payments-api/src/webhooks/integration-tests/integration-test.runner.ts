@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { WEBHOOK_HEADERS, newId, randomBase62, type WebhookAttemptView } from '@payhook/contracts';
 import { computeSignature, deliveryHeaders, signWebhook } from '@payhook/signing';
 import { WebhookHttpClient, type DeliveryResult } from '@payhook/webhook-http';
@@ -25,6 +25,12 @@ interface Delivery {
   previousSecret: { secret: string; expiresAt: Date } | null;
 }
 
+/** Why the scenarios not yet run failed when the API stopped under them: nothing is wrong with the endpoint. */
+export const STOPPED_DETAIL = 'Not run: the API stopped during the test. Start the test again.';
+
+/** The abort of a run whose API is stopping. */
+class RunStopped extends Error {}
+
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 const is2xx = (result: DeliveryResult) => result.ok;
 const answer = (result: DeliveryResult) => result.error ?? `HTTP ${result.status}`;
@@ -35,8 +41,10 @@ const answer = (result: DeliveryResult) => result.error ?? `HTTP ${result.status
  * came back. A passed run takes an approved merchant live.
  */
 @Injectable()
-export class IntegrationTestRunner {
+export class IntegrationTestRunner implements BeforeApplicationShutdown {
   private readonly logger = new Logger(IntegrationTestRunner.name);
+  /** Runs in flight: each can be stopped, and ends once it has recorded how it ended. */
+  private readonly running = new Map<string, { stop: AbortController; ended: Promise<void> }>();
 
   constructor(
     private readonly runs: IntegrationTestsRepository,
@@ -48,34 +56,68 @@ export class IntegrationTestRunner {
     @Inject(PaymentsApiEnv) private readonly env: PaymentsApiEnv,
   ) {}
 
-  async run(runId: string, scope: MerchantScope): Promise<void> {
+  run(runId: string, scope: MerchantScope): Promise<void> {
+    const stop = new AbortController();
+    const ended = this.runUntilStopped(runId, scope, stop.signal).finally(() => this.running.delete(runId));
+    this.running.set(runId, { stop, ended });
+    return ended;
+  }
+
+  /**
+   * A stopping API ends its runs as failed while the database is still open (it closes after this
+   * hook), so the merchant may start another at once instead of waiting for the run to read as
+   * abandoned; the scenarios already decided keep their results.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    const runs = [...this.running.values()];
+    for (const { stop } of runs) stop.abort();
+    await Promise.all(runs.map(({ ended }) => ended));
+  }
+
+  private async runUntilStopped(runId: string, scope: MerchantScope, signal: AbortSignal): Promise<void> {
     const results: ScenarioResult[] = SCENARIO_NAMES.map((name) => ({ name, status: 'pending', detail: '' }));
     const record = async (name: ScenarioName, passed: boolean, detail: string) => {
+      // A stopped run's results are final: the scenario still under way when it stopped changes nothing.
+      if (signal.aborted) return;
       const scenario = results.find((result) => result.name === name)!;
       scenario.status = passed ? 'passed' : 'failed';
       scenario.detail = detail;
       await this.runs.saveScenarios(runId, results);
     };
+    const stopped = new Promise<never>((_, reject) =>
+      signal.addEventListener('abort', () => reject(new RunStopped()), { once: true }),
+    );
     try {
-      const delivery = await this.completion(runId, scope, record);
-      if (delivery) {
-        await this.retries(delivery, record);
-        await this.duplicates(delivery, record);
-        await this.review(delivery, record);
-      } else {
-        for (const name of ['retries', 'duplicates', 'review'] as const) {
-          await record(name, false, 'Not run: the completion scenario produced no event to deliver.');
-        }
-      }
+      // The scenario under way is left to end by itself (its requests and reads fail once the API has closed).
+      await Promise.race([this.scenarios(runId, scope, record, signal), stopped]);
     } catch (error) {
-      this.logger.error(`integration test ${runId} stopped: ${String(error)}`);
+      if (!(error instanceof RunStopped)) this.logger.error(`integration test ${runId} stopped: ${String(error)}`);
       for (const result of results.filter((scenario) => scenario.status === 'pending')) {
         result.status = 'failed';
-        result.detail = 'Not run: the test stopped on an internal error.';
+        result.detail =
+          error instanceof RunStopped ? STOPPED_DETAIL : 'Not run: the test stopped on an internal error.';
       }
     }
     const passed = results.every((result) => result.status === 'passed');
     await this.runs.finish(runId, passed ? 'passed' : 'failed', results);
+  }
+
+  private async scenarios(
+    runId: string,
+    scope: MerchantScope,
+    record: (name: ScenarioName, passed: boolean, detail: string) => Promise<void>,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const delivery = await this.completion(runId, scope, record, signal);
+    if (delivery) {
+      await this.retries(delivery, record);
+      await this.duplicates(delivery, record);
+      await this.review(delivery, record);
+    } else {
+      for (const name of ['retries', 'duplicates', 'review'] as const) {
+        await record(name, false, 'Not run: the completion scenario produced no event to deliver.');
+      }
+    }
   }
 
   /** A real test payment, completed; the webhook-dispatcher's first attempt must get a 2xx. */
@@ -83,6 +125,7 @@ export class IntegrationTestRunner {
     runId: string,
     scope: MerchantScope,
     record: (name: ScenarioName, passed: boolean, detail: string) => Promise<void>,
+    signal: AbortSignal,
   ): Promise<Delivery | null> {
     const endpoint = await this.endpoints.find(scope);
     if (!endpoint) {
@@ -110,7 +153,12 @@ export class IntegrationTestRunner {
           : null,
     };
 
-    const first = await this.firstAttempt(event.id, endpoint.id, this.env.WEBHOOK_TIMEOUT_MS + FIRST_ATTEMPT_GRACE_MS);
+    const first = await this.firstAttempt(
+      event.id,
+      endpoint.id,
+      this.env.WEBHOOK_TIMEOUT_MS + FIRST_ATTEMPT_GRACE_MS,
+      signal,
+    );
     if (!first) {
       await record(
         'completion',
@@ -233,9 +281,10 @@ export class IntegrationTestRunner {
     eventId: string,
     endpointId: string,
     withinMs: number,
+    signal: AbortSignal,
   ): Promise<WebhookAttemptView | null> {
     const deadline = Date.now() + withinMs;
-    while (Date.now() < deadline) {
+    while (Date.now() < deadline && !signal.aborted) {
       const first = (await this.events.attempts(eventId)).find((attempt) => attempt.endpointId === endpointId);
       if (first) return first;
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
